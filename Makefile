@@ -1,0 +1,84 @@
+# iosweep - job-file driven file-read I/O tester.
+#
+#   make            build build/iosweep
+#   make demo       run jobs/demo.ini on a small temporary file
+#   make check      every test (installs missing Debian packages first)
+#   make sanitize   the tests again under ASan + UBSan
+#   make install    PREFIX=/usr/local DESTDIR=
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c17 -Wall -Wextra -Werror -pthread
+LDLIBS  += -pthread -lm
+
+# Debian packages: what the build needs, and what the tests and demo add.
+BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev
+TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox
+PKGS       := inih jansson liburing libxxhash
+
+# A library that pkg-config cannot find stops the build with the package to install.
+pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+$(call pkg_check,inih,libinih-dev)
+$(call pkg_check,jansson,libjansson-dev)
+$(call pkg_check,liburing,liburing-dev)
+$(call pkg_check,libxxhash,libxxhash-dev)
+ifeq ($(wildcard /usr/include/libaio.h),)
+$(error libaio.h not found: apt-get install libaio-dev)
+endif
+endif
+CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
+
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+
+.PHONY: all deps test-deps demo check sanitize install clean
+all: $(BUILD)/iosweep
+
+deps:
+	@tools/deps.sh $(BUILD_DEBS)
+test-deps:
+	@tools/deps.sh $(TEST_DEBS)
+
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/libiosweep.a: $(LIB_OBJ)
+	ar rcs $@ $^
+$(BUILD)/iosweep: $(BUILD)/obj/main.o $(BUILD)/libiosweep.a
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiosweep.a | $(BUILD)/tests
+	$(CC) $(CFLAGS) -Isrc $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@
+$(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
+	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+$(BUILD)/obj $(BUILD)/tests:
+	mkdir -p $@
+
+demo:
+	@tools/deps.sh $(BUILD_DEBS)
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/iosweep run jobs/demo.ini
+
+check:
+	@tools/deps.sh $(TEST_DEBS)
+	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS)
+	@BUILD=$(BUILD) tests/run.sh
+
+sanitize:
+	@$(MAKE) --no-print-directory check BUILD=build-san CC=clang \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/iosweep/jobs
+	install -m 755 $(BUILD)/iosweep $(DESTDIR)$(PREFIX)/bin/iosweep
+	install -m 644 man/iosweep.1 $(DESTDIR)$(PREFIX)/share/man/man1/iosweep.1
+	install -m 644 man/iosweep-job.5 $(DESTDIR)$(PREFIX)/share/man/man5/iosweep-job.5
+	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/iosweep/jobs/
+
+clean:
+	rm -rf build build-san

@@ -1,0 +1,403 @@
+/*
+ * cache.c - page-cache policies and page-cache residency (see cache.h).
+ *
+ * Every policy is a few plain system calls so that what it did can be told
+ * in one sentence of the report; none of them falls back to another,
+ * because a result measured in a cache state other than the one asked for
+ * is worse than no result.  Residency prefers cachestat(2), which counts
+ * the pages without mapping the file, and uses mmap + mincore only on
+ * kernels without it; both are refused (-1) rather than guessed when the
+ * kernel would not tell the truth to this process.
+ */
+#define _GNU_SOURCE
+
+#include "cache.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <linux/types.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define WARM_BUF_SIZE (1024 * 1024)
+/* mincore is run over windows of this many bytes, so that a large block
+ * device needs neither a huge mapping nor a huge vector. */
+#define MINCORE_WINDOW ((uint64_t)1 << 30)
+#define DROP_CACHES "/proc/sys/vm/drop_caches"
+
+/* cachestat(2) arrived in Linux 6.5; its number is 451 on every
+ * architecture that uses the generic syscall table and on x86_64. */
+#ifndef __NR_cachestat
+#define __NR_cachestat 451
+#endif
+
+struct cs_range {
+	__u64 off;
+	__u64 len;
+};
+
+struct cs_stat {
+	__u64 nr_cache;
+	__u64 nr_dirty;
+	__u64 nr_writeback;
+	__u64 nr_evicted;
+	__u64 nr_recently_evicted;
+};
+
+static int open_read(const char *path, char *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(err, "cannot open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static int close_checked(int fd, const char *path, char *err)
+{
+	if (close(fd) < 0)
+		return err_set(err, "cannot close %s: %s", path, strerror(errno));
+	return 0;
+}
+
+static int read_all(int fd, const char *path, uint64_t size, char *buf, char *err)
+{
+	uint64_t off = 0;
+
+	while (off < size) {
+		uint64_t left = size - off;
+		size_t want = left < WARM_BUF_SIZE ? (size_t)left : WARM_BUF_SIZE;
+		ssize_t got = pread(fd, buf, want, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return err_set(err, "cannot read %s at offset %llu: %s", path,
+				       (unsigned long long)off, strerror(errno));
+		if (got == 0)
+			return err_set(err, "cannot warm %s: it ends at %llu bytes, before %llu",
+				       path, (unsigned long long)off, (unsigned long long)size);
+		off += (uint64_t)got;
+	}
+	return 0;
+}
+
+static int warm(const char *path, uint64_t size, char *err)
+{
+	char *buf;
+	int fd, rc;
+
+	buf = malloc(WARM_BUF_SIZE);
+	if (!buf)
+		return err_set(err, "cannot warm %s: out of memory", path);
+	fd = open_read(path, err);
+	if (fd < 0) {
+		free(buf);
+		return -1;
+	}
+	rc = read_all(fd, path, size, buf, err);
+	free(buf);
+	if (rc < 0) {
+		(void)close(fd);
+		return -1;
+	}
+	return close_checked(fd, path, err);
+}
+
+/*
+ * fdatasync first because POSIX_FADV_DONTNEED leaves dirty pages alone.
+ * The length is 0 ("to the end of the file") so that nothing of the file
+ * stays cached, even past the part the run reads.
+ */
+static int evict(const char *path, char *err)
+{
+	int fd, rc;
+
+	fd = open_read(path, err);
+	if (fd < 0)
+		return -1;
+	if (fdatasync(fd) < 0) {
+		err_set(err, "cannot fdatasync %s: %s", path, strerror(errno));
+		(void)close(fd);
+		return -1;
+	}
+	rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (rc != 0) {
+		err_set(err, "cannot posix_fadvise(DONTNEED) %s: %s", path, strerror(rc));
+		(void)close(fd);
+		return -1;
+	}
+	return close_checked(fd, path, err);
+}
+
+static int drop_error(int e, char *err)
+{
+	if (e == EACCES || e == EPERM || e == EROFS)
+		return err_set(err,
+			       "cache=drop needs root to write %s (%s); "
+			       "use cache=fadvise to evict just this file",
+			       DROP_CACHES, strerror(e));
+	return err_set(err, "cannot write %s: %s", DROP_CACHES, strerror(e));
+}
+
+static int drop(char *err)
+{
+	static const char three[] = "3\n";
+	ssize_t put;
+	int fd;
+
+	/* opened first, so that a refusal costs no system-wide sync */
+	fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return drop_error(errno, err);
+	sync();
+	do
+		put = write(fd, three, sizeof(three) - 1);
+	while (put < 0 && errno == EINTR);
+	if (put < 0) {
+		int e = errno;
+
+		(void)close(fd);
+		return drop_error(e, err);
+	}
+	if (put != (ssize_t)(sizeof(three) - 1)) {
+		(void)close(fd);
+		return err_set(err, "short write to %s", DROP_CACHES);
+	}
+	return close_checked(fd, DROP_CACHES, err);
+}
+
+int cache_apply(enum cache_policy policy, const char *path, uint64_t size, char *err)
+{
+	switch (policy) {
+	case CACHE_KEEP:
+	case CACHE_DIRECT:
+		return 0;
+	case CACHE_WARM:
+		return warm(path, size, err);
+	case CACHE_FADVISE:
+		return evict(path, err);
+	case CACHE_DROP:
+		return drop(err);
+	}
+	return err_set(err, "unknown cache policy %d", (int)policy);
+}
+
+static uint64_t page_count(uint64_t size, uint64_t page)
+{
+	return size / page + (size % page != 0);
+}
+
+/* Cached pages among the first `size` bytes, or -1 (errno set). */
+static int64_t cachestat_pages(int fd, uint64_t size)
+{
+	struct cs_range range = {.off = 0, .len = size};
+	struct cs_stat cs;
+
+	memset(&cs, 0, sizeof(cs));
+	if (syscall(__NR_cachestat, fd, &range, &cs, 0) < 0)
+		return -1;
+	return (int64_t)cs.nr_cache;
+}
+
+/*
+ * Since Linux 5.2 mincore reports a file page as resident, whatever its
+ * state, unless the caller owns the file, is privileged, or could open it
+ * for writing.  This mirrors that test (erring towards "cannot tell").
+ */
+static int mincore_trustworthy(const char *path, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return 0;
+	if (st.st_uid == geteuid() || geteuid() == 0)
+		return 1;
+	return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
+}
+
+static int64_t mincore_window(int fd, uint64_t off, uint64_t len, uint64_t page, unsigned char *vec)
+{
+	uint64_t i, n = page_count(len, page);
+	int64_t cached = 0;
+	void *map;
+	int rc;
+
+	map = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+	if (map == MAP_FAILED)
+		return -1;
+	rc = mincore(map, (size_t)len, vec);
+	if (munmap(map, (size_t)len) < 0 || rc < 0)
+		return -1;
+	for (i = 0; i < n; i++)
+		cached += vec[i] & 1;
+	return cached;
+}
+
+static int64_t mincore_pages(int fd, uint64_t size, uint64_t page)
+{
+	uint64_t off, window = MINCORE_WINDOW < size ? MINCORE_WINDOW : size;
+	unsigned char *vec;
+	int64_t cached = 0;
+
+	vec = malloc((size_t)page_count(window, page));
+	if (!vec)
+		return -1;
+	for (off = 0; off < size; off += window) {
+		uint64_t len = size - off < window ? size - off : window;
+		int64_t n = mincore_window(fd, off, len, page, vec);
+
+		if (n < 0) {
+			cached = -1;
+			break;
+		}
+		cached += n;
+	}
+	free(vec);
+	return cached;
+}
+
+static int64_t resident_pages(const char *path, int fd, uint64_t size, uint64_t page)
+{
+	int64_t n = cachestat_pages(fd, size);
+
+	if (n >= 0)
+		return n;
+	/* EPERM: the kernel has cachestat but will not tell this caller,
+	 * and then mincore would not either. */
+	if (errno == EPERM || errno == EACCES)
+		return -1;
+	if (!mincore_trustworthy(path, fd))
+		return -1;
+	return mincore_pages(fd, size, page);
+}
+
+/* A file of size 0 has no pages: its residency is 0.0 (nothing cached). */
+double cache_residency(const char *path, uint64_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t total;
+	int64_t cached;
+	int fd;
+
+	if (page <= 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (size == 0) {
+		(void)close(fd);
+		return 0.0;
+	}
+	total = page_count(size, (uint64_t)page);
+	cached = resident_pages(path, fd, size, (uint64_t)page);
+	if (close(fd) < 0 || cached < 0)
+		return -1;
+	if ((uint64_t)cached > total)
+		return 1.0;
+	return (double)cached / (double)total;
+}
+
+static int usable_block_size(unsigned long v)
+{
+	return v >= 512 && v <= 1024 * 1024 && (v & (v - 1)) == 0;
+}
+
+static unsigned bdev_block_size(const char *path)
+{
+	int fd, size = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, BLKSSZGET, &size) < 0)
+		size = 0;
+	(void)close(fd);
+	return usable_block_size((unsigned long)size) ? (unsigned)size : 0;
+}
+
+static unsigned sysfs_number(const char *path)
+{
+	char buf[32];
+	unsigned long v;
+	char *end;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f)) {
+		(void)fclose(f);
+		return 0;
+	}
+	(void)fclose(f);
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	if (errno || end == buf || !usable_block_size(v))
+		return 0;
+	return (unsigned)v;
+}
+
+/* A partition has no queue directory of its own: it is in its disk's. */
+static unsigned sysfs_block_size(dev_t dev)
+{
+	static const char *const where[] = {"queue", "../queue"};
+	char path[PATH_MAX];
+	unsigned v;
+	size_t i;
+
+	if (major(dev) == 0)
+		return 0;
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s/logical_block_size",
+			 major(dev), minor(dev), where[i]);
+		v = sysfs_number(path);
+		if (v)
+			return v;
+	}
+	return 0;
+}
+
+/* File systems on no single block device (btrfs, NFS...) may still state
+ * their O_DIRECT offset alignment (Linux 6.1). */
+static unsigned dio_alignment(const char *path)
+{
+#ifdef STATX_DIOALIGN
+	struct statx stx;
+
+	if (statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) < 0)
+		return 0;
+	if (!(stx.stx_mask & STATX_DIOALIGN) || !usable_block_size(stx.stx_dio_offset_align))
+		return 0;
+	return stx.stx_dio_offset_align;
+#else
+	(void)path;
+	return 0;
+#endif
+}
+
+unsigned cache_logical_block_size(const char *path)
+{
+	struct stat st;
+	unsigned v = 0;
+
+	if (stat(path, &st) < 0)
+		return 512;
+	if (S_ISBLK(st.st_mode))
+		v = bdev_block_size(path);
+	if (!v)
+		v = sysfs_block_size(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
+	if (!v)
+		v = dio_alignment(path);
+	return v ? v : 512;
+}

@@ -1,0 +1,42 @@
+/*
+ * cache.h - page-cache policies and page-cache residency.
+ *
+ * A policy is applied to a file before every measured repeat; residency
+ * (the fraction of the file's pages in the page cache) is read before and
+ * after it, so every result says what cache state it actually measured.
+ */
+#ifndef IOSWEEP_CACHE_H
+#define IOSWEEP_CACHE_H
+
+#include <stdint.h>
+
+/* Same order as the values of the `cache` option in options.c. */
+enum cache_policy { CACHE_KEEP, CACHE_WARM, CACHE_FADVISE, CACHE_DROP, CACHE_DIRECT };
+
+/*
+ * Puts `path` (size bytes) into the state `policy` asks for:
+ * keep: nothing.  warm: read the whole file once (not timed).  fadvise:
+ * open read-only, fdatasync, posix_fadvise(POSIX_FADV_DONTNEED) over the
+ * file.  drop: sync(), then write "3" to /proc/sys/vm/drop_caches (fails,
+ * never falls back, with a message that suggests cache=fadvise when not
+ * permitted).  direct: nothing here (the reads open the file O_DIRECT).
+ * Returns 0, or -1 with a message in err (ERR_MAX bytes).
+ */
+int cache_apply(enum cache_policy policy, const char *path, uint64_t size, char *err);
+
+/*
+ * Fraction (0..1) of the pages of the first `size` bytes of `path` that are
+ * in the page cache, from cachestat(2) where the kernel has it, else from
+ * mmap + mincore.  Returns -1 when it cannot be known (e.g. mincore on a
+ * file the caller could not open for writing reports nothing since Linux
+ * 5.2, and newer kernels refuse cachestat on it with EPERM): never 0 for
+ * "unknown".  size 0 gives 0.0 (no pages, none cached) for a file that
+ * can be opened.
+ */
+double cache_residency(const char *path, uint64_t size);
+
+/* Logical block size of the device holding path (for O_DIRECT alignment);
+ * 512 when it cannot be found.  */
+unsigned cache_logical_block_size(const char *path);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * cli.c - argument parsing shared by the commands, and the path from a job
+ * file to a plan that run, plan and check all take.
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("iosweep: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int push(char ***list, size_t *n, char *s)
+{
+	char **l = realloc(*list, (*n + 1) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	l[(*n)++] = s;
+	*list = l;
+	return 0;
+}
+
+static int parse_output(struct cli *c, char *arg)
+{
+	char *colon = strchr(arg, ':');
+
+	if (c->nout == CLI_MAX_OUTPUTS) {
+		cli_error("too many -o outputs (at most %d)", CLI_MAX_OUTPUTS);
+		return -1;
+	}
+	c->out[c->nout].format = arg;
+	c->out[c->nout].path = NULL;
+	if (colon) {
+		*colon = '\0';
+		if (colon[1] && strcmp(colon + 1, "-") != 0)
+			c->out[c->nout].path = colon + 1;
+	}
+	c->nout++;
+	return 0;
+}
+
+enum { OPT_SET = 256, OPT_JOB, OPT_X, OPT_Y, OPT_ALPHA };
+
+static const struct option long_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "job", required_argument, NULL, OPT_JOB },
+	{ "x", required_argument, NULL, OPT_X },
+	{ "y", required_argument, NULL, OPT_Y },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
+{
+	int opt;
+
+	memset(c, 0, sizeof(*c));
+	c->alpha = 0.05;
+	optind = 1;
+	opterr = 0;
+	while (optind < argc) {
+		int rc = 0;
+		char *end;
+
+		/* options and positional arguments may come in any order */
+		if (argv[optind][0] != '-' || strcmp(argv[optind], "-") == 0) {
+			opt = 0;
+			rc = push(&c->files, &c->nfiles, argv[optind++]);
+		} else if (strcmp(argv[optind], "--") == 0) {
+			for (optind++; optind < argc && rc == 0; optind++)
+				rc = push(&c->files, &c->nfiles, argv[optind]);
+			opt = 0;
+		} else {
+			opt = getopt_long(argc, argv, "+o:q", long_options, NULL);
+		}
+
+		switch (opt) {
+		case 0:
+			break;
+		case 'o':
+			rc = parse_output(c, optarg);
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case OPT_SET:
+			rc = push(&c->sets, &c->nsets, optarg);
+			break;
+		case OPT_JOB:
+			rc = push(&c->jobs, &c->njobs, optarg);
+			break;
+		case OPT_X:
+			c->x = optarg;
+			break;
+		case OPT_Y:
+			c->y = optarg;
+			break;
+		case OPT_ALPHA:
+			c->alpha = strtod(optarg, &end);
+			if (*end || !(c->alpha > 0 && c->alpha < 1)) {
+				cli_error("--alpha '%s': expected a number between 0 and 1", optarg);
+				rc = -1;
+			}
+			break;
+		default:
+			if (optopt && strchr("o", optopt))
+				cli_error("%s: option -%c needs a value", cmd, optopt);
+			else
+				cli_error("%s: unknown option '%s' (see 'iosweep help %s')", cmd,
+					  argv[optind - 1], cmd);
+			rc = -1;
+		}
+		if (rc < 0) {
+			cli_free(c);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+void cli_free(struct cli *c)
+{
+	free(c->files);
+	free(c->sets);
+	free(c->jobs);
+	memset(c, 0, sizeof(*c));
+}
+
+int cli_load(const struct cli *c, const char *path, struct jobfile *jf, struct plan *plan)
+{
+	char err[ERR_MAX];
+
+	if (jobfile_load(jf, path, err) < 0)
+		goto fail;
+	for (size_t i = 0; i < c->nsets; i++)
+		if (jobfile_set(jf, c->sets[i], err) < 0)
+			goto fail;
+	if (jobfile_select(jf, c->jobs, c->njobs, err) < 0)
+		goto fail;
+	if (plan_expand(plan, jf, err) < 0)
+		goto fail;
+	return 0;
+fail:
+	cli_error("%s", err);
+	jobfile_free(jf);
+	return EXIT_USAGE;
+}

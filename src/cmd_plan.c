@@ -1,0 +1,209 @@
+/*
+ * cmd_plan.c - the commands that read job files but run nothing:
+ * `check` (validate), `plan` (show the runs) and `options` (the option table).
+ */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "texttable.h"
+#include "units.h"
+
+int cmd_check(int argc, char **argv)
+{
+	struct cli c;
+	int rc = cli_parse("check", argc, argv, &c), worst = EXIT_OK;
+
+	if (rc)
+		return rc;
+	if (c.nfiles == 0) {
+		cli_error("check: no job file given (usage: iosweep check JOB.ini...)");
+		worst = EXIT_USAGE;
+	}
+	for (size_t i = 0; i < c.nfiles; i++) {
+		struct jobfile jf;
+		struct plan plan;
+
+		rc = cli_load(&c, c.files[i], &jf, &plan);
+		if (rc) {
+			worst = rc;
+			continue;
+		}
+		plan_free(&plan);
+		jobfile_free(&jf);
+	}
+	cli_free(&c);
+	return worst;
+}
+
+/* "name=value" of each option that is the same in every run. */
+static void print_constants(const struct plan *plan, FILE *out)
+{
+	char val[512];
+
+	fputs("same for all runs:", out);
+	for (int i = 0; i < OPT__COUNT; i++) {
+		if (plan->varies[i] || option_table[i].per_job)
+			continue;
+		if (i == OPT_COUNT && plan->runs[0].v[OPT_PATTERN].u != PATTERN_RANDOM)
+			continue;
+		option_format(i, plan->runs[0].v[i], val, sizeof(val));
+		fprintf(out, " %s=%s", option_table[i].name, val);
+	}
+	fputc('\n', out);
+}
+
+static int print_plan_text(const struct plan *plan, FILE *out)
+{
+	struct texttable t;
+	size_t ncols = 5;
+	char val[512], b[32];
+
+	for (int i = 0; i < OPT__COUNT; i++)
+		ncols += plan->varies[i];
+	tt_init(&t, ncols);
+	tt_add(&t, "run");
+	tt_add(&t, "job");
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (plan->varies[i])
+			tt_add(&t, "%s", option_table[i].name);
+	tt_add(&t, "reads");
+	tt_add(&t, "bytes");
+	tt_add(&t, "repeats");
+	t.right[0] = t.right[ncols - 1] = t.right[ncols - 2] = t.right[ncols - 3] = true;
+	for (size_t r = 0; r < plan->n; r++) {
+		const struct run *run = &plan->runs[r];
+
+		tt_add(&t, "%zu", run->index);
+		tt_add(&t, "%s", run->job->name);
+		for (int i = 0; i < OPT__COUNT; i++)
+			if (plan->varies[i]) {
+				option_format(i, run->v[i], val, sizeof(val));
+				tt_add(&t, "%s", val);
+			}
+		tt_add(&t, "%llu", (unsigned long long)run->reads);
+		units_fmt_size(run->bytes, b, sizeof(b));
+		tt_add(&t, "%s", b);
+		tt_add(&t, "%llu", (unsigned long long)run->v[OPT_REPEAT].u);
+	}
+	print_constants(plan, out);
+	tt_print(&t, out, "");
+	tt_free(&t);
+	units_fmt_bytes((double)plan->total_bytes, b, sizeof(b));
+	fprintf(out, "total: %zu runs, %llu reads, %llu bytes (%s) over all measured repeats\n",
+		plan->n, (unsigned long long)plan->total_reads,
+		(unsigned long long)plan->total_bytes, b);
+	return 0;
+}
+
+static int print_plan_json(const struct plan *plan, FILE *out)
+{
+	json_t *runs = json_array(), *doc;
+	int rc;
+
+	for (size_t r = 0; runs && r < plan->n; r++) {
+		const struct run *run = &plan->runs[r];
+
+		if (json_array_append_new(runs, json_pack("{s:s, s:I, s:o, s:I, s:I, s:I}", "job",
+							  run->job->name, "index",
+							  (json_int_t)run->index, "params",
+							  options_params_json(run->v), "reads",
+							  (json_int_t)run->reads, "bytes",
+							  (json_int_t)run->bytes, "repeat",
+							  (json_int_t)run->v[OPT_REPEAT].u)) < 0) {
+			json_decref(runs);
+			runs = NULL;
+		}
+	}
+	doc = json_pack("{s:o?, s:{s:I, s:I, s:I}}", "runs", runs, "total", "runs",
+			(json_int_t)plan->n, "reads", (json_int_t)plan->total_reads, "bytes",
+			(json_int_t)plan->total_bytes);
+	if (!doc || !runs)
+		return -1;
+	rc = json_dumpf(doc, out, JSON_INDENT(2));
+	fputc('\n', out);
+	json_decref(doc);
+	return rc;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct cli c;
+	struct jobfile jf;
+	struct plan plan;
+	bool json = false;
+	int rc = cli_parse("plan", argc, argv, &c);
+
+	if (rc)
+		return rc;
+	if (c.nfiles != 1) {
+		cli_error("plan: expected one job file (usage: iosweep plan JOB.ini [-o json])");
+		cli_free(&c);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < c.nout; i++) {
+		json = strcmp(c.out[i].format, "json") == 0;
+		if ((!json && strcmp(c.out[i].format, "table") != 0) || c.out[i].path) {
+			cli_error("plan: -o takes 'table' or 'json' (to stdout)");
+			cli_free(&c);
+			return EXIT_USAGE;
+		}
+	}
+	rc = cli_load(&c, c.files[0], &jf, &plan);
+	if (rc == 0) {
+		if ((json ? print_plan_json : print_plan_text)(&plan, stdout) < 0) {
+			cli_error("plan: out of memory");
+			rc = EXIT_RUN;
+		}
+		plan_free(&plan);
+		jobfile_free(&jf);
+	}
+	cli_free(&c);
+	return rc;
+}
+
+static const char *const type_names[] = {
+	[T_PATH] = "path", [T_SIZE] = "size", [T_UINT] = "integer", [T_DURATION] = "duration",
+	[T_ENUM] = "word", [T_TEXT] = "text", [T_JOB] = "job name",
+};
+
+int cmd_options(int argc, char **argv)
+{
+	struct texttable t;
+	char type[300];
+
+	(void)argv;
+	if (argc > 1) {
+		cli_error("options: takes no arguments");
+		return EXIT_USAGE;
+	}
+	tt_init(&t, 4);
+	tt_add(&t, "option");
+	tt_add(&t, "type");
+	tt_add(&t, "default");
+	tt_add(&t, "meaning");
+	for (int i = 0; i < OPT__COUNT; i++) {
+		const struct option_def *o = &option_table[i];
+		size_t used = 0;
+
+		if (o->type == T_ENUM)
+			for (size_t k = 0; o->values[k]; k++)
+				used += (size_t)snprintf(type + used, sizeof(type) - used, "%s%s",
+							 k ? "|" : "", o->values[k]);
+		else
+			snprintf(type, sizeof(type), "%s", type_names[o->type]);
+		tt_add(&t, "%s", o->name);
+		tt_add(&t, "%s%s", type, o->list ? " list" : "");
+		tt_add(&t, "%s", o->def ? o->def : "-");
+		tt_add(&t, "%s", o->help);
+	}
+	tt_print(&t, stdout, "");
+	tt_free(&t);
+	printf("\nsizes: k m g t = KiB MiB GiB TiB (1024), KB MB GB TB (1000); durations: ns us "
+	       "ms s m h.\na list (a, b, c) makes one run per value; ${VAR} and ${VAR:-default} "
+	       "expand from the environment.\n");
+	return EXIT_OK;
+}

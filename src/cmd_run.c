@@ -1,0 +1,207 @@
+/*
+ * cmd_run.c - `iosweep run`: plan, preflight, execute run by run, report.
+ *
+ * Everything that can make the command fail for reasons other than I/O is
+ * checked before the first byte is read or written: the job file, the
+ * output destinations, the right to drop caches, the directories of files
+ * to create.  SIGINT and SIGTERM stop the current repeat; what was measured
+ * is still reported, and the exit code is 130.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "cli.h"
+#include "host.h"
+#include "progress.h"
+#include "report.h"
+#include "run.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: waits return EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int check_sinks(struct cli *c, struct report_sink *sinks)
+{
+	size_t on_stdout = 0;
+
+	if (c->nout == 0) {
+		c->out[0].format = "table";
+		c->nout = 1;
+	}
+	for (size_t i = 0; i < c->nout; i++) {
+		sinks[i].reporter = reporter_find(c->out[i].format);
+		sinks[i].path = c->out[i].path;
+		if (!sinks[i].reporter) {
+			cli_error("run: unknown output format '%s' (known: %s)", c->out[i].format,
+				  reporter_names());
+			return -1;
+		}
+		on_stdout += !sinks[i].path;
+	}
+	if (on_stdout > 1) {
+		cli_error("run: only one -o format can go to stdout; give the others a path "
+			  "(-o json:out.json)");
+		return -1;
+	}
+	return 0;
+}
+
+/* What would fail later for reasons the user can fix now. */
+static int preflight(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *run = &plan->runs[i];
+		char *dir;
+
+		if (run->v[OPT_CACHE].u == CACHE_DROP &&
+		    access("/proc/sys/vm/drop_caches", W_OK) != 0) {
+			cli_error("%s: job '%s': cache=drop needs root to write "
+				  "/proc/sys/vm/drop_caches (%s); use cache=fadvise to evict just "
+				  "this file", plan->jf->path, run->job->name, strerror(errno));
+			return -1;
+		}
+		if (run->exists)
+			continue;
+		dir = strdup(run->v[OPT_FILENAME].s);
+		if (!dir || access(dirname(dir), W_OK | X_OK) != 0) {
+			cli_error("%s: job '%s': cannot create %s: %s", plan->jf->path,
+				  run->job->name, run->v[OPT_FILENAME].s, strerror(errno));
+			free(dir);
+			return -1;
+		}
+		free(dir);
+	}
+	return 0;
+}
+
+static void iso_now(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+}
+
+/* Each sink is told the same thing; the first error is kept, and one failing
+ * destination does not stop the others. */
+static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *r, int what,
+		      size_t idx)
+{
+	char err[ERR_MAX];
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct reporter *rep = sinks[i].reporter;
+		int e = what == 0 ? rep->begin(&sinks[i], r, err)
+			: what == 1 ? rep->add(&sinks[i], r, idx, err)
+				    : rep->end(&sinks[i], r, err);
+		if (e < 0) {
+			cli_error("%s", err);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
+{
+	struct report rep = { .plan = plan, .jf = plan->jf };
+	struct run_status status;
+	struct progress *prog;
+	int rc = EXIT_OK;
+
+	rep.results = calloc(plan->n, sizeof(*rep.results));
+	if (!rep.results) {
+		cli_error("out of memory");
+		return EXIT_RUN;
+	}
+	iso_now(rep.started, sizeof(rep.started));
+	if (tell_sinks(sinks, c->nout, &rep, 0, 0) < 0) {
+		free(rep.results);
+		return EXIT_USAGE;
+	}
+	install_signals();
+	prog = progress_start(plan, &status, c->quiet);
+	for (size_t i = 0; i < plan->n && !stop_requested; i++) {
+		struct run_result *res = &rep.results[i];
+
+		if (run_execute(&plan->runs[i], res, &stop_requested, &status) < 0) {
+			progress_stop(prog);
+			cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name, res->error);
+			prog = progress_start(plan, &status, c->quiet);
+			rc = EXIT_RUN;
+		}
+		if (res->nrep == 0 && !res->failed)
+			break; /* interrupted before its first repeat */
+		if (!rep.host)
+			rep.host = host_describe(plan->runs[i].v[OPT_FILENAME].s);
+		rep.ndone = i + 1;
+		progress_run_done(prog, &plan->runs[i]);
+		if (tell_sinks(sinks, c->nout, &rep, 1, i) < 0)
+			rc = EXIT_RUN;
+	}
+	progress_stop(prog);
+	rep.interrupted = stop_requested != 0;
+	if (tell_sinks(sinks, c->nout, &rep, 2, 0) < 0)
+		rc = EXIT_RUN;
+	for (size_t i = 0; i < plan->n; i++)
+		run_result_free(&rep.results[i]);
+	free(rep.results);
+	json_decref(rep.host);
+	if (rep.interrupted) {
+		cli_error("interrupted: results of %zu of %zu runs written", rep.ndone, plan->n);
+		return EXIT_INTERRUPTED;
+	}
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct report_sink sinks[CLI_MAX_OUTPUTS] = { 0 };
+	struct jobfile jf;
+	struct plan plan;
+	struct cli c;
+	int rc = cli_parse("run", argc, argv, &c);
+
+	if (rc)
+		return rc;
+	if (c.nfiles != 1) {
+		cli_error("run: expected one job file (usage: iosweep run JOB.ini [-o FORMAT[:PATH]])");
+		cli_free(&c);
+		return EXIT_USAGE;
+	}
+	if (check_sinks(&c, sinks) < 0) {
+		cli_free(&c);
+		return EXIT_USAGE;
+	}
+	rc = cli_load(&c, c.files[0], &jf, &plan);
+	if (rc == 0) {
+		rc = preflight(&plan) < 0 ? EXIT_USAGE : execute(&c, &plan, sinks);
+		plan_free(&plan);
+		jobfile_free(&jf);
+	}
+	cli_free(&c);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/*
+ * figures.c - the figure table and what is computed from it across repeats:
+ * summaries and baseline ratios.
+ */
+#define _GNU_SOURCE
+#include "figures.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define F(n, g, k, t, field) { n, g, k, t, offsetof(struct repeat_result, field) }
+
+const struct figure figure_table[] = {
+	F("time_to_end_s", NULL, "time_to_end_s", FIG_DOUBLE, time_to_end_s),
+	F("bytes", NULL, "bytes", FIG_U64, bytes),
+	F("reads", NULL, "reads", FIG_U64, reads),
+	F("throughput_Bps", NULL, "throughput_Bps", FIG_DOUBLE, throughput_Bps),
+	F("coverage_Bps", NULL, "coverage_Bps", FIG_DOUBLE, coverage_Bps),
+	F("iops", NULL, "iops", FIG_DOUBLE, iops),
+	F("lat_min_ns", "lat_ns", "min", FIG_U64, lat_min_ns),
+	F("lat_mean_ns", "lat_ns", "mean", FIG_DOUBLE, lat_mean_ns),
+	F("lat_p50_ns", "lat_ns", "p50", FIG_U64, lat_p50_ns),
+	F("lat_p90_ns", "lat_ns", "p90", FIG_U64, lat_p90_ns),
+	F("lat_p99_ns", "lat_ns", "p99", FIG_U64, lat_p99_ns),
+	F("lat_p99.9_ns", "lat_ns", "p99.9", FIG_U64, lat_p999_ns),
+	F("lat_max_ns", "lat_ns", "max", FIG_U64, lat_max_ns),
+	F("cpu_user_s", NULL, "cpu_user_s", FIG_DOUBLE, cpu_user_s),
+	F("cpu_sys_s", NULL, "cpu_sys_s", FIG_DOUBLE, cpu_sys_s),
+	F("major_faults", NULL, "major_faults", FIG_U64, major_faults),
+	F("minor_faults", NULL, "minor_faults", FIG_U64, minor_faults),
+	F("ctx_voluntary", NULL, "ctx_voluntary", FIG_U64, ctx_voluntary),
+	F("ctx_involuntary", NULL, "ctx_involuntary", FIG_U64, ctx_involuntary),
+	F("resident_before", NULL, "resident_before", FIG_FRACTION, resident_before),
+	F("resident_after", NULL, "resident_after", FIG_FRACTION, resident_after),
+};
+
+const size_t figure_count = sizeof(figure_table) / sizeof(figure_table[0]);
+
+const struct figure *figure_find(const char *name)
+{
+	for (size_t i = 0; i < figure_count; i++)
+		if (strcmp(figure_table[i].name, name) == 0)
+			return &figure_table[i];
+	return NULL;
+}
+
+double figure_value(const struct figure *f, const struct repeat_result *rr)
+{
+	const char *p = (const char *)rr + f->offset;
+
+	if (f->type == FIG_U64)
+		return (double)*(const uint64_t *)p;
+	return *(const double *)p;
+}
+
+bool figure_known(const struct figure *f, const struct repeat_result *rr)
+{
+	return f->type != FIG_FRACTION || figure_value(f, rr) >= 0;
+}
+
+void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out)
+{
+	double x[res->nrep ? res->nrep : 1];
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->nrep; i++)
+		if (figure_known(f, &res->rep[i]))
+			x[n++] = figure_value(f, &res->rep[i]);
+	stats_summarize(x, n, out);
+}
+
+const struct run_result *figure_baseline(const struct run_result *res,
+					 const struct run_result *results, size_t n)
+{
+	const union optval *base = res->run->job->opt[OPT_BASELINE].v;
+	const struct run_result *first = NULL;
+
+	if (!res->run->job->opt[OPT_BASELINE].n)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *b = &results[i];
+		bool same = true;
+
+		if (!b->run || b->nrep == 0 || strcmp(b->run->job->name, base[0].s) != 0)
+			continue;
+		if (!first)
+			first = b;
+		for (int o = 0; o < OPT__COUNT && same; o++)
+			if (b->run->job->opt[o].n > 1 && !option_table[o].per_job)
+				same = option_value_equal(o, b->run->v[o], res->run->v[o]);
+		if (same)
+			return b;
+	}
+	return first;
+}
+
+double figure_speedup(const struct run_result *res, const struct run_result *base)
+{
+	const struct figure *tte = &figure_table[0];
+	struct summary a, b;
+
+	if (!base || res->nrep == 0)
+		return 0;
+	figure_summary(tte, res, &a);
+	figure_summary(tte, base, &b);
+	return a.median > 0 ? b.median / a.median : 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * figures.h - the measured figures of a repeat, declared once.
+ *
+ * Reporters and statistics walk this table instead of naming fields, so a
+ * figure added here appears in JSON, CSV and the summaries together.
+ */
+#ifndef IOSWEEP_FIGURES_H
+#define IOSWEEP_FIGURES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run.h"
+#include "stats.h"
+
+enum figure_type { FIG_U64, FIG_DOUBLE, FIG_FRACTION /* < 0: unknown (null) */ };
+
+struct figure {
+	const char *name;   /* flat name: CSV column, summary key */
+	const char *group;  /* JSON object it sits in ("lat_ns"), or NULL */
+	const char *key;    /* its name inside the group */
+	enum figure_type type;
+	size_t offset;      /* in struct repeat_result */
+};
+
+extern const struct figure figure_table[];
+extern const size_t figure_count;
+
+const struct figure *figure_find(const char *name);
+double figure_value(const struct figure *f, const struct repeat_result *rr);
+bool figure_known(const struct figure *f, const struct repeat_result *rr);
+/* Summary of a figure over a run's measured repeats (unknown values left out). */
+void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out);
+
+/* The baseline run of res among results[0..n): same job as `baseline` and
+ * the same values of the options that vary within that job, else that
+ * job's first run; NULL when there is no baseline or it was not run. */
+const struct run_result *figure_baseline(const struct run_result *res,
+					 const struct run_result *results, size_t n);
+/* Median time to end of the baseline / median of res: > 1 means faster.
+ * 0 when it cannot be computed. */
+double figure_speedup(const struct run_result *res, const struct run_result *base);
+
+#endif

@@ -1,0 +1,619 @@
+/*
+ * job.c - job file text -> typed, validated jobs.
+ *
+ * inih does the INI syntax; it is fed through ini_parse_stream with a
+ * reader of our own, which counts lines (the Debian build of inih gives its
+ * handler no line numbers), refuses lines longer than inih would accept
+ * (inih would silently split them), and notes every [section] header so
+ * that a job with no options of its own still exists.  The handler turns
+ * each value into typed values: ${VAR} expansion, list splitting, parsing
+ * against the option table.  The first error wins and stops the parse.
+ */
+#define _GNU_SOURCE
+#include "job.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "error.h"
+
+#define MAX_FILE_BYTES (16u << 20)
+#define MAX_SECTION 50 /* inih's limit, including the NUL */
+
+struct parser {
+	struct jobfile *jf;
+	const char *text, *end, *pos;
+	int lineno;
+	bool indented;        /* the line being parsed starts with white space */
+	struct job global;    /* [global] values so far */
+	bool in_global;
+	bool have_section;
+	int prev_line;        /* line of the previous name = value */
+	int prev_id;          /* its option, for continuation lines */
+	int dangling;         /* line of a list that ended with ',' (0: none) */
+	int dangling_id;      /* and its option */
+	char err[ERR_MAX];
+	bool failed;
+};
+
+static int fail(struct parser *ps, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct parser *ps, int line, const char *fmt, ...)
+{
+	char msg[ERR_MAX / 2];
+	va_list ap;
+
+	if (ps->failed)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		snprintf(ps->err, sizeof(ps->err), "%s:%d: %s", ps->jf->path, line, msg);
+	else
+		snprintf(ps->err, sizeof(ps->err), "%s: %s", ps->jf->path, msg);
+	ps->failed = true;
+	return 0;
+}
+
+static void value_free(const struct option_def *o, struct job_value *jv)
+{
+	if (o->type == T_PATH || o->type == T_TEXT || o->type == T_JOB)
+		for (size_t i = 0; i < jv->n; i++)
+			free((char *)jv->v[i].s);
+	free(jv->v);
+	jv->v = NULL;
+	jv->n = 0;
+}
+
+static void job_clear(struct job *job)
+{
+	for (int i = 0; i < OPT__COUNT; i++)
+		value_free(&option_table[i], &job->opt[i]);
+	free(job->name);
+	job->name = NULL;
+}
+
+static int value_copy(enum opt_id id, struct job_value *dst, const struct job_value *src)
+{
+	const struct option_def *o = &option_table[id];
+
+	*dst = *src;
+	dst->here = false;
+	dst->v = NULL;
+	if (src->n == 0)
+		return 0;
+	dst->v = calloc(src->n, sizeof(*dst->v));
+	if (!dst->v)
+		return -1;
+	for (size_t i = 0; i < src->n; i++) {
+		dst->v[i] = src->v[i];
+		if (o->type == T_PATH || o->type == T_TEXT || o->type == T_JOB) {
+			dst->v[i].s = strdup(src->v[i].s);
+			if (!dst->v[i].s) {
+				dst->n = i;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ${VAR} and ${VAR:-default}; the result is not expanded again. */
+static char *expand_env(const char *in, char *err)
+{
+	size_t cap = strlen(in) + 1, len = 0;
+	char *out = malloc(cap);
+
+	if (!out) {
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	for (const char *p = in; *p;) {
+		const char *add = p, *close, *colon;
+		size_t addlen = 1;
+		char name[256];
+
+		if (p[0] == '$' && p[1] == '{') {
+			close = strchr(p + 2, '}');
+			if (!close) {
+				err_set(err, "'${' without a closing '}' in '%s'", in);
+				goto fail;
+			}
+			colon = memmem(p + 2, (size_t)(close - p - 2), ":-", 2);
+			size_t nlen = (size_t)((colon ? colon : close) - (p + 2));
+			if (nlen == 0 || nlen >= sizeof(name)) {
+				err_set(err, "bad variable name in '%.*s'", (int)(close - p + 1), p);
+				goto fail;
+			}
+			memcpy(name, p + 2, nlen);
+			name[nlen] = '\0';
+			for (size_t i = 0; i < nlen; i++)
+				if (!(isalnum((unsigned char)name[i]) || name[i] == '_') ||
+				    isdigit((unsigned char)name[0])) {
+					err_set(err, "bad variable name '%s'", name);
+					goto fail;
+				}
+			add = getenv(name);
+			if (add && *add) {
+				addlen = strlen(add);
+			} else if (colon) {
+				add = colon + 2;
+				addlen = (size_t)(close - add);
+				if (memmem(add, addlen, "${", 2)) {
+					err_set(err, "nested '${' in the default of ${%s}", name);
+					goto fail;
+				}
+			} else {
+				err_set(err, "environment variable %s is not set "
+					     "(write ${%s:-default} to give a default)", name, name);
+				goto fail;
+			}
+			p = close + 1;
+		} else {
+			p++;
+		}
+		if (len + addlen + 1 > cap) {
+			char *bigger;
+
+			cap = 2 * (len + addlen + 1);
+			bigger = realloc(out, cap);
+			if (!bigger) {
+				err_set(err, "out of memory");
+				goto fail;
+			}
+			out = bigger;
+		}
+		memcpy(out + len, add, addlen);
+		len += addlen;
+	}
+	out[len] = '\0';
+	return out;
+fail:
+	free(out);
+	return NULL;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A value listed twice would make two identical runs: refuse it.  Sorting
+ * a copy keeps this fast for very long lists. */
+static int check_no_repeats(enum opt_id id, const struct job_value *jv, char *err)
+{
+	uint64_t *sorted;
+	char a[64];
+	int rc = 0;
+
+	if (jv->n < 2 || option_table[id].type == T_PATH || option_table[id].type == T_TEXT ||
+	    option_table[id].type == T_JOB)
+		return 0;
+	sorted = malloc(jv->n * sizeof(*sorted));
+	if (!sorted)
+		return err_set(err, "out of memory");
+	for (size_t i = 0; i < jv->n; i++)
+		sorted[i] = jv->v[i].u;
+	qsort(sorted, jv->n, sizeof(*sorted), compare_u64);
+	for (size_t i = 1; i < jv->n && rc == 0; i++)
+		if (sorted[i] == sorted[i - 1]) {
+			option_format(id, (union optval){ .u = sorted[i] }, a, sizeof(a));
+			rc = err_set(err, "%s: %s is listed twice", option_table[id].name, a);
+		}
+	free(sorted);
+	return rc;
+}
+
+/* Parses the (expanded) text of option id into jv, appending when append. */
+static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bool append,
+		      char *err)
+{
+	const struct option_def *o = &option_table[id];
+	char *copy, *elem, *save = NULL;
+	size_t cap;
+
+	if (!append)
+		value_free(o, jv);
+	if (!o->list) {
+		if (o->type != T_PATH && o->type != T_TEXT && strchr(text, ','))
+			return err_set(err, "%s takes one value, not a list: '%s'", o->name, text);
+		jv->v = calloc(1, sizeof(*jv->v));
+		if (!jv->v)
+			return err_set(err, "out of memory");
+		if (option_parse_value(id, text, &jv->v[0], err) < 0)
+			return -1;
+		jv->n = 1;
+		return 0;
+	}
+	copy = strdup(text);
+	if (!copy)
+		return err_set(err, "out of memory");
+	cap = jv->n + 1;
+	for (const char *p = text; *p; p++)
+		cap += *p == ',';
+	union optval *v = realloc(jv->v, cap * sizeof(*v));
+	if (!v) {
+		free(copy);
+		return err_set(err, "out of memory");
+	}
+	jv->v = v;
+	/* strsep keeps empty fields, so "4k,,8k" and "4k," are caught */
+	save = copy;
+	while ((elem = strsep(&save, ",")) != NULL) {
+		elem = trim(elem);
+		if (*elem == '\0') {
+			free(copy);
+			return err_set(err, "%s: empty element in list '%s'", o->name, text);
+		}
+		if (option_parse_value(id, elem, &jv->v[jv->n], err) < 0) {
+			free(copy);
+			return -1;
+		}
+		jv->n++;
+	}
+	free(copy);
+	return check_no_repeats(id, jv, err);
+}
+
+static struct job *current(struct parser *ps)
+{
+	return ps->in_global ? &ps->global : &ps->jf->jobs[ps->jf->njobs - 1];
+}
+
+static int start_section(struct parser *ps, const char *name, int line)
+{
+	struct jobfile *jf = ps->jf;
+	struct job *jobs, *job;
+
+	ps->have_section = true;
+	ps->prev_id = -1;
+	if (strcmp(name, "global") == 0) {
+		ps->in_global = true;
+		for (int i = 0; i < OPT__COUNT; i++)
+			ps->global.opt[i].here = false;
+		return 1;
+	}
+	ps->in_global = false;
+	if (*name == '\0')
+		return fail(ps, line, "empty section name");
+	struct job *dup = jobfile_find(jf, name);
+	if (dup)
+		return fail(ps, line, "duplicate job name '%s' (first at line %d)", name, dup->line);
+	jobs = realloc(jf->jobs, (jf->njobs + 1) * sizeof(*jobs));
+	if (!jobs)
+		return fail(ps, line, "out of memory");
+	jf->jobs = jobs;
+	job = &jobs[jf->njobs++];
+	memset(job, 0, sizeof(*job));
+	job->line = line;
+	job->name = strdup(name);
+	if (!job->name)
+		return fail(ps, line, "out of memory");
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (value_copy(i, &job->opt[i], &ps->global.opt[i]) < 0)
+			return fail(ps, line, "out of memory");
+	return 1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parser *ps = user;
+	int line = ps->lineno, id;
+	bool append;
+	char err[ERR_MAX], *text;
+	struct job_value *jv;
+
+	if (ps->failed)
+		return 0;
+	if (!ps->have_section)
+		return fail(ps, line, "'%s' is outside any section (start with [global] or [JOB])",
+			    name);
+	if (!ps->in_global && strcmp(section, current(ps)->name) != 0 &&
+	    !start_section(ps, section, line))
+		return 0;
+	id = option_find(name);
+	if (id < 0) {
+		const char *near = option_suggest(name);
+
+		if (near)
+			return fail(ps, line, "unknown option '%s' (did you mean '%s'?)", name, near);
+		return fail(ps, line, "unknown option '%s' (see 'iosweep options')", name);
+	}
+	if (ps->indented && ps->prev_id >= 0 && id == ps->prev_id && strchr(value, '='))
+		return fail(ps, line, "an indented line continues the value of '%s': remove the "
+				      "indentation of '%s'", name, value);
+	jv = &current(ps)->opt[id];
+	/* an indented line right after name = value continues that value */
+	append = ps->indented && id == ps->prev_id && option_table[id].list &&
+		 ps->prev_line == line - 1;
+	if (jv->here && !append)
+		return fail(ps, line, "%s is set twice in [%s] (first at line %d)",
+			    option_table[id].name, current(ps)->name, jv->line);
+	if (ps->dangling && !append)
+		return fail(ps, ps->dangling, "%s: list ends with ','",
+			    option_table[ps->dangling_id].name);
+	text = expand_env(value, err);
+	ps->dangling = 0;
+	if (text && option_table[id].list && *text && text[strlen(text) - 1] == ',') {
+		/* "bs = 4k, 8k," goes on on the next, indented line */
+		text[strlen(text) - 1] = '\0';
+		ps->dangling = line;
+		ps->dangling_id = id;
+	}
+	if (!text || parse_into(id, text, jv, append, err) < 0) {
+		free(text);
+		return fail(ps, line, "%s", err);
+	}
+	free(text);
+	if (!append) {
+		jv->line = line;
+		jv->order = ps->jf->next_order++;
+		jv->here = true;
+	}
+	ps->prev_id = id;
+	ps->prev_line = line;
+	return 1;
+}
+
+/* inih's reader: one line per call, counted, never truncated. */
+static char *reader(char *buf, int size, void *stream)
+{
+	struct parser *ps = stream;
+	const char *nl, *start = ps->pos;
+	size_t len;
+
+	if (ps->failed || ps->pos >= ps->end)
+		return NULL;
+	nl = memchr(start, '\n', (size_t)(ps->end - start));
+	len = nl ? (size_t)(nl - start) + 1 : (size_t)(ps->end - start);
+	ps->lineno++;
+	ps->pos = start + len;
+	if (len > (size_t)size - 1) {
+		fail(ps, ps->lineno, "line is longer than %d characters (continue a list on "
+				     "an indented next line)", size - 2);
+		return NULL;
+	}
+	memcpy(buf, start, len);
+	buf[len] = '\0';
+	ps->indented = len > 0 && (buf[0] == ' ' || buf[0] == '\t');
+	const char *p = buf;
+	if (ps->lineno == 1 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	if (*p == '[') {
+		const char *close = strchr(p, ']');
+
+		if (close && close - p - 1 >= MAX_SECTION - 1)
+			fail(ps, ps->lineno, "section name longer than %d characters",
+			     MAX_SECTION - 2);
+		else if (close)
+			start_section(ps, strndupa(p + 1, (size_t)(close - p - 1)), ps->lineno);
+		else
+			fail(ps, ps->lineno, "syntax error: '[' without ']'");
+	}
+	return ps->failed ? NULL : buf;
+}
+
+static int line_of(const char *text, const char *at)
+{
+	int line = 1;
+
+	for (const char *p = text; p < at; p++)
+		line += *p == '\n';
+	return line;
+}
+
+static int check_baselines(struct parser *ps)
+{
+	struct jobfile *jf = ps->jf;
+
+	for (size_t i = 0; i < jf->njobs; i++) {
+		struct job_value *b = &jf->jobs[i].opt[OPT_BASELINE];
+
+		if (b->n && !jobfile_find(jf, b->v[0].s))
+			return fail(ps, b->line, "baseline '%s' names no job of this file",
+				    b->v[0].s);
+	}
+	return 1;
+}
+
+int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t len, char *err)
+{
+	struct parser ps = { .jf = jf, .text = text, .end = text + len, .pos = text,
+			     .prev_id = -1 };
+	const char *nul;
+	int rc;
+
+	memset(jf, 0, sizeof(*jf));
+	jf->path = strdup(path);
+	jf->text = strndup(text, len);
+	if (!jf->path || !jf->text)
+		return err_set(err, "out of memory");
+	nul = memchr(text, '\0', len);
+	if (nul)
+		fail(&ps, line_of(text, nul), "NUL byte in job file");
+	rc = ps.failed ? 0 : ini_parse_stream(reader, &ps, handler, &ps);
+	if (!ps.failed && rc > 0)
+		fail(&ps, rc, "syntax error: expected '[section]' or 'name = value'");
+	if (!ps.failed && ps.dangling)
+		fail(&ps, ps.dangling, "%s: list ends with ','", option_table[ps.dangling_id].name);
+	else if (!ps.failed && rc < 0)
+		fail(&ps, 0, "out of memory");
+	if (!ps.failed && jf->njobs == 0)
+		fail(&ps, 0, "no jobs (every section but [global] is a job)");
+	if (!ps.failed)
+		check_baselines(&ps);
+	job_clear(&ps.global);
+	if (ps.failed) {
+		snprintf(err, ERR_MAX, "%s", ps.err);
+		return -1;
+	}
+	return 0;
+}
+
+int jobfile_load(struct jobfile *jf, const char *path, char *err)
+{
+	struct stat st;
+	FILE *f;
+	char *text;
+	size_t len;
+	int rc;
+
+	memset(jf, 0, sizeof(*jf));
+	f = fopen(path, "r");
+	if (!f)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return err_set(err, "%s: %s", path,
+			       S_ISDIR(st.st_mode) ? "is a directory, not a job file"
+						   : "not a regular file");
+	}
+	if (st.st_size > MAX_FILE_BYTES) {
+		fclose(f);
+		return err_set(err, "%s: larger than %u MiB: not a job file", path,
+			       MAX_FILE_BYTES >> 20);
+	}
+	text = malloc((size_t)st.st_size + 1);
+	if (!text) {
+		fclose(f);
+		return err_set(err, "%s: out of memory", path);
+	}
+	len = fread(text, 1, (size_t)st.st_size, f);
+	if (ferror(f)) {
+		rc = err_set(err, "%s: %s", path, strerror(errno));
+	} else {
+		rc = jobfile_parse(jf, path, text, len, err);
+	}
+	fclose(f);
+	free(text);
+	return rc;
+}
+
+int jobfile_set(struct jobfile *jf, const char *kv, char *err)
+{
+	const char *eq = strchr(kv, '=');
+	char name[64], why[ERR_MAX], *text;
+	char **ov;
+	int id;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(name))
+		return err_set(err, "--set '%s': expected KEY=VALUE", kv);
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
+	id = option_find(trim(name));
+	if (id < 0) {
+		const char *near = option_suggest(trim(name));
+
+		return err_set(err, "--set '%s': unknown option '%s'%s%s%s", kv, trim(name),
+			       near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
+	ov = realloc(jf->overrides, (jf->noverrides + 1) * sizeof(*ov));
+	if (!ov)
+		return err_set(err, "out of memory");
+	jf->overrides = ov;
+	ov[jf->noverrides] = strdup(kv);
+	if (!ov[jf->noverrides])
+		return err_set(err, "out of memory");
+	jf->noverrides++;
+	text = expand_env(eq + 1, why);
+	if (!text)
+		return err_set(err, "--set '%s': %s", kv, why);
+	char *value = trim(text);
+	for (size_t i = 0; i < jf->njobs; i++) {
+		struct job_value *jv = &jf->jobs[i].opt[id];
+
+		if (parse_into(id, value, jv, false, why) < 0) {
+			free(text);
+			return err_set(err, "--set '%s': %s", kv, why);
+		}
+		if (id == OPT_BASELINE && !jobfile_find(jf, value)) {
+			free(text);
+			return err_set(err, "--set '%s': baseline names no job", kv);
+		}
+		jv->line = 0;
+		jv->set = jf->overrides[jf->noverrides - 1];
+		if (!jv->here)
+			jv->order = jf->next_order;
+		jv->here = true;
+	}
+	jf->next_order++;
+	free(text);
+	return 0;
+}
+
+struct job *jobfile_find(const struct jobfile *jf, const char *name)
+{
+	for (size_t i = 0; i < jf->njobs; i++)
+		if (strcmp(jf->jobs[i].name, name) == 0)
+			return &jf->jobs[i];
+	return NULL;
+}
+
+int jobfile_select(struct jobfile *jf, char *const *names, size_t n, char *err)
+{
+	size_t kept = 0;
+
+	if (n == 0)
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (!jobfile_find(jf, names[k]))
+			return err_set(err, "%s: no job named '%s'", jf->path, names[k]);
+	for (size_t i = 0; i < jf->njobs; i++) {
+		bool wanted = false;
+
+		for (size_t k = 0; k < n && !wanted; k++)
+			wanted = strcmp(jf->jobs[i].name, names[k]) == 0;
+		if (wanted)
+			jf->jobs[kept++] = jf->jobs[i];
+		else
+			job_clear(&jf->jobs[i]);
+	}
+	jf->njobs = kept;
+	return 0;
+}
+
+void job_where(const struct jobfile *jf, const struct job *job, enum opt_id id, char *buf,
+	       size_t n)
+{
+	const struct job_value *jv = &job->opt[id];
+
+	if (jv->n && jv->set)
+		snprintf(buf, n, "--set '%s'", jv->set);
+	else
+		snprintf(buf, n, "%s:%d", jf->path, jv->n ? jv->line : job->line);
+}
+
+void jobfile_free(struct jobfile *jf)
+{
+	for (size_t i = 0; i < jf->njobs; i++)
+		job_clear(&jf->jobs[i]);
+	for (size_t i = 0; i < jf->noverrides; i++)
+		free(jf->overrides[i]);
+	free(jf->overrides);
+	free(jf->jobs);
+	free(jf->path);
+	free(jf->text);
+	memset(jf, 0, sizeof(*jf));
+}

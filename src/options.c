@@ -1,0 +1,284 @@
+/*
+ * options.c - the table of job options, and the few functions that read it.
+ *
+ * To add an option: add its id to options.h, one row here, and its use in
+ * the stage that needs it.  Parsing, `iosweep options`, the plan printer, the
+ * reporters and the man-page test follow from this table.
+ */
+#define _GNU_SOURCE
+#include "options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "error.h"
+#include "units.h"
+
+static const char *const pattern_values[] = { "sequential", "reverse", "random", NULL };
+static const char *const engine_values[] = { "sync", "aio", "mmap", "uring", NULL };
+static const char *const cache_values[] = { "keep", "warm", "fadvise", "drop", "direct", NULL };
+static const char *const hint_values[] = { "none", "sequential", "random", "willneed",
+					    "noreuse", NULL };
+static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
+static const char *const fill_values[] = { "random", "zero", "text", NULL };
+
+#define GiB (1ULL << 30)
+
+const struct option_def option_table[OPT__COUNT] = {
+	[OPT_FILENAME] = { "filename", T_PATH, false, false, NULL, 0, 0, NULL, "filename",
+			   "file to read; created if missing (default "
+			   "${IOSWEEP_DIR:-/var/tmp}/iosweep-SIZE-FILL.dat)" },
+	[OPT_SIZE] = { "size", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL, "size",
+		       "file size; defaults to the size of an existing file" },
+	[OPT_FILL] = { "fill", T_ENUM, false, false, "random", 0, 0, fill_values, NULL,
+		       "content of a created file (text: one integer 0-1000 per line)" },
+	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL, "blocksize",
+		     "bytes per read" },
+	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL, NULL,
+			  "distance between the starts of consecutive reads (default bs: dense)" },
+	[OPT_PATTERN] = { "pattern", T_ENUM, true, false, "sequential", 0, 0, pattern_values,
+			  "rw", "order of reads; random reads count blocks at seeded offsets" },
+	[OPT_COUNT] = { "count", T_UINT, false, false, NULL, 1, INT64_MAX, NULL, "number_ios",
+			"number of random reads (default: as many as a dense read)" },
+	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL, "randseed",
+		       "seed of random offsets and of fill=random content" },
+	[OPT_ENGINE] = { "engine", T_ENUM, true, false, "sync", 0, 0, engine_values, "ioengine",
+			 "how reads are issued: pread, libaio, mmap copy, io_uring" },
+	[OPT_IODEPTH] = { "iodepth", T_UINT, true, false, "1", 1, 4096, NULL, "iodepth",
+			  "reads in flight for aio and uring" },
+	[OPT_CACHE] = { "cache", T_ENUM, true, false, "keep", 0, 0, cache_values, NULL,
+			"page-cache state before each repeat" },
+	[OPT_HINT] = { "hint", T_ENUM, true, false, "none", 0, 0, hint_values, "fadvise_hint",
+		       "posix_fadvise/madvise advice given after open" },
+	[OPT_THREADS] = { "threads", T_UINT, true, false, "1", 1, 1024, NULL, "numjobs",
+			  "parallel readers, each on its own contiguous share of the reads" },
+	[OPT_CONSUME] = { "consume", T_ENUM, true, false, "checksum", 0, 0, consume_values,
+			  "verify", "what is done with the bytes read" },
+	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL, "loops",
+			 "measured repeats of each run" },
+	[OPT_WARMUP] = { "warmup", T_UINT, false, false, "0", 0, 100000, NULL, NULL,
+			 "unmeasured repeats before the measured ones" },
+	[OPT_RUNTIME] = { "runtime", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
+			  "runtime", "stop a repeat after this long (0: no limit)" },
+	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL, NULL,
+			   "job whose runs ratios are computed against" },
+	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
+			      "description", "shown in reports" },
+};
+
+int option_find(const char *name)
+{
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (strcasecmp(option_table[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Edit distance (insert, delete, substitute), for short names only. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+const char *option_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, len = strlen(name); /* farther than two edits is no suggestion */
+
+	for (int i = 0; i < OPT__COUNT; i++) {
+		const struct option_def *o = &option_table[i];
+		size_t d = distance(o->name, name);
+
+		if (o->fio_name && strcasecmp(o->fio_name, name) == 0)
+			return o->name;
+		if (len >= 3 && strncasecmp(o->name, name, len) == 0)
+			d = 1; /* an abbreviation */
+		if (d < best_d) {
+			best = o->name;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static void join_values(const char *const *values, char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; values[i] && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", values[i]);
+}
+
+static int parse_enum(const struct option_def *o, const char *text, union optval *out, char *err)
+{
+	char allowed[256];
+	const char *near = NULL;
+
+	for (size_t i = 0; o->values[i]; i++) {
+		if (strcasecmp(o->values[i], text) == 0) {
+			out->u = i;
+			return 0;
+		}
+		if (!near && distance(o->values[i], text) <= 2)
+			near = o->values[i];
+	}
+	join_values(o->values, allowed, sizeof(allowed));
+	if (near)
+		return err_set(err, "%s: unknown value '%s' (did you mean '%s'? allowed: %s)",
+			       o->name, text, near, allowed);
+	return err_set(err, "%s: unknown value '%s' (allowed: %s)", o->name, text, allowed);
+}
+
+static int check_bounds(const struct option_def *o, const char *text, uint64_t v, char *err)
+{
+	char lo[32], hi[32];
+
+	if (v >= o->min && v <= o->max)
+		return 0;
+	if (v == 0)
+		return err_set(err, "%s: '%s' must be greater than zero", o->name, text);
+	if (o->type == T_SIZE) {
+		units_fmt_size(o->min, lo, sizeof(lo));
+		units_fmt_size(o->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
+		snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+	}
+	return err_set(err, "%s: '%s' is out of range (%s to %s)", o->name, text, lo, hi);
+}
+
+int option_parse_value(enum opt_id id, const char *text, union optval *out, char *err)
+{
+	const struct option_def *o = &option_table[id];
+	char why[ERR_MAX];
+	int rc = 0;
+
+	switch (o->type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		if (*text == '\0' && o->type != T_TEXT)
+			return err_set(err, "%s: empty value", o->name);
+		out->s = strdup(text);
+		if (!out->s)
+			return err_set(err, "out of memory");
+		return 0;
+	case T_ENUM:
+		return parse_enum(o, text, out, err);
+	case T_SIZE:
+		rc = units_parse_size(text, &out->u, why);
+		break;
+	case T_UINT:
+		rc = units_parse_uint(text, &out->u, why);
+		break;
+	case T_DURATION:
+		rc = units_parse_duration_ns(text, &out->u, why);
+		break;
+	}
+	if (rc < 0)
+		return err_set(err, "%s: %s", o->name, why);
+	return check_bounds(o, text, out->u, err);
+}
+
+void option_format(enum opt_id id, union optval v, char *buf, size_t n)
+{
+	const struct option_def *o = &option_table[id];
+	char tmp[32];
+
+	switch (o->type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		snprintf(buf, n, "%s", v.s ? v.s : "");
+		break;
+	case T_ENUM:
+		snprintf(buf, n, "%s", o->values[v.u]);
+		break;
+	case T_SIZE:
+		units_fmt_size(v.u, buf, n);
+		break;
+	case T_UINT:
+		snprintf(buf, n, "%llu", (unsigned long long)v.u);
+		break;
+	case T_DURATION:
+		if (v.u % 1000000000ULL == 0)
+			snprintf(tmp, sizeof(tmp), "%llus", (unsigned long long)(v.u / 1000000000ULL));
+		else if (v.u % 1000000ULL == 0)
+			snprintf(tmp, sizeof(tmp), "%llums", (unsigned long long)(v.u / 1000000ULL));
+		else
+			snprintf(tmp, sizeof(tmp), "%lluns", (unsigned long long)v.u);
+		snprintf(buf, n, "%s", tmp);
+		break;
+	}
+}
+
+bool option_value_equal(enum opt_id id, union optval a, union optval b)
+{
+	switch (option_table[id].type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		if (!a.s || !b.s)
+			return a.s == b.s;
+		return strcmp(a.s, b.s) == 0;
+	default:
+		return a.u == b.u;
+	}
+}
+
+json_t *option_json(enum opt_id id, union optval v)
+{
+	const struct option_def *o = &option_table[id];
+
+	switch (o->type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		return v.s ? json_string(v.s) : json_null();
+	case T_ENUM:
+		return json_string(o->values[v.u]);
+	case T_DURATION:
+		return json_real((double)v.u / 1e9);
+	case T_SIZE:
+	case T_UINT:
+		break;
+	}
+	return json_integer((json_int_t)v.u);
+}
+
+json_t *options_params_json(const union optval *v)
+{
+	json_t *obj = json_object();
+
+	for (int i = 0; obj && i < OPT__COUNT; i++)
+		if (!option_table[i].per_job &&
+		    json_object_set_new(obj, option_table[i].name, option_json(i, v[i])) < 0) {
+			json_decref(obj);
+			return NULL;
+		}
+	return obj;
+}

@@ -1,0 +1,47 @@
+/*
+ * plan.h - the ordered list of runs a job file asks for.
+ *
+ * Every list-valued option multiplies its job into one run per value
+ * (cartesian product, options in the order they were declared, the first
+ * one varying slowest; jobs in file order).  A value that does not apply to
+ * a combination (iodepth for an engine that is not queued, spacing for
+ * random reads) does not multiply it.  Each run holds typed values only:
+ * nothing downstream parses option text again.
+ */
+#ifndef IOSWEEP_PLAN_H
+#define IOSWEEP_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "job.h"
+#include "options.h"
+
+#define PLAN_MAX_RUNS 100000
+
+struct run {
+	size_t index;              /* position in the plan */
+	const struct job *job;
+	union optval v[OPT__COUNT]; /* v[OPT_FILENAME].s is owned by the plan */
+	uint64_t reads, bytes;     /* per repeat, all threads together */
+	bool exists;               /* the file exists (else it will be created) */
+	bool blockdev;
+};
+
+struct plan {
+	const struct jobfile *jf;
+	struct run *runs;
+	size_t n, cap;
+	uint64_t total_reads, total_bytes; /* over all runs and measured repeats */
+	bool varies[OPT__COUNT];   /* the option takes more than one value in the plan */
+};
+
+/* Expands the (selected) jobs of jf; -1 with "FILE:LINE: message" in err. */
+int plan_expand(struct plan *plan, const struct jobfile *jf, char *err);
+void plan_free(struct plan *plan);
+
+/* Size of a file or block device; -1 with errno when it cannot be read. */
+int plan_file_size(const char *path, uint64_t *size, bool *blockdev);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * report.h - output formats behind one table.
+ *
+ * A reporter is told when the run starts (before any I/O: it must find out
+ * then whether it can write its destination), after each run completes, and
+ * at the end (also after an interruption), so that a killed run leaves what
+ * was measured.  Reporters read results and the figure table; they know no
+ * engine.
+ */
+#ifndef IOSWEEP_REPORT_H
+#define IOSWEEP_REPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "plan.h"
+#include "run.h"
+
+struct report {
+	const struct plan *plan;
+	const struct jobfile *jf;
+	struct run_result *results; /* one per run of the plan, in plan order */
+	size_t ndone;               /* results[0..ndone) are complete (or failed) */
+	json_t *host;               /* host_describe() of the first file */
+	char started[32];           /* ISO 8601 UTC */
+	bool interrupted;
+};
+
+struct report_sink {
+	const struct reporter *reporter;
+	const char *path;           /* NULL: stdout */
+	FILE *f;
+	void *priv;
+};
+
+struct reporter {
+	const char *name;
+	int (*begin)(struct report_sink *s, const struct report *r, char *err);
+	int (*add)(struct report_sink *s, const struct report *r, size_t i, char *err);
+	int (*end)(struct report_sink *s, const struct report *r, char *err);
+};
+
+const struct reporter *reporter_find(const char *name);
+/* "table, json, csv" for messages. */
+const char *reporter_names(void);
+
+/* Opens s->path (or stdout) for writing into s->f. */
+int report_open(struct report_sink *s, char *err);
+/* Writes a whole file atomically: to a temporary name beside it, then rename. */
+int report_write_atomic(const char *path, const char *data, size_t len, char *err);
+/* The consume result of a repeat as text: 16 hex digits for checksum, the
+ * decimal sum for ints, "" for none. */
+void report_consume_text(const struct run *run, uint64_t sum, char *buf, size_t n);
+
+extern const struct reporter report_table, report_json, report_csv;
+/* The JSON document of everything measured so far (also used by tests). */
+json_t *report_json_doc(const struct report *r);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * report_csv.c - tidy CSV: a header, then one row per measured repeat with
+ * the run's parameters and that repeat's figures (RFC 4180 quoting).  Rows
+ * are written and flushed as each run completes.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "figures.h"
+#include "report.h"
+
+static void field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputs(last ? "\r\n" : ",", f);
+}
+
+static int csv_begin(struct report_sink *s, const struct report *r, char *err)
+{
+	(void)r;
+	if (report_open(s, err) < 0)
+		return -1;
+	field(s->f, "job", false);
+	field(s->f, "run", false);
+	field(s->f, "repeat", false);
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (!option_table[i].per_job)
+			field(s->f, option_table[i].name, false);
+	for (size_t i = 0; i < figure_count; i++)
+		field(s->f, figure_table[i].name, false);
+	field(s->f, "consume_result", false);
+	field(s->f, "cache_as_asked", false);
+	field(s->f, "runtime_limited", false);
+	field(s->f, "interrupted", true);
+	return fflush(s->f) == 0 ? 0 : err_set(err, "writing CSV failed");
+}
+
+static int csv_add(struct report_sink *s, const struct report *r, size_t idx, char *err)
+{
+	const struct run_result *res = &r->results[idx];
+	const struct run *run = res->run;
+	char buf[4096];
+
+	for (size_t k = 0; k < res->nrep; k++) {
+		const struct repeat_result *rr = &res->rep[k];
+
+		field(s->f, run->job->name, false);
+		snprintf(buf, sizeof(buf), "%zu", run->index);
+		field(s->f, buf, false);
+		snprintf(buf, sizeof(buf), "%zu", k);
+		field(s->f, buf, false);
+		for (int i = 0; i < OPT__COUNT; i++) {
+			if (option_table[i].per_job)
+				continue;
+			if (option_table[i].type == T_SIZE || option_table[i].type == T_UINT)
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->v[i].u);
+			else
+				option_format(i, run->v[i], buf, sizeof(buf));
+			field(s->f, buf, false);
+		}
+		for (size_t i = 0; i < figure_count; i++) {
+			const struct figure *f = &figure_table[i];
+
+			if (!figure_known(f, rr))
+				buf[0] = '\0';
+			else if (f->type == FIG_U64)
+				snprintf(buf, sizeof(buf), "%.0f", figure_value(f, rr));
+			else
+				snprintf(buf, sizeof(buf), "%.10g", figure_value(f, rr));
+			field(s->f, buf, false);
+		}
+		report_consume_text(run, rr->sum, buf, sizeof(buf));
+		field(s->f, buf, false);
+		field(s->f, rr->cache_as_asked ? "true" : "false", false);
+		field(s->f, rr->runtime_limited ? "true" : "false", false);
+		field(s->f, rr->interrupted ? "true" : "false", true);
+	}
+	return fflush(s->f) == 0 ? 0 : err_set(err, "writing CSV failed");
+}
+
+static int csv_end(struct report_sink *s, const struct report *r, char *err)
+{
+	(void)r;
+	if (s->f && s->f != stdout && fclose(s->f) != 0)
+		return err_set(err, "writing CSV failed");
+	s->f = NULL;
+	return 0;
+}
+
+const struct reporter report_csv = {
+	.name = "csv",
+	.begin = csv_begin,
+	.add = csv_add,
+	.end = csv_end,
+};

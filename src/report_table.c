@@ -1,0 +1,229 @@
+/*
+ * report_table.c - the human report: one row per run, aligned.
+ *
+ * Only the parameters that vary across the plan get columns; the others
+ * are said once above the table.  Figures are medians over the measured
+ * repeats, time to end as `median ± sd` (hyperfine's habit), in human
+ * units.  Rows are printed at the end (also after an interruption) so the
+ * columns can be aligned; JSON and CSV are the incremental formats.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "figures.h"
+#include "report.h"
+#include "texttable.h"
+#include "units.h"
+
+struct columns {
+	bool job, baseline, consume;
+};
+
+static void find_columns(const struct report *r, struct columns *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < r->plan->n; i++) {
+		const struct run *run = &r->plan->runs[i];
+
+		c->job |= run->job != r->plan->runs[0].job;
+		c->baseline |= run->job->opt[OPT_BASELINE].n > 0;
+		c->consume |= run->v[OPT_CONSUME].u != CONSUME_NONE;
+	}
+}
+
+static double median_of(const char *figure, const struct run_result *res)
+{
+	struct summary s;
+
+	figure_summary(figure_find(figure), res, &s);
+	return s.median;
+}
+
+static void header(struct texttable *t, const struct report *r, const struct columns *c)
+{
+	tt_add(t, "#");
+	if (c->job)
+		tt_add(t, "job");
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (r->plan->varies[i])
+			tt_add(t, "%s", option_table[i].name);
+	tt_add(t, "time to end");
+	tt_add(t, "throughput");
+	tt_add(t, "IOPS");
+	tt_add(t, "p50");
+	tt_add(t, "p99");
+	tt_add(t, "cached");
+	if (c->baseline)
+		tt_add(t, "vs baseline");
+	if (c->consume)
+		tt_add(t, "checksum/sum");
+}
+
+static void ratio_text(const struct report *r, const struct run_result *res, char *buf, size_t n)
+{
+	const struct run_result *base = figure_baseline(res, r->results, r->ndone);
+	double x = figure_speedup(res, base);
+
+	if (!res->run->job->opt[OPT_BASELINE].n)
+		snprintf(buf, n, "%s", "");
+	else if (base == res)
+		snprintf(buf, n, "%s", "baseline");
+	else if (x <= 0)
+		snprintf(buf, n, "%s", "n/a");
+	else if (x >= 1)
+		snprintf(buf, n, "%.*f× faster", x >= 10 ? 1 : 2, x);
+	else
+		snprintf(buf, n, "%.*f× slower", 1 / x >= 10 ? 1 : 2, 1 / x);
+}
+
+static void row(struct texttable *t, const struct report *r, const struct columns *c,
+		const struct run_result *res)
+{
+	const struct run *run = res->run;
+	char a[64], b[64], val[512];
+	struct summary tte;
+
+	tt_add(t, "%zu", run->index);
+	if (c->job)
+		tt_add(t, "%s", run->job->name);
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (r->plan->varies[i]) {
+			option_format(i, run->v[i], val, sizeof(val));
+			tt_add(t, "%s", val);
+		}
+	if (res->nrep == 0) {
+		tt_add(t, "%s", res->failed ? "failed" : "not run");
+		for (int k = 0; k < 5 + c->baseline + c->consume; k++)
+			tt_add(t, "%s", "");
+		return;
+	}
+	figure_summary(figure_find("time_to_end_s"), res, &tte);
+	units_fmt_seconds(tte.median, a, sizeof(a));
+	units_fmt_seconds(tte.sd, b, sizeof(b));
+	tt_add(t, "%s ± %s%s", a, b, res->failed || res->interrupted ? " !" : "");
+	units_fmt_rate(median_of("throughput_Bps", res), a, sizeof(a));
+	tt_add(t, "%s", a);
+	units_fmt_count(median_of("iops", res), a, sizeof(a));
+	tt_add(t, "%s", a);
+	units_fmt_seconds(median_of("lat_p50_ns", res) / 1e9, a, sizeof(a));
+	tt_add(t, "%s", a);
+	units_fmt_seconds(median_of("lat_p99_ns", res) / 1e9, a, sizeof(a));
+	tt_add(t, "%s", a);
+	if (res->rep[0].resident_before < 0)
+		tt_add(t, "?");
+	else
+		tt_add(t, "%.0f%%%s", 100 * res->rep[0].resident_before,
+		       res->rep[0].cache_as_asked ? "" : " !");
+	if (c->baseline) {
+		ratio_text(r, res, a, sizeof(a));
+		tt_add(t, "%s", a);
+	}
+	if (c->consume) {
+		report_consume_text(run, res->rep[0].sum, a, sizeof(a));
+		tt_add(t, "%s", a);
+	}
+}
+
+static void constants(FILE *f, const struct report *r)
+{
+	const struct run *first = &r->plan->runs[0];
+	char val[512];
+	size_t col = 0;
+
+	for (int i = 0; i < OPT__COUNT; i++) {
+		if (r->plan->varies[i] || option_table[i].per_job ||
+		    (i == OPT_COUNT && first->v[OPT_PATTERN].u != PATTERN_RANDOM) ||
+		    (i == OPT_RUNTIME && first->v[i].u == 0) ||
+		    (i == OPT_WARMUP && first->v[i].u == 0))
+			continue;
+		option_format(i, first->v[i], val, sizeof(val));
+		size_t len = strlen(option_table[i].name) + strlen(val) + 2;
+		if (col && col + len > 110) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += (size_t)fprintf(f, "%s%s=%s", col ? "  " : "", option_table[i].name, val);
+	}
+	fputc('\n', f);
+}
+
+static void notes(FILE *f, const struct report *r)
+{
+	const char *last_note = NULL;
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		const struct run_result *res = &r->results[i];
+		bool cold_miss = false, cut = false;
+
+		for (size_t k = 0; k < res->nrep; k++) {
+			cold_miss |= !res->rep[k].cache_as_asked;
+			cut |= res->rep[k].runtime_limited;
+		}
+		if (res->failed)
+			fprintf(f, "run %zu failed: %s\n", res->run->index, res->error);
+		if (res->note && res->note != last_note)
+			fprintf(f, "run %zu and others like it: %s\n", res->run->index,
+				last_note = res->note);
+		if (cold_miss)
+			fprintf(f, "run %zu: the cache state before a repeat was not what "
+				   "cache=%s asks for (see resident_before in JSON)\n", res->run->index,
+				option_table[OPT_CACHE].values[res->run->v[OPT_CACHE].u]);
+		if (cut)
+			fprintf(f, "run %zu: stopped by runtime before the end of the file\n",
+				res->run->index);
+	}
+	if (r->interrupted)
+		fprintf(f, "interrupted: %zu of %zu runs done\n", r->ndone, r->plan->n);
+}
+
+static int table_begin(struct report_sink *s, const struct report *r, char *err)
+{
+	(void)r;
+	return report_open(s, err);
+}
+
+static int table_add(struct report_sink *s, const struct report *r, size_t i, char *err)
+{
+	(void)s;
+	(void)r;
+	(void)i;
+	(void)err;
+	return 0;
+}
+
+static int table_end(struct report_sink *s, const struct report *r, char *err)
+{
+	struct texttable t;
+	struct columns c;
+	size_t ncols = 7;
+	FILE *f = s->f;
+
+	find_columns(r, &c);
+	ncols += c.job + c.baseline + c.consume;
+	for (int i = 0; i < OPT__COUNT; i++)
+		ncols += r->plan->varies[i];
+	tt_init(&t, ncols);
+	for (size_t i = 1; i < ncols; i++)
+		t.right[i] = true;
+	t.right[c.job] = false;
+	header(&t, r, &c);
+	for (size_t i = 0; i < r->ndone; i++)
+		row(&t, r, &c, &r->results[i]);
+	constants(f, r);
+	tt_print(&t, f, "");
+	tt_free(&t);
+	fprintf(f, "time to end: median ± sd over the measured repeats; throughput, IOPS, "
+		   "latency: medians; cached: page cache before the first repeat\n");
+	notes(f, r);
+	if (f != stdout && fclose(f) != 0)
+		return err_set(err, "writing the table failed");
+	s->f = NULL;
+	return fflush(stdout) == 0 ? 0 : err_set(err, "writing the table failed");
+}
+
+const struct reporter report_table = {
+	.name = "table",
+	.begin = table_begin,
+	.add = table_add,
+	.end = table_end,
+};

@@ -1,0 +1,384 @@
+/*
+ * run.c - one run of the plan: file, cache state, workers, figures.
+ *
+ * Everything that can be decided before the timed loop is: descriptors,
+ * buffers, histograms and engine state are set up per repeat outside the
+ * timing, and the consume step is a function chosen once.  One worker per
+ * thread; with threads=1 the loop runs on the calling thread.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "consume.h"
+#include "engine.h"
+#include "hist.h"
+#include "prepare.h"
+
+struct runner {
+	const struct run *run;
+	const struct engine_ops *engine;
+	struct worker *w;
+	unsigned nw;
+	struct hist *total;    /* all workers' latencies of one repeat */
+	pthread_barrier_t start;
+	volatile sig_atomic_t *stop;
+	struct run_status *status;
+	bool direct;
+};
+
+static void set_status(struct run_status *st, int phase, uint64_t done, uint64_t total)
+{
+	if (!st)
+		return;
+	__atomic_store_n(&st->done, done, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->total, total, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->phase, phase, __ATOMIC_RELEASE);
+}
+
+static void create_progress(uint64_t done, uint64_t total, void *arg)
+{
+	set_status(arg, PHASE_CREATE, done, total);
+}
+
+static int hint_advice(int hint)
+{
+	static const int advice[] = {
+		[HINT_NONE] = POSIX_FADV_NORMAL,     [HINT_SEQUENTIAL] = POSIX_FADV_SEQUENTIAL,
+		[HINT_RANDOM] = POSIX_FADV_RANDOM,   [HINT_WILLNEED] = POSIX_FADV_WILLNEED,
+		[HINT_NOREUSE] = POSIX_FADV_NOREUSE,
+	};
+	return advice[hint];
+}
+
+/* Buffers, histograms and pattern shares: once per run. */
+static int runner_init(struct runner *r, const struct run *run, volatile sig_atomic_t *stop,
+		       struct run_status *status, char *err)
+{
+	const union optval *v = run->v;
+
+	memset(r, 0, sizeof(*r));
+	r->run = run;
+	r->stop = stop;
+	r->status = status;
+	r->engine = engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u]);
+	r->direct = v[OPT_CACHE].u == CACHE_DIRECT;
+	r->nw = (unsigned)v[OPT_THREADS].u;
+	r->w = calloc(r->nw, sizeof(*r->w));
+	r->total = hist_new();
+	if (!r->w || !r->total)
+		return err_set(err, "out of memory");
+	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
+	for (unsigned t = 0; t < r->nw; t++) {
+		struct worker *w = &r->w[t];
+		size_t len = (size_t)(v[OPT_IODEPTH].u * v[OPT_BS].u);
+
+		w->fd = -1;
+		w->size = v[OPT_SIZE].u;
+		w->bs = v[OPT_BS].u;
+		w->iodepth = (unsigned)v[OPT_IODEPTH].u;
+		w->hint = (int)v[OPT_HINT].u;
+		w->align_mask = align - 1;
+		w->consume = consume_select(v[OPT_CONSUME].u);
+		w->stop = stop;
+		w->hist = hist_new();
+		if (!w->hist || posix_memalign((void **)&w->buf, 4096, (len + 4095) & ~4095UL))
+			return err_set(err, "out of memory for %zu bytes of buffers", len);
+		/* touch the buffers now so that their page faults are not measured */
+		memset(w->buf, 0, len);
+	}
+	return 0;
+}
+
+static void runner_free(struct runner *r)
+{
+	for (unsigned t = 0; r->w && t < r->nw; t++) {
+		free(r->w[t].buf);
+		hist_free(r->w[t].hist);
+	}
+	free(r->w);
+	hist_free(r->total);
+}
+
+/* Opens, advises and sets up every worker for one repeat (not timed). */
+static int repeat_setup(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	uint64_t reads = r->run->reads;
+
+	for (unsigned t = 0; t < r->nw; t++) {
+		struct worker *w = &r->w[t];
+		uint64_t first = reads * t / r->nw, end = reads * (t + 1) / r->nw;
+
+		/* results start from zero; the set-up fields stay */
+		w->reads = w->bytes = w->sum = w->int_acc = 0;
+		w->int_open = w->truncated = false;
+		w->error = 0;
+		w->error_what = NULL;
+		w->t_first_ns = w->t_last_ns = 0;
+		hist_reset(w->hist);
+		pattern_init(&w->pat, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
+			     v[OPT_SPACING].u, v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+		w->fd = open(path, O_RDONLY | O_CLOEXEC | (r->direct ? O_DIRECT : 0));
+		if (w->fd < 0)
+			return err_set(err, "%s: %s%s", path, strerror(errno),
+				       r->direct && errno == EINVAL
+					       ? " (this filesystem refuses O_DIRECT; use cache=fadvise)"
+					       : "");
+		if (v[OPT_HINT].u != HINT_NONE) {
+			int e = posix_fadvise(w->fd, 0, 0, hint_advice((int)v[OPT_HINT].u));
+			if (e)
+				return err_set(err, "%s: posix_fadvise: %s", path, strerror(e));
+		}
+		w->deadline_ns = UINT64_MAX;
+		if (r->engine->setup && r->engine->setup(w, err) < 0) {
+			close(w->fd);
+			w->fd = -1;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void repeat_teardown(struct runner *r)
+{
+	for (unsigned t = 0; t < r->nw; t++) {
+		struct worker *w = &r->w[t];
+
+		if (w->fd < 0)
+			continue;
+		if (r->engine->teardown)
+			r->engine->teardown(w);
+		close(w->fd);
+		w->fd = -1;
+	}
+}
+
+struct thread_arg {
+	struct runner *r;
+	struct worker *w;
+	int rc;
+};
+
+static void *worker_thread(void *p)
+{
+	struct thread_arg *a = p;
+	uint64_t runtime = a->r->run->v[OPT_RUNTIME].u;
+
+	pthread_barrier_wait(&a->r->start);
+	if (runtime)
+		a->w->deadline_ns = now_ns() + runtime;
+	a->rc = a->r->engine->run(a->w);
+	consume_finish(a->w);
+	return NULL;
+}
+
+/* The timed part: all workers at once. */
+static int repeat_measure(struct runner *r)
+{
+	struct thread_arg args[r->nw];
+	pthread_t tid[r->nw];
+	int rc = 0;
+
+	if (pthread_barrier_init(&r->start, NULL, r->nw) != 0)
+		return -1;
+	for (unsigned t = 0; t < r->nw; t++)
+		args[t] = (struct thread_arg){ .r = r, .w = &r->w[t] };
+	for (unsigned t = 1; t < r->nw; t++)
+		if (pthread_create(&tid[t], NULL, worker_thread, &args[t]) != 0) {
+			/* cannot happen after the barrier count was set; give up loudly */
+			abort();
+		}
+	worker_thread(&args[0]);
+	for (unsigned t = 1; t < r->nw; t++)
+		pthread_join(tid[t], NULL);
+	pthread_barrier_destroy(&r->start);
+	for (unsigned t = 0; t < r->nw; t++)
+		if (args[t].rc < 0)
+			rc = -1;
+	return rc;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void fill_figures(struct runner *r, struct repeat_result *rr, const struct rusage *ru0,
+			 const struct rusage *ru1)
+{
+	const struct run *run = r->run;
+	uint64_t first = UINT64_MAX, last = 0;
+	struct hist *h = r->total;
+
+	hist_reset(h);
+	for (unsigned t = 0; t < r->nw; t++) {
+		struct worker *w = &r->w[t];
+
+		if (w->reads && w->t_first_ns < first)
+			first = w->t_first_ns;
+		if (w->t_last_ns > last)
+			last = w->t_last_ns;
+		rr->reads += w->reads;
+		rr->bytes += w->bytes;
+		rr->sum += w->sum;
+		rr->interrupted |= w->truncated && *r->stop;
+		rr->runtime_limited |= w->truncated && !*r->stop;
+		rr->thread_time_s[t] = w->reads ? (double)(w->t_last_ns - w->t_first_ns) / 1e9 : 0;
+		hist_merge(h, w->hist);
+	}
+	rr->time_to_end_s = last > first ? (double)(last - first) / 1e9 : 0;
+	if (rr->time_to_end_s > 0) {
+		/* coverage: the span of the file the reads went over, per second */
+		double span = rr->reads == run->reads ? (double)run->v[OPT_SIZE].u
+						       : (double)run->v[OPT_SIZE].u * rr->reads /
+							 (double)run->reads;
+		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
+		rr->iops = (double)rr->reads / rr->time_to_end_s;
+		rr->coverage_Bps = span / rr->time_to_end_s;
+	}
+	rr->lat_min_ns = hist_min(h);
+	rr->lat_mean_ns = hist_mean(h);
+	rr->lat_p50_ns = hist_percentile(h, 50);
+	rr->lat_p90_ns = hist_percentile(h, 90);
+	rr->lat_p99_ns = hist_percentile(h, 99);
+	rr->lat_p999_ns = hist_percentile(h, 99.9);
+	rr->lat_max_ns = hist_max(h);
+	rr->cpu_user_s = tv_s(ru1->ru_utime) - tv_s(ru0->ru_utime);
+	rr->cpu_sys_s = tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime);
+	rr->major_faults = (uint64_t)(ru1->ru_majflt - ru0->ru_majflt);
+	rr->minor_faults = (uint64_t)(ru1->ru_minflt - ru0->ru_minflt);
+	rr->ctx_voluntary = (uint64_t)(ru1->ru_nvcsw - ru0->ru_nvcsw);
+	rr->ctx_involuntary = (uint64_t)(ru1->ru_nivcsw - ru0->ru_nivcsw);
+}
+
+/* Whether the residency before the repeat is what the policy promises. */
+static bool cache_as_asked(int policy, double resident)
+{
+	if (resident < 0)
+		return true; /* unknown: nothing to say */
+	if (policy == CACHE_FADVISE || policy == CACHE_DROP)
+		return resident <= 0.01;
+	if (policy == CACHE_WARM)
+		return resident >= 0.99;
+	return true;
+}
+
+static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	struct rusage ru0, ru1;
+	int rc;
+
+	set_status(r->status, PHASE_CACHE, 0, 0);
+	if (cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, err) < 0)
+		return -1;
+	rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
+	rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before);
+	if (repeat_setup(r, err) < 0) {
+		repeat_teardown(r);
+		return -1;
+	}
+	if (r->status) {
+		r->status->workers = r->w;
+		r->status->nworkers = r->nw;
+	}
+	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
+	getrusage(RUSAGE_SELF, &ru0);
+	rc = repeat_measure(r);
+	getrusage(RUSAGE_SELF, &ru1);
+	set_status(r->status, PHASE_IDLE, 0, 0);
+	repeat_teardown(r);
+	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
+		struct worker *w = &r->w[t];
+
+		if (w->error_what)
+			return err_set(err, "%s: %s at offset %llu%s%s", path, w->error_what,
+				       (unsigned long long)w->error_off, w->error ? ": " : "",
+				       w->error ? strerror(w->error) : "");
+	}
+	if (rc < 0)
+		return err_set(err, "%s: could not start %u threads", path, r->nw);
+	fill_figures(r, rr, &ru0, &ru1);
+	rr->resident_after = cache_residency(path, v[OPT_SIZE].u);
+	return 0;
+}
+
+int run_execute(const struct run *run, struct run_result *res, volatile sig_atomic_t *stop,
+		struct run_status *status)
+{
+	const union optval *v = run->v;
+	unsigned warmup = (unsigned)v[OPT_WARMUP].u, repeat = (unsigned)v[OPT_REPEAT].u;
+	struct runner r = { 0 };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->run = run;
+	if (status) {
+		memset(status, 0, sizeof(*status));
+		status->run = run;
+	}
+	if (!run->blockdev) {
+		rc = prepare_file(v[OPT_FILENAME].s, v[OPT_SIZE].u, v[OPT_FILL].u, v[OPT_SEED].u,
+				  stop, create_progress, status, res->error);
+		if (rc != 0) {
+			res->failed = rc < 0;
+			res->interrupted = rc > 0;
+			return rc < 0 ? -1 : 0;
+		}
+	}
+	res->rep = calloc(repeat, sizeof(*res->rep));
+	if (!res->rep || runner_init(&r, run, stop, status, res->error) < 0) {
+		res->failed = true;
+		runner_free(&r);
+		return -1;
+	}
+	if (r.engine->note && !r.direct)
+		res->note = r.engine->note;
+	for (unsigned i = 0; i < warmup + repeat && !*stop; i++) {
+		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
+		double thread_s[r.nw];
+
+		if (status)
+			__atomic_store_n(&status->repeat, i + 1, __ATOMIC_RELAXED);
+		rr->thread_time_s = thread_s;
+		if (one_repeat(&r, rr, res->error) < 0) {
+			res->failed = true;
+			break;
+		}
+		if (i < warmup)
+			continue;
+		rr->thread_time_s = malloc(r.nw * sizeof(double));
+		if (!rr->thread_time_s) {
+			err_set(res->error, "out of memory");
+			res->failed = true;
+			break;
+		}
+		memcpy(rr->thread_time_s, thread_s, r.nw * sizeof(double));
+		res->nrep++;
+		if (rr->interrupted && *stop)
+			break;
+	}
+	res->interrupted = *stop != 0;
+	runner_free(&r);
+	return res->failed ? -1 : 0;
+}
+
+void run_result_free(struct run_result *res)
+{
+	for (size_t i = 0; i < res->nrep; i++)
+		free(res->rep[i].thread_time_s);
+	free(res->rep);
+	memset(res, 0, sizeof(*res));
+}

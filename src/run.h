@@ -1,0 +1,64 @@
+/*
+ * run.h - executing one run of the plan: its warmup and measured repeats.
+ *
+ * Per repeat: the cache state is set and its residency read (not timed),
+ * the file is opened and each worker's engine set up (not timed), then the
+ * workers' timed loops run together; time to end goes from the first read
+ * issued by any worker to the last read completed by all.
+ */
+#ifndef IOSWEEP_RUN_H
+#define IOSWEEP_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "plan.h"
+
+struct repeat_result {
+	double time_to_end_s, throughput_Bps, coverage_Bps, iops;
+	uint64_t bytes, reads;
+	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
+	double lat_mean_ns;
+	double cpu_user_s, cpu_sys_s;
+	uint64_t major_faults, minor_faults, ctx_voluntary, ctx_involuntary;
+	double resident_before, resident_after; /* fraction; < 0: unknown */
+	bool cache_as_asked;   /* residency before matched the policy */
+	uint64_t sum;          /* checksum or integer sum (consume) */
+	bool interrupted;      /* cut short by a signal */
+	bool runtime_limited;  /* cut short by `runtime` */
+	double *thread_time_s; /* time to end of each thread (threads entries) */
+};
+
+struct run_result {
+	const struct run *run;
+	struct repeat_result *rep; /* measured repeats done */
+	size_t nrep;
+	bool failed;
+	char error[ERR_MAX];
+	bool interrupted;          /* a signal stopped it */
+	const char *note;          /* the engine's caveat for this run, or NULL */
+};
+
+enum run_phase { PHASE_IDLE, PHASE_CREATE, PHASE_CACHE, PHASE_MEASURE };
+
+/* What a run is doing, written by run_execute and read by the progress line
+ * from another thread (hence the atomics). */
+struct run_status {
+	const struct run *run;
+	int phase;                /* enum run_phase */
+	unsigned repeat;          /* 1-based, counting warmups */
+	uint64_t done, total;     /* bytes of the current phase */
+	struct worker *workers;   /* while measuring: their live byte counts */
+	unsigned nworkers;
+};
+
+/* Runs every repeat of run into res (release it with run_result_free).
+ * Returns 0, or -1 with res->failed and res->error set; stops early, with
+ * res->interrupted, when *stop is set.  status may be NULL. */
+int run_execute(const struct run *run, struct run_result *res, volatile sig_atomic_t *stop,
+		struct run_status *status);
+void run_result_free(struct run_result *res);
+
+#endif

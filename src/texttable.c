@@ -1,0 +1,86 @@
+/*
+ * texttable.c - see texttable.h.
+ */
+#define _GNU_SOURCE
+#include "texttable.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tt_init(struct texttable *t, size_t ncols)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols < 32 ? ncols : 32;
+	return 0;
+}
+
+int tt_add(struct texttable *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *cell;
+	int rc;
+
+	if (t->ncells == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		char **cells = realloc(t->cells, cap * sizeof(*cells));
+
+		if (!cells)
+			return -1;
+		t->cells = cells;
+		t->cap = cap;
+	}
+	va_start(ap, fmt);
+	rc = vasprintf(&cell, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -1;
+	t->cells[t->ncells++] = cell;
+	return 0;
+}
+
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80;
+	return w;
+}
+
+void tt_print(const struct texttable *t, FILE *out, const char *indent)
+{
+	size_t w[32] = { 0 }, nrows = t->ncells / t->ncols;
+
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			size_t cw = width(t->cells[r * t->ncols + c]);
+
+			if (cw > w[c])
+				w[c] = cw;
+		}
+	for (size_t r = 0; r < nrows; r++) {
+		fputs(indent, out);
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *cell = t->cells[r * t->ncols + c];
+			size_t pad = w[c] - width(cell);
+			bool last = c + 1 == t->ncols;
+
+			if (t->right[c])
+				fprintf(out, "%*s%s", (int)pad, "", cell);
+			else
+				fprintf(out, "%s%*s", cell, last ? 0 : (int)pad, "");
+			if (!last)
+				fputs("  ", out);
+		}
+		fputc('\n', out);
+	}
+}
+
+void tt_free(struct texttable *t)
+{
+	for (size_t i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,25 @@
+/*
+ * texttable.h - aligned text columns for the terminal: the plan, the
+ * results table, `options` and `compare` all print through it so that they
+ * look alike.  Cells are copied; widths count UTF-8 characters (µ, ±, ×).
+ */
+#ifndef IOSWEEP_TEXTTABLE_H
+#define IOSWEEP_TEXTTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct texttable {
+	size_t ncols, ncells, cap;
+	char **cells;          /* row after row; a row is complete after ncols cells */
+	bool right[32];        /* right-align column */
+};
+
+int tt_init(struct texttable *t, size_t ncols);
+/* Appends a cell to the current row, starting a new row after ncols cells. */
+int tt_add(struct texttable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tt_print(const struct texttable *t, FILE *out, const char *indent);
+void tt_free(struct texttable *t);
+
+#endif

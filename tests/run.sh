@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every test suite (cmocka unit tests, then bats CLI tests) and ends with
+# one line "N passed, N failed, N skipped" over all of them.  Exit 1 if any failed.
+set -u
+BUILD=${BUILD:-build}
+export IOSWEEP=${IOSWEEP:-$PWD/$BUILD/iosweep}
+export IOSWEEP_HELPERS=${IOSWEEP_HELPERS:-$PWD/$BUILD/tests}
+export IOSWEEP_TEST_DIR=${IOSWEEP_TEST_DIR:-/var/tmp}
+export CMOCKA_MESSAGE_OUTPUT=TAP
+pass=0 fail=0 skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# count TAP lines of one suite; a suite that dies without reporting a failure counts as one
+count() {
+	local name=$1 rc=$2 p f s
+	# bats writes "ok N # skip", cmocka "not ok N # SKIP"
+	s=$(grep -ciE '^(not )?ok .*# skip' "$log" || true)
+	p=$(grep -E '^ok ' "$log" | grep -civE '# skip' || true)
+	f=$(grep -E '^not ok ' "$log" | grep -civE '# skip' || true)
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "# $name exited with status $rc"
+		f=1
+	fi
+	pass=$((pass + p)) skip=$((skip + s)) fail=$((fail + f))
+}
+
+for t in "$BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	echo "# $t"
+	"$t" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	count "$t" "$rc"
+done
+
+echo "# bats tests/cli"
+bats --tap tests/cli >"$log" 2>&1
+rc=$?
+cat "$log"
+count bats "$rc"
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
