@@ -169,6 +169,10 @@ static int aio_submit(struct worker *w, struct aio_state *s)
 			s->pend_head += (unsigned)ret;
 			s->inflight += (unsigned)ret;
 		} else if (ret == -EAGAIN && s->inflight) {
+			/* keep the rest at the front: freed slots are added after it */
+			s->npend -= s->pend_head;
+			memmove(s->pend, s->pend + s->pend_head, s->npend * sizeof(*s->pend));
+			s->pend_head = 0;
 			return 0;
 		} else if (ret != -EINTR) {
 			struct aio_slot *sl = s->pend[s->pend_head]->data;
@@ -238,6 +242,7 @@ static int aio_run(struct worker *w)
 	for (unsigned k = w->iodepth; k-- > 0;)
 		s->free[s->nfree++] = k;
 	s->exhausted = s->stopping = s->started = s->failed = false;
+	w->t_first_ns = now_ns(); /* moved to the first io_submit, if any */
 	while (!s->stopping) {
 		aio_fill(w, s);
 		if (aio_submit(w, s) < 0 || (!s->inflight && !s->npend))

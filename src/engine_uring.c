@@ -161,7 +161,7 @@ static int uring_submit_wait(struct worker *w, struct uring_state *s, unsigned w
 		s->slots[s->fresh[--s->nfresh]].t_issue = t;
 	for (;;) {
 		ret = io_uring_submit_and_wait(&s->ring, wait_nr);
-		if (ret >= 0 || ret == -ETIME)
+		if (ret >= 0)
 			return 0;
 		if (ret == -EINTR)
 			continue;
@@ -224,7 +224,7 @@ static void uring_drain(struct worker *w, struct uring_state *s)
 	while (s->inflight > io_uring_sq_ready(&s->ring)) {
 		int ret = io_uring_wait_cqe_nr(&s->ring, &cqe, 1);
 
-		if (ret < 0 && ret != -EINTR && ret != -ETIME) {
+		if (ret < 0 && ret != -EINTR) {
 			uring_fail(w, s, -ret, 0, "io_uring_wait_cqe");
 			return;
 		}
@@ -240,6 +240,7 @@ static int uring_run(struct worker *w)
 	for (unsigned k = w->iodepth; k-- > 0;)
 		s->free[s->nfree++] = k;
 	s->exhausted = s->stopping = s->started = s->failed = false;
+	w->t_first_ns = now_ns(); /* moved to the first submit, if any */
 	while (!s->stopping) {
 		uring_fill(w, s);
 		if (!s->inflight || s->stopping)
