@@ -4,7 +4,8 @@
  * Each engine runs on a worker built here the way the runner builds one,
  * over a file of a few MiB whose size is not a multiple of 4096 (so the
  * last dense block is short), created with pseudo-random content in
- * ${IOSWEEP_TEST_DIR:-/var/tmp} and removed at the end.  For every pattern
+ * ${IOSWEEP_TEST_DIR:-/var/tmp} (mkstemp, unlinked once open, so nothing
+ * is left behind even by a failing test).  For every pattern
  * (sequential dense, sparse, reverse, random), block size, iodepth (1 and
  * 16 for the queued engines) and cache mode (buffered and, where the file
  * system allows it, O_DIRECT for sync/aio/uring) the reads, bytes and
@@ -51,9 +52,10 @@
 
 static const uint64_t all_bs[] = { 4096, 16384, 65536, 10000 };
 
+/* The file is unlinked as soon as it is open, so that a failing test
+ * (cmocka longjmps out of it) leaves nothing behind. */
 struct tfile {
-	char path[4096];
-	int fd, dfd;      /* buffered; O_DIRECT or -1 when not supported */
+	int fd, dfd;      /* buffered (read-write); O_DIRECT or -1 when not supported */
 	uint64_t size;
 };
 
@@ -90,15 +92,18 @@ static int tfile_create(struct tfile *f, uint64_t size, uint64_t seed)
 {
 	const char *dir = getenv("IOSWEEP_TEST_DIR");
 	unsigned char chunk[65536];
+	char path[4096];
 	uint64_t left = size;
 
 	if (!dir || !*dir)
 		dir = "/var/tmp";
-	if (snprintf(f->path, sizeof(f->path), "%s/iosweep-engines-XXXXXX", dir) >=
-	    (int)sizeof(f->path))
+	if (snprintf(path, sizeof(path), "%s/iosweep-engines-XXXXXX", dir) >= (int)sizeof(path))
 		return -1;
-	f->fd = mkstemp(f->path);
+	f->fd = mkstemp(path);
 	if (f->fd < 0)
+		return -1;
+	f->dfd = open(path, O_RDONLY | O_DIRECT);
+	if (unlink(path) < 0 || (f->dfd < 0 && errno != EINVAL))
 		return -1;
 	f->size = size;
 	while (left) {
@@ -113,12 +118,8 @@ static int tfile_create(struct tfile *f, uint64_t size, uint64_t seed)
 			return -1;
 		left -= n;
 	}
-	if (fsync(f->fd) < 0)
-		return -1;
-	f->dfd = open(f->path, O_RDONLY | O_DIRECT);
-	if (f->dfd < 0 && errno != EINVAL)
-		return -1;
-	return 0;
+	/* written back, so that O_DIRECT reads come from the device */
+	return fsync(f->fd);
 }
 
 static void tfile_remove(struct tfile *f)
@@ -126,7 +127,6 @@ static void tfile_remove(struct tfile *f)
 	if (f->dfd >= 0)
 		assert_int_equal(close(f->dfd), 0);
 	assert_int_equal(close(f->fd), 0);
-	assert_int_equal(unlink(f->path), 0);
 }
 
 static int group_setup(void **state)
@@ -589,7 +589,7 @@ static void check_truncated(const char *name, unsigned iodepth, bool direct)
 	reference(&j, TRUNC_SIZE, 0, whole, &ref);
 	worker_init(&w, &j, direct ? f.dfd : f.fd, FILE_SIZE, 0, n);
 	setup_or_fail(e, &w);
-	assert_int_equal(truncate(f.path, TRUNC_SIZE), 0);
+	assert_int_equal(ftruncate(f.fd, TRUNC_SIZE), 0);
 	rc = e->run(&w);
 	teardown(e, &w);
 	assert_int_equal(rc, -1);
