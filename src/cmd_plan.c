@@ -63,12 +63,12 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	char val[512], b[32];
 
 	for (int i = 0; i < OPT__COUNT; i++)
-		ncols += plan->varies[i];
+		ncols += plan_column(plan, i);
 	tt_init(&t, ncols);
 	tt_add(&t, "run");
 	tt_add(&t, "job");
 	for (int i = 0; i < OPT__COUNT; i++)
-		if (plan->varies[i])
+		if (plan_column(plan, i))
 			tt_add(&t, "%s", option_table[i].name);
 	tt_add(&t, "reads");
 	tt_add(&t, "bytes");
@@ -80,7 +80,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		tt_add(&t, "%zu", run->index);
 		tt_add(&t, "%s", run->job->name);
 		for (int i = 0; i < OPT__COUNT; i++)
-			if (plan->varies[i]) {
+			if (plan_column(plan, i)) {
 				option_format(i, run->v[i], val, sizeof(val));
 				tt_add(&t, "%s", val);
 			}

@@ -125,6 +125,23 @@ static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *
 	return rc;
 }
 
+/* A repeat that did not start from the cache state asked for is flagged in
+ * the results; say so now too. */
+static void warn_cache(const struct run_result *res, struct progress *prog)
+{
+	for (size_t k = 0; k < res->nrep; k++) {
+		const struct repeat_result *rr = &res->rep[k];
+
+		if (rr->cache_as_asked)
+			continue;
+		progress_clear(prog);
+		cli_error("warning: run %zu repeat %zu: %.1f%% of the file was in the page cache "
+			  "before the repeat, not what cache=%s asks for", res->run->index, k,
+			  100 * rr->resident_before,
+			  option_table[OPT_CACHE].values[res->run->v[OPT_CACHE].u]);
+	}
+}
+
 static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 {
 	struct report rep = { .plan = plan, .jf = plan->jf };
@@ -148,13 +165,13 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 		struct run_result *res = &rep.results[i];
 
 		if (run_execute(&plan->runs[i], res, &stop_requested, &status) < 0) {
-			progress_stop(prog);
+			progress_clear(prog);
 			cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name, res->error);
-			prog = progress_start(plan, &status, c->quiet);
 			rc = EXIT_RUN;
 		}
 		if (res->nrep == 0 && !res->failed)
 			break; /* interrupted before its first repeat */
+		warn_cache(res, prog);
 		if (!rep.host)
 			rep.host = host_describe(plan->runs[i].v[OPT_FILENAME].s);
 		rep.ndone = i + 1;

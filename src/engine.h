@@ -49,9 +49,11 @@ struct worker {
 	uint64_t int_acc;        /* consume=ints: the number being parsed */
 	bool int_open;           /* consume=ints: inside a number */
 	bool truncated;          /* stopped by runtime or a signal */
-	int error;               /* errno of a failed read, 0 when none */
+	/* a failed read: error_what is set ("read", "unexpected end of file"),
+	 * error is its errno or 0 when there is none (end of file) */
+	int error;
 	uint64_t error_off;
-	const char *error_what;  /* "read", "short read", ... */
+	const char *error_what;
 };
 
 struct engine_ops {
@@ -73,7 +75,10 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* Records one completed read; false when the worker must stop issuing. */
+/* Records one completed read; false when the worker must stop issuing.
+ * Queued engines then wait for the reads still in flight but do not count
+ * them.  Their completion time is taken once per reaped batch, so a read's
+ * latency may include waiting for the rest of its batch. */
 static inline bool worker_complete(struct worker *w, const unsigned char *buf, uint64_t off,
 				   uint64_t len, uint64_t t_issue, uint64_t t_done)
 {

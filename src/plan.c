@@ -267,12 +267,17 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 
 static void find_varying(struct plan *plan)
 {
+	bool sparse = false;
+
+	for (size_t k = 0; k < plan->n; k++)
+		sparse |= plan->runs[k].v[OPT_SPACING].u != plan->runs[k].v[OPT_BS].u;
 	for (int i = 0; i < OPT__COUNT; i++) {
 		plan->varies[i] = false;
 		for (size_t k = 1; k < plan->n && !option_table[i].per_job && !plan->varies[i]; k++)
 			plan->varies[i] = !option_value_equal(i, plan->runs[0].v[i],
 							      plan->runs[k].v[i]);
 	}
+	plan->sparse = sparse;
 }
 
 int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
@@ -293,6 +298,12 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 	}
 	find_varying(plan);
 	return 0;
+}
+
+bool plan_column(const struct plan *plan, enum opt_id id)
+{
+	/* spacing that follows bs everywhere says nothing bs does not */
+	return plan->varies[id] && (id != OPT_SPACING || plan->sparse);
 }
 
 void plan_free(struct plan *plan)

@@ -35,11 +35,16 @@ struct plan {
 	size_t n, cap;
 	uint64_t total_reads, total_bytes; /* over all runs and measured repeats */
 	bool varies[OPT__COUNT];   /* the option takes more than one value in the plan */
+	bool sparse;               /* some run has spacing != bs */
 };
 
 /* Expands the (selected) jobs of jf; -1 with "FILE:LINE: message" in err. */
 int plan_expand(struct plan *plan, const struct jobfile *jf, char *err);
 void plan_free(struct plan *plan);
+
+/* Whether reports give option id a column: it varies, and is not spacing
+ * that merely follows bs. */
+bool plan_column(const struct plan *plan, enum opt_id id);
 
 /* Size of a file or block device; -1 with errno when it cannot be read. */
 int plan_file_size(const char *path, uint64_t *size, bool *blockdev);

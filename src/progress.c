@@ -123,6 +123,16 @@ void progress_run_done(struct progress *p, const struct run *run)
 	pthread_mutex_unlock(&p->lock);
 }
 
+void progress_clear(struct progress *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	pthread_mutex_unlock(&p->lock);
+}
+
 void progress_stop(struct progress *p)
 {
 	if (!p)

@@ -15,6 +15,8 @@ struct progress;
 struct progress *progress_start(const struct plan *plan, struct run_status *status, bool quiet);
 /* Tells it a run is done (for the ETA). */
 void progress_run_done(struct progress *p, const struct run *run);
+/* Clears the line so that a message can be printed (it is drawn again later). */
+void progress_clear(struct progress *p);
 /* Stops the thread and clears the line. */
 void progress_stop(struct progress *p);
 

@@ -45,7 +45,7 @@ static void header(struct texttable *t, const struct report *r, const struct col
 	if (c->job)
 		tt_add(t, "job");
 	for (int i = 0; i < OPT__COUNT; i++)
-		if (r->plan->varies[i])
+		if (plan_column(r->plan, i))
 			tt_add(t, "%s", option_table[i].name);
 	tt_add(t, "time to end");
 	tt_add(t, "throughput");
@@ -56,7 +56,7 @@ static void header(struct texttable *t, const struct report *r, const struct col
 	if (c->baseline)
 		tt_add(t, "vs baseline");
 	if (c->consume)
-		tt_add(t, "checksum/sum");
+		tt_add(t, "checksum");
 }
 
 static void ratio_text(const struct report *r, const struct run_result *res, char *buf, size_t n)
@@ -64,8 +64,15 @@ static void ratio_text(const struct report *r, const struct run_result *res, cha
 	const struct run_result *base = figure_baseline(res, r->results, r->ndone);
 	double x = figure_speedup(res, base);
 
+	bool is_baseline = false;
+
+	for (size_t i = 0; i < r->plan->n && !is_baseline; i++) {
+		const struct job_value *b = &r->plan->runs[i].job->opt[OPT_BASELINE];
+
+		is_baseline = b->n && strcmp(b->v[0].s, res->run->job->name) == 0;
+	}
 	if (!res->run->job->opt[OPT_BASELINE].n)
-		snprintf(buf, n, "%s", "");
+		snprintf(buf, n, "%s", is_baseline ? "baseline" : "");
 	else if (base == res)
 		snprintf(buf, n, "%s", "baseline");
 	else if (x <= 0)
@@ -87,7 +94,7 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	if (c->job)
 		tt_add(t, "%s", run->job->name);
 	for (int i = 0; i < OPT__COUNT; i++)
-		if (r->plan->varies[i]) {
+		if (plan_column(r->plan, i)) {
 			option_format(i, run->v[i], val, sizeof(val));
 			tt_add(t, "%s", val);
 		}
@@ -99,7 +106,9 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	}
 	figure_summary(figure_find("time_to_end_s"), res, &tte);
 	units_fmt_seconds(tte.median, a, sizeof(a));
-	units_fmt_seconds(tte.sd, b, sizeof(b));
+	units_fmt_seconds_as(tte.sd, tte.median, b, sizeof(b));
+	/* "781 ± 2.10 µs": the unit once */
+	*strrchr(a, ' ') = '\0';
 	tt_add(t, "%s ± %s%s", a, b, res->failed || res->interrupted ? " !" : "");
 	units_fmt_rate(median_of("throughput_Bps", res), a, sizeof(a));
 	tt_add(t, "%s", a);
@@ -201,7 +210,7 @@ static int table_end(struct report_sink *s, const struct report *r, char *err)
 	find_columns(r, &c);
 	ncols += c.job + c.baseline + c.consume;
 	for (int i = 0; i < OPT__COUNT; i++)
-		ncols += r->plan->varies[i];
+		ncols += plan_column(r->plan, i);
 	tt_init(&t, ncols);
 	for (size_t i = 1; i < ncols; i++)
 		t.right[i] = true;
@@ -212,8 +221,8 @@ static int table_end(struct report_sink *s, const struct report *r, char *err)
 	constants(f, r);
 	tt_print(&t, f, "");
 	tt_free(&t);
-	fprintf(f, "time to end: median ± sd over the measured repeats; throughput, IOPS, "
-		   "latency: medians; cached: page cache before the first repeat\n");
+	fprintf(f, "time to end: median ± sd of the repeats; other figures: medians; "
+		   "cached: file in page cache before repeat 1\n");
 	notes(f, r);
 	if (f != stdout && fclose(f) != 0)
 		return err_set(err, "writing the table failed");

@@ -61,10 +61,15 @@ void tt_print(const struct texttable *t, FILE *out, const char *indent)
 		}
 	for (size_t r = 0; r < nrows; r++) {
 		fputs(indent, out);
-		for (size_t c = 0; c < t->ncols; c++) {
+		size_t end = t->ncols;
+
+		/* no trailing blanks: empty cells at the end of a row are left out */
+		while (end > 1 && !*t->cells[r * t->ncols + end - 1])
+			end--;
+		for (size_t c = 0; c < end; c++) {
 			const char *cell = t->cells[r * t->ncols + c];
 			size_t pad = w[c] - width(cell);
-			bool last = c + 1 == t->ncols;
+			bool last = c + 1 == end;
 
 			if (t->right[c])
 				fprintf(out, "%*s%s", (int)pad, "", cell);

@@ -129,16 +129,21 @@ static void fmt3(double x, const char *unit, char *buf, size_t n)
 		snprintf(buf, n, "%.2f %s", x, unit);
 }
 
-void units_fmt_seconds(double s, char *buf, size_t n)
+void units_fmt_seconds_as(double s, double like, char *buf, size_t n)
 {
-	if (s >= 1 || s == 0)
+	if (like >= 1 || like == 0)
 		fmt3(s, "s", buf, n);
-	else if (s >= 1e-3)
+	else if (like >= 1e-3)
 		fmt3(s * 1e3, "ms", buf, n);
-	else if (s >= 1e-6)
+	else if (like >= 1e-6)
 		fmt3(s * 1e6, "µs", buf, n);
 	else
 		fmt3(s * 1e9, "ns", buf, n);
+}
+
+void units_fmt_seconds(double s, char *buf, size_t n)
+{
+	units_fmt_seconds_as(s, s, buf, n);
 }
 
 /* Decimal prefixes, as storage vendors and fio's MB/s print them. */

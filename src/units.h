@@ -23,6 +23,8 @@ void units_fmt_size(uint64_t bytes, char *buf, size_t n);
 /* Human figures with three significant digits: "14.1 s", "4.10 µs",
  * "724 MB/s", "1.26 GB", "132 k" (counts). */
 void units_fmt_seconds(double s, char *buf, size_t n);
+/* s in the unit units_fmt_seconds would choose for `like` ("0.21 ms"). */
+void units_fmt_seconds_as(double s, double like, char *buf, size_t n);
 void units_fmt_rate(double bytes_per_s, char *buf, size_t n);
 void units_fmt_bytes(double bytes, char *buf, size_t n);
 void units_fmt_count(double x, char *buf, size_t n);

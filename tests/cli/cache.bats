@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# Cache policies are applied before every repeat, checked, and reported.
+
+load helpers
+
+is_tmpfs() {
+	[ "$(stat -f -c %T "$TESTDIR")" = tmpfs ]
+}
+
+@test "warm leaves the file resident and fadvise evicts it, as measured before each repeat" {
+	is_tmpfs && skip "$TESTDIR is tmpfs, whose pages cannot be evicted (set IOSWEEP_TEST_DIR)"
+	job c "[a]\nfilename = $TESTDIR/f\nsize = 4m\ncache = warm, fadvise\nrepeat = 2\n"
+	run "$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/c.json" 'all(r["resident_before"] >= 0.99 and r["cache_as_asked"] for r in d["runs"][0]["repeats"])')" = True ]
+	[ "$(json_get "$TESTDIR/c.json" 'all(r["resident_before"] <= 0.01 and r["cache_as_asked"] for r in d["runs"][1]["repeats"])')" = True ]
+	# after a dense read of the whole file, it is all cached
+	[ "$(json_get "$TESTDIR/c.json" 'd["runs"][1]["repeats"][0]["resident_after"] >= 0.99')" = True ]
+}
+
+@test "residency agrees with fincore" {
+	is_tmpfs && skip "$TESTDIR is tmpfs (set IOSWEEP_TEST_DIR)"
+	# read the first quarter of an evicted file, without read-ahead; leave the cache as it is after
+	job c "[a]\nfilename = $TESTDIR/f\nsize = 4m\nbs = 4k\nspacing = 16k\ncache = fadvise\nhint = random\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
+	[ "$status" -eq 0 ]
+	pages=$(fincore --bytes --noheadings --raw -o PAGES "$TESTDIR/f")
+	ours=$(json_get "$TESTDIR/c.json" 'round(d["runs"][0]["repeats"][0]["resident_after"] * 1024)')
+	echo "fincore $pages pages, iosweep $ours"
+	[ "$pages" -gt 0 ]
+	[ $((pages - ours)) -le 2 ] && [ $((ours - pages)) -le 2 ]
+}
+
+@test "the table shows the cache state measured before the first repeat" {
+	is_tmpfs && skip "$TESTDIR is tmpfs (set IOSWEEP_TEST_DIR)"
+	job c "[a]\nfilename = $TESTDIR/f\nsize = 4m\ncache = warm, fadvise\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/c.ini"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^0 +warm .* 100% '
+	echo "$output" | grep -E '^1 +fadvise .* 0% '
+}
+
+@test "direct with a block size that is not a multiple of the logical block size is refused up front" {
+	job d "[a]\nfilename = $TESTDIR/f\nsize = 1m\ncache = direct\nbs = 1000\n"
+	run "$IOSWEEP" run "$TESTDIR/d.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"d.ini:5: cache=direct needs bs and spacing to be multiples of the device's logical block size"*"bs=1000"* ]]
+	[ ! -e "$TESTDIR/f" ]
+}
+
+@test "direct and mmap cannot go together" {
+	job d "[a]\nsize = 1m\nengine = mmap\ncache = direct\n"
+	run "$IOSWEEP" check "$TESTDIR/d.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cache=direct cannot be used with engine=mmap"* ]]
+}
+
+@test "direct reads give the same checksum as buffered reads, on every engine that can" {
+	head -c 3000000 /dev/urandom >"$TESTDIR/f"
+	job d "[a]\nfilename = $TESTDIR/f\nbs = 64k\ncache = fadvise, direct\nengine = sync, aio, uring\niodepth = 4\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json"
+	[ "$status" -eq 0 ]
+	ref=$(refsum "$TESTDIR/f" sequential 3000000 65536 65536 0 1)
+	[ "$(json_get "$TESTDIR/d.json" 'sorted({r["repeats"][0]["checksum"] for r in d["runs"]})')" = "['$ref']" ]
+	[ "$(json_get "$TESTDIR/d.json" 'len(d["runs"])')" = 6 ]
+}
+
+@test "drop without root fails with a message that suggests fadvise" {
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
+	chmod 755 "$TESTDIR"
+	job d "[a]\nfilename = $TESTDIR/f\nsize = 1m\ncache = drop\n"
+	chmod 644 "$TESTDIR/d.ini"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSWEEP" run "$TESTDIR/d.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cache=drop needs root"*"use cache=fadvise"* ]]
+}
+
+@test "drop as root empties the cache before every repeat" {
+	[ "$(id -u)" = 0 ] || skip "cache=drop needs root"
+	[ -w /proc/sys/vm/drop_caches ] || skip "/proc/sys/vm/drop_caches is not writable here"
+	is_tmpfs && skip "$TESTDIR is tmpfs (set IOSWEEP_TEST_DIR)"
+	job d "[a]\nfilename = $TESTDIR/f\nsize = 2m\ncache = drop\nrepeat = 2\n"
+	run "$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/d.json" 'max(r["resident_before"] for r in d["runs"][0]["repeats"])')" = 0.0 ]
+}

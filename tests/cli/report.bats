@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# Reports: JSON and CSV that other programs read, the table, several -o at
+# once, unwritable destinations, and interrupted runs.
+
+load helpers
+
+@test "every example job gives JSON and CSV that match the contract and the plan" {
+	for j in "$BATS_TEST_DIRNAME"/../../jobs/*.ini; do
+		n=$(basename "$j" .ini)
+		set -- --set size=2m --set repeat=2
+		"$IOSWEEP" plan "$j" "$@" -o json >"$TESTDIR/$n.plan.json"
+		run "$IOSWEEP" run "$j" "$@" -o json:"$TESTDIR/$n.json" -o csv:"$TESTDIR/$n.csv" -o table
+		[ "$status" -eq 0 ] || { echo "$n: $output"; false; }
+		python3 -m json.tool "$TESTDIR/$n.json" >/dev/null
+		python3 "$BATS_TEST_DIRNAME/check_result.py" "$TESTDIR/$n.json" "$TESTDIR/$n.plan.json" "$TESTDIR/$n.csv"
+		[ "$(json_get "$TESTDIR/$n.json" 'd["overrides"]')" = "['size=2m', 'repeat=2']" ]
+	done
+}
+
+@test "JSON to stdout is nothing but JSON" {
+	job j "[a]\nfilename = $TESTDIR/f\nsize = 1m\nrepeat = 1\ncache = fadvise\n"
+	"$IOSWEEP" run "$TESTDIR/j.ini" -o json >"$TESTDIR/out.json" 2>"$TESTDIR/err"
+	python3 -m json.tool "$TESTDIR/out.json" >/dev/null
+	[ "$(json_get "$TESTDIR/out.json" 'd["runs"][0]["params"]["size"]')" = 1048576 ]
+}
+
+@test "two formats on stdout is a usage error, found before anything runs" {
+	job j "[a]\nfilename = $TESTDIR/f\nsize = 1m\n"
+	run "$IOSWEEP" run "$TESTDIR/j.ini" -o json -o csv
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"only one -o format can go to stdout"* ]]
+	[ ! -e "$TESTDIR/f" ]
+	run "$IOSWEEP" run "$TESTDIR/j.ini" -o yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown output format 'yaml' (known: table, json, csv)"* ]]
+}
+
+@test "an unwritable output path is found before any I/O" {
+	job j "[a]\nfilename = $TESTDIR/f\nsize = 1m\n"
+	for o in json:"$TESTDIR/no/such/dir/r.json" csv:/proc/nope.csv table:"$TESTDIR/no/t.txt"; do
+		run "$IOSWEEP" run "$TESTDIR/j.ini" -o "$o"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"cannot write"* ]]
+		[ ! -e "$TESTDIR/f" ]
+	done
+}
+
+@test "the table puts constants above and varying parameters in columns, within 120 columns" {
+	for j in "$BATS_TEST_DIRNAME"/../../jobs/*.ini; do
+		run "$IOSWEEP" run "$j" --set size=1m --set repeat=1
+		[ "$status" -eq 0 ]
+		echo "$output" | python3 -c 'import sys; bad = [l for l in sys.stdin if len(l.rstrip("\n")) > 120]; print("".join(bad)); sys.exit(bool(bad))'
+	done
+	job t "[global]\nfilename = $TESTDIR/f\nsize = 1m\nrepeat = 3\n[seq]\n[sparse]\nspacing = 64k, 256k\nbaseline = seq\n"
+	run "$IOSWEEP" run "$TESTDIR/t.ini"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E "^filename=$TESTDIR/f +size=1MiB"
+	echo "$output" | grep -E '^# +job +spacing +time to end'
+	echo "$output" | grep -E '^0 +seq +4KiB .* baseline '
+	echo "$output" | grep -E '^1 +sparse +64KiB .*× (faster|slower) '
+}
+
+@test "buffered aio runs carry a note that libaio blocks without O_DIRECT" {
+	job a "[a]\nfilename = $TESTDIR/f\nsize = 1m\nengine = aio\niodepth = 8\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/a.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"libaio blocks in io_submit unless"* ]]
+}
+
+@test "SIGINT after the first run leaves valid JSON and CSV marked interrupted, and exits 130" {
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	# run 1 reads cached random blocks for up to a minute: long enough to be interrupted
+	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
+	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" -o table >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -s "$TESTDIR/i.json" ] && [ "$(json_get "$TESTDIR/i.json" 'len(d["runs"])' 2>/dev/null)" = 1 ] && break
+		sleep 0.1
+	done
+	sleep 0.3
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	python3 -m json.tool "$TESTDIR/i.json" >/dev/null
+	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = False ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["reads"] > 0')" = True ]
+	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 3, r; assert r[2][-1] == "true"' "$TESTDIR/i.csv"
+	grep -q "interrupted: 2 of 2 runs done" "$TESTDIR/out"
+}
+
+@test "a baseline ratio is the baseline's median time to end over the run's" {
+	job b "[global]\nfilename = $TESTDIR/f\nsize = 2m\nrepeat = 3\n[seq]\n[sparse]\nspacing = 256k\nbaseline = seq\n"
+	run "$IOSWEEP" run "$TESTDIR/b.ini" -o json:"$TESTDIR/b.json"
+	[ "$status" -eq 0 ]
+	python3 - "$TESTDIR/b.json" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+med = [statistics.median(r["time_to_end_s"] for r in run["repeats"]) for run in d["runs"]]
+ratio = d["runs"][1]["baseline"]["ratio"]
+assert d["runs"][1]["baseline"]["job"] == "seq"
+assert abs(ratio - med[0] / med[1]) < 1e-6 * ratio, (ratio, med)
+assert "baseline" not in d["runs"][0]
+PY
+}
