@@ -34,39 +34,64 @@ static uint64_t run_bytes(const struct run *run)
 	return run->bytes * (run->v[OPT_REPEAT].u + run->v[OPT_WARMUP].u);
 }
 
+/* "bs=4KiB engine=mmap": the run's values of the options that vary. */
+static void run_label(const struct plan *plan, const struct run *run, char *buf, size_t n)
+{
+	char val[256];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < OPT__COUNT && used < n; i++)
+		if (plan_column(plan, i)) {
+			option_format(i, run->v[i], val, sizeof(val));
+			used += (size_t)snprintf(buf + used, n - used, " %s=%s", option_table[i].name,
+						 val);
+		}
+}
+
 static void draw(struct progress *p)
 {
 	static const char *const phases[] = { "", "creating file", "setting cache", "measuring" };
 	const struct run *run = p->st->run;
 	int phase = __atomic_load_n(&p->st->phase, __ATOMIC_ACQUIRE);
-	uint64_t done = 0, total = 1, now = now_ns(), current = 0;
-	char rate[32] = "", eta[32] = "?";
+	unsigned repeat = __atomic_load_n(&p->st->repeat, __ATOMIC_RELAXED);
+	uint64_t done = 0, total = 0, now = now_ns(), current = 0;
+	char rate[32] = "", eta[32] = "?", label[160], pct[16] = "";
 
-	if (!run)
+	if (!run || phase == PHASE_IDLE)
 		return;
 	if (phase == PHASE_MEASURE) {
 		for (unsigned t = 0; t < p->st->nworkers; t++)
 			done += __atomic_load_n(&p->st->workers[t].bytes, __ATOMIC_RELAXED);
-		total = run->bytes ? run->bytes : 1;
-		current = done + run->bytes * (__atomic_load_n(&p->st->repeat, __ATOMIC_RELAXED) - 1);
-		if (now > p->last_ns && done >= p->last_bytes && p->last_ns)
-			p->rate_Bps = (double)(done - p->last_bytes) * 1e9 / (double)(now - p->last_ns);
-		units_fmt_rate(p->rate_Bps, rate, sizeof(rate));
+		total = run->bytes;
+		current = done + run->bytes * (repeat - 1);
+		/* bytes of the whole plan grow across repeats and runs: a rate from them
+		 * does not break when a new repeat starts */
+		uint64_t all = p->done_bytes + current;
+		if (now > p->last_ns && all >= p->last_bytes && p->last_ns)
+			p->rate_Bps = (double)(all - p->last_bytes) * 1e9 / (double)(now - p->last_ns);
+		p->last_bytes = all;
+		p->last_ns = now;
+		if (p->rate_Bps > 0) {
+			units_fmt_rate(p->rate_Bps, rate + 1, sizeof(rate) - 1);
+			rate[0] = ' ';
+		}
 	} else if (phase == PHASE_CREATE) {
 		done = __atomic_load_n(&p->st->done, __ATOMIC_RELAXED);
 		total = __atomic_load_n(&p->st->total, __ATOMIC_RELAXED);
 	}
-	p->last_bytes = done;
-	p->last_ns = now;
+	if (total)
+		snprintf(pct, sizeof(pct), " %3.0f%%", 100.0 * (double)done / (double)total);
 	uint64_t all = p->done_bytes + current;
 	if (all > 0 && now > p->started_ns)
 		units_fmt_seconds((double)(now - p->started_ns) / 1e9 *
 					  (double)(p->plan_bytes - all) / (double)all,
 				  eta, sizeof(eta));
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s #%zu repeat %u: %s %3.0f%% %s  ETA %s",
-		run->index + 1, p->plan->n, run->job->name, run->index,
-		__atomic_load_n(&p->st->repeat, __ATOMIC_RELAXED), phases[phase],
-		total ? 100.0 * (double)done / (double)total : 0, rate, eta);
+	run_label(p->plan, run, label, sizeof(label));
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s  repeat %u/%llu  %s%s%s  ETA %s", run->index + 1,
+		p->plan->n, run->job->name, label, repeat,
+		(unsigned long long)(run->v[OPT_REPEAT].u + run->v[OPT_WARMUP].u), phases[phase],
+		pct, rate, eta);
 	fflush(stderr);
 }
 

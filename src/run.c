@@ -30,7 +30,9 @@ struct runner {
 	struct worker *w;
 	unsigned nw;
 	struct hist *total;    /* all workers' latencies of one repeat */
-	pthread_barrier_t start;
+	pthread_mutex_t gate_lock; /* the workers start together when the gate opens */
+	pthread_cond_t gate_cond;
+	int gate;              /* 0: closed, 1: open, -1: give up */
 	volatile sig_atomic_t *stop;
 	struct run_status *status;
 	bool direct;
@@ -73,6 +75,8 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	r->engine = engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u]);
 	r->direct = v[OPT_CACHE].u == CACHE_DIRECT;
 	r->nw = (unsigned)v[OPT_THREADS].u;
+	pthread_mutex_init(&r->gate_lock, NULL);
+	pthread_cond_init(&r->gate_cond, NULL);
 	r->w = calloc(r->nw, sizeof(*r->w));
 	r->total = hist_new();
 	if (!r->w || !r->total)
@@ -107,6 +111,10 @@ static void runner_free(struct runner *r)
 	}
 	free(r->w);
 	hist_free(r->total);
+	if (r->run) {
+		pthread_mutex_destroy(&r->gate_lock);
+		pthread_cond_destroy(&r->gate_cond);
+	}
 }
 
 /* Opens, advises and sets up every worker for one repeat (not timed). */
@@ -170,12 +178,33 @@ struct thread_arg {
 	int rc;
 };
 
+static int gate_wait(struct runner *r)
+{
+	int gate;
+
+	pthread_mutex_lock(&r->gate_lock);
+	while (r->gate == 0)
+		pthread_cond_wait(&r->gate_cond, &r->gate_lock);
+	gate = r->gate;
+	pthread_mutex_unlock(&r->gate_lock);
+	return gate;
+}
+
+static void gate_set(struct runner *r, int gate)
+{
+	pthread_mutex_lock(&r->gate_lock);
+	r->gate = gate;
+	pthread_cond_broadcast(&r->gate_cond);
+	pthread_mutex_unlock(&r->gate_lock);
+}
+
 static void *worker_thread(void *p)
 {
 	struct thread_arg *a = p;
 	uint64_t runtime = a->r->run->v[OPT_RUNTIME].u;
 
-	pthread_barrier_wait(&a->r->start);
+	if (gate_wait(a->r) < 0)
+		return NULL;
 	if (runtime)
 		a->w->deadline_ns = now_ns() + runtime;
 	a->rc = a->r->engine->run(a->w);
@@ -183,26 +212,27 @@ static void *worker_thread(void *p)
 	return NULL;
 }
 
-/* The timed part: all workers at once. */
+/* The timed part: all workers at once, the first on this thread. */
 static int repeat_measure(struct runner *r)
 {
 	struct thread_arg args[r->nw];
 	pthread_t tid[r->nw];
+	unsigned started = 1;
 	int rc = 0;
 
-	if (pthread_barrier_init(&r->start, NULL, r->nw) != 0)
-		return -1;
+	r->gate = 0;
 	for (unsigned t = 0; t < r->nw; t++)
 		args[t] = (struct thread_arg){ .r = r, .w = &r->w[t] };
-	for (unsigned t = 1; t < r->nw; t++)
-		if (pthread_create(&tid[t], NULL, worker_thread, &args[t]) != 0) {
-			/* cannot happen after the barrier count was set; give up loudly */
-			abort();
-		}
-	worker_thread(&args[0]);
-	for (unsigned t = 1; t < r->nw; t++)
+	for (; started < r->nw; started++)
+		if (pthread_create(&tid[started], NULL, worker_thread, &args[started]) != 0)
+			break;
+	gate_set(r, started == r->nw ? 1 : -1);
+	if (started == r->nw)
+		worker_thread(&args[0]);
+	else
+		rc = -1;
+	for (unsigned t = 1; t < started; t++)
 		pthread_join(tid[t], NULL);
-	pthread_barrier_destroy(&r->start);
 	for (unsigned t = 0; t < r->nw; t++)
 		if (args[t].rc < 0)
 			rc = -1;
