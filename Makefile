@@ -4,6 +4,7 @@
 #   make demo       run jobs/demo.ini on a small temporary file
 #   make check      every test (installs missing Debian packages first)
 #   make sanitize   the tests again under ASan + UBSan
+#   make mpi        build/iosweep-mpi, for mpirun across hosts (Open MPI)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC      ?= cc
@@ -32,12 +33,14 @@ endif
 CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
 
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+# DIST=mpi (make mpi) swaps the single-host collectives for MPI's.
+DIST    ?= single
+LIB_SRC := $(filter-out src/main.c src/dist_%.c,$(wildcard src/*.c)) src/dist_$(DIST).c
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all deps test-deps demo check sanitize install clean
+.PHONY: all deps test-deps demo check sanitize mpi install clean
 all: $(BUILD)/iosweep
 
 deps:
@@ -72,6 +75,11 @@ sanitize:
 	@$(MAKE) --no-print-directory check BUILD=build-san CC=clang \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
+mpi:
+	@tools/deps.sh $(BUILD_DEBS) openmpi-bin libopenmpi-dev
+	@$(MAKE) --no-print-directory BUILD=build-mpi CC=mpicc DIST=mpi build-mpi/iosweep
+	@mkdir -p build && cp build-mpi/iosweep build/iosweep-mpi
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/iosweep/jobs
@@ -81,4 +89,4 @@ install: all
 	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/iosweep/jobs/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-mpi
