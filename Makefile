@@ -21,7 +21,9 @@ PKGS       := inih jansson liburing libxxhash
 
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
-ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+# Targets that install packages first (and then run make again) skip the check.
+SELF_INSTALLING := deps test-deps clean demo check sanitize mpi
+ifeq ($(filter $(SELF_INSTALLING),$(MAKECMDGOALS)),)
 $(call pkg_check,inih,libinih-dev)
 $(call pkg_check,jansson,libjansson-dev)
 $(call pkg_check,liburing,liburing-dev)
