@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dist.h"
 #include "error.h"
 
 void cli_error(const char *fmt, ...)
@@ -144,22 +145,52 @@ void cli_free(struct cli *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Job-file errors are the same on every rank: rank 0 alone says them.  An
+ * error of some ranks only (a file missing on one host) is said by each of
+ * them, with its rank and host.  Every rank returns the same status. */
+int cli_agree(int failed, const char *err)
+{
+	uint64_t n = failed != 0;
+
+	dist_sum_u64(&n, 1);
+	if (failed && dist_size() == 1)
+		cli_error("%s", err);
+	else if (failed && n < (uint64_t)dist_size())
+		cli_error("rank %d on %s: %s", dist_rank(), dist_host(), err);
+	else if (failed && dist_rank() == 0)
+		cli_error("%s", err);
+	return n ? EXIT_USAGE : 0;
+}
+
 int cli_load(const struct cli *c, const char *path, struct jobfile *jf, struct plan *plan)
 {
-	char err[ERR_MAX];
+	char err[ERR_MAX] = "", *text = NULL;
+	size_t len = 0;
+	int rc = 0;
 
-	if (jobfile_load(jf, path, err) < 0)
-		goto fail;
-	for (size_t i = 0; i < c->nsets; i++)
-		if (jobfile_set(jf, c->sets[i], err) < 0)
-			goto fail;
-	if (jobfile_select(jf, c->jobs, c->njobs, err) < 0)
-		goto fail;
-	if (plan_expand(plan, jf, err) < 0)
-		goto fail;
-	return 0;
-fail:
-	cli_error("%s", err);
-	jobfile_free(jf);
-	return EXIT_USAGE;
+	memset(jf, 0, sizeof(*jf));
+	memset(plan, 0, sizeof(*plan)); /* freed below even when never expanded */
+	/* rank 0 reads the job file; other hosts need not have it */
+	if (dist_rank() == 0)
+		rc = jobfile_read(path, &text, &len, err);
+	if (cli_agree(rc, err) || dist_broadcast(&text, &len) < 0) {
+		free(text);
+		return EXIT_USAGE;
+	}
+	rc = jobfile_parse(jf, path, text, len, err);
+	free(text);
+	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
+		rc = jobfile_set(jf, c->sets[i], err);
+	if (rc == 0)
+		rc = jobfile_select(jf, c->jobs, c->njobs, err);
+	if (rc == 0)
+		rc = plan_expand(plan, jf, err);
+	rc = cli_agree(rc, err);
+	if (rc) {
+		/* a plan that failed on this rank was freed by plan_expand */
+		if (plan->runs)
+			plan_free(plan);
+		jobfile_free(jf);
+	}
+	return rc;
 }

@@ -42,6 +42,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parses a command's arguments; 0, or EXIT_USAGE after printing why. */
 int cli_parse(const char *cmd, int argc, char **argv, struct cli *c);
 void cli_free(struct cli *c);
+/* On every rank of a multi-host run: EXIT_USAGE when any rank failed,
+ * after err was printed once (by rank 0 when all failed alike, else by each
+ * failing rank with its rank and host); 0 when none did. */
+int cli_agree(int failed, const char *err);
 /* Job file -> overrides -> selected jobs -> plan; 0, or EXIT_USAGE after printing. */
 int cli_load(const struct cli *c, const char *path, struct jobfile *jf, struct plan *plan);
 

@@ -18,6 +18,8 @@
 
 #include "cache.h"
 #include "cli.h"
+#include "dist.h"
+#include "error.h"
 #include "host.h"
 #include "progress.h"
 #include "report.h"
@@ -68,32 +70,70 @@ static int check_sinks(struct cli *c, struct report_sink *sinks)
 	return 0;
 }
 
-/* What would fail later for reasons the user can fix now. */
+/* What would fail later for reasons the user can fix now (on every rank). */
 static int preflight(const struct plan *plan)
 {
-	for (size_t i = 0; i < plan->n; i++) {
+	char err[ERR_MAX] = "";
+	int failed = 0;
+
+	for (size_t i = 0; i < plan->n && !failed; i++) {
 		const struct run *run = &plan->runs[i];
 		char *dir;
 
 		if (run->v[OPT_CACHE].u == CACHE_DROP &&
 		    access("/proc/sys/vm/drop_caches", W_OK) != 0) {
-			cli_error("%s: job '%s': cache=drop needs root to write "
-				  "/proc/sys/vm/drop_caches (%s); use cache=fadvise to evict just "
-				  "this file", plan->jf->path, run->job->name, strerror(errno));
-			return -1;
+			failed = err_set(err, "%s: job '%s': cache=drop needs root to write "
+					      "/proc/sys/vm/drop_caches (%s); use cache=fadvise to "
+					      "evict just this file", plan->jf->path, run->job->name,
+					 strerror(errno));
+			break;
 		}
 		if (run->exists)
 			continue;
 		dir = strdup(run->v[OPT_FILENAME].s);
-		if (!dir || access(dirname(dir), W_OK | X_OK) != 0) {
-			cli_error("%s: job '%s': cannot create %s: %s", plan->jf->path,
-				  run->job->name, run->v[OPT_FILENAME].s, strerror(errno));
-			free(dir);
-			return -1;
-		}
+		if (!dir || access(dirname(dir), W_OK | X_OK) != 0)
+			failed = err_set(err, "%s: job '%s': cannot create %s: %s", plan->jf->path,
+					 run->job->name, run->v[OPT_FILENAME].s, strerror(errno));
 		free(dir);
 	}
-	return 0;
+	return cli_agree(failed, err);
+}
+
+/* host_describe() of every rank's file, gathered on rank 0 into rep->host
+ * (its own) and rep->hosts (one per distinct host name). */
+static void gather_hosts(struct report *rep, const char *path)
+{
+	enum { HOST_JSON_MAX = 8192 };
+	json_t *mine = host_describe(path);
+	char *text = mine ? json_dumps(mine, JSON_COMPACT) : NULL;
+	char buf[HOST_JSON_MAX] = "{}";
+	char *all = dist_rank() == 0 ? malloc((size_t)dist_size() * HOST_JSON_MAX) : buf;
+
+	if (text && strlen(text) < sizeof(buf))
+		strcpy(buf, text);
+	free(text);
+	dist_gather(buf, sizeof(buf), all ? all : buf);
+	if (dist_rank() != 0 || !all) {
+		json_decref(mine);
+		return;
+	}
+	rep->host = mine;
+	rep->hosts = json_array();
+	for (int k = 0; k < dist_size() && rep->hosts; k++) {
+		json_t *h = json_loads(all + (size_t)k * HOST_JSON_MAX, 0, NULL);
+		const char *name = json_string_value(json_object_get(h, "hostname"));
+		bool seen = false;
+		size_t i;
+		json_t *o;
+
+		json_array_foreach(rep->hosts, i, o)
+			seen |= name && json_equal(json_object_get(o, "hostname"),
+						   json_object_get(h, "hostname"));
+		if (h && !seen)
+			json_array_append(rep->hosts, h);
+		json_decref(h);
+	}
+	free(all);
 }
 
 static void iso_now(char *buf, size_t n)
@@ -146,49 +186,67 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 {
 	struct report rep = { .plan = plan, .jf = plan->jf };
 	struct run_status status;
-	struct progress *prog;
+	struct progress *prog = NULL;
+	/* on many hosts, rank 0 alone prints and writes */
+	size_t nsinks = dist_rank() == 0 ? c->nout : 0;
 	int rc = EXIT_OK;
 
+	rep.ranks = dist_size();
 	rep.results = calloc(plan->n, sizeof(*rep.results));
 	if (!rep.results) {
 		cli_error("out of memory");
 		return EXIT_RUN;
 	}
 	iso_now(rep.started, sizeof(rep.started));
-	if (tell_sinks(sinks, c->nout, &rep, 0, 0) < 0) {
+	if (dist_max_int(tell_sinks(sinks, nsinks, &rep, 0, 0) < 0)) {
 		free(rep.results);
 		return EXIT_USAGE;
 	}
 	install_signals();
-	prog = progress_start(plan, &status, c->quiet);
-	for (size_t i = 0; i < plan->n && !stop_requested; i++) {
+	if (dist_rank() == 0)
+		prog = progress_start(plan, &status, c->quiet);
+	for (size_t i = 0; i < plan->n; i++) {
 		struct run_result *res = &rep.results[i];
 
+		/* ranks stop together, whichever of them was signalled */
+		if (dist_max_int(stop_requested))
+			stop_requested = 1;
+		if (stop_requested)
+			break;
 		if (run_execute(&plan->runs[i], res, &stop_requested, &status) < 0) {
 			progress_clear(prog);
+			if (dist_size() > 1) {
+				/* the others wait in a collective: end them all */
+				cli_error("rank %d on %s: run %zu (job '%s'): %s", dist_rank(),
+					  dist_host(), i, plan->runs[i].job->name, res->error);
+				dist_abort(EXIT_RUN);
+			}
 			cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name, res->error);
 			rc = EXIT_RUN;
 		}
 		if (res->nrep == 0 && !res->failed)
 			break; /* interrupted before its first repeat */
-		warn_cache(res, prog);
-		if (!rep.host)
-			rep.host = host_describe(plan->runs[i].v[OPT_FILENAME].s);
+		if (dist_rank() == 0)
+			warn_cache(res, prog);
+		if (rep.ndone == 0) /* collective: every rank, once */
+			gather_hosts(&rep, plan->runs[i].v[OPT_FILENAME].s);
 		rep.ndone = i + 1;
 		progress_run_done(prog, &plan->runs[i]);
-		if (tell_sinks(sinks, c->nout, &rep, 1, i) < 0)
+		if (tell_sinks(sinks, nsinks, &rep, 1, i) < 0)
 			rc = EXIT_RUN;
 	}
 	progress_stop(prog);
 	rep.interrupted = stop_requested != 0;
-	if (tell_sinks(sinks, c->nout, &rep, 2, 0) < 0)
+	if (tell_sinks(sinks, nsinks, &rep, 2, 0) < 0)
 		rc = EXIT_RUN;
 	for (size_t i = 0; i < plan->n; i++)
 		run_result_free(&rep.results[i]);
 	free(rep.results);
 	json_decref(rep.host);
+	json_decref(rep.hosts);
 	if (rep.interrupted) {
-		cli_error("interrupted: results of %zu of %zu runs written", rep.ndone, plan->n);
+		if (dist_rank() == 0)
+			cli_error("interrupted: results of %zu of %zu runs written", rep.ndone, plan->n);
 		return EXIT_INTERRUPTED;
 	}
 	return rc;
@@ -215,7 +273,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = cli_load(&c, c.files[0], &jf, &plan);
 	if (rc == 0) {
-		rc = preflight(&plan) < 0 ? EXIT_USAGE : execute(&c, &plan, sinks);
+		rc = preflight(&plan) ? EXIT_USAGE : execute(&c, &plan, sinks);
 		plan_free(&plan);
 		jobfile_free(&jf);
 	}

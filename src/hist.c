@@ -69,6 +69,11 @@ struct hist *hist_new(void)
 	return h;
 }
 
+size_t hist_size(void)
+{
+	return sizeof(struct hist);
+}
+
 void hist_free(struct hist *h)
 {
 	free(h);

@@ -10,6 +10,7 @@
 #ifndef IOSWEEP_HIST_H
 #define IOSWEEP_HIST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct hist;
@@ -19,6 +20,9 @@ void hist_free(struct hist *h);
 void hist_reset(struct hist *h);
 void hist_record(struct hist *h, uint64_t ns);
 void hist_merge(struct hist *dst, const struct hist *src);
+/* A histogram is one plain block of hist_size() bytes, with no pointers:
+ * processes of the same build can send it to each other as bytes. */
+size_t hist_size(void);
 
 uint64_t hist_count(const struct hist *h);
 uint64_t hist_min(const struct hist *h);   /* exact; 0 when empty */

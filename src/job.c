@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <ini.h>
 #include <stdio.h>
@@ -21,11 +22,17 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
 
 #define MAX_FILE_BYTES (16u << 20)
 #define MAX_SECTION 50 /* inih's limit, including the NUL */
+/* Bounds that keep a hostile or generated file from taking minutes or
+ * gigabytes: every job holds its own copy of [global]'s values, and a plan
+ * has at most PLAN_MAX_RUNS runs anyway. */
+#define MAX_JOBS 10000
+#define MAX_VALUES 1000000
 
 struct parser {
 	struct jobfile *jf;
@@ -39,7 +46,11 @@ struct parser {
 	int prev_id;          /* its option, for continuation lines */
 	int dangling;         /* line of a list that ended with ',' (0: none) */
 	int dangling_id;      /* and its option */
+	struct job_value *open; /* the value being read: it may go on on the next line */
+	int open_id;          /* and its option */
+	size_t nvalues;       /* values held by [global] and the jobs */
 	char err[ERR_MAX];
+	int fail_line;        /* line of err; 0: none */
 	bool failed;
 };
 
@@ -60,6 +71,7 @@ static int fail(struct parser *ps, int line, const char *fmt, ...)
 		snprintf(ps->err, sizeof(ps->err), "%s:%d: %s", ps->jf->path, line, msg);
 	else
 		snprintf(ps->err, sizeof(ps->err), "%s: %s", ps->jf->path, msg);
+	ps->fail_line = line;
 	ps->failed = true;
 	return 0;
 }
@@ -248,6 +260,8 @@ static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bo
 		jv->n = 1;
 		return 0;
 	}
+	if (*text == '\0')
+		return err_set(err, "%s: empty value", o->name);
 	copy = strdup(text);
 	if (!copy)
 		return err_set(err, "out of memory");
@@ -275,7 +289,7 @@ static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bo
 		jv->n++;
 	}
 	free(copy);
-	return check_no_repeats(id, jv, err);
+	return 0;
 }
 
 static struct job *current(struct parser *ps)
@@ -283,11 +297,36 @@ static struct job *current(struct parser *ps)
 	return ps->in_global ? &ps->global : &ps->jf->jobs[ps->jf->njobs - 1];
 }
 
+/* A value is complete once something else starts: only then are its
+ * repeats looked for (once, not on every continuation line). */
+static int finish_value(struct parser *ps)
+{
+	char err[ERR_MAX];
+	struct job_value *jv = ps->open;
+
+	ps->open = NULL;
+	if (!jv || ps->failed || check_no_repeats(ps->open_id, jv, err) == 0)
+		return 1;
+	return fail(ps, jv->line, "%s", err);
+}
+
+/* Counts values added to [global] or a job against MAX_VALUES. */
+static int count_values(struct parser *ps, size_t added, int line)
+{
+	ps->nvalues += added;
+	if (ps->nvalues <= MAX_VALUES)
+		return 1;
+	return fail(ps, line, "more than %d values in the file (counting the values of "
+			      "[global] once for every job after it)", MAX_VALUES);
+}
+
 static int start_section(struct parser *ps, const char *name, int line)
 {
 	struct jobfile *jf = ps->jf;
 	struct job *jobs, *job;
 
+	if (!finish_value(ps))
+		return 0;
 	ps->have_section = true;
 	ps->prev_id = -1;
 	if (strcmp(name, "global") == 0) {
@@ -302,6 +341,8 @@ static int start_section(struct parser *ps, const char *name, int line)
 	struct job *dup = jobfile_find(jf, name);
 	if (dup)
 		return fail(ps, line, "duplicate job name '%s' (first at line %d)", name, dup->line);
+	if (jf->njobs == MAX_JOBS)
+		return fail(ps, line, "more than %d jobs in one file", MAX_JOBS);
 	jobs = realloc(jf->jobs, (jf->njobs + 1) * sizeof(*jobs));
 	if (!jobs)
 		return fail(ps, line, "out of memory");
@@ -312,9 +353,12 @@ static int start_section(struct parser *ps, const char *name, int line)
 	job->name = strdup(name);
 	if (!job->name)
 		return fail(ps, line, "out of memory");
-	for (int i = 0; i < OPT__COUNT; i++)
+	for (int i = 0; i < OPT__COUNT; i++) {
+		if (!count_values(ps, ps->global.opt[i].n, line))
+			return 0;
 		if (value_copy(i, &job->opt[i], &ps->global.opt[i]) < 0)
 			return fail(ps, line, "out of memory");
+	}
 	return 1;
 }
 
@@ -334,6 +378,8 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (!ps->in_global && strcmp(section, current(ps)->name) != 0 &&
 	    !start_section(ps, section, line))
 		return 0;
+	if (*name == '\0')
+		return fail(ps, line, "syntax error: '=' without an option name before it");
 	id = option_find(name);
 	if (id < 0) {
 		const char *near = option_suggest(name);
@@ -349,9 +395,12 @@ static int handler(void *user, const char *section, const char *name, const char
 	/* an indented line right after name = value continues that value */
 	append = ps->indented && id == ps->prev_id && option_table[id].list &&
 		 ps->prev_line == line - 1;
+	if (!append && !finish_value(ps))
+		return 0;
 	if (jv->here && !append)
 		return fail(ps, line, "%s is set twice in [%s] (first at line %d)",
-			    option_table[id].name, current(ps)->name, jv->line);
+			    option_table[id].name, ps->in_global ? "global" : current(ps)->name,
+			    jv->line);
 	if (ps->dangling && !append)
 		return fail(ps, ps->dangling, "%s: list ends with ','",
 			    option_table[ps->dangling_id].name);
@@ -363,16 +412,21 @@ static int handler(void *user, const char *section, const char *name, const char
 		ps->dangling = line;
 		ps->dangling_id = id;
 	}
+	size_t before = append ? jv->n : 0;
 	if (!text || parse_into(id, text, jv, append, err) < 0) {
 		free(text);
 		return fail(ps, line, "%s", err);
 	}
 	free(text);
+	if (!count_values(ps, jv->n - before, line))
+		return 0;
 	if (!append) {
 		jv->line = line;
 		jv->order = ps->jf->next_order++;
 		jv->here = true;
 	}
+	ps->open = jv;
+	ps->open_id = id;
 	ps->prev_id = id;
 	ps->prev_line = line;
 	return 1;
@@ -455,12 +509,16 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 	if (nul)
 		fail(&ps, line_of(text, nul), "NUL byte in job file");
 	rc = ps.failed ? 0 : ini_parse_stream(reader, &ps, handler, &ps);
-	if (!ps.failed && rc > 0)
-		fail(&ps, rc, "syntax error: expected '[section]' or 'name = value'");
+	finish_value(&ps);
 	if (!ps.failed && ps.dangling)
 		fail(&ps, ps.dangling, "%s: list ends with ','", option_table[ps.dangling_id].name);
-	else if (!ps.failed && rc < 0)
+	/* inih goes on after a syntax error: the error on the earliest line wins */
+	if (rc > 0 && (!ps.failed || ps.fail_line > rc)) {
+		ps.failed = false;
+		fail(&ps, rc, "syntax error: expected '[section]' or 'name = value'");
+	} else if (!ps.failed && rc < 0) {
 		fail(&ps, 0, "out of memory");
+	}
 	if (!ps.failed && jf->njobs == 0)
 		fail(&ps, 0, "no jobs (every section but [global] is a job)");
 	if (!ps.failed)
@@ -473,41 +531,65 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 	return 0;
 }
 
-int jobfile_load(struct jobfile *jf, const char *path, char *err)
+/* Reads a whole regular file of at most MAX_FILE_BYTES into *text. */
+int jobfile_read(const char *path, char **text, size_t *len, char *err)
 {
 	struct stat st;
-	FILE *f;
+	ssize_t n = 0;
+	size_t got = 0;
+	/* O_NONBLOCK: a FIFO must not hang the open; it is refused below */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
+		close(fd);
+		if (S_ISDIR(st.st_mode))
+			return err_set(err, "%s: is a directory, not a job file", path);
+		if (!S_ISREG(st.st_mode))
+			return err_set(err, "%s: not a regular file", path);
+		return err_set(err, "%s: larger than %u MiB: not a job file", path,
+			       MAX_FILE_BYTES >> 20);
+	}
+	*text = malloc((size_t)st.st_size + 1);
+	if (!*text) {
+		close(fd);
+		return err_set(err, "%s: out of memory", path);
+	}
+	while (got < (size_t)st.st_size) {
+		n = read(fd, *text + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* a file that shrank meanwhile ends here */
+		got += (size_t)n;
+	}
+	if (n < 0) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		free(*text);
+		return -1;
+	}
+	close(fd);
+	*len = got;
+	return 0;
+}
+
+int jobfile_load(struct jobfile *jf, const char *path, char *err)
+{
 	char *text;
 	size_t len;
 	int rc;
 
 	memset(jf, 0, sizeof(*jf));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return err_set(err, "%s: %s", path,
-			       S_ISDIR(st.st_mode) ? "is a directory, not a job file"
-						   : "not a regular file");
-	}
-	if (st.st_size > MAX_FILE_BYTES) {
-		fclose(f);
-		return err_set(err, "%s: larger than %u MiB: not a job file", path,
-			       MAX_FILE_BYTES >> 20);
-	}
-	text = malloc((size_t)st.st_size + 1);
-	if (!text) {
-		fclose(f);
-		return err_set(err, "%s: out of memory", path);
-	}
-	len = fread(text, 1, (size_t)st.st_size, f);
-	if (ferror(f)) {
-		rc = err_set(err, "%s: %s", path, strerror(errno));
-	} else {
-		rc = jobfile_parse(jf, path, text, len, err);
-	}
-	fclose(f);
+	if (jobfile_read(path, &text, &len, err) < 0)
+		return -1;
+	rc = jobfile_parse(jf, path, text, len, err);
 	free(text);
 	return rc;
 }
@@ -544,9 +626,15 @@ int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 	for (size_t i = 0; i < jf->njobs; i++) {
 		struct job_value *jv = &jf->jobs[i].opt[id];
 
-		if (parse_into(id, value, jv, false, why) < 0) {
+		if (parse_into(id, value, jv, false, why) < 0 ||
+		    (i == 0 && check_no_repeats(id, jv, why) < 0)) {
 			free(text);
 			return err_set(err, "--set '%s': %s", kv, why);
+		}
+		if (jv->n > MAX_VALUES / jf->njobs) {
+			free(text);
+			return err_set(err, "--set '%s': more than %d values in all jobs", kv,
+				       MAX_VALUES);
 		}
 		if (id == OPT_BASELINE && !jobfile_find(jf, value)) {
 			free(text);

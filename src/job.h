@@ -42,7 +42,9 @@ struct jobfile {
 
 /* Reads and parses path.  -1 with "FILE:LINE: message" (or "FILE: message") in err. */
 int jobfile_load(struct jobfile *jf, const char *path, char *err);
-/* Parses text as if read from path (for tests and the fuzzer). */
+/* Reads a job file's text (malloc'd into *text); -1 with "FILE: message". */
+int jobfile_read(const char *path, char **text, size_t *len, char *err);
+/* Parses text as if read from path (a job file broadcast to many ranks, tests). */
 int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t len, char *err);
 /* Applies `--set KEY=VALUE` to every job. */
 int jobfile_set(struct jobfile *jf, const char *kv, char *err);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dist.h"
 
 struct command {
 	const char *name;
@@ -66,7 +67,7 @@ static int help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const struct command *c;
 
@@ -87,4 +88,16 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	/* iosweep-mpi: every rank starts here (single host: nothing to do) */
+	if (dist_init(&argc, &argv) < 0)
+		return EXIT_RUN;
+	rc = dispatch(argc, argv);
+	dist_finish();
+	return rc;
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "dist.h"
 #include "engine.h"
 #include "error.h"
 #include "pattern.h"
@@ -55,8 +56,34 @@ int plan_file_size(const char *path, uint64_t *size, bool *blockdev)
 struct target {
 	char *filename;
 	uint64_t size;
-	bool exists, blockdev;
+	bool exists, blockdev, per_rank;
 };
+
+/* {rank} and {host} in a file name: each rank of a multi-host run reads a
+ * file of its own. */
+static char *expand_rank(const char *name, bool *per_rank)
+{
+	static const char *const keys[] = { "{rank}", "{host}" };
+	char rank[16], *out = strdup(name);
+
+	snprintf(rank, sizeof(rank), "%d", dist_rank());
+	*per_rank = false;
+	for (int k = 0; out && k < 2; k++) {
+		char *at;
+
+		while (out && (at = strstr(out, keys[k])) != NULL) {
+			char *next;
+
+			*per_rank = true;
+			if (asprintf(&next, "%.*s%s%s", (int)(at - out), out, k ? dist_host() : rank,
+				     at + strlen(keys[k])) < 0)
+				next = NULL;
+			free(out);
+			out = next;
+		}
+	}
+	return out;
+}
 
 static int default_filename(const struct job *job, uint64_t size, char **out, char *err)
 {
@@ -89,7 +116,7 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 		t->size = size->v[0].u;
 		return default_filename(job, t->size, &t->filename, err) < 0 ? -1 : 0;
 	}
-	t->filename = strdup(name->v[0].s);
+	t->filename = expand_rank(name->v[0].s, &t->per_rank);
 	if (!t->filename)
 		return err_set(err, "out of memory");
 	if (plan_file_size(t->filename, &have, &t->blockdev) < 0) {
@@ -166,6 +193,10 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 				       "device's logical block size (%u): bs=%s spacing=%s (job '%s')",
 				       where, lbs, a, b, job->name);
 	}
+	if (random && v[OPT_COUNT].u > INT64_MAX / v[OPT_BS].u)
+		return FAIL_AT(OPT_COUNT, "%s: count=%llu reads of bs %s are more than 2^63 bytes "
+					  "(job '%s')", where, (unsigned long long)v[OPT_COUNT].u, a,
+			       job->name);
 	if (v[OPT_THREADS].u > r->reads)
 		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu reads",
 			       where, (unsigned long long)v[OPT_THREADS].u, job->name,
@@ -218,6 +249,24 @@ static int add_run(struct plan *plan, const struct run *r, char *err)
 	return 0;
 }
 
+/* Adds the run's reads and bytes over its repeats to the plan's totals,
+ * which must stay exact: they are printed. */
+static int add_total(struct plan *plan, const struct jobfile *jf, const struct run *r,
+		     char *err)
+{
+	uint64_t reads, bytes, repeat = r->v[OPT_REPEAT].u;
+	char where[300];
+
+	if (!__builtin_mul_overflow(r->reads, repeat, &reads) &&
+	    !__builtin_mul_overflow(r->bytes, repeat, &bytes) &&
+	    !__builtin_add_overflow(plan->total_reads, reads, &plan->total_reads) &&
+	    !__builtin_add_overflow(plan->total_bytes, bytes, &plan->total_bytes))
+		return 0;
+	job_where(jf, r->job, OPT_REPEAT, where, sizeof(where));
+	return err_set(err, "%s: the plan reads more than 2^64 bytes in all (job '%s')", where,
+		       r->job->name);
+}
+
 static int expand_job(struct plan *plan, const struct jobfile *jf, const struct job *job,
 		      const struct target *t, char *err)
 {
@@ -229,7 +278,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		return err_set(err, "%s:%d: job '%s' makes more than %d runs", jf->path, job->line,
 			       job->name, PLAN_MAX_RUNS);
 	for (uint64_t c = 0; c < d.combos; c++) {
-		struct run r = { .job = job, .exists = t->exists, .blockdev = t->blockdev };
+		struct run r = { .job = job, .exists = t->exists, .blockdev = t->blockdev,
+				 .per_rank = t->per_rank };
 		uint64_t rest = c;
 
 		for (size_t k = d.n; k-- > 0;) {
@@ -257,10 +307,9 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
-		if (check_run(jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
+		if (check_run(jf, &r, err) < 0 || add_total(plan, jf, &r, err) < 0 ||
+		    add_run(plan, &r, err) < 0)
 			return -1;
-		plan->total_reads += r.reads * r.v[OPT_REPEAT].u;
-		plan->total_bytes += r.bytes * r.v[OPT_REPEAT].u;
 	}
 	return 0;
 }

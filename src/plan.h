@@ -26,6 +26,7 @@ struct run {
 	union optval v[OPT__COUNT]; /* v[OPT_FILENAME].s is owned by the plan */
 	uint64_t reads, bytes;     /* per repeat, all threads together */
 	bool exists;               /* the file exists (else it will be created) */
+	bool per_rank;             /* filename had {rank} or {host}: one file per rank */
 	bool blockdev;
 };
 

@@ -23,7 +23,9 @@ struct report {
 	const struct jobfile *jf;
 	struct run_result *results; /* one per run of the plan, in plan order */
 	size_t ndone;               /* results[0..ndone) are complete (or failed) */
-	json_t *host;               /* host_describe() of the first file */
+	json_t *host;               /* host_describe() of the first file, on rank 0 */
+	json_t *hosts;              /* every distinct host of a multi-host run */
+	int ranks;
 	char started[32];           /* ISO 8601 UTC */
 	bool interrupted;
 };

@@ -28,7 +28,8 @@ static int set(json_t *obj, const char *key, json_t *v)
 	return v ? json_object_set_new(obj, key, v) : -1;
 }
 
-static json_t *repeat_json(const struct run_result *res, const struct repeat_result *rr)
+static json_t *repeat_json(const struct run_result *res, const struct repeat_result *rr,
+			   int ranks)
 {
 	const struct run *run = res->run;
 	json_t *o = json_object(), *threads = json_array();
@@ -49,6 +50,13 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 	for (uint64_t t = 0; threads && t < run->v[OPT_THREADS].u; t++)
 		rc |= json_array_append_new(threads, json_real(rr->thread_time_s[t]));
 	rc |= set(o, "thread_time_to_end_s", threads);
+	if (ranks > 1) {
+		json_t *per_rank = json_array();
+
+		for (int k = 0; per_rank && k < ranks; k++)
+			rc |= json_array_append_new(per_rank, json_real(rr->rank_time_s[k]));
+		rc |= set(o, "rank_time_to_end_s", per_rank);
+	}
 	report_consume_text(run, rr->sum, sum, sizeof(sum));
 	if (run->v[OPT_CONSUME].u == CONSUME_CHECKSUM)
 		rc |= set(o, "checksum", json_string(sum));
@@ -94,7 +102,7 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 	json_t *reps = json_array(), *o;
 
 	for (size_t i = 0; reps && i < res->nrep; i++)
-		if (json_array_append_new(reps, repeat_json(res, &res->rep[i])) < 0) {
+		if (json_array_append_new(reps, repeat_json(res, &res->rep[i], r->ranks)) < 0) {
 			json_decref(reps);
 			reps = NULL;
 		}
@@ -127,11 +135,11 @@ json_t *report_json_doc(const struct report *r)
 			json_decref(runs);
 			runs = NULL;
 		}
-	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:{s:s, s:s}, s:o?, s:b, s:o?}", "iosweep",
-			 "version", IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA, "started",
-			 r->started, "host", r->host, "job_file", "path", jf->path, "text",
-			 jf->text, "overrides", overrides, "interrupted", r->interrupted, "runs",
-			 runs);
+	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:{s:s, s:s}, s:o?, s:b, s:o?}",
+			 "iosweep", "version", IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA,
+			 "started", r->started, "host", r->host, "ranks", r->ranks, "hosts",
+			 r->hosts, "job_file", "path", jf->path, "text", jf->text, "overrides",
+			 overrides, "interrupted", r->interrupted, "runs", runs);
 }
 
 static int write_doc(struct report_sink *s, const struct report *r, char *err)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "figures.h"
+#include "stats.h"
 #include "report.h"
 #include "texttable.h"
 #include "units.h"
@@ -156,6 +157,22 @@ static void constants(FILE *f, const struct report *r)
 	fputc('\n', f);
 }
 
+/* Ranks of a multi-host run finish at different times: first-done,
+ * median and last-done of the median repeat. */
+static void rank_spread(FILE *f, const struct report *r, const struct run_result *res)
+{
+	const struct repeat_result *rr = &res->rep[res->nrep / 2];
+	char a[32], b[32], c[32];
+	struct summary s;
+
+	stats_summarize(rr->rank_time_s, (size_t)r->ranks, &s);
+	units_fmt_seconds(s.min, a, sizeof(a));
+	units_fmt_seconds(s.median, b, sizeof(b));
+	units_fmt_seconds(s.max, c, sizeof(c));
+	fprintf(f, "run %zu: %d ranks, time to end of each: first done %s, median %s, "
+		   "last done %s\n", res->run->index, r->ranks, a, b, c);
+}
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -180,6 +197,8 @@ static void notes(FILE *f, const struct report *r)
 		if (cut)
 			fprintf(f, "run %zu: stopped by runtime before the end of the file\n",
 				res->run->index);
+		if (r->ranks > 1 && res->nrep)
+			rank_spread(f, r, res);
 	}
 	if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu runs done\n", r->ndone, r->plan->n);

@@ -20,6 +20,7 @@
 
 #include "cache.h"
 #include "consume.h"
+#include "dist.h"
 #include "engine.h"
 #include "hist.h"
 #include "prepare.h"
@@ -36,6 +37,8 @@ struct runner {
 	volatile sig_atomic_t *stop;
 	struct run_status *status;
 	bool direct;
+	uint64_t first, end;   /* this rank's share of the reads */
+	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
 };
 
 static void set_status(struct run_status *st, int phase, uint64_t done, uint64_t total)
@@ -81,6 +84,15 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	r->total = hist_new();
 	if (!r->w || !r->total)
 		return err_set(err, "out of memory");
+	/* ranks reading one shared file each take a contiguous share, like threads */
+	int rank = dist_rank(), ranks = run->per_rank ? 1 : dist_size();
+	r->first = run->reads * (uint64_t)(run->per_rank ? 0 : rank) / (uint64_t)ranks;
+	r->end = run->reads * (uint64_t)((run->per_rank ? 0 : rank) + 1) / (uint64_t)ranks;
+	if (dist_size() > 1 && rank == 0) {
+		r->hists = malloc(hist_size() * (size_t)dist_size());
+		if (!r->hists)
+			return err_set(err, "out of memory");
+	}
 	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
 	for (unsigned t = 0; t < r->nw; t++) {
 		struct worker *w = &r->w[t];
@@ -110,6 +122,7 @@ static void runner_free(struct runner *r)
 		hist_free(r->w[t].hist);
 	}
 	free(r->w);
+	free(r->hists);
 	hist_free(r->total);
 	if (r->run) {
 		pthread_mutex_destroy(&r->gate_lock);
@@ -122,11 +135,12 @@ static int repeat_setup(struct runner *r, char *err)
 {
 	const union optval *v = r->run->v;
 	const char *path = v[OPT_FILENAME].s;
-	uint64_t reads = r->run->reads;
+	uint64_t reads = r->end - r->first;
 
 	for (unsigned t = 0; t < r->nw; t++) {
 		struct worker *w = &r->w[t];
-		uint64_t first = reads * t / r->nw, end = reads * (t + 1) / r->nw;
+		uint64_t first = r->first + reads * t / r->nw;
+		uint64_t end = r->first + reads * (t + 1) / r->nw;
 
 		/* results start from zero; the set-up fields stay */
 		w->reads = w->bytes = w->sum = w->int_acc = 0;
@@ -239,40 +253,96 @@ static int repeat_measure(struct runner *r)
 	return rc;
 }
 
-static double tv_s(struct timeval tv)
+static uint64_t tv_us(struct timeval tv)
 {
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+	return (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec;
 }
 
-static void fill_figures(struct runner *r, struct repeat_result *rr, const struct rusage *ru0,
-			 const struct rusage *ru1)
-{
-	const struct run *run = r->run;
-	uint64_t first = UINT64_MAX, last = 0;
-	struct hist *h = r->total;
+/* What a repeat adds up to over the workers of this rank, then over all
+ * ranks (dist.h: nothing to do on a single host).  Reads are timed with the
+ * monotonic clock; first and last are carried over to the wall clock so
+ * that ranks can be compared: on one host exactly, across hosts as well as
+ * their clocks agree (NTP, PTP), as with IOR. */
+struct tally {
+	struct { /* summed */
+		uint64_t reads, bytes, sum, user_us, sys_us, major, minor, vcsw, ivcsw;
+	} add;
+	uint64_t first;                /* earliest first read, wall-clock ns */
+	struct { /* largest */
+		uint64_t last, interrupted, runtime_limited, not_as_asked;
+	} max;
+	double resident[2];            /* before, after: the most cached rank */
+};
 
-	hist_reset(h);
+static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
+			const struct rusage *ru0, const struct rusage *ru1, struct tally *tl)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->first = UINT64_MAX;
+	hist_reset(r->total);
 	for (unsigned t = 0; t < r->nw; t++) {
 		struct worker *w = &r->w[t];
 
-		if (w->reads && w->t_first_ns < first)
-			first = w->t_first_ns;
-		if (w->t_last_ns > last)
-			last = w->t_last_ns;
-		rr->reads += w->reads;
-		rr->bytes += w->bytes;
-		rr->sum += w->sum;
-		rr->interrupted |= w->truncated && *r->stop;
-		rr->runtime_limited |= w->truncated && !*r->stop;
+		if (w->reads && wall0 + w->t_first_ns - t0 < tl->first)
+			tl->first = wall0 + w->t_first_ns - t0;
+		if (w->reads && wall0 + w->t_last_ns - t0 > tl->max.last)
+			tl->max.last = wall0 + w->t_last_ns - t0;
+		tl->add.reads += w->reads;
+		tl->add.bytes += w->bytes;
+		tl->add.sum += w->sum;
+		tl->max.interrupted |= w->truncated && *r->stop;
+		tl->max.runtime_limited |= w->truncated && !*r->stop;
 		rr->thread_time_s[t] = w->reads ? (double)(w->t_last_ns - w->t_first_ns) / 1e9 : 0;
-		hist_merge(h, w->hist);
+		hist_merge(r->total, w->hist);
 	}
-	rr->time_to_end_s = last > first ? (double)(last - first) / 1e9 : 0;
+	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
+	tl->add.sys_us = tv_us(ru1->ru_stime) - tv_us(ru0->ru_stime);
+	tl->add.major = (uint64_t)(ru1->ru_majflt - ru0->ru_majflt);
+	tl->add.minor = (uint64_t)(ru1->ru_minflt - ru0->ru_minflt);
+	tl->add.vcsw = (uint64_t)(ru1->ru_nvcsw - ru0->ru_nvcsw);
+	tl->add.ivcsw = (uint64_t)(ru1->ru_nivcsw - ru0->ru_nivcsw);
+	tl->max.not_as_asked = !rr->cache_as_asked;
+	tl->resident[0] = rr->resident_before;
+	tl->resident[1] = rr->resident_after;
+}
+
+/* Adds up the tallies and histograms of all ranks (collective). */
+static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally *tl)
+{
+	double mine = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
+
+	dist_sum_u64(&tl->add.reads, sizeof(tl->add) / sizeof(uint64_t));
+	dist_min_u64(&tl->first, 1);
+	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
+	dist_max_double(tl->resident, 2);
+	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
+	dist_gather(r->total, hist_size(), r->hists ? r->hists : (unsigned char *)r->total);
+	if (r->hists) {
+		hist_reset(r->total);
+		for (int k = 0; k < dist_size(); k++)
+			hist_merge(r->total, (const struct hist *)(r->hists + hist_size() * (size_t)k));
+	}
+}
+
+static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
+{
+	const struct run *run = r->run;
+	const struct hist *h = r->total;
+
+	rr->reads = tl->add.reads;
+	rr->bytes = tl->add.bytes;
+	rr->sum = tl->add.sum;
+	rr->interrupted = tl->max.interrupted;
+	rr->runtime_limited = tl->max.runtime_limited;
+	rr->cache_as_asked = !tl->max.not_as_asked;
+	rr->resident_before = tl->resident[0];
+	rr->resident_after = tl->resident[1];
+	rr->time_to_end_s = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
 	if (rr->time_to_end_s > 0) {
 		/* coverage: the span of the file the reads went over, per second */
-		double span = rr->reads == run->reads ? (double)run->v[OPT_SIZE].u
-						       : (double)run->v[OPT_SIZE].u * rr->reads /
-							 (double)run->reads;
+		uint64_t planned = run->reads * (uint64_t)(run->per_rank ? dist_size() : 1);
+		double span = (double)run->v[OPT_SIZE].u * (double)rr->reads / (double)planned *
+			      (run->per_rank ? dist_size() : 1);
 		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
 		rr->iops = (double)rr->reads / rr->time_to_end_s;
 		rr->coverage_Bps = span / rr->time_to_end_s;
@@ -284,12 +354,12 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->lat_p99_ns = hist_percentile(h, 99);
 	rr->lat_p999_ns = hist_percentile(h, 99.9);
 	rr->lat_max_ns = hist_max(h);
-	rr->cpu_user_s = tv_s(ru1->ru_utime) - tv_s(ru0->ru_utime);
-	rr->cpu_sys_s = tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime);
-	rr->major_faults = (uint64_t)(ru1->ru_majflt - ru0->ru_majflt);
-	rr->minor_faults = (uint64_t)(ru1->ru_minflt - ru0->ru_minflt);
-	rr->ctx_voluntary = (uint64_t)(ru1->ru_nvcsw - ru0->ru_nvcsw);
-	rr->ctx_involuntary = (uint64_t)(ru1->ru_nivcsw - ru0->ru_nivcsw);
+	rr->cpu_user_s = (double)tl->add.user_us / 1e6;
+	rr->cpu_sys_s = (double)tl->add.sys_us / 1e6;
+	rr->major_faults = tl->add.major;
+	rr->minor_faults = tl->add.minor;
+	rr->ctx_voluntary = tl->add.vcsw;
+	rr->ctx_involuntary = tl->add.ivcsw;
 }
 
 /* Whether the residency before the repeat is what the policy promises. */
@@ -309,6 +379,9 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	const union optval *v = r->run->v;
 	const char *path = v[OPT_FILENAME].s;
 	struct rusage ru0, ru1;
+	struct tally tl;
+	struct timespec wall;
+	uint64_t t0;
 	int rc;
 
 	set_status(r->status, PHASE_CACHE, 0, 0);
@@ -325,6 +398,10 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		r->status->nworkers = r->nw;
 	}
 	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
+	/* every rank's file and cache are ready: start together */
+	dist_barrier();
+	t0 = now_ns();
+	clock_gettime(CLOCK_REALTIME, &wall);
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = repeat_measure(r);
 	getrusage(RUSAGE_SELF, &ru1);
@@ -340,8 +417,11 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	}
 	if (rc < 0)
 		return err_set(err, "%s: could not start %u threads", path, r->nw);
-	fill_figures(r, rr, &ru0, &ru1);
 	rr->resident_after = cache_residency(path, v[OPT_SIZE].u);
+	tally_local(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec, &ru0,
+		    &ru1, &tl);
+	tally_ranks(r, rr, &tl);
+	fill_figures(r, rr, &tl);
 	return 0;
 }
 
@@ -378,27 +458,33 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 		res->note = r.engine->note;
 	for (unsigned i = 0; i < warmup + repeat && !*stop; i++) {
 		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
-		double thread_s[r.nw];
+		double thread_s[r.nw], rank_s[dist_size()];
 
 		if (status)
 			__atomic_store_n(&status->repeat, i + 1, __ATOMIC_RELAXED);
 		rr->thread_time_s = thread_s;
+		rr->rank_time_s = rank_s;
 		if (one_repeat(&r, rr, res->error) < 0) {
 			res->failed = true;
 			break;
 		}
+		/* all ranks see a signal that reached one of them */
+		if (dist_max_int(*stop))
+			*stop = 1;
 		if (i < warmup)
 			continue;
-		rr->thread_time_s = malloc(r.nw * sizeof(double));
-		if (!rr->thread_time_s) {
+		rr->thread_time_s = malloc(sizeof(thread_s));
+		rr->rank_time_s = malloc(sizeof(rank_s));
+		if (!rr->thread_time_s || !rr->rank_time_s) {
+			free(rr->thread_time_s);
+			free(rr->rank_time_s);
 			err_set(res->error, "out of memory");
 			res->failed = true;
 			break;
 		}
-		memcpy(rr->thread_time_s, thread_s, r.nw * sizeof(double));
+		memcpy(rr->thread_time_s, thread_s, sizeof(thread_s));
+		memcpy(rr->rank_time_s, rank_s, sizeof(rank_s));
 		res->nrep++;
-		if (rr->interrupted && *stop)
-			break;
 	}
 	res->interrupted = *stop != 0;
 	runner_free(&r);
@@ -407,8 +493,10 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 
 void run_result_free(struct run_result *res)
 {
-	for (size_t i = 0; i < res->nrep; i++)
+	for (size_t i = 0; i < res->nrep; i++) {
 		free(res->rep[i].thread_time_s);
+		free(res->rep[i].rank_time_s);
+	}
 	free(res->rep);
 	memset(res, 0, sizeof(*res));
 }

@@ -28,7 +28,8 @@ struct repeat_result {
 	uint64_t sum;          /* checksum or integer sum (consume) */
 	bool interrupted;      /* cut short by a signal */
 	bool runtime_limited;  /* cut short by `runtime` */
-	double *thread_time_s; /* time to end of each thread (threads entries) */
+	double *thread_time_s; /* time to end of each thread of rank 0 (threads entries) */
+	double *rank_time_s;   /* time to end of each rank (dist_size() entries) */
 };
 
 struct run_result {
