@@ -22,7 +22,7 @@ PKGS       := inih jansson liburing libxxhash
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
 # Targets that install packages first (and then run make again) skip the check.
-SELF_INSTALLING := deps test-deps clean demo check sanitize mpi
+SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi
 ifeq ($(filter $(SELF_INSTALLING),$(MAKECMDGOALS)),)
 $(call pkg_check,inih,libinih-dev)
 $(call pkg_check,jansson,libjansson-dev)
@@ -42,7 +42,7 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all deps test-deps demo check sanitize mpi install clean
+.PHONY: all deps test-deps demo demo-plots check sanitize mpi install clean
 all: $(BUILD)/iosweep
 
 deps:
@@ -81,6 +81,22 @@ mpi:
 	@tools/deps.sh $(BUILD_DEBS) openmpi-bin libopenmpi-dev
 	@$(MAKE) --no-print-directory BUILD=build-mpi CC=mpicc DIST=mpi build-mpi/iosweep
 	@mkdir -p build && cp build-mpi/iosweep build/iosweep-mpi
+
+# Every job of jobs/ run small (8 MiB, 3 repeats) and plotted: build/plots/NAME.json
+# and NAME.svg.  Test files go to a temporary directory, removed afterwards.
+demo-plots:
+	@tools/deps.sh $(BUILD_DEBS) gnuplot-nox
+	@$(MAKE) --no-print-directory all
+	@mkdir -p $(BUILD)/plots
+	@dir=$$(mktemp -d "$${IOSWEEP_DIR:-/var/tmp}/iosweep-plots.XXXXXX") || exit 1; \
+	for j in jobs/*.ini; do \
+		n=$$(basename "$$j" .ini); \
+		IOSWEEP_DIR=$$dir $(BUILD)/iosweep run "$$j" --set size=8m --set repeat=3 --quiet \
+			-o json:$(BUILD)/plots/$$n.json && \
+		$(BUILD)/iosweep plot $(BUILD)/plots/$$n.json -o $(BUILD)/plots/$$n.svg && \
+		echo "$(BUILD)/plots/$$n.svg" || { rm -rf "$$dir"; exit 1; }; \
+	done; \
+	rm -rf "$$dir"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -1,18 +1,628 @@
-/* cmd_compare.c - placeholder until compare and plot land. */
+/*
+ * cmd_compare.c - `iosweep compare OLD.json NEW.json`: for every run found in
+ * both result files and each headline figure, the old and new medians with
+ * their spread, the change in percent and whether it is significant.
+ *
+ * Modelled on Go's benchstat: the test is a two-sided Mann-Whitney U test
+ * over the repeats (no assumption of normality), a change that is not
+ * significant prints as `~`, and a geometric mean of the new/old ratios
+ * sums up each figure.  Everything is computed first into an array of
+ * pairs; the three output formats (table, csv, json) only print it.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "error.h"
+#include "figures.h"
+#include "report.h"
+#include "resultfile.h"
+#include "stats.h"
+#include "texttable.h"
+#include "units.h"
+
+#define NFIG 4
+#define MAX_KEYS 64
+#define MAX_NOTE_SIZES 4
+
+/* The figures compared, how the table prints them (value * scale in fmt's unit). */
+static const struct shown_figure {
+	const char *name, *title;
+	void (*fmt)(double x, char *buf, size_t n);
+	double scale;
+} shown[NFIG] = {
+	{ "time_to_end_s", "time to end", units_fmt_seconds, 1 },
+	{ "throughput_Bps", "throughput", units_fmt_rate, 1 },
+	{ "iops", "IOPS", units_fmt_count, 1 },
+	{ "lat_p99_ns", "p99 latency", units_fmt_seconds, 1e-9 },
+};
+
+struct cell {
+	struct summary old, new; /* n == 0: no repeats (or no such run) */
+	double change_pct;       /* NAN when it cannot be computed */
+	double p;
+};
+
+struct pair {
+	json_t *old, *new;       /* NULL: the run is only in the other file */
+	char label[512];
+	struct cell cell[NFIG];
+};
+
+struct geomean {
+	size_t n;                /* matched runs it is over */
+	double old, new, change_pct;
+};
+
+struct comparison {
+	struct resultfile file[2];
+	double alpha;
+	struct pair *pairs;      /* old file's order, then runs only in the new one */
+	size_t npairs, nmatched;
+	struct geomean geo[NFIG];
+	size_t few[MAX_NOTE_SIZES][2]; /* repeat counts that can never be significant */
+	size_t nfew;
+	bool range;              /* some spread is min..max, not a CI */
+};
+
+static bool significant(const struct cell *c, double alpha)
+{
+	return c->p <= alpha && isfinite(c->change_pct);
+}
+
+/* Same job and same parameters, except the ones that are not identity. */
+static bool same_run(json_t *a, json_t *b)
+{
+	json_t *pa = json_object_get(a, "params"), *pb = json_object_get(b, "params"), *v;
+	const char *key;
+
+	if (!json_equal(json_object_get(a, "job"), json_object_get(b, "job")))
+		return false;
+	json_object_foreach(pa, key, v) {
+		if (resultfile_identity_key(key) && !json_equal(v, json_object_get(pb, key)))
+			return false;
+	}
+	json_object_foreach(pb, key, v) {
+		if (resultfile_identity_key(key) && !json_object_get(pa, key))
+			return false;
+	}
+	return true;
+}
+
+static int match_runs(struct comparison *c)
+{
+	const struct resultfile *o = &c->file[0], *n = &c->file[1];
+	bool *used = calloc(n->nruns + 1, sizeof(*used));
+
+	c->pairs = calloc(o->nruns + n->nruns + 1, sizeof(*c->pairs));
+	if (!used || !c->pairs) {
+		free(used);
+		return -1;
+	}
+	for (size_t i = 0; i < o->nruns; i++) {
+		struct pair *p = &c->pairs[c->npairs++];
+
+		p->old = o->runs[i];
+		for (size_t j = 0; j < n->nruns && !p->new; j++)
+			if (!used[j] && same_run(o->runs[i], n->runs[j])) {
+				used[j] = true;
+				p->new = n->runs[j];
+				c->nmatched++;
+			}
+	}
+	for (size_t j = 0; j < n->nruns; j++)
+		if (!used[j])
+			c->pairs[c->npairs++].new = n->runs[j];
+	free(used);
+	return 0;
+}
+
+/* Labels name the job and the parameters that tell its runs apart, in
+ * either file. */
+static int label_pairs(struct comparison *c)
+{
+	size_t n = c->file[0].nruns + c->file[1].nruns, nkeys;
+	json_t **all = calloc(n + 1, sizeof(*all));
+	const char *keys[MAX_KEYS];
+
+	if (!all)
+		return -1;
+	memcpy(all, c->file[0].runs, c->file[0].nruns * sizeof(*all));
+	memcpy(all + c->file[0].nruns, c->file[1].runs, c->file[1].nruns * sizeof(*all));
+	nkeys = resultfile_keys(all, n, keys, MAX_KEYS);
+	nkeys = resultfile_independent(all, n, keys, nkeys);
+	for (size_t i = 0; i < c->npairs; i++) {
+		struct pair *p = &c->pairs[i];
+
+		resultfile_label(all, n, p->old ? p->old : p->new, true, keys, nkeys, p->label,
+				 sizeof(p->label));
+	}
+	free(all);
+	return 0;
+}
+
+static int compute_cell(struct cell *c, json_t *old, json_t *new, const struct figure *f)
+{
+	size_t na = 0, nb = 0;
+	double *a = old ? resultfile_values(old, f, &na) : NULL;
+	double *b = new ? resultfile_values(new, f, &nb) : NULL;
+	int rc = 0;
+
+	if ((old && !a) || (new && !b)) {
+		rc = -1;
+		goto out;
+	}
+	stats_summarize(a, na, &c->old);
+	stats_summarize(b, nb, &c->new);
+	c->p = stats_mann_whitney_p(a, na, b, nb);
+	c->change_pct = NAN;
+	if (na && nb && c->old.median > 0)
+		c->change_pct = (c->new.median / c->old.median - 1) * 100;
+out:
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* Remembers repeat counts with which no change can reach alpha, once each. */
+static void note_few(struct comparison *c, size_t na, size_t nb)
+{
+	if (!na || !nb || stats_mann_whitney_min_p(na, nb) <= c->alpha)
+		return;
+	for (size_t i = 0; i < c->nfew; i++)
+		if (c->few[i][0] == na && c->few[i][1] == nb)
+			return;
+	if (c->nfew < MAX_NOTE_SIZES) {
+		c->few[c->nfew][0] = na;
+		c->few[c->nfew++][1] = nb;
+	}
+}
+
+static int compute_geomean(struct geomean *g, const struct comparison *c, size_t fig)
+{
+	double *ratio = malloc((c->npairs + 1) * 3 * sizeof(*ratio));
+	double *old = ratio + c->npairs + 1, *new = old + c->npairs + 1;
+
+	if (!ratio)
+		return -1;
+	g->n = 0;
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct cell *cell = &c->pairs[i].cell[fig];
+
+		if (!c->pairs[i].old || !c->pairs[i].new || !(cell->old.median > 0) ||
+		    !(cell->new.median > 0) || !cell->old.n || !cell->new.n)
+			continue;
+		old[g->n] = cell->old.median;
+		new[g->n] = cell->new.median;
+		ratio[g->n++] = cell->new.median / cell->old.median;
+	}
+	g->old = stats_geomean(old, g->n);
+	g->new = stats_geomean(new, g->n);
+	g->change_pct = g->n ? (stats_geomean(ratio, g->n) - 1) * 100 : NAN;
+	free(ratio);
+	return 0;
+}
+
+static int compute(struct comparison *c)
+{
+	const struct figure *f[NFIG];
+
+	for (size_t k = 0; k < NFIG; k++)
+		f[k] = figure_find(shown[k].name);
+	if (match_runs(c) < 0 || label_pairs(c) < 0)
+		return -1;
+	for (size_t i = 0; i < c->npairs; i++)
+		for (size_t k = 0; k < NFIG; k++) {
+			struct cell *cell = &c->pairs[i].cell[k];
+
+			if (compute_cell(cell, c->pairs[i].old, c->pairs[i].new, f[k]) < 0)
+				return -1;
+			if (c->pairs[i].old && c->pairs[i].new)
+				note_few(c, cell->old.n, cell->new.n);
+		}
+	for (size_t k = 0; k < NFIG; k++)
+		if (compute_geomean(&c->geo[k], c, k) < 0)
+			return -1;
+	return 0;
+}
+
+/* The interval shown around a median: its 95% CI, else min..max. */
+static void spread(const struct summary *s, double *lo, double *hi)
+{
+	*lo = s->has_ci ? s->ci95_low : s->min;
+	*hi = s->has_ci ? s->ci95_high : s->max;
+}
+
+/* "25.5 ms ± 4%": the median, and the farther end of its interval from it in
+ * percent of it (benchstat's habit: one number, no unit to repeat). */
+static void side_text(const struct shown_figure *sf, const struct summary *s, bool *range,
+		      char *buf, size_t n)
+{
+	double lo, hi;
+	char v[64];
+
+	if (s->n == 0) {
+		snprintf(buf, n, "%s", "no repeats");
+		return;
+	}
+	sf->fmt(s->median * sf->scale, v, sizeof(v));
+	spread(s, &lo, &hi);
+	if (!(s->median > 0)) {
+		snprintf(buf, n, "%s", v);
+		return;
+	}
+	snprintf(buf, n, "%s ± %.0f%%%s", v, 100 * fmax(hi - s->median, s->median - lo) / s->median,
+		 s->has_ci ? "" : " ¹");
+	*range |= !s->has_ci;
+}
+
+static void change_text(const struct cell *c, double alpha, char *buf, size_t n)
+{
+	char pct[32];
+
+	if (!isfinite(c->change_pct)) {
+		snprintf(buf, n, "%s", "n/a");
+		return;
+	}
+	snprintf(pct, sizeof(pct), "%+.2f%%", c->change_pct);
+	snprintf(buf, n, "%s (p=%.3g n=%zu+%zu)", significant(c, alpha) ? pct : "~", c->p,
+		 c->old.n, c->new.n);
+}
+
+static void table_section(struct texttable *t, struct comparison *c, size_t k)
+{
+	const struct shown_figure *sf = &shown[k];
+	const struct geomean *g = &c->geo[k];
+	char a[128], b[128], ch[128];
+
+	tt_add(t, "%s", sf->title);
+	tt_add(t, "OLD");
+	tt_add(t, "NEW");
+	tt_add(t, "change");
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct pair *p = &c->pairs[i];
+
+		if (!p->old || !p->new)
+			continue;
+		side_text(sf, &p->cell[k].old, &c->range, a, sizeof(a));
+		side_text(sf, &p->cell[k].new, &c->range, b, sizeof(b));
+		change_text(&p->cell[k], c->alpha, ch, sizeof(ch));
+		tt_add(t, "%s", p->label);
+		tt_add(t, "%s", a);
+		tt_add(t, "%s", b);
+		tt_add(t, "%s", ch);
+	}
+	if (g->n) {
+		sf->fmt(g->old * sf->scale, a, sizeof(a));
+		sf->fmt(g->new * sf->scale, b, sizeof(b));
+		tt_add(t, "geomean");
+		tt_add(t, "%s", a);
+		tt_add(t, "%s", b);
+		tt_add(t, "%+.2f%%", g->change_pct);
+	}
+}
+
+/* Smallest equal repeat count with which a change can be significant. */
+static size_t repeats_needed(double alpha)
+{
+	size_t r = 2;
+
+	while (r < 1000 && stats_mann_whitney_min_p(r, r) > alpha)
+		r++;
+	return r;
+}
+
+static void few_text(const struct comparison *c, char *buf, size_t n)
+{
+	size_t len = (size_t)snprintf(buf, n, "with ");
+
+	for (size_t i = 0; i < c->nfew && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%zu+%zu", i ? " or " : "",
+					c->few[i][0], c->few[i][1]);
+	if (len < n)
+		snprintf(buf + len, n - len, " repeats no change can be significant at alpha=%g; "
+			 "use repeat >= %zu", c->alpha, repeats_needed(c->alpha));
+}
+
+static void print_unmatched(const struct comparison *c, FILE *f)
+{
+	for (size_t i = 0; i < c->npairs; i++)
+		if (!c->pairs[i].new)
+			fprintf(f, "only in OLD: %s\n", c->pairs[i].label);
+	for (size_t i = 0; i < c->npairs; i++)
+		if (!c->pairs[i].old)
+			fprintf(f, "only in NEW: %s\n", c->pairs[i].label);
+}
+
+static void print_table(struct comparison *c, FILE *f)
+{
+	struct texttable t;
+	char note[512];
+
+	fprintf(f, "OLD: %s\nNEW: %s\n\n", c->file[0].path, c->file[1].path);
+	if (c->nmatched == 0) {
+		fprintf(f, "no run is in both files\n");
+	} else {
+		tt_init(&t, 4);
+		t.right[1] = t.right[2] = true;
+		for (size_t k = 0; k < NFIG; k++) {
+			if (k)
+				for (int i = 0; i < 4; i++)
+					tt_add(&t, "%s", "");
+			table_section(&t, c, k);
+		}
+		tt_print(&t, f, "");
+		tt_free(&t);
+		fprintf(f, "\n±: the farther end of the 95%% confidence interval of the median, "
+			   "in percent of it\n");
+		if (c->range)
+			fprintf(f, "¹: min..max of the repeats instead: a confidence interval "
+				   "needs %zu repeats or more\n", stats_min_n_for_ci());
+		fprintf(f, "~: no significant change at alpha=%g (two-sided Mann-Whitney U test "
+			   "over the repeats)\n", c->alpha);
+	}
+	if (c->nfew) {
+		few_text(c, note, sizeof(note));
+		fprintf(f, "note: %s\n", note);
+	}
+	print_unmatched(c, f);
+}
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
+static void csv_number(FILE *f, double x, bool known)
+{
+	char buf[64] = "";
+
+	if (known && isfinite(x))
+		snprintf(buf, sizeof(buf), "%.10g", x);
+	report_csv_field(f, buf, false);
+}
+
+static void csv_side(FILE *f, const struct summary *s)
+{
+	double lo, hi;
+	char n[32];
+
+	spread(s, &lo, &hi);
+	snprintf(n, sizeof(n), "%zu", s->n);
+	report_csv_field(f, n, false);
+	csv_number(f, s->median, s->n);
+	csv_number(f, lo, s->n);
+	csv_number(f, hi, s->n);
+	report_csv_field(f, !s->n ? "" : s->has_ci ? "ci95" : "range", false);
+}
+
+static void csv_row(FILE *f, const struct comparison *c, const struct pair *p, size_t k)
+{
+	const struct cell *cell = &p->cell[k];
+	bool both = p->old && p->new;
+
+	report_csv_field(f, json_string_value(json_object_get(p->old ? p->old : p->new, "job")), false);
+	report_csv_field(f, p->label, false);
+	report_csv_field(f, shown[k].name, false);
+	csv_side(f, &cell->old);
+	csv_side(f, &cell->new);
+	csv_number(f, cell->change_pct, both);
+	csv_number(f, cell->p, both);
+	report_csv_field(f, !both ? "" : significant(cell, c->alpha) ? "true" : "false", true);
+}
+
+static void print_csv(const struct comparison *c, FILE *f)
+{
+	static const char *const header[] = {
+		"job", "label", "figure", "old_n", "old_median", "old_low", "old_high",
+		"old_interval", "new_n", "new_median", "new_low", "new_high", "new_interval",
+		"change_pct", "p", "significant",
+	};
+	const size_t ncols = sizeof(header) / sizeof(header[0]);
+
+	for (size_t i = 0; i < ncols; i++)
+		report_csv_field(f, header[i], i + 1 == ncols);
+	for (size_t i = 0; i < c->npairs; i++)
+		for (size_t k = 0; k < NFIG; k++)
+			csv_row(f, c, &c->pairs[i], k);
+	for (size_t k = 0; k < NFIG; k++) {
+		const struct geomean *g = &c->geo[k];
+		char n[32];
+
+		snprintf(n, sizeof(n), "%zu", g->n);
+		report_csv_field(f, "", false);
+		report_csv_field(f, "geomean", false);
+		report_csv_field(f, shown[k].name, false);
+		for (int side = 0; side < 2; side++) {
+			report_csv_field(f, n, false);
+			csv_number(f, side ? g->new : g->old, g->n);
+			fputs(",,,", f);
+		}
+		csv_number(f, g->change_pct, g->n);
+		report_csv_field(f, "", false);
+		report_csv_field(f, "", true);
+	}
+}
+
+/* A number, or null when it is not finite (JSON has no NaN). */
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *side_json(const struct summary *s)
+{
+	double lo, hi;
+
+	if (!s->n)
+		return json_pack("{s:i}", "n", 0);
+	spread(s, &lo, &hi);
+	return json_pack("{s:I, s:o, s:o, s:o, s:s}", "n", (json_int_t)s->n, "median",
+			 num(s->median), "low", num(lo), "high", num(hi), "interval",
+			 s->has_ci ? "ci95" : "range");
+}
+
+static json_t *figures_json(const struct comparison *c, const struct pair *p)
+{
+	json_t *figs = json_object();
+
+	for (size_t k = 0; figs && k < NFIG; k++) {
+		const struct cell *cell = &p->cell[k];
+
+		if (json_object_set_new(figs, shown[k].name,
+					json_pack("{s:o, s:o, s:o, s:o, s:b}", "old",
+						  side_json(&cell->old), "new",
+						  side_json(&cell->new), "change_pct",
+						  num(cell->change_pct), "p", num(cell->p),
+						  "significant", significant(cell, c->alpha))) < 0) {
+			json_decref(figs);
+			figs = NULL;
+		}
+	}
+	return figs;
+}
+
+/* A matched run with its figures; an unmatched one without. */
+static json_t *pair_json(const struct comparison *c, const struct pair *p)
+{
+	json_t *run = p->old ? p->old : p->new;
+	json_t *o = json_pack("{s:O, s:s, s:O}", "job", json_object_get(run, "job"), "label",
+			      p->label, "params", json_object_get(run, "params"));
+
+	if (o && p->old && p->new && json_object_set_new(o, "figures", figures_json(c, p)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *comparison_json(const struct comparison *c)
+{
+	json_t *lists[3] = { json_array(), json_array(), json_array() }, *geo = json_object();
+	json_t *notes = json_array();
+	char note[512];
+	int rc = 0;
+
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct pair *p = &c->pairs[i];
+		size_t which = p->old && p->new ? 0 : p->old ? 1 : 2;
+
+		rc |= json_array_append_new(lists[which], pair_json(c, p));
+	}
+	for (size_t k = 0; k < NFIG; k++)
+		rc |= json_object_set_new(geo, shown[k].name,
+					  json_pack("{s:I, s:o, s:o, s:o}", "n",
+						    (json_int_t)c->geo[k].n, "old", num(c->geo[k].old),
+						    "new", num(c->geo[k].new), "change_pct",
+						    num(c->geo[k].change_pct)));
+	if (c->nfew) {
+		few_text(c, note, sizeof(note));
+		rc |= json_array_append_new(notes, json_string(note));
+	}
+	if (rc) {
+		for (int i = 0; i < 3; i++)
+			json_decref(lists[i]);
+		json_decref(geo);
+		json_decref(notes);
+		return NULL;
+	}
+	return json_pack("{s:s, s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "old", c->file[0].path,
+			 "new", c->file[1].path, "alpha", c->alpha, "runs", lists[0],
+			 "only_in_old", lists[1], "only_in_new", lists[2], "geomean", geo, "notes",
+			 notes);
+}
+
+/* table (the default), csv or json, to stdout. */
+static int output_format(const struct cli *cl, const char **format)
+{
+	*format = "table";
+	if (cl->nout > 1) {
+		cli_error("compare: one -o at most");
+		return -1;
+	}
+	if (cl->nout == 0)
+		return 0;
+	*format = cl->out[0].format;
+	if (cl->out[0].path) {
+		cli_error("compare: -o %s:%s: compare writes to stdout only", *format,
+			  cl->out[0].path);
+		return -1;
+	}
+	if (strcmp(*format, "table") && strcmp(*format, "csv") && strcmp(*format, "json")) {
+		cli_error("compare: unknown output format '%s' (known: table, csv, json)", *format);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_files(struct comparison *c, const struct cli *cl)
+{
+	char err[ERR_MAX];
+
+	for (int i = 0; i < 2; i++)
+		if (resultfile_load(&c->file[i], cl->files[i], err) < 0) {
+			cli_error("%s", err);
+			return -1;
+		}
+	return 0;
+}
+
+static void comparison_free(struct comparison *c)
+{
+	resultfile_free(&c->file[0]);
+	resultfile_free(&c->file[1]);
+	free(c->pairs);
+}
+
+static int print_comparison(struct comparison *c, const char *format)
+{
+	json_t *doc = NULL;
+	int rc = 0;
+
+	if (strcmp(format, "json") == 0) {
+		doc = comparison_json(c);
+		if (!doc) {
+			cli_error("compare: out of memory");
+			return EXIT_RUN;
+		}
+		rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		json_decref(doc);
+		fputc('\n', stdout);
+	} else if (strcmp(format, "csv") == 0) {
+		print_csv(c, stdout);
+	} else {
+		print_table(c, stdout);
+	}
+	if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("compare: writing to stdout failed");
+		return EXIT_RUN;
+	}
+	return EXIT_OK;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_error("compare: not built yet");
-	return EXIT_USAGE;
-}
+	struct comparison c;
+	struct cli cl;
+	const char *format;
+	int rc = cli_parse("compare", argc, argv, &cl);
 
-int cmd_plot(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	cli_error("plot: not built yet");
-	return EXIT_USAGE;
+	if (rc)
+		return rc;
+	memset(&c, 0, sizeof(c));
+	c.alpha = cl.alpha;
+	if (cl.nfiles != 2) {
+		cli_error("compare: expected two result files (usage: iosweep compare OLD.json "
+			  "NEW.json [--alpha A] [-o table|csv|json])");
+		rc = EXIT_USAGE;
+	} else if (output_format(&cl, &format) < 0 || load_files(&c, &cl) < 0) {
+		rc = EXIT_USAGE;
+	} else if (compute(&c) < 0) {
+		cli_error("compare: out of memory");
+		rc = EXIT_RUN;
+	} else {
+		rc = print_comparison(&c, format);
+	}
+	comparison_free(&c);
+	cli_free(&cl);
+	return rc;
 }

@@ -56,6 +56,9 @@ int report_write_atomic(const char *path, const char *data, size_t len, char *er
  * decimal sum for ints, "" for none. */
 void report_consume_text(const struct run *run, uint64_t sum, char *buf, size_t n);
 
+/* One CSV field (RFC 4180 quoting), then ',' or, when last, the row's end. */
+void report_csv_field(FILE *f, const char *s, bool last);
+
 extern const struct reporter report_table, report_json, report_csv;
 /* The JSON document of everything measured so far (also used by tests). */
 json_t *report_json_doc(const struct report *r);

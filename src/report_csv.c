@@ -9,7 +9,7 @@
 #include "figures.h"
 #include "report.h"
 
-static void field(FILE *f, const char *s, bool last)
+void report_csv_field(FILE *f, const char *s, bool last)
 {
 	if (strpbrk(s, ",\"\r\n")) {
 		fputc('"', f);
@@ -30,18 +30,18 @@ static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 	(void)r;
 	if (report_open(s, err) < 0)
 		return -1;
-	field(s->f, "job", false);
-	field(s->f, "run", false);
-	field(s->f, "repeat", false);
+	report_csv_field(s->f, "job", false);
+	report_csv_field(s->f, "run", false);
+	report_csv_field(s->f, "repeat", false);
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (!option_table[i].per_job)
-			field(s->f, option_table[i].name, false);
+			report_csv_field(s->f, option_table[i].name, false);
 	for (size_t i = 0; i < figure_count; i++)
-		field(s->f, figure_table[i].name, false);
-	field(s->f, "consume_result", false);
-	field(s->f, "cache_as_asked", false);
-	field(s->f, "runtime_limited", false);
-	field(s->f, "interrupted", true);
+		report_csv_field(s->f, figure_table[i].name, false);
+	report_csv_field(s->f, "consume_result", false);
+	report_csv_field(s->f, "cache_as_asked", false);
+	report_csv_field(s->f, "runtime_limited", false);
+	report_csv_field(s->f, "interrupted", true);
 	return fflush(s->f) == 0 ? 0 : err_set(err, "writing CSV failed");
 }
 
@@ -54,11 +54,11 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 	for (size_t k = 0; k < res->nrep; k++) {
 		const struct repeat_result *rr = &res->rep[k];
 
-		field(s->f, run->job->name, false);
+		report_csv_field(s->f, run->job->name, false);
 		snprintf(buf, sizeof(buf), "%zu", run->index);
-		field(s->f, buf, false);
+		report_csv_field(s->f, buf, false);
 		snprintf(buf, sizeof(buf), "%zu", k);
-		field(s->f, buf, false);
+		report_csv_field(s->f, buf, false);
 		for (int i = 0; i < OPT__COUNT; i++) {
 			if (option_table[i].per_job)
 				continue;
@@ -66,7 +66,7 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->v[i].u);
 			else
 				option_format(i, run->v[i], buf, sizeof(buf));
-			field(s->f, buf, false);
+			report_csv_field(s->f, buf, false);
 		}
 		for (size_t i = 0; i < figure_count; i++) {
 			const struct figure *f = &figure_table[i];
@@ -77,13 +77,13 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 				snprintf(buf, sizeof(buf), "%.0f", figure_value(f, rr));
 			else
 				snprintf(buf, sizeof(buf), "%.10g", figure_value(f, rr));
-			field(s->f, buf, false);
+			report_csv_field(s->f, buf, false);
 		}
 		report_consume_text(run, rr->sum, buf, sizeof(buf));
-		field(s->f, buf, false);
-		field(s->f, rr->cache_as_asked ? "true" : "false", false);
-		field(s->f, rr->runtime_limited ? "true" : "false", false);
-		field(s->f, rr->interrupted ? "true" : "false", true);
+		report_csv_field(s->f, buf, false);
+		report_csv_field(s->f, rr->cache_as_asked ? "true" : "false", false);
+		report_csv_field(s->f, rr->runtime_limited ? "true" : "false", false);
+		report_csv_field(s->f, rr->interrupted ? "true" : "false", true);
 	}
 	return fflush(s->f) == 0 ? 0 : err_set(err, "writing CSV failed");
 }

@@ -121,12 +121,14 @@ void units_fmt_size(uint64_t bytes, char *buf, size_t n)
 /* Three significant digits of x followed by a unit. */
 static void fmt3(double x, const char *unit, char *buf, size_t n)
 {
+	const char *sep = *unit ? " " : "";
+
 	if (x >= 99.95)
-		snprintf(buf, n, "%.0f %s", x, unit);
+		snprintf(buf, n, "%.0f%s%s", x, sep, unit);
 	else if (x >= 9.995)
-		snprintf(buf, n, "%.1f %s", x, unit);
+		snprintf(buf, n, "%.1f%s%s", x, sep, unit);
 	else
-		snprintf(buf, n, "%.2f %s", x, unit);
+		snprintf(buf, n, "%.2f%s%s", x, sep, unit);
 }
 
 void units_fmt_seconds_as(double s, double like, char *buf, size_t n)

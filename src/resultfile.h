@@ -1,0 +1,61 @@
+/*
+ * resultfile.h - result files read back: what `compare` and `plot` need
+ * from the JSON that `run -o json` writes.
+ *
+ * A run is known by its job name and its parameters ("params"), except the
+ * ones that do not change what is measured (filename, repeat, warmup).  The
+ * helpers here answer the questions both commands ask of a set of runs:
+ * which parameters vary, and which vary within a group (a job, or one value
+ * of the plot's x axis), so that labels name only what tells runs apart.
+ */
+#ifndef IOSWEEP_RESULTFILE_H
+#define IOSWEEP_RESULTFILE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "figures.h"
+
+struct resultfile {
+	const char *path;
+	json_t *doc;
+	json_t **runs;   /* the run objects (owned by doc) */
+	size_t nruns;
+};
+
+/* Reads and checks path: JSON with an "iosweep" object of schema
+ * IOSWEEP_SCHEMA and runs that have a job, params and repeats.  -1 with
+ * "PATH: why" in err (ERR_MAX bytes). */
+int resultfile_load(struct resultfile *rf, const char *path, char *err);
+void resultfile_free(struct resultfile *rf);
+
+/* params[key] of a run, or the job name when key is "job"; NULL if absent. */
+json_t *resultfile_param(json_t *run, const char *key);
+/* Whether a params key is part of what a run is (not filename, repeat, warmup). */
+bool resultfile_identity_key(const char *key);
+/* The identity keys found in runs[0..n), in first-seen order; at most max. */
+size_t resultfile_keys(json_t *const *runs, size_t n, const char **keys, size_t max);
+/* Number of distinct values of key among the runs. */
+size_t resultfile_distinct(json_t *const *runs, size_t n, const char *key);
+/* Whether key differs between two runs that have the same value of `by`
+ * (any two runs when by is NULL). */
+bool resultfile_varies(json_t *const *runs, size_t n, const char *key, const char *by);
+/* Drops from keys[0..nkeys) each key whose value follows from an earlier
+ * one's among the runs (spacing from bs, when spacing is left at its
+ * default), so that labels say each thing once; returns the new count. */
+size_t resultfile_independent(json_t *const *runs, size_t n, const char **keys, size_t nkeys);
+/* A parameter as a job file writes it: "4KiB", "sync", "500ms". */
+void resultfile_param_text(const char *key, const json_t *v, char *buf, size_t n);
+/* A run's label among runs[0..nruns): "JOB key=value ..." with those of
+ * keys[0..nkeys) whose values differ within the run's job; without JOB
+ * (with_job false), every one of keys. */
+void resultfile_label(json_t *const *runs, size_t nruns, json_t *run, bool with_job,
+		      const char *const *keys, size_t nkeys, char *buf, size_t n);
+
+/* The values of figure f over a run's repeats, leaving out interrupted
+ * repeats and unknown values, in a malloc'd array of *n; NULL when out of
+ * memory. */
+double *resultfile_values(json_t *run, const struct figure *f, size_t *n);
+
+#endif
