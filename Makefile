@@ -4,6 +4,9 @@
 #   make demo       run jobs/demo.ini on a small temporary file
 #   make check      every test (installs missing Debian packages first)
 #   make sanitize   the tests again under ASan + UBSan
+#   make lint       cppcheck, clang-tidy, mandoc -T lint
+#   make fuzz       the job-file fuzzer for FUZZ_SECONDS (default 60)
+#   make valgrind   memcheck over one small run of each engine
 #   make mpi        build/iosweep-mpi, for mpirun across hosts (Open MPI)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -11,7 +14,8 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BUILD   ?= build
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c17 -Wall -Wextra -Werror -pthread
+# override: a CFLAGS given on the command line (make sanitize) adds to these
+override CFLAGS += -std=c17 -Wall -Wextra -Werror -pthread
 LDLIBS  += -pthread -lm
 
 # Debian packages: what the build needs, and what the tests and demo add.
@@ -22,7 +26,7 @@ PKGS       := inih jansson liburing libxxhash
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
 # Targets that install packages first (and then run make again) skip the check.
-SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi
+SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi lint fuzz valgrind
 ifeq ($(filter $(SELF_INSTALLING),$(MAKECMDGOALS)),)
 $(call pkg_check,inih,libinih-dev)
 $(call pkg_check,jansson,libjansson-dev)
@@ -32,7 +36,7 @@ ifeq ($(wildcard /usr/include/libaio.h),)
 $(error libaio.h not found: apt-get install libaio-dev)
 endif
 endif
-CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+override CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
 
 # DIST=mpi (make mpi) swaps the single-host collectives for MPI's.
@@ -42,7 +46,7 @@ LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
 
-.PHONY: all deps test-deps demo demo-plots check sanitize mpi install clean
+.PHONY: all deps test-deps demo demo-plots check sanitize mpi install clean lint fuzz valgrind
 all: $(BUILD)/iosweep
 
 deps:
@@ -60,6 +64,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiosweep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) -Isrc $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+# the fault-injecting pread shim: never with the sanitizers' CFLAGS
+$(BUILD)/tests/eio_shim.so: tests/shim/eio_shim.c | $(BUILD)/tests
+	$(CC) -O2 -g -std=c17 -Wall -Wextra -Werror -shared -fPIC $< -ldl -o $@
 $(BUILD)/obj $(BUILD)/tests:
 	mkdir -p $@
 
@@ -70,7 +77,7 @@ demo:
 
 check:
 	@tools/deps.sh $(TEST_DEBS)
-	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS)
+	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS) $(BUILD)/tests/eio_shim.so
 	@BUILD=$(BUILD) tests/run.sh
 
 sanitize:
@@ -81,6 +88,16 @@ mpi:
 	@tools/deps.sh $(BUILD_DEBS) openmpi-bin libopenmpi-dev
 	@$(MAKE) --no-print-directory BUILD=build-mpi CC=mpicc DIST=mpi build-mpi/iosweep
 	@mkdir -p build && cp build-mpi/iosweep build/iosweep-mpi
+
+lint:
+	@tools/lint.sh
+fuzz:
+	@tools/deps.sh clang libclang-rt-14-dev $(BUILD_DEBS)
+	@tests/fuzz/run.sh
+valgrind:
+	@tools/deps.sh valgrind $(BUILD_DEBS)
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/valgrind.sh
 
 # Every job of jobs/ run small (8 MiB, 3 repeats) and plotted: build/plots/NAME.json
 # and NAME.svg.  Test files go to a temporary directory, removed afterwards.
@@ -107,4 +124,4 @@ install: all
 	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/iosweep/jobs/
 
 clean:
-	rm -rf build build-san build-mpi
+	rm -rf build build-san build-mpi build-fuzz

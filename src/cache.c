@@ -29,7 +29,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define WARM_BUF_SIZE (1024 * 1024)
+#define WARM_BUF_SIZE ((size_t)1 << 20)
 /* mincore is run over windows of this many bytes, so that a large block
  * device needs neither a huge mapping nor a huge vector. */
 #define MINCORE_WINDOW ((uint64_t)1 << 30)
@@ -310,7 +310,7 @@ double cache_residency(const char *path, uint64_t size)
 
 static int usable_block_size(unsigned long v)
 {
-	return v >= 512 && v <= 1024 * 1024 && (v & (v - 1)) == 0;
+	return v >= 512 && v <= (1UL << 20) && (v & (v - 1)) == 0;
 }
 
 static unsigned bdev_block_size(const char *path)

@@ -153,9 +153,8 @@ int cli_agree(int failed, const char *err)
 	uint64_t n = failed != 0;
 
 	dist_sum_u64(&n, 1);
-	if (failed && dist_size() == 1)
-		cli_error("%s", err);
-	else if (failed && n < (uint64_t)dist_size())
+	/* on one host n == 1 == dist_size(): rank 0 says it plainly */
+	if (failed && n < (uint64_t)dist_size())
 		cli_error("rank %d on %s: %s", dist_rank(), dist_host(), err);
 	else if (failed && dist_rank() == 0)
 		cli_error("%s", err);

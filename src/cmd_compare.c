@@ -184,10 +184,12 @@ static void note_few(struct comparison *c, size_t na, size_t nb)
 static int compute_geomean(struct geomean *g, const struct comparison *c, size_t fig)
 {
 	double *ratio = malloc((c->npairs + 1) * 3 * sizeof(*ratio));
-	double *old = ratio + c->npairs + 1, *new = old + c->npairs + 1;
+	double *old, *new;
 
 	if (!ratio)
 		return -1;
+	old = ratio + c->npairs + 1; /* not before the check: arithmetic on NULL is undefined */
+	new = old + c->npairs + 1;
 	g->n = 0;
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct cell *cell = &c->pairs[i].cell[fig];
@@ -547,7 +549,8 @@ static int output_format(const struct cli *cl, const char **format)
 			  cl->out[0].path);
 		return -1;
 	}
-	if (strcmp(*format, "table") && strcmp(*format, "csv") && strcmp(*format, "json")) {
+	if (strcmp(*format, "table") != 0 && strcmp(*format, "csv") != 0 &&
+	    strcmp(*format, "json") != 0) {
 		cli_error("compare: unknown output format '%s' (known: table, csv, json)", *format);
 		return -1;
 	}

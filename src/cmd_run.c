@@ -107,13 +107,14 @@ static void gather_hosts(struct report *rep, const char *path)
 	json_t *mine = host_describe(path);
 	char *text = mine ? json_dumps(mine, JSON_COMPACT) : NULL;
 	char buf[HOST_JSON_MAX] = "{}";
-	char *all = dist_rank() == 0 ? malloc((size_t)dist_size() * HOST_JSON_MAX) : buf;
+	bool root = dist_rank() == 0;
+	char *all = root ? malloc((size_t)dist_size() * HOST_JSON_MAX) : buf;
 
 	if (text && strlen(text) < sizeof(buf))
 		strcpy(buf, text);
 	free(text);
 	dist_gather(buf, sizeof(buf), all ? all : buf);
-	if (dist_rank() != 0 || !all) {
+	if (!root || !all) {
 		json_decref(mine);
 		return;
 	}

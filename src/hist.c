@@ -21,7 +21,7 @@
 #include <string.h>
 
 #define SUB_BITS 7                      /* 128 sub-buckets per power of two */
-#define SUB_COUNT (1u << SUB_BITS)
+#define SUB_COUNT ((size_t)1 << SUB_BITS)
 #define TOP_BITS 40                     /* values tracked up to 2^40 - 1 ns */
 #define MAX_TRACKED ((UINT64_C(1) << TOP_BITS) - 1)
 #define N_BUCKETS ((TOP_BITS - SUB_BITS + 1) * SUB_COUNT)

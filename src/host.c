@@ -143,7 +143,7 @@ static int read_field(const char *path, const char *key, char *buf, size_t size)
 static int add_names(json_t *obj)
 {
 	char host[HOST_NAME_MAX + 1];
-	char kernel[2 * sizeof(((struct utsname *)0)->release) + 2];
+	char kernel[2 * sizeof(((struct utsname *)0)->release) + 2] = "";
 	struct utsname u;
 	int have_u = uname(&u) == 0;
 	int have_host = gethostname(host, sizeof(host)) == 0;
@@ -216,7 +216,8 @@ static int parse_mount(char *line, struct mount *m)
 	line[strcspn(line, "\n")] = '\0';
 	for (tok = strtok_r(line, " ", &save); tok && n < 6; tok = strtok_r(NULL, " ", &save))
 		field[n++] = tok;
-	if (n < 6 || sscanf(field[2], "%u:%u", &m->maj, &m->min) != 2)
+	/* the kernel writes "MAJOR:MINOR" here; overflow cannot happen */
+	if (n < 6 || sscanf(field[2], "%u:%u", &m->maj, &m->min) != 2) // NOLINT(cert-err34-c)
 		return -1;
 	m->id = strtoull(field[0], NULL, 10);
 	m->mountpoint = field[4];
@@ -362,7 +363,7 @@ static int add_filesystem(json_t *obj, const char *real, const struct stat *st, 
 			  size_t size)
 {
 	struct target t;
-	struct mount m;
+	struct mount m = { 0 };
 	char *line = NULL;
 	int have = 0;
 

@@ -49,6 +49,7 @@ struct parser {
 	struct job_value *open; /* the value being read: it may go on on the next line */
 	int open_id;          /* and its option */
 	size_t nvalues;       /* values held by [global] and the jobs */
+	size_t jobs_cap;      /* room in jf->jobs */
 	char err[ERR_MAX];
 	int fail_line;        /* line of err; 0: none */
 	bool failed;
@@ -198,7 +199,7 @@ static char *trim(char *s)
 {
 	char *end;
 
-	while (isspace((unsigned char)*s))
+	while (*s && isspace((unsigned char)*s))
 		s++;
 	end = s + strlen(s);
 	while (end > s && isspace((unsigned char)end[-1]))
@@ -239,6 +240,18 @@ static int check_no_repeats(enum opt_id id, const struct job_value *jv, char *er
 	return rc;
 }
 
+/* Room for n list values: lists grow by doubling, so that a list continued
+ * over thousands of lines is not copied on every line.  A list of n values
+ * made here always has at least this much room. */
+static size_t list_room(size_t n)
+{
+	size_t room = 1;
+
+	while (room < n)
+		room <<= 1;
+	return n ? room : 0;
+}
+
 /* Parses the (expanded) text of option id into jv, appending when append. */
 static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bool append,
 		      char *err)
@@ -268,12 +281,15 @@ static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bo
 	cap = jv->n + 1;
 	for (const char *p = text; *p; p++)
 		cap += *p == ',';
-	union optval *v = realloc(jv->v, cap * sizeof(*v));
-	if (!v) {
-		free(copy);
-		return err_set(err, "out of memory");
+	if (cap > list_room(jv->n)) {
+		union optval *v = realloc(jv->v, list_room(cap) * sizeof(*v));
+
+		if (!v) {
+			free(copy);
+			return err_set(err, "out of memory");
+		}
+		jv->v = v;
 	}
-	jv->v = v;
 	/* strsep keeps empty fields, so "4k,,8k" and "4k," are caught */
 	save = copy;
 	while ((elem = strsep(&save, ",")) != NULL) {
@@ -343,10 +359,17 @@ static int start_section(struct parser *ps, const char *name, int line)
 		return fail(ps, line, "duplicate job name '%s' (first at line %d)", name, dup->line);
 	if (jf->njobs == MAX_JOBS)
 		return fail(ps, line, "more than %d jobs in one file", MAX_JOBS);
-	jobs = realloc(jf->jobs, (jf->njobs + 1) * sizeof(*jobs));
-	if (!jobs)
-		return fail(ps, line, "out of memory");
-	jf->jobs = jobs;
+	if (jf->njobs == ps->jobs_cap) {
+		/* grown by doubling: thousands of sections stay linear */
+		size_t cap = ps->jobs_cap ? 2 * ps->jobs_cap : 16;
+
+		jobs = realloc(jf->jobs, cap * sizeof(*jobs));
+		if (!jobs)
+			return fail(ps, line, "out of memory");
+		jf->jobs = jobs;
+		ps->jobs_cap = cap;
+	}
+	jobs = jf->jobs;
 	job = &jobs[jf->njobs++];
 	memset(job, 0, sizeof(*job));
 	job->line = line;
@@ -505,7 +528,7 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 	jf->text = strndup(text, len);
 	if (!jf->path || !jf->text)
 		return err_set(err, "out of memory");
-	nul = memchr(text, '\0', len);
+	nul = len ? memchr(text, '\0', len) : NULL;
 	if (nul)
 		fail(&ps, line_of(text, nul), "NUL byte in job file");
 	rc = ps.failed ? 0 : ini_parse_stream(reader, &ps, handler, &ps);
@@ -540,26 +563,32 @@ int jobfile_read(const char *path, char **text, size_t *len, char *err)
 	/* O_NONBLOCK: a FIFO must not hang the open; it is refused below */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (fd < 0)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0) {
+	*text = NULL;
+	*len = 0;
+	/* every failure returns -1 itself, so that static analyzers need not
+	 * know what err_set() returns */
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		err_set(err, "%s: %s", path, strerror(errno));
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
 		close(fd);
 		if (S_ISDIR(st.st_mode))
-			return err_set(err, "%s: is a directory, not a job file", path);
-		if (!S_ISREG(st.st_mode))
-			return err_set(err, "%s: not a regular file", path);
-		return err_set(err, "%s: larger than %u MiB: not a job file", path,
-			       MAX_FILE_BYTES >> 20);
+			err_set(err, "%s: is a directory, not a job file", path);
+		else if (!S_ISREG(st.st_mode))
+			err_set(err, "%s: not a regular file", path);
+		else
+			err_set(err, "%s: larger than %u MiB: not a job file", path,
+				MAX_FILE_BYTES >> 20);
+		return -1;
 	}
 	*text = malloc((size_t)st.st_size + 1);
 	if (!*text) {
 		close(fd);
-		return err_set(err, "%s: out of memory", path);
+		err_set(err, "%s: out of memory", path);
+		return -1;
 	}
 	while (got < (size_t)st.st_size) {
 		n = read(fd, *text + got, (size_t)st.st_size - got);
@@ -573,17 +602,19 @@ int jobfile_read(const char *path, char **text, size_t *len, char *err)
 		err_set(err, "%s: %s", path, strerror(errno));
 		close(fd);
 		free(*text);
+		*text = NULL;
 		return -1;
 	}
 	close(fd);
+	(*text)[got] = '\0';
 	*len = got;
 	return 0;
 }
 
 int jobfile_load(struct jobfile *jf, const char *path, char *err)
 {
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;
 	int rc;
 
 	memset(jf, 0, sizeof(*jf));

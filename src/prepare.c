@@ -136,7 +136,8 @@ int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t 
 	}
 	rc = fill_file(fd, size, fill, seed, stop, progress, arg, buf);
 	if (rc < 0) {
-		err_set(err, "writing %s: %s", tmp, strerror(errno));
+		/* the temporary name goes with the file: name the one asked for */
+		err_set(err, "creating %s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (rc == 0 && renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0) {

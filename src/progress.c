@@ -90,7 +90,7 @@ static void draw(struct progress *p)
 	run_label(p->plan, run, label, sizeof(label));
 	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s  repeat %u/%llu  %s%s%s  ETA %s", run->index + 1,
 		p->plan->n, run->job->name, label, repeat,
-		(unsigned long long)(run->v[OPT_REPEAT].u + run->v[OPT_WARMUP].u), phases[phase],
+		(unsigned long long)run->v[OPT_REPEAT].u + run->v[OPT_WARMUP].u, phases[phase],
 		pct, rate, eta);
 	fflush(stderr);
 }

@@ -33,9 +33,11 @@ static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 	report_csv_field(s->f, "job", false);
 	report_csv_field(s->f, "run", false);
 	report_csv_field(s->f, "repeat", false);
+	/* "repeat" is the repeat's number here: the option is the count, "repeats" */
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (!option_table[i].per_job)
-			report_csv_field(s->f, option_table[i].name, false);
+			report_csv_field(s->f, i == OPT_REPEAT ? "repeats" : option_table[i].name,
+					 false);
 	for (size_t i = 0; i < figure_count; i++)
 		report_csv_field(s->f, figure_table[i].name, false);
 	report_csv_field(s->f, "consume_result", false);

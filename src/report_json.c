@@ -79,9 +79,14 @@ static json_t *summary_json(const struct run_result *res)
 
 	for (size_t i = 0; o && i < figure_count; i++) {
 		figure_summary(&figure_table[i], res, &s);
-		json_t *f = json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s.n, "mean",
-				      s.mean, "sd", s.sd, "min", s.min, "median", s.median, "max",
-				      s.max);
+		/* no repeat (a run that failed or was interrupted): nothing measured,
+		 * so no numbers, not zeros */
+		json_t *f = s.n == 0
+			? json_pack("{s:I, s:n, s:n, s:n, s:n, s:n}", "n", (json_int_t)0, "mean", "sd",
+				    "min", "median", "max")
+			: json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s.n, "mean",
+				    s.mean, "sd", s.sd, "min", s.min, "median", s.median, "max",
+				    s.max);
 		if (f && s.has_ci)
 			json_object_update_new(f, json_pack("{s:f, s:f}", "ci95_low", s.ci95_low,
 							    "ci95_high", s.ci95_high));

@@ -248,6 +248,7 @@ static int repeat_measure(struct runner *r)
 	for (unsigned t = 1; t < started; t++)
 		pthread_join(tid[t], NULL);
 	for (unsigned t = 0; t < r->nw; t++)
+		// cppcheck-suppress uninitvar ; args[0..nw) were all set above
 		if (args[t].rc < 0)
 			rc = -1;
 	return rc;

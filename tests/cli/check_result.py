@@ -65,6 +65,8 @@ def main():
         header, body = table[0], table[1:]
         if len(body) != rows:
             fail(f"CSV has {len(body)} rows, JSON {rows} repeats")
+        if len(set(header)) != len(header):
+            fail("CSV header repeats a column name")
         if any(len(r) != len(header) for r in body):
             fail("CSV rows of different lengths")
         for k in ["job", "run", "repeat", "engine", "bs", "spacing", "time_to_end_s", "bytes",

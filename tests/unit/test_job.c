@@ -258,6 +258,31 @@ static void test_errors_name_file_line_and_option(void **state)
 	fails("[a]\nsize=8k\nthreads=4\n", "t.ini:3", "threads=4");
 }
 
+/* Hardening: errors that used to be found late, slowly or not at all. */
+static void test_hostile_input_fails_early_and_exactly(void **state)
+{
+	struct jobfile jf;
+
+	(void)state;
+	/* the first error in the file wins, even when inih goes on past it */
+	fails("[a]\nsize=1m\noops\nbs=4x\n", "t.ini:3", "syntax error");
+	fails("[a]\nsize=1m\nbs=4k,4k\noops\n", "t.ini:3", "listed twice");
+	/* a value repeated on a continuation line is named at the option's line */
+	fails("[a]\nsize=1m\nbs=4k,8k,\n  16k, 4k\nengine=aio\n", "t.ini:3", "bs: 4KiB is listed twice");
+	fails("[a]\nsize=1m\nbs=\n", "t.ini:3", "bs: empty value");
+	fails("[a]\nsize=1m\n= 4k\n", "t.ini:3", "'=' without an option name");
+	fails("[global]\nsize=1m\nsize=2m\n[a]\n", "t.ini:3", "size is set twice in [global]");
+	/* sizes and totals that would not fit in 64 bits */
+	fails("[a]\nsize=1m\npattern=random\ncount=9223372036854775807\n", "t.ini:4", "more than 2^63 bytes");
+	fails("[a]\nfilename=/nonexistent/x\nsize=9223372036854775807\nrepeat=3\n", "t.ini:4",
+	      "more than 2^64 bytes in all");
+	/* --set lists are checked like the file's */
+	assert_int_equal(parse(&jf, "[a]\nsize=1m\n"), 0);
+	assert_int_equal(jobfile_set(&jf, "bs=4k,8k,4096", err), -1);
+	assert_non_null(strstr(err, "--set 'bs=4k,8k,4096': bs: 4KiB is listed twice"));
+	jobfile_free(&jf);
+}
+
 static void test_nul_byte_is_found(void **state)
 {
 	struct jobfile jf;
@@ -309,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_continued_lists),
 		cmocka_unit_test(test_crlf_and_bom),
 		cmocka_unit_test(test_errors_name_file_line_and_option),
+		cmocka_unit_test(test_hostile_input_fails_early_and_exactly),
 		cmocka_unit_test(test_nul_byte_is_found),
 		cmocka_unit_test(test_existing_file_gives_size),
 	};

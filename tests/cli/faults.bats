@@ -1,0 +1,169 @@
+#!/usr/bin/env bats
+# Faults during a run: a full disk while creating the test file, a file that
+# shrinks under a running job, signals while creating and while measuring,
+# an output that cannot be written, and EIO from the device (faked with an
+# LD_PRELOAD shim).  Each must end with a clear message, the right exit code,
+# no stray files and, where runs were done, their results.
+
+load helpers
+
+teardown() {
+	if mountpoint -q "$TESTDIR/full" 2>/dev/null; then
+		umount "$TESTDIR/full"
+	fi
+	rm -rf "$TESTDIR"
+}
+
+# wait_for COMMAND...: polls COMMAND for up to 10 s
+wait_for() {
+	for _ in $(seq 200); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for: $*"
+	return 1
+}
+
+# creating FILE: a temporary file of FILE exists and is not empty
+creating() {
+	local tmp
+	tmp=$(ls "$1".iosweep-tmp.* 2>/dev/null | head -n1)
+	[ -n "$tmp" ] && [ -s "$tmp" ]
+}
+
+# json_runs FILE N: FILE is valid JSON with N runs
+json_runs() {
+	[ "$(json_get "$1" 'len(d["runs"])')" = "$2" ]
+}
+
+@test "a full disk while creating the test file: the file is named, exit 1, nothing left behind" {
+	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
+	mkdir "$TESTDIR/full"
+	mount -t tmpfs -o size=2m iosweep-full "$TESTDIR/full"
+	job f "[a]\nfilename = $TESTDIR/full/f.dat\nsize = 4m\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/f.ini" -o json:"$TESTDIR/f.json"
+	[ "$status" -eq 1 ]
+	[ "$output" = "iosweep: run 0 (job 'a'): creating $TESTDIR/full/f.dat: No space left on device" ]
+	[ -z "$(ls -A "$TESTDIR/full")" ]
+	[ "$(json_get "$TESTDIR/f.json" 'd["runs"][0]["failed"]')" = True ]
+	[[ "$(json_get "$TESTDIR/f.json" 'd["runs"][0]["error"]')" == *"No space left on device" ]]
+}
+
+@test "a file that shrinks under a running job fails each run at an offset past its new end; earlier runs are kept" {
+	head -c 64m /dev/zero >"$TESTDIR/f.dat"
+	# run 0 is quick; runs 1-4 read random blocks for up to 20 s each
+	job s "[global]\nfilename = $TESTDIR/f.dat\nrepeat = 1\n[before]\nsize = 1m\n[shrink]\npattern = random\ncount = 1000000000\nruntime = 20s\nengine = sync, aio, mmap, uring\niodepth = 4\n"
+	"$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" >"$TESTDIR/out" 2>"$TESTDIR/err" &
+	pid=$!
+	wait_for json_runs "$TESTDIR/s.json" 1
+	sleep 0.3
+	truncate -s 1m "$TESTDIR/f.dat"
+	rc=0
+	wait $pid || rc=$?
+	cat "$TESTDIR/err"
+	[ "$rc" -eq 1 ]
+	[ "$(wc -l <"$TESTDIR/err")" -eq 4 ]
+	for i in 1 2 3 4; do
+		line=$(grep "^iosweep: run $i (job 'shrink'): " "$TESTDIR/err")
+		[[ "$line" =~ ": $TESTDIR/f.dat: unexpected end of file"( \(SIGBUS\))?" at offset "([0-9]+)$ ]]
+		[ "${BASH_REMATCH[2]}" -ge 1048576 ]
+		[ "$(json_get "$TESTDIR/s.json" "d['runs'][$i]['failed']")" = True ]
+		[ "$(json_get "$TESTDIR/s.json" "d['runs'][$i]['error']")" = "${line#*): }" ]
+		# nothing was measured: no numbers, not zeros
+		[ "$(json_get "$TESTDIR/s.json" "d['runs'][$i]['summary']['time_to_end_s']")" = \
+			"{'n': 0, 'mean': None, 'sd': None, 'min': None, 'median': None, 'max': None, 'ci95_low': None, 'ci95_high': None}" ]
+	done
+	json_runs "$TESTDIR/s.json" 5
+	[ "$(json_get "$TESTDIR/s.json" 'd["runs"][0]["repeats"][0]["reads"]')" = 256 ]
+	[ "$(json_get "$TESTDIR/s.json" '"failed" in d["runs"][0] and d["runs"][0]["failed"]')" = False ]
+}
+
+@test "SIGINT and SIGTERM while creating the test file remove the temporary file and exit 130" {
+	for sig in INT TERM; do
+		job c "[a]\nfilename = $TESTDIR/big.dat\nsize = 4g\nrepeat = 1\n"
+		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json" >"$TESTDIR/out" 2>&1 &
+		pid=$!
+		# the temporary file exists and grows: creation is under way
+		wait_for creating "$TESTDIR/big.dat" || kill $pid
+		kill -$sig $pid
+		rc=0
+		wait $pid || rc=$?
+		[ "$rc" -eq 130 ]
+		[ -z "$(ls "$TESTDIR" | grep big.dat)" ]
+		grep -q "interrupted: results of 0 of 1 runs written" "$TESTDIR/out"
+		[ "$(json_get "$TESTDIR/c.json" 'd["interrupted"]')" = True ]
+		json_runs "$TESTDIR/c.json" 0
+	done
+}
+
+@test "SIGTERM while measuring leaves valid JSON and CSV marked interrupted, and exits 130" {
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
+	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for json_runs "$TESTDIR/i.json" 1
+	sleep 0.3
+	kill -TERM $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = False ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["reads"] > 0')" = True ]
+	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 3, r; assert r[2][-1] == "true"' "$TESTDIR/i.csv"
+	grep -q "interrupted: results of 2 of 2 runs written" "$TESTDIR/out"
+}
+
+@test "an output in a directory the user cannot write is refused before any I/O" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
+	chmod 755 "$TESTDIR"
+	mkdir -m 555 "$TESTDIR/ro"
+	mkdir -m 777 "$TESTDIR/data"
+	job o "[a]\nfilename = $TESTDIR/data/f.dat\nsize = 1m\nrepeat = 1\n"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$IOSWEEP" run "$TESTDIR/o.ini" -o json:"$TESTDIR/ro/r.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: "*"cannot write"*"$TESTDIR/ro/r.json"*"Permission denied"* ]]
+	[ -z "$(ls -A "$TESTDIR/data")" ]
+	[ -z "$(ls -A "$TESTDIR/ro")" ]
+}
+
+# the EIO shim: built by make check, or here when it is missing
+eio_shim() {
+	if [ -e "$HELPERS/eio_shim.so" ]; then
+		echo "$HELPERS/eio_shim.so"
+	else
+		cc -shared -fPIC -o "$TESTDIR/eio_shim.so" "$BATS_TEST_DIRNAME/../shim/eio_shim.c" -ldl &&
+			echo "$TESTDIR/eio_shim.so"
+	fi
+}
+
+@test "EIO from the device fails the run with the offset and the system's message; other runs go on" {
+	shim=$(eio_shim)
+	head -c 1m /dev/urandom >"$TESTDIR/bad.dat"
+	head -c 1m /dev/urandom >"$TESTDIR/good.dat"
+	job e "[global]\nrepeat = 1\n[bad]\nfilename = $TESTDIR/bad.dat\nbs = 4k, 64k\n[good]\nfilename = $TESTDIR/good.dat\n"
+	# byte 524300 lies in the 4 KiB block at 524288 and the 64 KiB block at 524288
+	run env IOSWEEP_EIO_FILE="$TESTDIR/bad.dat" IOSWEEP_EIO_OFFSET=524300 LD_PRELOAD="$shim" \
+		"$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "iosweep: run 0 (job 'bad'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
+	[ "${lines[1]}" = "iosweep: run 1 (job 'bad'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(json_get "$TESTDIR/e.json" 'd["runs"][2]["repeats"][0]["reads"]')" = 256 ]
+	# the same job without the fault reads every block
+	run "$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json"
+	[ "$status" -eq 0 ]
+}
+
+@test "EIO while warming the cache names the file and the offset" {
+	shim=$(eio_shim)
+	head -c 1m /dev/urandom >"$TESTDIR/bad.dat"
+	job w "[a]\nfilename = $TESTDIR/bad.dat\ncache = warm\nrepeat = 1\n"
+	run env IOSWEEP_EIO_FILE="$TESTDIR/bad.dat" IOSWEEP_EIO_OFFSET=0 LD_PRELOAD="$shim" \
+		"$IOSWEEP" run "$TESTDIR/w.ini"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "iosweep: run 0 (job 'a'): cannot read $TESTDIR/bad.dat at offset 0: Input/output error" ]]
+}
