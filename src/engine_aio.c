@@ -13,12 +13,9 @@
  * charged until the batch is reaped (at most the time for iodepth/4
  * reads).
  *
- * A read that returns less than asked but not 0 is resubmitted for the
- * remainder (keeping its issue time); 0 before the expected length is
- * "unexpected end of file" at that offset; a negative result is the read's
- * errno.  After an error, or once worker_complete() says stop, nothing new
- * is issued, the reads in flight are waited for and their results are
- * dropped (not counted).
+ * Short reads, errors and stopping are handled by slots.c, as for uring:
+ * after an error, or once worker_complete() says stop, nothing new is
+ * issued, the reads in flight are waited for and their results dropped.
  *
  * Caveat: io_submit only queues asynchronously with O_DIRECT.  On a
  * buffered file it copies the data before returning, so buffered runs are
@@ -32,31 +29,24 @@
 
 #include "engine.h"
 #include "error.h"
-
-struct aio_slot {
-	uint64_t off, len, want, done, t_issue;
-};
+#include "slots.h"
 
 struct aio_state {
 	io_context_t ctx;
+	struct slots q;
 	struct iocb *iocbs;       /* iodepth; iocb k reads into slot k */
 	struct iocb **pend;       /* iocbs prepared, not yet accepted by io_submit */
 	struct io_event *events;  /* iodepth */
-	struct aio_slot *slots;   /* iodepth */
-	unsigned *free;           /* stack of free slot numbers */
-	unsigned *retry;          /* slots waiting to resubmit a remainder */
-	unsigned nfree, nretry, npend, pend_head, inflight, min_batch;
-	bool exhausted, stopping, started, failed;
+	unsigned npend, pend_head, inflight, min_batch;
+	bool started;
 };
 
 static void aio_free_state(struct aio_state *s)
 {
+	slots_free(&s->q);
 	free(s->iocbs);
 	free(s->pend);
 	free(s->events);
-	free(s->slots);
-	free(s->free);
-	free(s->retry);
 	free(s);
 }
 
@@ -71,10 +61,7 @@ static int aio_setup(struct worker *w, char *err)
 	s->iocbs = calloc(n, sizeof(*s->iocbs));
 	s->pend = calloc(n, sizeof(*s->pend));
 	s->events = calloc(n, sizeof(*s->events));
-	s->slots = calloc(n, sizeof(*s->slots));
-	s->free = calloc(n, sizeof(*s->free));
-	s->retry = calloc(n, sizeof(*s->retry));
-	if (!n || !s->iocbs || !s->pend || !s->events || !s->slots || !s->free || !s->retry) {
+	if (slots_init(&s->q, n) < 0 || !s->iocbs || !s->pend || !s->events) {
 		aio_free_state(s);
 		return err_set(err, n ? "aio: out of memory" : "aio: iodepth must be at least 1");
 	}
@@ -99,52 +86,27 @@ static void aio_teardown(struct worker *w)
 	w->priv = NULL;
 }
 
-static void aio_prep(struct worker *w, struct aio_state *s, unsigned k)
-{
-	struct aio_slot *sl = &s->slots[k];
-	struct iocb *cb = &s->iocbs[k];
-
-	io_prep_pread(cb, w->fd, w->buf + (uint64_t)k * w->bs + sl->done,
-		      (size_t)(sl->want - sl->done), (long long)(sl->off + sl->done));
-	cb->data = &s->slots[k];
-	s->pend[s->npend++] = cb;
-}
-
 /* Prepares remainders first, then new reads into every free slot. */
 static void aio_fill(struct worker *w, struct aio_state *s)
 {
-	while (s->nretry)
-		aio_prep(w, s, s->retry[--s->nretry]);
-	while (s->nfree && !s->exhausted) {
-		unsigned k = s->free[s->nfree - 1];
-		struct aio_slot *sl = &s->slots[k];
+	int k;
 
-		if (!pattern_next(&w->pat, &sl->off, &sl->len)) {
-			s->exhausted = true;
-			break;
-		}
-		sl->want = (sl->len + w->align_mask) & ~w->align_mask;
-		sl->done = 0;
-		s->nfree--;
-		aio_prep(w, s, k);
+	while ((k = slots_next(&s->q, w)) >= 0) {
+		struct slot *sl = &s->q.slot[k];
+		struct iocb *cb = &s->iocbs[k];
+
+		io_prep_pread(cb, w->fd, slot_dest(w, &s->q, (unsigned)k),
+			      (size_t)(sl->want - sl->done), (long long)(sl->off + sl->done));
+		cb->data = sl;
+		s->pend[s->npend++] = cb;
 	}
-}
-
-/* Records the first error and stops issuing; always false. */
-static bool aio_fail(struct worker *w, struct aio_state *s, int error, uint64_t off,
-		     const char *what)
-{
-	if (!s->failed)
-		worker_fail(w, error, off, what);
-	s->failed = s->stopping = true;
-	return false;
 }
 
 /* Stamps the not yet issued reads of pend[head..npend) with t. */
 static void aio_stamp(struct aio_state *s, uint64_t t)
 {
 	for (unsigned i = s->pend_head; i < s->npend; i++) {
-		struct aio_slot *sl = s->pend[i]->data;
+		struct slot *sl = s->pend[i]->data;
 
 		if (!sl->done)
 			sl->t_issue = t;
@@ -175,40 +137,14 @@ static int aio_submit(struct worker *w, struct aio_state *s)
 			s->pend_head = 0;
 			return 0;
 		} else if (ret != -EINTR) {
-			struct aio_slot *sl = s->pend[s->pend_head]->data;
+			struct slot *sl = s->pend[s->pend_head]->data;
 
-			aio_fail(w, s, ret ? -ret : EIO, sl->off + sl->done, "io_submit");
+			slots_fail(&s->q, w, ret ? -ret : EIO, sl->off + sl->done, "io_submit");
 			return -1;
 		}
 	}
 	s->npend = s->pend_head = 0;
 	return 0;
-}
-
-/* Handles one completion; false once the worker must stop. */
-static bool aio_event(struct worker *w, struct aio_state *s, const struct io_event *ev,
-		      uint64_t t_done)
-{
-	struct aio_slot *sl = ev->data;
-	unsigned k = (unsigned)(sl - s->slots);
-	long res = (long)ev->res;
-
-	if (s->stopping || res <= 0) {
-		s->free[s->nfree++] = k;
-		if (s->stopping)
-			return false;
-		if (res < 0)
-			return aio_fail(w, s, (int)-res, sl->off + sl->done, "read");
-		return aio_fail(w, s, 0, sl->off + sl->done, "unexpected end of file");
-	}
-	sl->done += (uint64_t)res;
-	if (sl->done < sl->len) {
-		s->retry[s->nretry++] = k;
-		return true;
-	}
-	s->free[s->nfree++] = k;
-	return worker_complete(w, w->buf + (uint64_t)k * w->bs, sl->off, sl->len, sl->t_issue,
-			       t_done);
 }
 
 /* Waits for at least min_nr completions and handles all that are there. */
@@ -223,14 +159,17 @@ static int aio_reap(struct worker *w, struct aio_state *s, unsigned min_nr)
 	if (n < 0) {
 		/* the reads in flight cannot be waited for here: io_destroy will */
 		s->inflight = 0;
-		aio_fail(w, s, -n, 0, "io_getevents");
+		slots_fail(&s->q, w, -n, 0, "io_getevents");
 		return -1;
 	}
 	t = now_ns();
 	s->inflight -= (unsigned)n;
-	for (int i = 0; i < n; i++)
-		if (!aio_event(w, s, &s->events[i], t))
-			s->stopping = true;
+	for (int i = 0; i < n; i++) {
+		const struct slot *sl = s->events[i].data;
+
+		if (!slots_complete(&s->q, w, (unsigned)(sl - s->q.slot), (long)s->events[i].res, t))
+			s->q.stopping = true;
+	}
 	return 0;
 }
 
@@ -238,12 +177,11 @@ static int aio_run(struct worker *w)
 {
 	struct aio_state *s = w->priv;
 
-	s->nfree = s->nretry = s->npend = s->pend_head = s->inflight = 0;
-	for (unsigned k = w->iodepth; k-- > 0;)
-		s->free[s->nfree++] = k;
-	s->exhausted = s->stopping = s->started = s->failed = false;
+	slots_reset(&s->q);
+	s->npend = s->pend_head = s->inflight = 0;
+	s->started = false;
 	w->t_first_ns = now_ns(); /* moved to the first io_submit, if any */
-	while (!s->stopping) {
+	while (!s->q.stopping) {
 		aio_fill(w, s);
 		if (aio_submit(w, s) < 0 || (!s->inflight && !s->npend))
 			break;
@@ -254,7 +192,7 @@ static int aio_run(struct worker *w)
 	while (s->inflight)
 		if (aio_reap(w, s, s->inflight) < 0)
 			break;
-	return s->failed ? -1 : 0;
+	return s->q.failed ? -1 : 0;
 }
 
 const struct engine_ops engine_aio = {

@@ -10,12 +10,9 @@
  * completion time once per reaped batch, so a read that finished early in
  * a batch is charged until the batch is reaped.
  *
- * A read that returns less than asked but not 0 is resubmitted for the
- * remainder (keeping its issue time); 0 before the expected length is
- * "unexpected end of file" at that offset; a negative result is the read's
- * errno.  After an error, or once worker_complete() says stop, nothing new
- * is issued, the reads in flight are waited for and their results are
- * dropped (not counted).
+ * Short reads, errors and stopping are handled by slots.c, as for aio:
+ * after an error, or once worker_complete() says stop, nothing new is
+ * issued, the reads in flight are waited for and their results dropped.
  *
  * Caveats: the ring has no SQPOLL or registered buffers/files, so this
  * measures plain io_uring reads.  Buffered reads that miss the page cache
@@ -31,28 +28,21 @@
 
 #include "engine.h"
 #include "error.h"
-
-struct uring_slot {
-	uint64_t off, len, want, done, t_issue;
-};
+#include "slots.h"
 
 struct uring_state {
 	struct io_uring ring;
+	struct slots q;
 	struct io_uring_cqe **cqes; /* iodepth */
-	struct uring_slot *slots;   /* iodepth */
-	unsigned *free;             /* stack of free slot numbers */
-	unsigned *retry;            /* slots waiting to resubmit a remainder */
 	unsigned *fresh;            /* slots prepared since the last submit */
-	unsigned nfree, nretry, nfresh, inflight, min_batch;
-	bool exhausted, stopping, started, failed;
+	unsigned nfresh, inflight, min_batch;
+	bool started;
 };
 
 static void uring_free_state(struct uring_state *s)
 {
+	slots_free(&s->q);
 	free(s->cqes);
-	free(s->slots);
-	free(s->free);
-	free(s->retry);
 	free(s->fresh);
 	free(s);
 }
@@ -66,11 +56,8 @@ static int uring_setup(struct worker *w, char *err)
 	if (!s)
 		return err_set(err, "uring: out of memory");
 	s->cqes = calloc(n, sizeof(*s->cqes));
-	s->slots = calloc(n, sizeof(*s->slots));
-	s->free = calloc(n, sizeof(*s->free));
-	s->retry = calloc(n, sizeof(*s->retry));
 	s->fresh = calloc(n, sizeof(*s->fresh));
-	if (!n || !s->cqes || !s->slots || !s->free || !s->retry || !s->fresh) {
+	if (slots_init(&s->q, n) < 0 || !s->cqes || !s->fresh) {
 		uring_free_state(s);
 		return err_set(err, n ? "uring: out of memory" : "uring: iodepth must be at least 1");
 	}
@@ -93,30 +80,19 @@ static void uring_teardown(struct worker *w)
 	w->priv = NULL;
 }
 
-/* Records the first error and stops issuing; always false. */
-static bool uring_fail(struct worker *w, struct uring_state *s, int error, uint64_t off,
-		       const char *what)
-{
-	if (!s->failed)
-		worker_fail(w, error, off, what);
-	s->failed = s->stopping = true;
-	return false;
-}
-
-/* Queues an SQE for what is left of slot k's read; false when the SQ is
- * full, which cannot happen: at most iodepth SQEs are queued at a time and
- * the SQ has at least iodepth entries. */
+/* Queues an SQE for what is left of slot k's read.  The SQ cannot be full:
+ * at most iodepth SQEs are queued at a time and it has iodepth entries. */
 static bool uring_prep(struct worker *w, struct uring_state *s, unsigned k)
 {
-	struct uring_slot *sl = &s->slots[k];
+	struct slot *sl = &s->q.slot[k];
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
 
 	if (!sqe) {
-		s->free[s->nfree++] = k;
-		return uring_fail(w, s, EBUSY, sl->off + sl->done, "io_uring_get_sqe");
+		s->q.free[s->q.nfree++] = k;
+		return slots_fail(&s->q, w, EBUSY, sl->off + sl->done, "io_uring_get_sqe");
 	}
-	io_uring_prep_read(sqe, w->fd, w->buf + (uint64_t)k * w->bs + sl->done,
-			   (unsigned)(sl->want - sl->done), sl->off + sl->done);
+	io_uring_prep_read(sqe, w->fd, slot_dest(w, &s->q, k), (unsigned)(sl->want - sl->done),
+			   sl->off + sl->done);
 	io_uring_sqe_set_data64(sqe, k);
 	if (!sl->done)
 		s->fresh[s->nfresh++] = k;
@@ -127,23 +103,11 @@ static bool uring_prep(struct worker *w, struct uring_state *s, unsigned k)
 /* Prepares remainders first, then new reads into every free slot. */
 static void uring_fill(struct worker *w, struct uring_state *s)
 {
-	while (s->nretry)
-		if (!uring_prep(w, s, s->retry[--s->nretry]))
-			return;
-	while (s->nfree && !s->exhausted) {
-		unsigned k = s->free[s->nfree - 1];
-		struct uring_slot *sl = &s->slots[k];
+	int k;
 
-		if (!pattern_next(&w->pat, &sl->off, &sl->len)) {
-			s->exhausted = true;
-			break;
-		}
-		sl->want = (sl->len + w->align_mask) & ~w->align_mask;
-		sl->done = 0;
-		s->nfree--;
-		if (!uring_prep(w, s, k))
+	while ((k = slots_next(&s->q, w)) >= 0)
+		if (!uring_prep(w, s, (unsigned)k))
 			return;
-	}
 }
 
 /* Submits what is queued and waits for wait_nr completions. */
@@ -158,7 +122,7 @@ static int uring_submit_wait(struct worker *w, struct uring_state *s, unsigned w
 		s->started = true;
 	}
 	while (s->nfresh)
-		s->slots[s->fresh[--s->nfresh]].t_issue = t;
+		s->q.slot[s->fresh[--s->nfresh]].t_issue = t;
 	for (;;) {
 		ret = io_uring_submit_and_wait(&s->ring, wait_nr);
 		if (ret >= 0)
@@ -171,35 +135,9 @@ static int uring_submit_wait(struct worker *w, struct uring_state *s, unsigned w
 			if (ret == 0 || ret == -EINTR)
 				return 0;
 		}
-		uring_fail(w, s, -ret, 0, "io_uring_submit");
+		slots_fail(&s->q, w, -ret, 0, "io_uring_submit");
 		return -1;
 	}
-}
-
-/* Handles one completion; false once the worker must stop. */
-static bool uring_cqe(struct worker *w, struct uring_state *s, const struct io_uring_cqe *cqe,
-		      uint64_t t_done)
-{
-	unsigned k = (unsigned)io_uring_cqe_get_data64(cqe);
-	struct uring_slot *sl = &s->slots[k];
-	int res = cqe->res;
-
-	if (s->stopping || res <= 0) {
-		s->free[s->nfree++] = k;
-		if (s->stopping)
-			return false;
-		if (res < 0)
-			return uring_fail(w, s, -res, sl->off + sl->done, "read");
-		return uring_fail(w, s, 0, sl->off + sl->done, "unexpected end of file");
-	}
-	sl->done += (uint64_t)res;
-	if (sl->done < sl->len) {
-		s->retry[s->nretry++] = k;
-		return true;
-	}
-	s->free[s->nfree++] = k;
-	return worker_complete(w, w->buf + (uint64_t)k * w->bs, sl->off, sl->len, sl->t_issue,
-			       t_done);
 }
 
 /* Handles every CQE that is there; one timestamp for the batch. */
@@ -209,8 +147,9 @@ static void uring_reap(struct worker *w, struct uring_state *s)
 	unsigned n = io_uring_peek_batch_cqe(&s->ring, s->cqes, w->iodepth);
 
 	for (unsigned i = 0; i < n; i++)
-		if (!uring_cqe(w, s, s->cqes[i], t))
-			s->stopping = true;
+		if (!slots_complete(&s->q, w, (unsigned)io_uring_cqe_get_data64(s->cqes[i]),
+				    s->cqes[i]->res, t))
+			s->q.stopping = true;
 	io_uring_cq_advance(&s->ring, n);
 	s->inflight -= n;
 }
@@ -225,7 +164,7 @@ static void uring_drain(struct worker *w, struct uring_state *s)
 		int ret = io_uring_wait_cqe_nr(&s->ring, &cqe, 1);
 
 		if (ret < 0 && ret != -EINTR) {
-			uring_fail(w, s, -ret, 0, "io_uring_wait_cqe");
+			slots_fail(&s->q, w, -ret, 0, "io_uring_wait_cqe");
 			return;
 		}
 		uring_reap(w, s);
@@ -236,21 +175,20 @@ static int uring_run(struct worker *w)
 {
 	struct uring_state *s = w->priv;
 
-	s->nfree = s->nretry = s->nfresh = s->inflight = 0;
-	for (unsigned k = w->iodepth; k-- > 0;)
-		s->free[s->nfree++] = k;
-	s->exhausted = s->stopping = s->started = s->failed = false;
+	slots_reset(&s->q);
+	s->nfresh = s->inflight = 0;
+	s->started = false;
 	w->t_first_ns = now_ns(); /* moved to the first submit, if any */
-	while (!s->stopping) {
+	while (!s->q.stopping) {
 		uring_fill(w, s);
-		if (!s->inflight || s->stopping)
+		if (!s->inflight || s->q.stopping)
 			break;
 		if (uring_submit_wait(w, s, s->inflight > s->min_batch ? s->min_batch : 1) < 0)
 			break;
 		uring_reap(w, s);
 	}
 	uring_drain(w, s);
-	return s->failed ? -1 : 0;
+	return s->q.failed ? -1 : 0;
 }
 
 const struct engine_ops engine_uring = {
