@@ -7,6 +7,7 @@
 #   make lint       cppcheck, clang-tidy, mandoc -T lint
 #   make fuzz       the job-file fuzzer for FUZZ_SECONDS (default 60)
 #   make valgrind   memcheck over one small run of each engine
+#   make bench      iosweep against bare loops and fio: bench/RESULTS.md
 #   make mpi        build/iosweep-mpi, for mpirun across hosts (Open MPI)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -21,12 +22,13 @@ LDLIBS  += -pthread -lm
 # Debian packages: what the build needs, and what the tests and demo add.
 BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev
 TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox
+BENCH_DEBS := $(BUILD_DEBS) fio time python3
 PKGS       := inih jansson liburing libxxhash
 
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
 # Targets that install packages first (and then run make again) skip the check.
-SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi lint fuzz valgrind
+SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi lint fuzz valgrind bench
 ifeq ($(filter $(SELF_INSTALLING),$(MAKECMDGOALS)),)
 $(call pkg_check,inih,libinih-dev)
 $(call pkg_check,jansson,libjansson-dev)
@@ -45,8 +47,9 @@ LIB_SRC := $(filter-out src/main.c src/dist_%.c,$(wildcard src/*.c)) src/dist_$(
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all deps test-deps demo demo-plots check sanitize mpi install clean lint fuzz valgrind
+.PHONY: all deps test-deps demo demo-plots check sanitize mpi bench install clean lint fuzz valgrind
 all: $(BUILD)/iosweep
 
 deps:
@@ -67,7 +70,9 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 # the fault-injecting pread shim: never with the sanitizers' CFLAGS
 $(BUILD)/tests/eio_shim.so: tests/shim/eio_shim.c | $(BUILD)/tests
 	$(CC) -O2 -g -std=c17 -Wall -Wextra -Werror -shared -fPIC $< -ldl -o $@
-$(BUILD)/obj $(BUILD)/tests:
+$(BUILD)/bench/%: bench/%.c bench/common.h | $(BUILD)/bench
+	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+$(BUILD)/obj $(BUILD)/tests $(BUILD)/bench:
 	mkdir -p $@
 
 demo:
@@ -79,6 +84,11 @@ check:
 	@tools/deps.sh $(TEST_DEBS)
 	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS) $(BUILD)/tests/eio_shim.so
 	@BUILD=$(BUILD) tests/run.sh
+
+bench:
+	@tools/deps.sh $(BENCH_DEBS)
+	@$(MAKE) --no-print-directory all $(BENCH_BIN)
+	@BUILD=$(BUILD) bench/run.sh
 
 sanitize:
 	@$(MAKE) --no-print-directory check BUILD=build-san CC=clang \

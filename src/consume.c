@@ -7,6 +7,13 @@
 #include "consume.h"
 
 #include <xxhash.h>
+#if defined(__x86_64__) && __has_include(<xxh_x86dispatch.h>)
+/* libxxhash also exports XXH3 entry points that pick SSE2, AVX2 or AVX-512
+ * at run time; this header renames XXH3_64bits_withSeed to the dispatching
+ * one.  Same hash values; about three times faster on 4 KiB blocks where
+ * AVX2 is there (the plain entry point is built for SSE2). */
+#include <xxh_x86dispatch.h>
+#endif
 
 static void consume_none(struct worker *w, const unsigned char *buf, uint64_t len, uint64_t off)
 {

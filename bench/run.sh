@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# bench/run.sh - what `make bench` runs: iosweep against bare loops and fio.
+#
+# Installs what the benchmark needs when it is missing (fio, /usr/bin/time,
+# python3; as root, through tools/deps.sh), builds build/iosweep and the
+# baselines in build/bench/ when they are missing or older than their
+# sources (make bench builds them first; this keeps the script usable on its
+# own), then hands over to bench/bench.py, which alternates the contenders,
+# prints the table and writes bench/RESULTS.md.  Exit status: 0, or 1 when a
+# contender could not run; a ratio below its goal is reported, not failed.
+#
+# Environment: BUILD (default build), CC, CFLAGS, IOSWEEP_DIR (test files,
+# default /var/tmp), BENCH_ROUNDS (default 7), BENCH_KEEP=1 (keep the test
+# files), BENCH_OUT (default bench/RESULTS.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+export BUILD
+
+tools/deps.sh fio time python3 gcc make pkg-config libaio-dev liburing-dev
+
+[ -x "$BUILD/iosweep" ] || make --no-print-directory all BUILD="$BUILD"
+mkdir -p "$BUILD/bench"
+for src in bench/*.c; do
+	prog=$BUILD/bench/$(basename "$src" .c)
+	if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ] || [ bench/common.h -nt "$prog" ]; then
+		echo "${CC:-cc} $src -> $prog" >&2
+		# shellcheck disable=SC2086,SC2046 # CFLAGS and pkg-config give lists of flags
+		${CC:-cc} ${CFLAGS:--O2 -g} -std=c17 -Wall -Wextra -Werror -pthread \
+			$(pkg-config --cflags liburing) "$src" \
+			$(pkg-config --libs liburing) -laio -pthread -o "$prog"
+	fi
+done
+
+exec python3 bench/bench.py

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# docs/results/run.sh - reruns the four source experiments of jobs/ and
+# writes NAME.json (everything iosweep measured, with the host) and NAME.txt
+# (the table) here, then NAME.svg when `iosweep plot` works.
+#
+#   docs/results/run.sh [NAME...]     default: all of them, about 35 minutes
+#
+# Sizes are those of the published results in this folder, larger than the
+# jobs' defaults where the disk and the time allowed: sparse-time-to-end at
+# 4 GiB (with cache=fadvise, and as root again with cache=drop),
+# buffer-size-cold at 1 GiB, cached-random-vs-sequential and sum-integers at
+# 2 GiB.  Environment: IOSWEEP (the binary, default
+# build/iosweep), PLOT (the binary that plots, default $IOSWEEP), IOSWEEP_DIR (where the test files go, default /var/tmp;
+# the ones made here are removed at the end unless KEEP=1).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+IOSWEEP=${IOSWEEP:-build/iosweep}
+PLOT=${PLOT:-$IOSWEEP}
+OUT=docs/results
+DIR=${IOSWEEP_DIR:-/var/tmp}
+
+run() { # NAME JOB [--set ...]
+	local name=$1 job=$2
+	shift 2
+	if [ "${PLOT_ONLY:-0}" != 1 ]; then
+		echo "== $name: $IOSWEEP run $job $*" >&2
+		"$IOSWEEP" run "$job" "$@" -o "json:$OUT/$name.json" -o table | tee "$OUT/$name.txt"
+	fi
+	if "$PLOT" plot "$OUT/$name.json" -o "$OUT/$name.svg" 2>/dev/null; then
+		echo "   plotted $OUT/$name.svg" >&2
+	else
+		rm -f "$OUT/$name.svg"
+		echo "   (no plot: iosweep plot is not available or failed)" >&2
+	fi
+}
+
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(sparse-time-to-end sparse-time-to-end-drop buffer-size-cold
+	cached-random-vs-sequential sum-integers)
+for name in "${names[@]}"; do
+	case $name in
+	sparse-time-to-end) run "$name" jobs/sparse-time-to-end.ini --set size=4g ;;
+	sparse-time-to-end-drop)
+		run "$name" jobs/sparse-time-to-end.ini --set size=4g --set cache=drop ;;
+	buffer-size-cold) run "$name" jobs/buffer-size-cold.ini --set size=1g ;;
+	cached-random-vs-sequential)
+		run "$name" jobs/cached-random-vs-sequential.ini --set size=2g ;;
+	sum-integers) run "$name" jobs/sum-integers.ini --set size=2g ;;
+	*) echo "unknown experiment '$name'" >&2; exit 2 ;;
+	esac
+done
+
+if [ "${KEEP:-0}" != 1 ]; then
+	rm -f "$DIR/iosweep-sparse.dat" "$DIR/iosweep-bufsize.dat" "$DIR/iosweep-cached.dat" \
+		"$DIR/iosweep-ints.txt"
+fi
