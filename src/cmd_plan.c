@@ -39,23 +39,6 @@ int cmd_check(int argc, char **argv)
 	return worst;
 }
 
-/* "name=value" of each option that is the same in every run. */
-static void print_constants(const struct plan *plan, FILE *out)
-{
-	char val[512];
-
-	fputs("same for all runs:", out);
-	for (int i = 0; i < OPT__COUNT; i++) {
-		if (plan->varies[i] || option_table[i].per_job)
-			continue;
-		if (i == OPT_COUNT && plan->runs[0].v[OPT_PATTERN].u != PATTERN_RANDOM)
-			continue;
-		option_format(i, plan->runs[0].v[i], val, sizeof(val));
-		fprintf(out, " %s=%s", option_table[i].name, val);
-	}
-	fputc('\n', out);
-}
-
 static int print_plan_text(const struct plan *plan, FILE *out)
 {
 	struct texttable t;
@@ -89,7 +72,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		tt_add(&t, "%s", b);
 		tt_add(&t, "%llu", (unsigned long long)run->v[OPT_REPEAT].u);
 	}
-	print_constants(plan, out);
+	plan_print_constants(plan, out);
 	tt_print(&t, out, "");
 	tt_free(&t);
 	units_fmt_bytes((double)plan->total_bytes, b, sizeof(b));

@@ -355,6 +355,49 @@ bool plan_column(const struct plan *plan, enum opt_id id)
 	return plan->varies[id] && (id != OPT_SPACING || plan->sparse);
 }
 
+/* An option worth saying once above a table: the same in every run, about
+ * runs rather than jobs, and telling something (count only for random reads,
+ * spacing only when some run is sparse, runtime and warmup only when set). */
+static bool plan_constant(const struct plan *plan, enum opt_id id)
+{
+	const union optval *v = plan->runs[0].v;
+
+	if (plan->varies[id] || option_table[id].per_job)
+		return false;
+	switch (id) {
+	case OPT_COUNT:
+		return v[OPT_PATTERN].u == PATTERN_RANDOM;
+	case OPT_SPACING:
+		return plan->sparse;
+	case OPT_RUNTIME:
+	case OPT_WARMUP:
+		return v[id].u != 0;
+	default:
+		return true;
+	}
+}
+
+void plan_print_constants(const struct plan *plan, FILE *out)
+{
+	char val[512];
+	size_t col = 0;
+
+	for (int i = 0; plan->n && i < OPT__COUNT; i++) {
+		size_t len;
+
+		if (!plan_constant(plan, i))
+			continue;
+		option_format(i, plan->runs[0].v[i], val, sizeof(val));
+		len = strlen(option_table[i].name) + strlen(val) + 2;
+		if (col && col + len > 110) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += (size_t)fprintf(out, "%s%s=%s", col ? "  " : "", option_table[i].name, val);
+	}
+	fputc('\n', out);
+}
+
 void plan_free(struct plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "job.h"
 #include "options.h"
@@ -46,6 +47,9 @@ void plan_free(struct plan *plan);
 /* Whether reports give option id a column: it varies, and is not spacing
  * that merely follows bs. */
 bool plan_column(const struct plan *plan, enum opt_id id);
+/* "name=value" of the options that are the same in every run (those worth
+ * saying), wrapped before 110 columns: the line above a plan or a table. */
+void plan_print_constants(const struct plan *plan, FILE *out);
 
 /* Size of a file or block device; -1 with errno when it cannot be read. */
 int plan_file_size(const char *path, uint64_t *size, bool *blockdev);

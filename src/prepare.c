@@ -129,6 +129,11 @@ int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t 
 		free(tmp);
 		return -1;
 	}
+	/* mkostemp makes it private; a test file is for every job that names it */
+	if (fchmod(fd, 0644) < 0) {
+		err_set(err, "creating %s: %s", path, strerror(errno));
+		goto out;
+	}
 	buf = malloc(CHUNK);
 	if (!buf) {
 		err_set(err, "out of memory");

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <string.h>
 
+#include "cache.h"
 #include "figures.h"
 #include "stats.h"
 #include "report.h"
@@ -119,7 +120,10 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	tt_add(t, "%s", a);
 	units_fmt_seconds(median_of("lat_p99_ns", res) / 1e9, a, sizeof(a));
 	tt_add(t, "%s", a);
-	if (res->rep[0].resident_before < 0)
+	/* O_DIRECT reads bypass the page cache: what it holds says nothing of them */
+	if (run->v[OPT_CACHE].u == CACHE_DIRECT)
+		tt_add(t, "bypassed");
+	else if (res->rep[0].resident_before < 0)
 		tt_add(t, "?");
 	else
 		tt_add(t, "%.0f%%%s", 100 * res->rep[0].resident_before,
@@ -132,29 +136,6 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		report_consume_text(run, res->rep[0].sum, a, sizeof(a));
 		tt_add(t, "%s", a);
 	}
-}
-
-static void constants(FILE *f, const struct report *r)
-{
-	const struct run *first = &r->plan->runs[0];
-	char val[512];
-	size_t col = 0;
-
-	for (int i = 0; i < OPT__COUNT; i++) {
-		if (r->plan->varies[i] || option_table[i].per_job ||
-		    (i == OPT_COUNT && first->v[OPT_PATTERN].u != PATTERN_RANDOM) ||
-		    (i == OPT_RUNTIME && first->v[i].u == 0) ||
-		    (i == OPT_WARMUP && first->v[i].u == 0))
-			continue;
-		option_format(i, first->v[i], val, sizeof(val));
-		size_t len = strlen(option_table[i].name) + strlen(val) + 2;
-		if (col && col + len > 110) {
-			fputc('\n', f);
-			col = 0;
-		}
-		col += (size_t)fprintf(f, "%s%s=%s", col ? "  " : "", option_table[i].name, val);
-	}
-	fputc('\n', f);
 }
 
 /* Ranks of a multi-host run finish at different times: first-done,
@@ -237,7 +218,7 @@ static int table_end(struct report_sink *s, const struct report *r, char *err)
 	header(&t, r, &c);
 	for (size_t i = 0; i < r->ndone; i++)
 		row(&t, r, &c, &r->results[i]);
-	constants(f, r);
+	plan_print_constants(r->plan, f);
 	tt_print(&t, f, "");
 	tt_free(&t);
 	fprintf(f, "time to end: median ± sd of the repeats; other figures: medians; "
