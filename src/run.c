@@ -65,6 +65,12 @@ static int hint_advice(int hint)
 	return advice[hint];
 }
 
+/* Where share k of n reads split into `parts` contiguous shares starts. */
+static uint64_t share_start(uint64_t n, uint64_t k, uint64_t parts)
+{
+	return (uint64_t)((unsigned __int128)n * k / parts);
+}
+
 /* Buffers, histograms and pattern shares: once per run. */
 static int runner_init(struct runner *r, const struct run *run, volatile sig_atomic_t *stop,
 		       struct run_status *status, char *err)
@@ -85,10 +91,11 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	if (!r->w || !r->total)
 		return err_set(err, "out of memory");
 	/* ranks reading one shared file each take a contiguous share, like threads */
-	int rank = dist_rank(), ranks = run->per_rank ? 1 : dist_size();
-	r->first = run->reads * (uint64_t)(run->per_rank ? 0 : rank) / (uint64_t)ranks;
-	r->end = run->reads * (uint64_t)((run->per_rank ? 0 : rank) + 1) / (uint64_t)ranks;
-	if (dist_size() > 1 && rank == 0) {
+	uint64_t share = run->per_rank ? 0 : (uint64_t)dist_rank();
+	uint64_t shares = run->per_rank ? 1 : (uint64_t)dist_size();
+	r->first = share_start(run->reads, share, shares);
+	r->end = share_start(run->reads, share + 1, shares);
+	if (dist_size() > 1 && dist_rank() == 0) {
 		r->hists = malloc(hist_size() * (size_t)dist_size());
 		if (!r->hists)
 			return err_set(err, "out of memory");
@@ -139,8 +146,8 @@ static int repeat_setup(struct runner *r, char *err)
 
 	for (unsigned t = 0; t < r->nw; t++) {
 		struct worker *w = &r->w[t];
-		uint64_t first = r->first + reads * t / r->nw;
-		uint64_t end = r->first + reads * (t + 1) / r->nw;
+		uint64_t first = r->first + share_start(reads, t, r->nw);
+		uint64_t end = r->first + share_start(reads, t + 1, r->nw);
 
 		/* results start from zero; the set-up fields stay */
 		w->reads = w->bytes = w->sum = w->int_acc = 0;
@@ -157,16 +164,14 @@ static int repeat_setup(struct runner *r, char *err)
 				       r->direct && errno == EINVAL
 					       ? " (this filesystem refuses O_DIRECT; use cache=fadvise)"
 					       : "");
-		if (v[OPT_HINT].u != HINT_NONE) {
-			int e = posix_fadvise(w->fd, 0, 0, hint_advice((int)v[OPT_HINT].u));
-			if (e)
-				return err_set(err, "%s: posix_fadvise: %s", path, strerror(e));
-		}
+		int e = v[OPT_HINT].u == HINT_NONE
+				? 0 : posix_fadvise(w->fd, 0, 0, hint_advice((int)v[OPT_HINT].u));
 		w->deadline_ns = UINT64_MAX;
-		if (r->engine->setup && r->engine->setup(w, err) < 0) {
+		if (e || (r->engine->setup && r->engine->setup(w, err) < 0)) {
+			/* teardown is for workers whose engine was set up */
 			close(w->fd);
 			w->fd = -1;
-			return -1;
+			return e ? err_set(err, "%s: posix_fadvise: %s", path, strerror(e)) : -1;
 		}
 	}
 	return 0;
