@@ -14,28 +14,6 @@ teardown() {
 	rm -rf "$TESTDIR"
 }
 
-# wait_for COMMAND...: polls COMMAND for up to 10 s
-wait_for() {
-	for _ in $(seq 200); do
-		"$@" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	echo "timed out waiting for: $*"
-	return 1
-}
-
-# creating FILE: a temporary file of FILE exists and is not empty
-creating() {
-	local tmp
-	tmp=$(ls "$1".iosweep-tmp.* 2>/dev/null | head -n1)
-	[ -n "$tmp" ] && [ -s "$tmp" ]
-}
-
-# json_runs FILE N: FILE is valid JSON with N runs
-json_runs() {
-	[ "$(json_get "$1" 'len(d["runs"])')" = "$2" ]
-}
-
 @test "a full disk while creating the test file: the file is named, exit 1, nothing left behind" {
 	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
 	mkdir "$TESTDIR/full"
@@ -97,21 +75,7 @@ json_runs() {
 }
 
 @test "SIGTERM while measuring leaves valid JSON and CSV marked interrupted, and exits 130" {
-	head -c 4m /dev/urandom >"$TESTDIR/f"
-	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
-	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" >"$TESTDIR/out" 2>&1 &
-	pid=$!
-	wait_for json_runs "$TESTDIR/i.json" 1
-	sleep 0.3
-	kill -TERM $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 130 ]
-	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
-	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = False ]
-	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["interrupted"]')" = True ]
-	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["reads"] > 0')" = True ]
-	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 3, r; assert r[2][-1] == "true"' "$TESTDIR/i.csv"
+	interrupt_second_run TERM
 	grep -q "interrupted: results of 2 of 2 runs written" "$TESTDIR/out"
 }
 

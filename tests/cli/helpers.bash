@@ -26,3 +26,50 @@ json_get() {
 refsum() {
 	python3 "$BATS_TEST_DIRNAME/offsets.py" "$2" "$3" "$4" "$5" "$6" "$7" | "$HELPERS/refsum" "$1"
 }
+
+# wait_for COMMAND...: polls COMMAND for up to 10 s
+wait_for() {
+	for _ in $(seq 200); do
+		"$@" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for: $*"
+	return 1
+}
+
+# creating FILE: a temporary file of FILE exists and is not empty
+creating() {
+	local tmp
+	tmp=$(ls "$1".iosweep-tmp.* 2>/dev/null | head -n1)
+	[ -n "$tmp" ] && [ -s "$tmp" ]
+}
+
+# json_runs FILE N: FILE is valid JSON with N runs
+json_runs() {
+	[ "$(json_get "$1" 'len(d["runs"])')" = "$2" ]
+}
+
+# interrupt_second_run SIGNAL [RUN ARGS...]: runs a job of two runs (a quick one, then one that
+# would read for a minute) with JSON and CSV outputs, sends SIGNAL once the first run is in the
+# JSON, and checks what every interruption must leave: exit 130, valid JSON and CSV with the
+# first run whole and the second marked interrupted.  Its output is in $TESTDIR/out.
+interrupt_second_run() {
+	local sig=$1 pid rc=0
+	shift
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
+	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" "$@" \
+		>"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for json_runs "$TESTDIR/i.json" 1
+	sleep 0.3
+	kill -"$sig" $pid
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	python3 -m json.tool "$TESTDIR/i.json" >/dev/null
+	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = False ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["reads"] > 0')" = True ]
+	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 3, r; assert r[2][-1] == "true"' "$TESTDIR/i.csv"
+}

@@ -68,26 +68,7 @@ load helpers
 }
 
 @test "SIGINT after the first run leaves valid JSON and CSV marked interrupted, and exits 130" {
-	head -c 4m /dev/urandom >"$TESTDIR/f"
-	# run 1 reads cached random blocks for up to a minute: long enough to be interrupted
-	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
-	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" -o table >"$TESTDIR/out" 2>&1 &
-	pid=$!
-	for _ in $(seq 100); do
-		[ -s "$TESTDIR/i.json" ] && [ "$(json_get "$TESTDIR/i.json" 'len(d["runs"])' 2>/dev/null)" = 1 ] && break
-		sleep 0.1
-	done
-	sleep 0.3
-	kill -INT $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 130 ]
-	python3 -m json.tool "$TESTDIR/i.json" >/dev/null
-	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
-	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = False ]
-	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["interrupted"]')" = True ]
-	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["reads"] > 0')" = True ]
-	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 3, r; assert r[2][-1] == "true"' "$TESTDIR/i.csv"
+	interrupt_second_run INT -o table
 	grep -q "interrupted: 2 of 2 runs done" "$TESTDIR/out"
 }
 
