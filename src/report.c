@@ -24,7 +24,13 @@ const struct reporter *reporter_find(const char *name)
 
 const char *reporter_names(void)
 {
-	return "table, json, csv";
+	static char names[64];
+
+	if (!names[0])
+		for (size_t i = 0; i < sizeof(reporters) / sizeof(reporters[0]); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", reporters[i]->name);
+	return names;
 }
 
 int report_open(struct report_sink *s, char *err)
