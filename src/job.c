@@ -77,6 +77,14 @@ static int fail(struct parser *ps, int line, const char *fmt, ...)
 	return 0;
 }
 
+static struct job *jobfile_find(const struct jobfile *jf, const char *name)
+{
+	for (size_t i = 0; i < jf->njobs; i++)
+		if (strcmp(jf->jobs[i].name, name) == 0)
+			return &jf->jobs[i];
+	return NULL;
+}
+
 static void value_free(const struct option_def *o, struct job_value *jv)
 {
 	if (o->type == T_PATH || o->type == T_TEXT || o->type == T_JOB)
@@ -611,20 +619,6 @@ int jobfile_read(const char *path, char **text, size_t *len, char *err)
 	return 0;
 }
 
-int jobfile_load(struct jobfile *jf, const char *path, char *err)
-{
-	char *text = NULL;
-	size_t len = 0;
-	int rc;
-
-	memset(jf, 0, sizeof(*jf));
-	if (jobfile_read(path, &text, &len, err) < 0)
-		return -1;
-	rc = jobfile_parse(jf, path, text, len, err);
-	free(text);
-	return rc;
-}
-
 int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 {
 	const char *eq = strchr(kv, '=');
@@ -680,14 +674,6 @@ int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 	jf->next_order++;
 	free(text);
 	return 0;
-}
-
-struct job *jobfile_find(const struct jobfile *jf, const char *name)
-{
-	for (size_t i = 0; i < jf->njobs; i++)
-		if (strcmp(jf->jobs[i].name, name) == 0)
-			return &jf->jobs[i];
-	return NULL;
 }
 
 int jobfile_select(struct jobfile *jf, char *const *names, size_t n, char *err)

@@ -40,8 +40,6 @@ struct jobfile {
 	unsigned next_order;
 };
 
-/* Reads and parses path.  -1 with "FILE:LINE: message" (or "FILE: message") in err. */
-int jobfile_load(struct jobfile *jf, const char *path, char *err);
 /* Reads a job file's text (malloc'd into *text); -1 with "FILE: message". */
 int jobfile_read(const char *path, char **text, size_t *len, char *err);
 /* Parses text as if read from path (a job file broadcast to many ranks, tests). */
@@ -50,7 +48,6 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 int jobfile_set(struct jobfile *jf, const char *kv, char *err);
 /* Keeps only the named jobs (in file order); -1 naming an unknown one. */
 int jobfile_select(struct jobfile *jf, char *const *names, size_t n, char *err);
-struct job *jobfile_find(const struct jobfile *jf, const char *name);
 /* "FILE:LINE" or "--set 'KEY=VALUE'" for messages about option id of job. */
 void job_where(const struct jobfile *jf, const struct job *job, enum opt_id id, char *buf,
 	       size_t n);

@@ -250,7 +250,7 @@ bool option_value_equal(enum opt_id id, union optval a, union optval b)
 	}
 }
 
-json_t *option_json(enum opt_id id, union optval v)
+static json_t *option_json(enum opt_id id, union optval v)
 {
 	const struct option_def *o = &option_table[id];
 

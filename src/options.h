@@ -69,10 +69,9 @@ void option_format(enum opt_id id, union optval v, char *buf, size_t n);
 bool option_value_equal(enum opt_id id, union optval a, union optval b);
 
 #include <jansson.h>
-/* A value as JSON: sizes and counts as integers (bytes), durations in
- * seconds, words and text as strings. */
-json_t *option_json(enum opt_id id, union optval v);
-/* {"name": value, ...} of a run's parameters (options that are not per_job). */
+/* {"name": value, ...} of a run's parameters (options that are not per_job):
+ * sizes and counts as integers (bytes), durations in seconds, words and text
+ * as strings. */
 json_t *options_params_json(const union optval *v);
 
 #endif

@@ -28,7 +28,8 @@
 #include "pattern.h"
 #include "units.h"
 
-int plan_file_size(const char *path, uint64_t *size, bool *blockdev)
+/* Size of a file or block device; -1 with errno when it cannot be read. */
+static int plan_file_size(const char *path, uint64_t *size, bool *blockdev)
 {
 	struct stat st;
 	int fd;

@@ -51,7 +51,5 @@ bool plan_column(const struct plan *plan, enum opt_id id);
  * saying), wrapped before 110 columns: the line above a plan or a table. */
 void plan_print_constants(const struct plan *plan, FILE *out);
 
-/* Size of a file or block device; -1 with errno when it cannot be read. */
-int plan_file_size(const char *path, uint64_t *size, bool *blockdev);
 
 #endif

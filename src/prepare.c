@@ -30,7 +30,8 @@ static inline uint64_t splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-void prepare_random_bytes(unsigned char *buf, size_t len, uint64_t seed, uint64_t off)
+/* The bytes of a fill=random file at offset off (a multiple of 8). */
+static void prepare_random_bytes(unsigned char *buf, size_t len, uint64_t seed, uint64_t off)
 {
 	uint64_t key = splitmix64(seed), word = off / 8;
 

@@ -22,7 +22,5 @@ typedef void (*prepare_progress_fn)(uint64_t done, uint64_t total, void *arg);
 int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t seed,
 		 volatile sig_atomic_t *stop, prepare_progress_fn progress, void *arg, char *err);
 
-/* Fills buf with the bytes of a fill=random file at offset off (multiple of 8). */
-void prepare_random_bytes(unsigned char *buf, size_t len, uint64_t seed, uint64_t off);
 
 #endif

@@ -60,7 +60,5 @@ void report_consume_text(const struct run *run, uint64_t sum, char *buf, size_t 
 void report_csv_field(FILE *f, const char *s, bool last);
 
 extern const struct reporter report_table, report_json, report_csv;
-/* The JSON document of everything measured so far (also used by tests). */
-json_t *report_json_doc(const struct report *r);
 
 #endif

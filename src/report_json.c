@@ -128,7 +128,7 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 	return o;
 }
 
-json_t *report_json_doc(const struct report *r)
+static json_t *report_json_doc(const struct report *r)
 {
 	const struct jobfile *jf = r->jf;
 	json_t *runs = json_array(), *overrides = json_array();
