@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "error.h"
 #include "figures.h"
 #include "report.h"
@@ -614,8 +615,8 @@ int cmd_compare(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.alpha = cl.alpha;
 	if (cl.nfiles != 2) {
-		cli_error("compare: expected two result files (usage: iosweep compare OLD.json "
-			  "NEW.json [--alpha A] [-o table|csv|json])");
+		cli_error("compare: expected two result files (usage: iosweep %s)",
+			  help_usage("compare"));
 		rc = EXIT_USAGE;
 	} else if (output_format(&cl, &format) < 0 || load_files(&c, &cl) < 0) {
 		rc = EXIT_USAGE;
@@ -624,6 +625,12 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_RUN;
 	} else {
 		rc = print_comparison(&c, format);
+		if (rc == EXIT_OK && c.nmatched == 0) {
+			cli_error("compare: %s and %s have no run in common (runs match by job name "
+				  "and parameters other than filename, repeat and warmup)",
+				  cl.files[0], cl.files[1]);
+			rc = EXIT_USAGE;
+		}
 	}
 	comparison_free(&c);
 	cli_free(&cl);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "help.h"
 #include "options.h"
 #include "texttable.h"
 #include "units.h"
@@ -20,7 +21,7 @@ int cmd_check(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (c.nfiles == 0) {
-		cli_error("check: no job file given (usage: iosweep check JOB.ini...)");
+		cli_error("check: no job file given (usage: iosweep %s)", help_usage("check"));
 		worst = EXIT_USAGE;
 	}
 	for (size_t i = 0; i < c.nfiles; i++) {
@@ -123,7 +124,7 @@ int cmd_plan(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (c.nfiles != 1) {
-		cli_error("plan: expected one job file (usage: iosweep plan JOB.ini [-o json])");
+		cli_error("plan: expected one job file (usage: iosweep %s)", help_usage("plan"));
 		cli_free(&c);
 		return EXIT_USAGE;
 	}
@@ -160,7 +161,7 @@ int cmd_options(int argc, char **argv)
 
 	(void)argv;
 	if (argc > 1) {
-		cli_error("options: takes no arguments");
+		cli_error("options: takes no arguments (usage: iosweep %s)", help_usage("options"));
 		return EXIT_USAGE;
 	}
 	tt_init(&t, 4);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "help.h"
 #include "error.h"
 #include "figures.h"
 #include "options.h"
@@ -616,8 +617,8 @@ static int prepare(struct chart *ch, const struct cli *cl)
 	char err[ERR_MAX];
 
 	if (cl->nfiles != 1) {
-		cli_error("plot: expected one result file (usage: iosweep plot RESULT.json "
-			  "[-o FILE.svg|FILE.png] [--x OPTION] [--y FIGURE])");
+		cli_error("plot: expected one result file (usage: iosweep %s)",
+			  help_usage("plot"));
 		return -1;
 	}
 	if (choose_output(ch, cl) < 0 || check_output_dir(ch->out) < 0 ||

@@ -18,6 +18,7 @@
 
 #include "cache.h"
 #include "cli.h"
+#include "help.h"
 #include "dist.h"
 #include "error.h"
 #include "host.h"
@@ -48,10 +49,16 @@ static int check_sinks(struct cli *c, struct report_sink *sinks)
 {
 	size_t on_stdout = 0;
 
-	if (c->nout == 0) {
-		c->out[0].format = "table";
-		c->nout = 1;
+	for (size_t i = 0; i < c->nout; i++)
+		on_stdout += !c->out[i].path;
+	/* files do not take the table away: only another format on stdout, or
+	 * --quiet with files, does */
+	if (c->nout == 0 || (on_stdout == 0 && !c->quiet && c->nout < CLI_MAX_OUTPUTS)) {
+		c->out[c->nout].format = "table";
+		c->out[c->nout].path = NULL;
+		c->nout++;
 	}
+	on_stdout = 0;
 	for (size_t i = 0; i < c->nout; i++) {
 		sinks[i].reporter = reporter_find(c->out[i].format);
 		sinks[i].path = c->out[i].path;
@@ -264,7 +271,7 @@ int cmd_run(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (c.nfiles != 1) {
-		cli_error("run: expected one job file (usage: iosweep run JOB.ini [-o FORMAT[:PATH]])");
+		cli_error("run: expected one job file (usage: iosweep %s)", help_usage("run"));
 		cli_free(&c);
 		return EXIT_USAGE;
 	}

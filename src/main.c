@@ -7,40 +7,20 @@
 
 #include "cli.h"
 #include "dist.h"
+#include "help.h"
 
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *usage;
-	const char *help;
 };
 
+/* what each command says about itself is in help.c */
 static const struct command commands[] = {
-	{ "run", cmd_run,
-	  "run JOB.ini [-o FORMAT[:PATH]]... [--set KEY=VALUE]... [--job NAME]... [--quiet]",
-	  "run the plan of a job file and report the results (FORMAT: table, json, csv)" },
-	{ "plan", cmd_plan, "plan JOB.ini [-o json] [--set KEY=VALUE]... [--job NAME]...",
-	  "print the runs a job file expands to, with their reads and bytes; run nothing" },
-	{ "check", cmd_check, "check JOB.ini... [--set KEY=VALUE]...",
-	  "validate job files: silent with exit 0 when they are fine" },
-	{ "options", cmd_options, "options", "list every job option with its type, default and help" },
-	{ "compare", cmd_compare, "compare OLD.json NEW.json [--alpha A] [-o table|csv|json]",
-	  "compare two result files run by run, with a Mann-Whitney U test" },
-	{ "plot", cmd_plot, "plot RESULT.json [-o FILE.svg|FILE.png] [--x OPTION] [--y FIGURE]",
-	  "draw a chart of a result file with gnuplot" },
+	{ "run", cmd_run },	    { "plan", cmd_plan },	{ "check", cmd_check },
+	{ "options", cmd_options }, { "compare", cmd_compare }, { "plot", cmd_plot },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: iosweep COMMAND [ARGS]\n\ncommands:\n");
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(out, "\n'iosweep help COMMAND' shows a command's usage; "
-		     "'man iosweep' and 'man iosweep-job' say more.\n"
-		     "exit codes: 0 ok, 1 a run failed, 2 bad usage or job file, 130 interrupted\n");
-}
 
 static const struct command *find(const char *name)
 {
@@ -50,20 +30,24 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
+/* iosweep help [COMMAND] */
 static int help(int argc, char **argv)
 {
-	const struct command *c;
-
 	if (argc < 2) {
-		usage(stdout);
+		help_overview(stdout);
 		return EXIT_OK;
 	}
-	c = find(argv[1]);
-	if (!c) {
+	if (help_wanted(argc, argv))
+		return help(2, (char *[]){ "help", "help", NULL });
+	if (argc > 2) {
+		cli_error("help: expected at most one command (usage: iosweep %s)",
+			  help_usage("help"));
+		return EXIT_USAGE;
+	}
+	if (help_print(argv[1], stdout) < 0) {
 		cli_error("no command '%s' (see 'iosweep help')", argv[1]);
 		return EXIT_USAGE;
 	}
-	printf("usage: iosweep %s\n\n%s\n", c->usage, c->help);
 	return EXIT_OK;
 }
 
@@ -72,7 +56,7 @@ static int dispatch(int argc, char **argv)
 	const struct command *c;
 
 	if (argc < 2) {
-		usage(stderr);
+		help_overview(stderr);
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
@@ -87,6 +71,8 @@ static int dispatch(int argc, char **argv)
 		cli_error("no command '%s' (see 'iosweep help')", argv[1]);
 		return EXIT_USAGE;
 	}
+	if (help_wanted(argc - 1, argv + 1))
+		return help_print(c->name, stdout) < 0 ? EXIT_USAGE : EXIT_OK;
 	return c->fn(argc - 1, argv + 1);
 }
 

@@ -25,3 +25,18 @@ load helpers
 		grep -qE "^\.B $e\$" "$BATS_TEST_DIRNAME/../../man/iosweep.1"
 	done
 }
+
+# synopsis: the man page's SYNOPSIS as text, one line per command
+synopsis() {
+	mandoc -T ascii -O width=400 "$BATS_TEST_DIRNAME/../../man/iosweep.1" | col -bx |
+		awk '/^SYNOPSIS/ {on = 1; next} /^[A-Z]/ {on = 0} on && NF' | tr -s ' ' | sed 's/^ //'
+}
+
+@test "the man page's SYNOPSIS is the usage line of every command's help" {
+	synopsis >"$TESTDIR/synopsis"
+	for c in run plan check options compare plot help; do
+		usage=$("$IOSWEEP" help $c | head -n1 | sed 's/^usage: //')
+		grep -qxF "$usage" "$TESTDIR/synopsis" || { echo "man lacks: $usage"; cat "$TESTDIR/synopsis"; false; }
+	done
+	[ "$(grep -c '^iosweep [a-z]' "$TESTDIR/synopsis")" = 7 ]
+}

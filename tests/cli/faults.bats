@@ -19,7 +19,7 @@ teardown() {
 	mkdir "$TESTDIR/full"
 	mount -t tmpfs -o size=2m iosweep-full "$TESTDIR/full"
 	job f "[a]\nfilename = $TESTDIR/full/f.dat\nsize = 4m\nrepeat = 1\n"
-	run "$IOSWEEP" run "$TESTDIR/f.ini" -o json:"$TESTDIR/f.json"
+	run "$IOSWEEP" run "$TESTDIR/f.ini" -o json:"$TESTDIR/f.json" --quiet
 	[ "$status" -eq 1 ]
 	[ "$output" = "iosweep: run 0 (job 'a'): creating $TESTDIR/full/f.dat: No space left on device" ]
 	[ -z "$(ls -A "$TESTDIR/full")" ]
@@ -111,14 +111,14 @@ eio_shim() {
 	job e "[global]\nrepeat = 1\n[bad]\nfilename = $TESTDIR/bad.dat\nbs = 4k, 64k\n[good]\nfilename = $TESTDIR/good.dat\n"
 	# byte 524300 lies in the 4 KiB block at 524288 and the 64 KiB block at 524288
 	run env IOSWEEP_EIO_FILE="$TESTDIR/bad.dat" IOSWEEP_EIO_OFFSET=524300 LD_PRELOAD="$shim" \
-		"$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json"
+		"$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json" --quiet
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "iosweep: run 0 (job 'bad'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
 	[ "${lines[1]}" = "iosweep: run 1 (job 'bad'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ "$(json_get "$TESTDIR/e.json" 'd["runs"][2]["repeats"][0]["reads"]')" = 256 ]
 	# the same job without the fault reads every block
-	run "$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json"
+	run "$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json" --quiet
 	[ "$status" -eq 0 ]
 }
 

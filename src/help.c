@@ -1,0 +1,185 @@
+/*
+ * help.c - what `iosweep help`, `iosweep COMMAND -h` and the usage inside
+ * error messages say about each command.
+ *
+ * Each command is described once here (its usage line, a summary, the
+ * command-line options it takes and one example); each command-line option
+ * once too.  The man page's SYNOPSIS is tested against the usage lines
+ * (tests/cli/docs.bats), so the two cannot drift apart.
+ */
+#include "help.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* command-line options, each described once */
+enum {
+	H_OUTPUT = 1 << 0,
+	H_OUTPUT_PLAN = 1 << 1,
+	H_OUTPUT_COMPARE = 1 << 2,
+	H_OUTPUT_PLOT = 1 << 3,
+	H_SET = 1 << 4,
+	H_JOB = 1 << 5,
+	H_QUIET = 1 << 6,
+	H_ALPHA = 1 << 7,
+	H_X = 1 << 8,
+	H_Y = 1 << 9,
+};
+
+struct option_doc {
+	unsigned id;
+	const char *flags;
+	const char *text;
+};
+
+static const struct option_doc option_docs[] = {
+	{ H_OUTPUT, "-o, --output FORMAT[:PATH]",
+	  "table (the default), json or csv; to PATH, or to stdout without one (or with\n"
+	  "'-'); may be given several times, but only one format may take stdout.  The\n"
+	  "table stays on stdout when the other formats go to files, unless --quiet" },
+	{ H_OUTPUT_PLAN, "-o, --output table|json", "the plan as text (the default) or as JSON, to stdout" },
+	{ H_OUTPUT_COMPARE, "-o, --output table|csv|json", "the format of the comparison (default table), to stdout" },
+	{ H_OUTPUT_PLOT, "-o, --output FILE.svg|FILE.png",
+	  "the chart, SVG or PNG by its extension (default: RESULT.svg beside RESULT.json)" },
+	{ H_SET, "--set KEY=VALUE",
+	  "set a job option in every job, over what the job file says (size=16m,\n"
+	  "engine=sync,mmap); may be given several times; recorded in the results" },
+	{ H_JOB, "--job NAME", "only this job (a [section] of the job file); may be given several times" },
+	{ H_QUIET, "-q, --quiet",
+	  "no progress line; with -o to files, no table on stdout either (unless\n"
+	  "-o table asks for it)" },
+	{ H_ALPHA, "--alpha A", "significance level of the Mann-Whitney U test (default 0.05)" },
+	{ H_X, "--x OPTION", "the x axis: a run parameter (bs, spacing, engine, ...) or job" },
+	{ H_Y, "--y FIGURE",
+	  "the figure drawn: time_to_end_s (default), throughput_Bps, coverage_Bps,\n"
+	  "iops, lat_p99_ns, cpu_sys_s, ... (any per-repeat figure of the JSON)" },
+};
+
+#define NOPTION_DOCS (sizeof(option_docs) / sizeof(option_docs[0]))
+
+struct command_doc {
+	const char *name;
+	const char *usage;   /* after "iosweep " */
+	const char *summary; /* one line, for `iosweep help` */
+	const char *text;    /* what it does, a few lines */
+	unsigned options;
+	const char *example;
+};
+
+static const struct command_doc command_docs[] = {
+	{ "run", "run JOB.ini [-o FORMAT[:PATH]]... [--set KEY=VALUE]... [--job NAME]... [--quiet]",
+	  "run the plan of a job file and report the results (FORMAT: table, json, csv)",
+	  "Runs every run of the job file's plan, each repeated as the job says, and\n"
+	  "reports the results.  A JOB.ini that is not found as given and has no '/' is\n"
+	  "also looked for in the installed jobs directory (" IOSWEEP_JOBS_DIR ").",
+	  H_OUTPUT | H_SET | H_JOB | H_QUIET,
+	  "iosweep run jobs/demo.ini --set size=16m -o json:demo.json" },
+	{ "plan", "plan JOB.ini [-o table|json] [--set KEY=VALUE]... [--job NAME]...",
+	  "print the runs a job file expands to, with their reads and bytes; run nothing",
+	  "Prints one line per run with the parameters that vary, the reads and bytes\n"
+	  "of one repeat, and the totals; nothing is run and no file is created.",
+	  H_OUTPUT_PLAN | H_SET | H_JOB, "iosweep plan jobs/demo.ini --set size=10g -o json" },
+	{ "check", "check JOB.ini... [--set KEY=VALUE]... [--job NAME]...",
+	  "validate job files: silent with exit 0 when they are fine",
+	  "Parses each job file, applies --set and --job, and expands the plan.\n"
+	  "Silent, with exit status 0, when every file is fine.",
+	  H_SET | H_JOB, "iosweep check jobs/*.ini" },
+	{ "options", "options", "list every job option with its type, default and help",
+	  "Lists every option a job file may use, with its type, default and meaning.", 0,
+	  "iosweep options" },
+	{ "compare", "compare OLD.json NEW.json [--alpha A] [-o table|csv|json]",
+	  "compare two result files run by run, with a Mann-Whitney U test",
+	  "Matches the runs of two result files by job and parameters and prints, per\n"
+	  "figure, the old and new medians, the change and its significance.  Exits 2\n"
+	  "when the files have no run in common.",
+	  H_ALPHA | H_OUTPUT_COMPARE, "iosweep compare before.json after.json --alpha 0.01" },
+	{ "plot", "plot RESULT.json [-o FILE.svg|FILE.png] [--x OPTION] [--y FIGURE]",
+	  "draw a chart of a result file with gnuplot",
+	  "Draws the median of one figure against one run parameter, one line per\n"
+	  "combination of the other parameters that vary, with error bars.",
+	  H_OUTPUT_PLOT | H_X | H_Y, "iosweep plot demo.json -o demo.png --x engine --y iops" },
+	{ "help", "help [COMMAND]", "show the commands, or one command's usage and options",
+	  "Without COMMAND, lists the commands; with one, its usage, options and an\n"
+	  "example (the same as 'iosweep COMMAND --help').",
+	  0, "iosweep help run" },
+};
+
+#define NCOMMAND_DOCS (sizeof(command_docs) / sizeof(command_docs[0]))
+
+static const struct command_doc *find(const char *cmd)
+{
+	for (size_t i = 0; i < NCOMMAND_DOCS; i++)
+		if (strcmp(command_docs[i].name, cmd) == 0)
+			return &command_docs[i];
+	return NULL;
+}
+
+const char *help_usage(const char *cmd)
+{
+	const struct command_doc *d = find(cmd);
+
+	return d ? d->usage : cmd;
+}
+
+/* text, its continuation lines indented to column `indent` */
+static void print_indented(FILE *out, const char *text, int indent)
+{
+	for (const char *p = text; *p; p++) {
+		fputc(*p, out);
+		if (*p == '\n')
+			fprintf(out, "%*s", indent, "");
+	}
+	fputc('\n', out);
+}
+
+int help_print(const char *cmd, FILE *out)
+{
+	const struct command_doc *d = find(cmd);
+
+	if (!d)
+		return -1;
+	fprintf(out, "usage: iosweep %s\n\n%s\n\noptions:\n", d->usage, d->text);
+	for (size_t i = 0; i < NOPTION_DOCS; i++) {
+		if (!(d->options & option_docs[i].id))
+			continue;
+		fprintf(out, "  %s\n      ", option_docs[i].flags);
+		print_indented(out, option_docs[i].text, 6);
+	}
+	fprintf(out, "  -h, --help\n      this help\n\nexample:\n  %s\n", d->example);
+	return 0;
+}
+
+void help_overview(FILE *out)
+{
+	fprintf(out, "usage: iosweep COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMAND_DOCS; i++)
+		fprintf(out, "  %-8s %s\n", command_docs[i].name, command_docs[i].summary);
+	fprintf(out, "\n'iosweep help COMMAND' or 'iosweep COMMAND --help' shows a command's usage;\n"
+		     "'man iosweep' and 'man iosweep-job' say more.\n"
+		     "exit codes: 0 ok, 1 a run failed, 2 bad usage or job file, 130 interrupted\n");
+}
+
+/* the options that take a value as the next argument */
+static bool takes_value(const char *arg)
+{
+	static const char *const with_value[] = { "-o",  "--output", "--set", "--job",
+						  "--x", "--y",      "--alpha" };
+
+	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
+		if (strcmp(arg, with_value[i]) == 0)
+			return true;
+	return false;
+}
+
+bool help_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+		if (takes_value(argv[i]))
+			i++;
+	}
+	return false;
+}
