@@ -308,6 +308,42 @@ double cache_residency(const char *path, uint64_t size)
 	return (double)cached / (double)total;
 }
 
+/* Dirty + Writeback of /proc/meminfo, in bytes; -1 when unreadable. */
+static int64_t meminfo_dirty(void)
+{
+	unsigned long long kb, sum = 0;
+	char line[128];
+	int found = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Dirty: %llu kB", &kb) == 1 ||
+		    sscanf(line, "Writeback: %llu kB", &kb) == 1) {
+			sum += kb * 1024;
+			found++;
+		}
+	(void)fclose(f);
+	return found == 2 ? (int64_t)sum : -1;
+}
+
+int64_t cache_dirty_bytes(int fd, uint64_t size, bool *system_wide)
+{
+	struct cs_range range = {.off = 0, .len = size};
+	struct cs_stat cs;
+	long page = sysconf(_SC_PAGESIZE);
+
+	*system_wide = false;
+	memset(&cs, 0, sizeof(cs));
+	if (page > 0 && syscall(__NR_cachestat, fd, &range, &cs, 0) == 0)
+		return (int64_t)((cs.nr_dirty + cs.nr_writeback) * (uint64_t)page);
+	if (errno == EPERM || errno == EACCES)
+		return -1;
+	*system_wide = true;
+	return meminfo_dirty();
+}
+
 static int usable_block_size(unsigned long v)
 {
 	return v >= 512 && v <= (1UL << 20) && (v & (v - 1)) == 0;

@@ -8,6 +8,7 @@
 #ifndef IOSWEEP_CACHE_H
 #define IOSWEEP_CACHE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Same order as the values of the `cache` option in options.c. */
@@ -34,6 +35,15 @@ int cache_apply(enum cache_policy policy, const char *path, uint64_t size, char 
  * can be opened.
  */
 double cache_residency(const char *path, uint64_t size);
+
+/*
+ * Bytes of the first `size` bytes of the file open as fd that are dirty or
+ * under writeback in the page cache (cachestat nr_dirty + nr_writeback): what
+ * a buffered write has not yet made durable.  On kernels without cachestat,
+ * the whole system's Dirty + Writeback from /proc/meminfo, with
+ * *system_wide set.  -1 when neither can be read.
+ */
+int64_t cache_dirty_bytes(int fd, uint64_t size, bool *system_wide);
 
 /* Logical block size of the device holding path (for O_DIRECT alignment);
  * 512 when it cannot be found.  */

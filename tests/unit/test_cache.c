@@ -211,9 +211,15 @@ static double fincore_pages(const char *path)
 
 /* ---- forked children: an unprivileged user, a kernel without cachestat ---- */
 
+struct dirty_result {
+	int64_t before_sync, after_sync;
+	bool system_wide;
+};
+
 struct child_result {
 	int rc;
 	double residency;
+	struct dirty_result dirty;
 	char err[ERR_MAX];
 };
 
@@ -257,6 +263,30 @@ static void child_residency(struct child_result *r)
 {
 	r->residency = cache_residency(file_path, child_size);
 	r->rc = 0;
+}
+
+/* Dirty bytes of a fresh 1 MiB buffered write, before and after fdatasync. */
+static void dirty_write(struct child_result *r)
+{
+	static char buf[1 << 20];
+	char path[PATH_MAX];
+	struct dirty_result *d = &r->dirty;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/iosweep-dirty-XXXXXX", test_dir());
+	fd = mkstemp(path);
+	r->rc = -1;
+	if (fd < 0)
+		return;
+	unlink(path);
+	memset(buf, 'd', sizeof(buf));
+	if (write_all(fd, buf, sizeof(buf)) == 0) {
+		d->before_sync = cache_dirty_bytes(fd, sizeof(buf), &d->system_wide);
+		d->after_sync = fdatasync(fd) == 0 ? cache_dirty_bytes(fd, sizeof(buf),
+								       &d->system_wide) : -2;
+		r->rc = 0;
+	}
+	close(fd);
 }
 
 static void run_child(int flags, void (*fn)(struct child_result *), struct child_result *out)
@@ -485,6 +515,29 @@ static void test_mincore_fallback_agrees(void **state)
 	assert_true(absolute(pages_of(r.residency) - pages_of(mine)) <= 1.0);
 }
 
+static void test_dirty_bytes_of_a_buffered_write(void **state)
+{
+	struct child_result r;
+	const struct dirty_result *d = &r.dirty;
+
+	(void)state;
+	if (on_tmpfs())
+		SKIP("%s is tmpfs: nothing is ever written back", test_dir());
+	run_child(0, dirty_write, &r);
+	assert_int_equal(r.rc, 0);
+	print_message("cachestat: %lld dirty before fdatasync, %lld after\n",
+		      (long long)d->before_sync, (long long)d->after_sync);
+	assert_false(d->system_wide);
+	/* the pages just written are dirty or being written back, and only they */
+	assert_true(d->before_sync > 0 && d->before_sync <= 1 << 20);
+	assert_int_equal(d->after_sync, 0);
+	/* without cachestat: the system's figure, which counts other files too */
+	run_child(NO_CACHESTAT, dirty_write, &r);
+	assert_int_equal(r.rc, 0);
+	assert_true(d->system_wide);
+	assert_true(d->before_sync >= 0 && d->after_sync >= 0);
+}
+
 static void test_unwritable_file_is_unknown_or_true(void **state)
 {
 	struct child_result plain, fallback;
@@ -597,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_drop_as_root),
 		cmocka_unit_test(test_drop_unprivileged_suggests_fadvise),
 		cmocka_unit_test(test_mincore_fallback_agrees),
+		cmocka_unit_test(test_dirty_bytes_of_a_buffered_write),
 		cmocka_unit_test(test_unwritable_file_is_unknown_or_true),
 		cmocka_unit_test(test_logical_block_size),
 		cmocka_unit_test(test_block_device),
