@@ -47,6 +47,7 @@ LIB_SRC := $(filter-out src/main.c src/dist_%.c,$(wildcard src/*.c)) src/dist_$(
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+SHIMS   := $(patsubst tests/shim/%.c,$(BUILD)/tests/%.so,$(wildcard tests/shim/*_shim.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .PHONY: all deps test-deps demo demo-plots check sanitize mpi bench install clean lint fuzz valgrind
@@ -67,8 +68,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiosweep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) -Isrc $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
-# the fault-injecting pread shim: never with the sanitizers' CFLAGS
-$(BUILD)/tests/eio_shim.so: tests/shim/eio_shim.c | $(BUILD)/tests
+# the fault-injecting shims: never with the sanitizers' CFLAGS
+$(BUILD)/tests/%_shim.so: tests/shim/%_shim.c | $(BUILD)/tests
 	$(CC) -O2 -g -std=c17 -Wall -Wextra -Werror -shared -fPIC $< -ldl -o $@
 $(BUILD)/bench/%: bench/%.c bench/common.h | $(BUILD)/bench
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
@@ -82,7 +83,7 @@ demo:
 
 check:
 	@tools/deps.sh $(TEST_DEBS)
-	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS) $(BUILD)/tests/eio_shim.so
+	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS) $(SHIMS)
 	@BUILD=$(BUILD) tests/run.sh
 
 bench:

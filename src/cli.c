@@ -14,15 +14,28 @@
 #include "dist.h"
 #include "error.h"
 
+/* One line, whatever the message quotes: a control character (a newline in
+ * a variable, a CR in a file name) is written as a C escape. */
 void cli_error(const char *fmt, ...)
 {
+	char msg[2 * ERR_MAX];
 	va_list ap;
 
 	fflush(stdout);
-	fputs("iosweep: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fputs("iosweep: ", stderr);
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stderr);
+		else if (*p == '\r')
+			fputs("\\r", stderr);
+		else if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+	}
 	fputc('\n', stderr);
 }
 
@@ -165,18 +178,20 @@ int cli_load(const struct cli *c, const char *path, struct jobfile *jf, struct p
 {
 	char err[ERR_MAX] = "", *text = NULL;
 	size_t len = 0;
-	int rc = 0;
+	int rc = 0, nomem;
 
 	memset(jf, 0, sizeof(*jf));
 	memset(plan, 0, sizeof(*plan)); /* freed below even when never expanded */
 	/* rank 0 reads the job file; other hosts need not have it */
 	if (dist_rank() == 0)
 		rc = jobfile_read(path, &text, &len, err);
+	nomem = rc == JOBFILE_NOMEM;
 	if (cli_agree(rc, err) || dist_broadcast(&text, &len) < 0) {
 		free(text);
-		return EXIT_USAGE;
+		return dist_max_int(nomem) ? EXIT_RUN : EXIT_USAGE;
 	}
 	rc = jobfile_parse(jf, path, text, len, err);
+	nomem = rc == JOBFILE_NOMEM;
 	free(text);
 	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
 		rc = jobfile_set(jf, c->sets[i], err);
@@ -185,6 +200,9 @@ int cli_load(const struct cli *c, const char *path, struct jobfile *jf, struct p
 	if (rc == 0)
 		rc = plan_expand(plan, jf, err);
 	rc = cli_agree(rc, err);
+	/* memory running out is not a bad job file */
+	if (rc && dist_max_int(nomem))
+		rc = EXIT_RUN;
 	if (rc) {
 		/* a plan that failed on this rank was freed by plan_expand */
 		if (plan->runs)

@@ -3,9 +3,14 @@
  *
  * inih does the INI syntax; it is fed through ini_parse_stream with a
  * reader of our own, which counts lines (the Debian build of inih gives its
- * handler no line numbers), refuses lines longer than inih would accept
- * (inih would silently split them), and notes every [section] header so
- * that a job with no options of its own still exists.  The handler turns
+ * handler no line numbers), ends a line at LF, CR LF or a lone CR alike and
+ * hands inih each line with a plain LF (so that the length limit is the
+ * same whatever the line end), refuses lines longer than inih would accept
+ * (inih would silently split them), and reads every [section] header
+ * itself: a job with no options of its own still exists, text after ']' is
+ * an error instead of being dropped, and white space around the name is
+ * not part of it.  Job names are found through a hash table, so that a file
+ * of many jobs is read in time linear in its size.  The handler turns
  * each value into typed values: ${VAR} expansion, list splitting, parsing
  * against the option table.  The first error wins and stops the parse.
  */
@@ -23,6 +28,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "error.h"
 
@@ -31,14 +37,18 @@
 /* Bounds that keep a hostile or generated file from taking minutes or
  * gigabytes: every job holds its own copy of [global]'s values, and a plan
  * has at most PLAN_MAX_RUNS runs anyway. */
-#define MAX_JOBS 10000
+#define MAX_JOBS 100000 /* as many as a plan has runs */
 #define MAX_VALUES 1000000
+/* The message of every failed allocation, told apart from job-file errors
+ * by it (a job file is not wrong because memory ran out). */
+#define NOMEM "out of memory"
 
 struct parser {
 	struct jobfile *jf;
 	const char *text, *end, *pos;
 	int lineno;
 	bool indented;        /* the line being parsed starts with white space */
+	bool blank_before;    /* a blank line since the last name = value */
 	struct job global;    /* [global] values so far */
 	bool in_global;
 	bool have_section;
@@ -50,9 +60,12 @@ struct parser {
 	int open_id;          /* and its option */
 	size_t nvalues;       /* values held by [global] and the jobs */
 	size_t jobs_cap;      /* room in jf->jobs */
+	uint32_t *names;      /* open addressing: 1 + index into jf->jobs; 0: free */
+	size_t names_cap;     /* a power of two, at least twice the jobs */
 	char err[ERR_MAX];
 	int fail_line;        /* line of err; 0: none */
 	bool failed;
+	bool nomem;           /* err is about memory, not about the file */
 };
 
 static int fail(struct parser *ps, int line, const char *fmt, ...)
@@ -68,7 +81,11 @@ static int fail(struct parser *ps, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (line > 0)
+	ps->nomem = strcmp(msg, NOMEM) == 0;
+	if (ps->nomem)
+		snprintf(ps->err, sizeof(ps->err), "%s: out of memory while reading it",
+			 ps->jf->path);
+	else if (line > 0)
 		snprintf(ps->err, sizeof(ps->err), "%s:%d: %s", ps->jf->path, line, msg);
 	else
 		snprintf(ps->err, sizeof(ps->err), "%s: %s", ps->jf->path, msg);
@@ -77,12 +94,58 @@ static int fail(struct parser *ps, int line, const char *fmt, ...)
 	return 0;
 }
 
+/* Outside the parse (--set, --job): a few look-ups, a scan each. */
 static struct job *jobfile_find(const struct jobfile *jf, const char *name)
 {
 	for (size_t i = 0; i < jf->njobs; i++)
 		if (strcmp(jf->jobs[i].name, name) == 0)
 			return &jf->jobs[i];
 	return NULL;
+}
+
+/* The slot of name in the parser's table: where it is, or the free slot
+ * where it would go. */
+static uint32_t *names_slot(const struct parser *ps, const char *name)
+{
+	size_t mask = ps->names_cap - 1, i = XXH3_64bits(name, strlen(name)) & mask;
+
+	while (ps->names[i] && strcmp(ps->jf->jobs[ps->names[i] - 1].name, name) != 0)
+		i = (i + 1) & mask;
+	return &ps->names[i];
+}
+
+static struct job *parser_find(const struct parser *ps, const char *name)
+{
+	uint32_t *slot = ps->names_cap ? names_slot(ps, name) : NULL;
+
+	return slot && *slot ? &ps->jf->jobs[*slot - 1] : NULL;
+}
+
+/* Adds the last job of jf to the table, doubling it when half full. */
+static int names_add(struct parser *ps)
+{
+	const struct job *jobs = ps->jf->jobs;
+	size_t n = ps->jf->njobs;
+
+	if (!jobs || n == 0)
+		return -1;
+
+	if (2 * n > ps->names_cap) {
+		size_t cap = ps->names_cap ? 2 * ps->names_cap : 64;
+		uint32_t *old = ps->names;
+
+		ps->names = calloc(cap, sizeof(*ps->names));
+		if (!ps->names) {
+			ps->names = old;
+			return -1;
+		}
+		ps->names_cap = cap;
+		for (size_t i = 0; i + 1 < n; i++)
+			*names_slot(ps, jobs[i].name) = (uint32_t)(i + 1);
+		free(old);
+	}
+	*names_slot(ps, jobs[n - 1].name) = (uint32_t)n;
+	return 0;
 }
 
 static void value_free(const struct option_def *o, struct job_value *jv)
@@ -135,7 +198,7 @@ static char *expand_env(const char *in, char *err)
 	char *out = malloc(cap);
 
 	if (!out) {
-		err_set(err, "out of memory");
+		err_set(err, NOMEM);
 		return NULL;
 	}
 	for (const char *p = in; *p;) {
@@ -188,7 +251,7 @@ static char *expand_env(const char *in, char *err)
 			cap = 2 * (len + addlen + 1);
 			bigger = realloc(out, cap);
 			if (!bigger) {
-				err_set(err, "out of memory");
+				err_set(err, NOMEM);
 				goto fail;
 			}
 			out = bigger;
@@ -235,7 +298,7 @@ static int check_no_repeats(enum opt_id id, const struct job_value *jv, char *er
 		return 0;
 	sorted = malloc(jv->n * sizeof(*sorted));
 	if (!sorted)
-		return err_set(err, "out of memory");
+		return err_set(err, NOMEM);
 	for (size_t i = 0; i < jv->n; i++)
 		sorted[i] = jv->v[i].u;
 	qsort(sorted, jv->n, sizeof(*sorted), compare_u64);
@@ -275,7 +338,7 @@ static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bo
 			return err_set(err, "%s takes one value, not a list: '%s'", o->name, text);
 		jv->v = calloc(1, sizeof(*jv->v));
 		if (!jv->v)
-			return err_set(err, "out of memory");
+			return err_set(err, NOMEM);
 		if (option_parse_value(id, text, &jv->v[0], err) < 0)
 			return -1;
 		jv->n = 1;
@@ -285,7 +348,7 @@ static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bo
 		return err_set(err, "%s: empty value", o->name);
 	copy = strdup(text);
 	if (!copy)
-		return err_set(err, "out of memory");
+		return err_set(err, NOMEM);
 	cap = jv->n + 1;
 	for (const char *p = text; *p; p++)
 		cap += *p == ',';
@@ -294,7 +357,7 @@ static int parse_into(enum opt_id id, const char *text, struct job_value *jv, bo
 
 		if (!v) {
 			free(copy);
-			return err_set(err, "out of memory");
+			return err_set(err, NOMEM);
 		}
 		jv->v = v;
 	}
@@ -362,18 +425,18 @@ static int start_section(struct parser *ps, const char *name, int line)
 	ps->in_global = false;
 	if (*name == '\0')
 		return fail(ps, line, "empty section name");
-	struct job *dup = jobfile_find(jf, name);
+	struct job *dup = parser_find(ps, name);
 	if (dup)
 		return fail(ps, line, "duplicate job name '%s' (first at line %d)", name, dup->line);
 	if (jf->njobs == MAX_JOBS)
 		return fail(ps, line, "more than %d jobs in one file", MAX_JOBS);
-	if (jf->njobs == ps->jobs_cap) {
+	if (jf->njobs == ps->jobs_cap || !jf->jobs) {
 		/* grown by doubling: thousands of sections stay linear */
 		size_t cap = ps->jobs_cap ? 2 * ps->jobs_cap : 16;
 
 		jobs = realloc(jf->jobs, cap * sizeof(*jobs));
 		if (!jobs)
-			return fail(ps, line, "out of memory");
+			return fail(ps, line, NOMEM);
 		jf->jobs = jobs;
 		ps->jobs_cap = cap;
 	}
@@ -382,13 +445,13 @@ static int start_section(struct parser *ps, const char *name, int line)
 	memset(job, 0, sizeof(*job));
 	job->line = line;
 	job->name = strdup(name);
-	if (!job->name)
-		return fail(ps, line, "out of memory");
+	if (!job->name || names_add(ps) < 0)
+		return fail(ps, line, NOMEM);
 	for (int i = 0; i < OPT__COUNT; i++) {
 		if (!count_values(ps, ps->global.opt[i].n, line))
 			return 0;
 		if (value_copy(i, &job->opt[i], &ps->global.opt[i]) < 0)
-			return fail(ps, line, "out of memory");
+			return fail(ps, line, NOMEM);
 	}
 	return 1;
 }
@@ -403,12 +466,10 @@ static int handler(void *user, const char *section, const char *name, const char
 
 	if (ps->failed)
 		return 0;
+	(void)section; /* the reader started it, with its name trimmed */
 	if (!ps->have_section)
 		return fail(ps, line, "'%s' is outside any section (start with [global] or [JOB])",
 			    name);
-	if (!ps->in_global && strcmp(section, current(ps)->name) != 0 &&
-	    !start_section(ps, section, line))
-		return 0;
 	if (*name == '\0')
 		return fail(ps, line, "syntax error: '=' without an option name before it");
 	id = option_find(name);
@@ -419,13 +480,21 @@ static int handler(void *user, const char *section, const char *name, const char
 			return fail(ps, line, "unknown option '%s' (did you mean '%s'?)", name, near);
 		return fail(ps, line, "unknown option '%s' (see 'iosweep options')", name);
 	}
-	if (ps->indented && ps->prev_id >= 0 && id == ps->prev_id && strchr(value, '='))
-		return fail(ps, line, "an indented line continues the value of '%s': remove the "
-				      "indentation of '%s'", name, value);
+	/* inih takes every indented line after a name = value of the same
+	 * section (comments and blank lines in between) for more of its value */
+	append = ps->indented && ps->prev_id >= 0;
+	if (append && strchr(value, '='))
+		return fail(ps, line, "an indented line continues the value of '%s' (line %d): "
+				      "remove the indentation of '%s'", name, ps->prev_line, value);
+	if (append && !option_table[id].list)
+		return fail(ps, line, "an indented line continues the value of '%s' (line %d), "
+				      "which takes one value: remove the indentation of '%s'",
+			    name, ps->prev_line, value);
+	if (append && ps->blank_before)
+		return fail(ps, line, "an indented line continues the list of '%s' (line %d) after "
+				      "a blank line: remove the blank line or the indentation",
+			    name, ps->prev_line);
 	jv = &current(ps)->opt[id];
-	/* an indented line right after name = value continues that value */
-	append = ps->indented && id == ps->prev_id && option_table[id].list &&
-		 ps->prev_line == line - 1;
 	if (!append && !finish_value(ps))
 		return 0;
 	if (jv->here && !append)
@@ -460,53 +529,99 @@ static int handler(void *user, const char *section, const char *name, const char
 	ps->open_id = id;
 	ps->prev_id = id;
 	ps->prev_line = line;
+	ps->blank_before = false;
 	return 1;
 }
 
-/* inih's reader: one line per call, counted, never truncated. */
+/* Where the line at p ends (LF, CR LF, a lone CR, or the end of the text):
+ * its length without the line end; *next is the start of the next line. */
+static size_t line_length(const char *p, const char *end, const char **next)
+{
+	const char *q = p;
+
+	while (q < end && *q != '\n' && *q != '\r')
+		q++;
+	*next = q;
+	if (q < end && *q == '\r')
+		(*next)++;
+	if (*next < end && **next == '\n')
+		(*next)++;
+	return (size_t)(q - p);
+}
+
+/* A [section] line (after a byte order mark): starts the section, or fails. */
+static void section_line(struct parser *ps, const char *p)
+{
+	const char *close = strchr(p, ']'), *rest;
+	char name[MAX_SECTION];
+	size_t len;
+
+	if (!close) {
+		fail(ps, ps->lineno, "syntax error: '[' without ']'");
+		return;
+	}
+	for (rest = close + 1; *rest == ' ' || *rest == '\t'; rest++)
+		;
+	if (*rest != '\n' && *rest != ';' && *rest != '#') {
+		fail(ps, ps->lineno, "text after ']': '%.*s' (an option goes on a line of its own)",
+		     (int)strcspn(rest, "\n"), rest);
+		return;
+	}
+	/* [ global ] is [global]: white space around a name is not part of it */
+	for (p++; p < close && (*p == ' ' || *p == '\t'); p++)
+		;
+	while (close > p && (close[-1] == ' ' || close[-1] == '\t'))
+		close--;
+	len = (size_t)(close - p);
+	if (len >= MAX_SECTION - 1) {
+		fail(ps, ps->lineno, "section name longer than %d characters", MAX_SECTION - 2);
+		return;
+	}
+	memcpy(name, p, len);
+	name[len] = '\0';
+	start_section(ps, name, ps->lineno);
+}
+
+/* inih's reader: one line per call, counted, never truncated, ending in LF. */
 static char *reader(char *buf, int size, void *stream)
 {
 	struct parser *ps = stream;
-	const char *nl, *start = ps->pos;
+	const char *next, *p = buf;
 	size_t len;
 
 	if (ps->failed || ps->pos >= ps->end)
 		return NULL;
-	nl = memchr(start, '\n', (size_t)(ps->end - start));
-	len = nl ? (size_t)(nl - start) + 1 : (size_t)(ps->end - start);
+	len = line_length(ps->pos, ps->end, &next);
 	ps->lineno++;
-	ps->pos = start + len;
-	if (len > (size_t)size - 1) {
+	if (len > (size_t)size - 2) {
 		fail(ps, ps->lineno, "line is longer than %d characters (continue a list on "
 				     "an indented next line)", size - 2);
 		return NULL;
 	}
-	memcpy(buf, start, len);
-	buf[len] = '\0';
-	ps->indented = len > 0 && (buf[0] == ' ' || buf[0] == '\t');
-	const char *p = buf;
+	memcpy(buf, ps->pos, len);
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
+	ps->pos = next;
 	if (ps->lineno == 1 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
 		p += 3;
-	if (*p == '[') {
-		const char *close = strchr(p, ']');
-
-		if (close && close - p - 1 >= MAX_SECTION - 1)
-			fail(ps, ps->lineno, "section name longer than %d characters",
-			     MAX_SECTION - 2);
-		else if (close)
-			start_section(ps, strndupa(p + 1, (size_t)(close - p - 1)), ps->lineno);
-		else
-			fail(ps, ps->lineno, "syntax error: '[' without ']'");
-	}
+	ps->indented = *p == ' ' || *p == '\t';
+	p += strspn(p, " \t");
+	if (*p == '\n' && ps->prev_id >= 0)
+		ps->blank_before = true;
+	if (*p == '[' && ps->indented)
+		fail(ps, ps->lineno, "an indented section header: remove the indentation");
+	else if (*p == '[')
+		section_line(ps, p);
 	return ps->failed ? NULL : buf;
 }
 
 static int line_of(const char *text, const char *at)
 {
+	const char *next;
 	int line = 1;
 
-	for (const char *p = text; p < at; p++)
-		line += *p == '\n';
+	for (const char *p = text; p + line_length(p, at, &next) < at; p = next)
+		line++;
 	return line;
 }
 
@@ -517,7 +632,7 @@ static int check_baselines(struct parser *ps)
 	for (size_t i = 0; i < jf->njobs; i++) {
 		struct job_value *b = &jf->jobs[i].opt[OPT_BASELINE];
 
-		if (b->n && !jobfile_find(jf, b->v[0].s))
+		if (b->n && !parser_find(ps, b->v[0].s))
 			return fail(ps, b->line, "baseline '%s' names no job of this file",
 				    b->v[0].s);
 	}
@@ -534,8 +649,10 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 	memset(jf, 0, sizeof(*jf));
 	jf->path = strdup(path);
 	jf->text = strndup(text, len);
-	if (!jf->path || !jf->text)
-		return err_set(err, "out of memory");
+	if (!jf->path || !jf->text) {
+		err_set(err, "%s: out of memory while reading it", path);
+		return JOBFILE_NOMEM;
+	}
 	nul = len ? memchr(text, '\0', len) : NULL;
 	if (nul)
 		fail(&ps, line_of(text, nul), "NUL byte in job file");
@@ -544,20 +661,21 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 	if (!ps.failed && ps.dangling)
 		fail(&ps, ps.dangling, "%s: list ends with ','", option_table[ps.dangling_id].name);
 	/* inih goes on after a syntax error: the error on the earliest line wins */
-	if (rc > 0 && (!ps.failed || ps.fail_line > rc)) {
+	if (rc > 0 && !ps.nomem && (!ps.failed || ps.fail_line > rc)) {
 		ps.failed = false;
 		fail(&ps, rc, "syntax error: expected '[section]' or 'name = value'");
 	} else if (!ps.failed && rc < 0) {
-		fail(&ps, 0, "out of memory");
+		fail(&ps, 0, NOMEM);
 	}
 	if (!ps.failed && jf->njobs == 0)
 		fail(&ps, 0, "no jobs (every section but [global] is a job)");
 	if (!ps.failed)
 		check_baselines(&ps);
 	job_clear(&ps.global);
+	free(ps.names);
 	if (ps.failed) {
 		snprintf(err, ERR_MAX, "%s", ps.err);
-		return -1;
+		return ps.nomem ? JOBFILE_NOMEM : -1;
 	}
 	return 0;
 }
@@ -595,8 +713,8 @@ int jobfile_read(const char *path, char **text, size_t *len, char *err)
 	*text = malloc((size_t)st.st_size + 1);
 	if (!*text) {
 		close(fd);
-		err_set(err, "%s: out of memory", path);
-		return -1;
+		err_set(err, "%s: out of memory while reading it", path);
+		return JOBFILE_NOMEM;
 	}
 	while (got < (size_t)st.st_size) {
 		n = read(fd, *text + got, (size_t)st.st_size - got);
@@ -638,11 +756,11 @@ int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 	}
 	ov = realloc(jf->overrides, (jf->noverrides + 1) * sizeof(*ov));
 	if (!ov)
-		return err_set(err, "out of memory");
+		return err_set(err, NOMEM);
 	jf->overrides = ov;
 	ov[jf->noverrides] = strdup(kv);
 	if (!ov[jf->noverrides])
-		return err_set(err, "out of memory");
+		return err_set(err, NOMEM);
 	jf->noverrides++;
 	text = expand_env(eq + 1, why);
 	if (!text)

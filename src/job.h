@@ -40,9 +40,15 @@ struct jobfile {
 	unsigned next_order;
 };
 
-/* Reads a job file's text (malloc'd into *text); -1 with "FILE: message". */
+/* What jobfile_read and jobfile_parse return when memory ran out: not the
+ * job file's fault, so not reported as a job-file error. */
+#define JOBFILE_NOMEM (-2)
+
+/* Reads a job file's text (malloc'd into *text); -1 with "FILE: message",
+ * or JOBFILE_NOMEM. */
 int jobfile_read(const char *path, char **text, size_t *len, char *err);
-/* Parses text as if read from path (a job file broadcast to many ranks, tests). */
+/* Parses text as if read from path (a job file broadcast to many ranks,
+ * tests); -1 with "FILE:LINE: message", or JOBFILE_NOMEM. */
 int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t len, char *err);
 /* Applies `--set KEY=VALUE` to every job. */
 int jobfile_set(struct jobfile *jf, const char *kv, char *err);
