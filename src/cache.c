@@ -311,7 +311,8 @@ double cache_residency(const char *path, uint64_t size)
 /* Dirty + Writeback of /proc/meminfo, in bytes; -1 when unreadable. */
 static int64_t meminfo_dirty(void)
 {
-	unsigned long long kb, sum = 0;
+	static const char *const keys[] = { "Dirty:", "Writeback:" };
+	unsigned long long sum = 0;
 	char line[128];
 	int found = 0;
 	FILE *f = fopen("/proc/meminfo", "re");
@@ -319,10 +320,18 @@ static int64_t meminfo_dirty(void)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Dirty: %llu kB", &kb) == 1 ||
-		    sscanf(line, "Writeback: %llu kB", &kb) == 1) {
-			sum += kb * 1024;
-			found++;
+		for (int k = 0; k < 2; k++) {
+			size_t len = strlen(keys[k]);
+			char *end;
+
+			if (strncmp(line, keys[k], len) != 0)
+				continue;
+			errno = 0;
+			unsigned long long kb = strtoull(line + len, &end, 10);
+			if (errno == 0 && end != line + len && strncmp(end, " kB", 3) == 0) {
+				sum += kb * 1024;
+				found++;
+			}
 		}
 	(void)fclose(f);
 	return found == 2 ? (int64_t)sum : -1;
