@@ -15,6 +15,8 @@
 #include "error.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <linux/magic.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/fs.h>
@@ -25,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -191,6 +194,43 @@ int cache_apply(enum cache_policy policy, const char *path, uint64_t size, char 
 		return drop(err);
 	}
 	return err_set(err, "unknown cache policy %d", (int)policy);
+}
+
+/* File systems whose pages live only in memory: nothing to evict them to. */
+static const char *memory_fs(const char *path)
+{
+	struct statfs sf;
+	char *dir;
+	int rc = statfs(path, &sf);
+
+	if (rc < 0 && errno == ENOENT) { /* a file still to be created */
+		dir = strdup(path);
+		rc = dir ? statfs(dirname(dir), &sf) : -1;
+		free(dir);
+	}
+	if (rc < 0)
+		return NULL;
+	if (sf.f_type == TMPFS_MAGIC)
+		return "tmpfs";
+	if (sf.f_type == RAMFS_MAGIC)
+		return "ramfs";
+	return NULL;
+}
+
+int cache_evict_obstacle(const char *path, char *why, size_t n)
+{
+	const char *fs = memory_fs(path);
+
+	if (fs) {
+		snprintf(why, n, "%s is on %s, whose pages cannot be evicted", path, fs);
+		return 1;
+	}
+	if (access(path, R_OK) == 0 && cache_residency(path, 1) < 0) {
+		snprintf(why, n, "the page-cache state of %s can be read only by its owner or root",
+			 path);
+		return 1;
+	}
+	return 0;
 }
 
 static uint64_t page_count(uint64_t size, uint64_t page)

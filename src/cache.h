@@ -9,6 +9,7 @@
 #define IOSWEEP_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Same order as the values of the `cache` option in options.c. */
@@ -44,6 +45,15 @@ double cache_residency(const char *path, uint64_t size);
  * *system_wide set.  -1 when neither can be read.
  */
 int64_t cache_dirty_bytes(int fd, uint64_t size, bool *system_wide);
+
+/*
+ * Why the page cache of `path` (or, for a file still to be created, of its
+ * directory) cannot be evicted or its eviction not verified: "PATH is on
+ * tmpfs, whose pages cannot be evicted", or "the page-cache state of PATH
+ * can be read only by its owner or root".  Returns 1 and the reason in why
+ * (n bytes), or 0 when nothing stands in the way.
+ */
+int cache_evict_obstacle(const char *path, char *why, size_t n);
 
 /* Logical block size of the device holding path (for O_DIRECT alignment);
  * 512 when it cannot be found.  */

@@ -244,7 +244,7 @@ static void spread(const struct summary *s, double *lo, double *hi)
 static void side_text(const struct shown_figure *sf, const struct summary *s, bool *range,
 		      char *buf, size_t n)
 {
-	double lo, hi;
+	double pct;
 	char v[64];
 
 	if (s->n == 0) {
@@ -252,14 +252,11 @@ static void side_text(const struct shown_figure *sf, const struct summary *s, bo
 		return;
 	}
 	sf->fmt(s->median * sf->scale, v, sizeof(v));
-	spread(s, &lo, &hi);
-	if (!(s->median > 0)) {
+	pct = figure_spread_pct(s, range);
+	if (isnan(pct))
 		snprintf(buf, n, "%s", v);
-		return;
-	}
-	snprintf(buf, n, "%s ± %.0f%%%s", v, 100 * fmax(hi - s->median, s->median - lo) / s->median,
-		 s->has_ci ? "" : " ¹");
-	*range |= !s->has_ci;
+	else
+		snprintf(buf, n, "%s ± %.0f%%%s", v, pct, s->has_ci ? "" : " ¹");
 }
 
 static void change_text(const struct cell *c, double alpha, char *buf, size_t n)

@@ -64,10 +64,8 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		tt_add(&t, "%zu", run->index);
 		tt_add(&t, "%s", run->job->name);
 		for (int i = 0; i < OPT__COUNT; i++)
-			if (plan_column(plan, i)) {
-				option_format(i, run->v[i], val, sizeof(val));
-				tt_add(&t, "%s", val);
-			}
+			if (plan_column(plan, i))
+				tt_add(&t, "%s", plan_cell(run, i, val, sizeof(val)));
 		tt_add(&t, "%llu", (unsigned long long)run->reads);
 		units_fmt_size(run->bytes, b, sizeof(b));
 		tt_add(&t, "%s", b);

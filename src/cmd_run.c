@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,21 +174,38 @@ static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *
 	return rc;
 }
 
-/* A repeat that did not start from the cache state asked for is flagged in
- * the results; say so now too. */
+/* Repeats that did not start from the cache state asked for are flagged in
+ * the results; say so now too, once for the run, with the reason when it is
+ * known (a file on tmpfs). */
 static void warn_cache(const struct run_result *res, struct progress *prog)
 {
+	double lo = INFINITY, hi = -1;
+	size_t missed = 0;
+	char why[ERR_MAX], range[64];
+
 	for (size_t k = 0; k < res->nrep; k++) {
 		const struct repeat_result *rr = &res->rep[k];
 
 		if (rr->cache_as_asked)
 			continue;
-		progress_clear(prog);
-		cli_error("warning: run %zu repeat %zu: %.1f%% of the file was in the page cache "
-			  "before the repeat, not what cache=%s asks for", res->run->index, k,
-			  100 * rr->resident_before,
-			  option_table[OPT_CACHE].values[res->run->v[OPT_CACHE].u]);
+		missed++;
+		lo = fmin(lo, rr->resident_before);
+		hi = fmax(hi, rr->resident_before);
 	}
+	if (!missed)
+		return;
+	if (round(100 * lo) == round(100 * hi))
+		snprintf(range, sizeof(range), "%.0f%%", 100 * lo);
+	else
+		snprintf(range, sizeof(range), "%.0f–%.0f%%", 100 * lo, 100 * hi);
+	if (!cache_evict_obstacle(res->run->v[OPT_FILENAME].s, why + 2, sizeof(why) - 2))
+		why[2] = '\0';
+	else
+		memcpy(why, ": ", 2);
+	progress_clear(prog);
+	cli_error("warning: run %zu: %zu of %zu repeats started with %s of the file in the page "
+		  "cache, not what cache=%s asks for%s", res->run->index, missed, res->nrep, range,
+		  option_table[OPT_CACHE].values[res->run->v[OPT_CACHE].u], why[2] ? why : "");
 }
 
 static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "figures.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,4 +107,14 @@ double figure_speedup(const struct run_result *res, const struct run_result *bas
 	figure_summary(tte, res, &a);
 	figure_summary(tte, base, &b);
 	return a.median > 0 ? b.median / a.median : 0;
+}
+
+double figure_spread_pct(const struct summary *s, bool *range)
+{
+	double lo = s->has_ci ? s->ci95_low : s->min, hi = s->has_ci ? s->ci95_high : s->max;
+
+	if (s->n < 2 || !(s->median > 0))
+		return NAN;
+	*range |= !s->has_ci;
+	return 100 * fmax(hi - s->median, s->median - lo) / s->median;
 }

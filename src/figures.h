@@ -32,6 +32,13 @@ bool figure_known(const struct figure *f, const struct repeat_result *rr);
 /* Summary of a figure over a run's measured repeats (unknown values left out). */
 void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out);
 
+/* The spread shown after a median by the table and by compare: the farther
+ * end of its 95% confidence interval from it, in percent of it, or of the
+ * min..max of the repeats when they are too few for an interval (*range is
+ * then set).  NAN when there is nothing to show: fewer than two repeats, or
+ * a median that is not positive. */
+double figure_spread_pct(const struct summary *s, bool *range);
+
 /* The baseline run of res among results[0..n): same job as `baseline` and
  * the same values of the options that vary within that job, else that
  * job's first run; NULL when there is no baseline or it was not run. */

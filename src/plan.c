@@ -350,6 +350,41 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 	return 0;
 }
 
+bool plan_applies(const struct run *r, enum opt_id id)
+{
+	bool random = r->v[OPT_PATTERN].u == PATTERN_RANDOM;
+
+	switch (id) {
+	case OPT_IODEPTH:
+		return engine_find(option_table[OPT_ENGINE].values[r->v[OPT_ENGINE].u])->flags &
+		       ENGINE_QUEUED;
+	case OPT_SPACING:
+		return !random;
+	case OPT_COUNT:
+		return random;
+	default:
+		return true;
+	}
+}
+
+const char *plan_cell(const struct run *r, enum opt_id id, char *buf, size_t n)
+{
+	if (plan_applies(r, id))
+		option_format(id, r->v[id], buf, n);
+	else if (n)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* some run of the plan has option id */
+static bool plan_any_applies(const struct plan *plan, enum opt_id id)
+{
+	for (size_t k = 0; k < plan->n; k++)
+		if (plan_applies(&plan->runs[k], id))
+			return true;
+	return false;
+}
+
 bool plan_column(const struct plan *plan, enum opt_id id)
 {
 	/* spacing that follows bs everywhere says nothing bs does not */
@@ -367,7 +402,8 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 		return false;
 	switch (id) {
 	case OPT_COUNT:
-		return v[OPT_PATTERN].u == PATTERN_RANDOM;
+	case OPT_IODEPTH:
+		return plan_any_applies(plan, id);
 	case OPT_SPACING:
 		return plan->sparse;
 	case OPT_RUNTIME:

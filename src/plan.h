@@ -44,6 +44,15 @@ struct plan {
 int plan_expand(struct plan *plan, const struct jobfile *jf, char *err);
 void plan_free(struct plan *plan);
 
+/* Whether option id means anything for run r: iodepth only for engines that
+ * queue, spacing only for sequential and reverse reads, count only for
+ * random ones.  Reports leave the cells of the others blank. */
+bool plan_applies(const struct run *r, enum opt_id id);
+
+/* The text of option id's cell in a row for run r: its value, or "" where it
+ * does not apply.  Returns buf. */
+const char *plan_cell(const struct run *r, enum opt_id id, char *buf, size_t n);
+
 /* Whether reports give option id a column: it varies, and is not spacing
  * that merely follows bs. */
 bool plan_column(const struct plan *plan, enum opt_id id);

@@ -3,11 +3,13 @@
  *
  * Only the parameters that vary across the plan get columns; the others
  * are said once above the table.  Figures are medians over the measured
- * repeats, time to end as `median ± sd` (hyperfine's habit), in human
- * units.  Rows are printed at the end (also after an interruption) so the
+ * repeats, time to end with the same spread as `compare` shows (its 95%
+ * confidence interval, or min..max for few repeats, in % of the median), in
+ * human units.  Rows are printed at the end (also after an interruption) so the
  * columns can be aligned; JSON and CSV are the incremental formats.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <string.h>
 
 #include "cache.h"
@@ -85,21 +87,60 @@ static void ratio_text(const struct report *r, const struct run_result *res, cha
 		snprintf(buf, n, "%.*f× slower", 1 / x >= 10 ? 1 : 2, 1 / x);
 }
 
+/* What the legend below the table must explain. */
+struct legend {
+	bool range;   /* some spread is of min..max */
+	bool unknown; /* some residency could not be read */
+	bool missed;  /* some repeat did not start in the state asked for */
+};
+
+/* The page cache before the repeats: the residency of the file, as one
+ * value when every repeat saw the same, else as min–max; `?` when it could
+ * not be read for any; `!` when a repeat did not start as the policy asks. */
+static void cached_text(const struct run_result *res, struct legend *lg, char *buf, size_t n)
+{
+	double lo = INFINITY, hi = -1;
+	bool missed = false;
+
+	/* O_DIRECT reads bypass the page cache: what it holds says nothing of them */
+	if (res->run->v[OPT_CACHE].u == CACHE_DIRECT) {
+		snprintf(buf, n, "%s", "bypassed");
+		return;
+	}
+	for (size_t k = 0; k < res->nrep; k++) {
+		double x = res->rep[k].resident_before;
+
+		missed |= !res->rep[k].cache_as_asked;
+		if (x < 0)
+			continue;
+		lo = fmin(lo, round(100 * x));
+		hi = fmax(hi, round(100 * x));
+	}
+	lg->missed |= missed;
+	if (hi < 0) {
+		lg->unknown = true;
+		snprintf(buf, n, "%s", "?");
+	} else if (lo == hi) {
+		snprintf(buf, n, "%.0f%%%s", lo, missed ? " !" : "");
+	} else {
+		snprintf(buf, n, "%.0f–%.0f%%%s", lo, hi, missed ? " !" : "");
+	}
+}
+
 static void row(struct texttable *t, const struct report *r, const struct columns *c,
-		const struct run_result *res)
+		const struct run_result *res, struct legend *lg)
 {
 	const struct run *run = res->run;
 	char a[64], b[64], val[512];
 	struct summary tte;
+	double pct;
 
 	tt_add(t, "%zu", run->index);
 	if (c->job)
 		tt_add(t, "%s", run->job->name);
 	for (int i = 0; i < OPT__COUNT; i++)
-		if (plan_column(r->plan, i)) {
-			option_format(i, run->v[i], val, sizeof(val));
-			tt_add(t, "%s", val);
-		}
+		if (plan_column(r->plan, i))
+			tt_add(t, "%s", plan_cell(run, i, val, sizeof(val)));
 	if (res->nrep == 0) {
 		tt_add(t, "%s", res->failed ? "failed" : "not run");
 		for (int k = 0; k < 5 + c->baseline + c->consume; k++)
@@ -108,10 +149,12 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	}
 	figure_summary(figure_find("time_to_end_s"), res, &tte);
 	units_fmt_seconds(tte.median, a, sizeof(a));
-	units_fmt_seconds_as(tte.sd, tte.median, b, sizeof(b));
-	/* "781 ± 2.10 µs": the unit once */
-	*strrchr(a, ' ') = '\0';
-	tt_add(t, "%s ± %s%s", a, b, res->failed || res->interrupted ? " !" : "");
+	pct = figure_spread_pct(&tte, &lg->range);
+	if (isnan(pct))
+		b[0] = '\0';
+	else
+		snprintf(b, sizeof(b), " ± %.0f%%%s", pct, tte.has_ci ? "" : " ¹");
+	tt_add(t, "%s%s%s", a, b, res->failed || res->interrupted ? " !" : "");
 	units_fmt_rate(median_of("throughput_Bps", res), a, sizeof(a));
 	tt_add(t, "%s", a);
 	units_fmt_count(median_of("iops", res), a, sizeof(a));
@@ -120,14 +163,8 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	tt_add(t, "%s", a);
 	units_fmt_seconds(median_of("lat_p99_ns", res) / 1e9, a, sizeof(a));
 	tt_add(t, "%s", a);
-	/* O_DIRECT reads bypass the page cache: what it holds says nothing of them */
-	if (run->v[OPT_CACHE].u == CACHE_DIRECT)
-		tt_add(t, "bypassed");
-	else if (res->rep[0].resident_before < 0)
-		tt_add(t, "?");
-	else
-		tt_add(t, "%.0f%%%s", 100 * res->rep[0].resident_before,
-		       res->rep[0].cache_as_asked ? "" : " !");
+	cached_text(res, lg, a, sizeof(a));
+	tt_add(t, "%s", a);
 	if (c->baseline) {
 		ratio_text(r, res, a, sizeof(a));
 		tt_add(t, "%s", a);
@@ -200,8 +237,25 @@ static int table_add(struct report_sink *s, const struct report *r, size_t i, ch
 	return 0;
 }
 
+static void legend(FILE *f, const struct legend *lg)
+{
+	fprintf(f, "time to end: median of the repeats ± the farther end of its 95%% confidence "
+		   "interval, in %% of it; other figures: medians\n");
+	if (lg->range)
+		fprintf(f, "¹: ± spans the min..max of the repeats instead: a confidence interval "
+			   "needs %zu repeats or more\n", stats_min_n_for_ci());
+	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
+		   "when they differ)\n");
+	if (lg->unknown)
+		fprintf(f, "?: the page-cache state of the file could not be read (cachestat and "
+			   "mincore tell it only to the file's owner or root)\n");
+	if (lg->missed)
+		fprintf(f, "!: a repeat did not start in the state the cache policy asks for\n");
+}
+
 static int table_end(struct report_sink *s, const struct report *r, char *err)
 {
+	struct legend lg = { false, false, false };
 	struct texttable t;
 	struct columns c;
 	size_t ncols = 7;
@@ -217,12 +271,11 @@ static int table_end(struct report_sink *s, const struct report *r, char *err)
 	t.right[c.job] = false;
 	header(&t, r, &c);
 	for (size_t i = 0; i < r->ndone; i++)
-		row(&t, r, &c, &r->results[i]);
+		row(&t, r, &c, &r->results[i], &lg);
 	plan_print_constants(r->plan, f);
 	tt_print(&t, f, "");
 	tt_free(&t);
-	fprintf(f, "time to end: median ± sd of the repeats; other figures: medians; "
-		   "cached: file in page cache before repeat 1\n");
+	legend(f, &lg);
 	notes(f, r);
 	if (f != stdout && fclose(f) != 0)
 		return err_set(err, "writing the table failed");
