@@ -59,7 +59,8 @@ struct cs_stat {
 
 static int open_read(const char *path, char *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put in the file's place cannot hang the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 		return err_set(err, "cannot open %s: %s", path, strerror(errno));
@@ -332,7 +333,7 @@ double cache_residency(const char *path, uint64_t size)
 
 	if (page <= 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
 	if (size == 0) {
@@ -453,22 +454,44 @@ static unsigned sysfs_block_size(dev_t dev)
 	return 0;
 }
 
-/* File systems on no single block device (btrfs, NFS...) may still state
- * their O_DIRECT offset alignment (Linux 6.1). */
-static unsigned dio_alignment(const char *path)
+/* The O_DIRECT offset alignment a regular file states (Linux 6.1; ext4,
+ * xfs, btrfs, NFS...): what its file system needs, whatever the devices
+ * under it.  dirfd and path as for statx(2); 0 when not stated. */
+static unsigned dio_alignment(int dirfd, const char *path, int flags)
 {
 #ifdef STATX_DIOALIGN
 	struct statx stx;
 
-	if (statx(AT_FDCWD, path, 0, STATX_DIOALIGN, &stx) < 0)
+	if (statx(dirfd, path, flags, STATX_DIOALIGN, &stx) < 0)
 		return 0;
 	if (!(stx.stx_mask & STATX_DIOALIGN) || !usable_block_size(stx.stx_dio_offset_align))
 		return 0;
 	return stx.stx_dio_offset_align;
 #else
+	(void)dirfd;
 	(void)path;
+	(void)flags;
 	return 0;
 #endif
+}
+
+/* A file that does not exist yet will be on the file system of the
+ * nearest directory above it that does: its stat, in *st. */
+static int stat_or_parent(const char *path, struct stat *st)
+{
+	char dir[PATH_MAX], *slash;
+
+	if (stat(path, st) == 0)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	while ((slash = strrchr(dir, '/')) != NULL) {
+		slash[slash == dir] = '\0';
+		if (stat(dir, st) == 0)
+			return 0;
+		if (slash == dir)
+			break;
+	}
+	return stat(".", st);
 }
 
 unsigned cache_logical_block_size(const char *path)
@@ -476,13 +499,31 @@ unsigned cache_logical_block_size(const char *path)
 	struct stat st;
 	unsigned v = 0;
 
-	if (stat(path, &st) < 0)
+	if (stat_or_parent(path, &st) < 0)
 		return 512;
 	if (S_ISBLK(st.st_mode))
 		v = bdev_block_size(path);
+	if (!v && S_ISREG(st.st_mode))
+		v = dio_alignment(AT_FDCWD, path, 0);
 	if (!v)
 		v = sysfs_block_size(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
+	return v ? v : 512;
+}
+
+unsigned cache_fd_direct_alignment(int fd)
+{
+	struct stat st;
+	unsigned v = 0;
+	int size = 0;
+
+	if (fstat(fd, &st) < 0)
+		return 512;
+	if (S_ISBLK(st.st_mode) && ioctl(fd, BLKSSZGET, &size) == 0 &&
+	    usable_block_size((unsigned long)size))
+		v = (unsigned)size;
+	if (!v && S_ISREG(st.st_mode))
+		v = dio_alignment(fd, "", AT_EMPTY_PATH);
 	if (!v)
-		v = dio_alignment(path);
+		v = sysfs_block_size(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
 	return v ? v : 512;
 }

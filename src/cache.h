@@ -55,8 +55,12 @@ int64_t cache_dirty_bytes(int fd, uint64_t size, bool *system_wide);
  */
 int cache_evict_obstacle(const char *path, char *why, size_t n);
 
-/* Logical block size of the device holding path (for O_DIRECT alignment);
- * 512 when it cannot be found.  */
+/* The O_DIRECT alignment of path (for bs and spacing): what the file
+ * states (statx STATX_DIOALIGN), else the logical block size of its block
+ * device (sysfs); for a path that does not exist yet, that of the directory
+ * it will be created in.  512 when it cannot be found. */
 unsigned cache_logical_block_size(const char *path);
+/* The same for an open file: checked again when the run opens it. */
+unsigned cache_fd_direct_alignment(int fd);
 
 #endif

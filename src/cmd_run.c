@@ -2,14 +2,13 @@
  * cmd_run.c - `iosweep run`: plan, preflight, execute run by run, report.
  *
  * Everything that can make the command fail for reasons other than I/O is
- * checked before the first byte is read or written: the job file, the
- * output destinations, the right to drop caches, the directories of files
- * to create.  SIGINT and SIGTERM stop the current repeat; what was measured
+ * checked before the first byte is read or written: the job file and
+ * everything `check` checks (plan_expand), the output destinations.
+ * Temporary files that interrupted creations left are removed first.  SIGINT and SIGTERM stop the current repeat; what was measured
  * is still reported, and the exit code is 130.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "dist.h"
 #include "error.h"
 #include "host.h"
+#include "prepare.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
@@ -78,33 +78,20 @@ static int check_sinks(struct cli *c, struct report_sink *sinks)
 	return 0;
 }
 
-/* What would fail later for reasons the user can fix now (on every rank). */
+static void note_leftover(const char *msg, void *arg)
+{
+	(void)arg;
+	cli_error("%s", msg);
+}
+
+/* What would fail later is refused by plan_expand (as by check); here, the
+ * leftovers of interrupted creations next to the test files are cleared. */
 static int preflight(const struct plan *plan)
 {
-	char err[ERR_MAX] = "";
-	int failed = 0;
-
-	for (size_t i = 0; i < plan->n && !failed; i++) {
-		const struct run *run = &plan->runs[i];
-		char *dir;
-
-		if (run->v[OPT_CACHE].u == CACHE_DROP &&
-		    access("/proc/sys/vm/drop_caches", W_OK) != 0) {
-			failed = err_set(err, "%s: job '%s': cache=drop needs root to write "
-					      "/proc/sys/vm/drop_caches (%s); use cache=fadvise to "
-					      "evict just this file", plan->jf->path, run->job->name,
-					 strerror(errno));
-			break;
-		}
-		if (run->exists)
-			continue;
-		dir = strdup(run->v[OPT_FILENAME].s);
-		if (!dir || access(dirname(dir), W_OK | X_OK) != 0)
-			failed = err_set(err, "%s: job '%s': cannot create %s: %s", plan->jf->path,
-					 run->job->name, run->v[OPT_FILENAME].s, strerror(errno));
-		free(dir);
-	}
-	return cli_agree(failed, err);
+	for (size_t i = 0; i < plan->n; i++)
+		if (!plan->runs[i].blockdev)
+			prepare_sweep(plan->runs[i].v[OPT_FILENAME].s, note_leftover, NULL);
+	return 0;
 }
 
 /* host_describe() of every rank's file, gathered on rank 0 into rep->host

@@ -22,7 +22,7 @@ static const char *const cache_values[] = { "keep", "warm", "fadvise", "drop", "
 static const char *const hint_values[] = { "none", "sequential", "random", "willneed",
 					    "noreuse", NULL };
 static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
-static const char *const fill_values[] = { "random", "zero", "text", NULL };
+static const char *const fill_values[] = { "random", "zero", "text", "existing", NULL };
 
 #define GiB (1ULL << 30)
 
@@ -33,7 +33,8 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_SIZE] = { "size", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL, "size",
 		       "file size; defaults to the size of an existing file" },
 	[OPT_FILL] = { "fill", T_ENUM, false, false, "random", 0, 0, fill_values, NULL,
-		       "content of a created file (text: one integer 0-1000 per line)" },
+		       "content of a created file (text: one integer 0-1000 per line); existing: "
+		       "a file of your own, never created" },
 	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL, "blocksize",
 		     "bytes per read" },
 	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL, NULL,

@@ -35,7 +35,9 @@ enum opt_id {
 enum pattern_kind { PATTERN_SEQUENTIAL, PATTERN_REVERSE, PATTERN_RANDOM };
 enum hint_kind { HINT_NONE, HINT_SEQUENTIAL, HINT_RANDOM, HINT_WILLNEED, HINT_NOREUSE };
 enum consume_kind { CONSUME_NONE, CONSUME_CHECKSUM, CONSUME_INTS };
-enum fill_kind { FILL_RANDOM, FILL_ZERO, FILL_TEXT };
+/* FILL_EXISTING: a file iosweep did not make (or that has no record), its
+ * content unknown; in a job, `fill = existing` says so explicitly. */
+enum fill_kind { FILL_RANDOM, FILL_ZERO, FILL_TEXT, FILL_EXISTING };
 /* enum cache_policy is in cache.h; engines are found by name (engine.h). */
 
 union optval {

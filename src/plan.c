@@ -13,6 +13,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <search.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +28,9 @@
 #include "dist.h"
 #include "engine.h"
 #include "error.h"
+#include "hist.h"
 #include "pattern.h"
+#include "prepare.h"
 #include "units.h"
 
 /* Size of a file or block device; -1 with errno when it cannot be read. */
@@ -58,6 +63,16 @@ struct target {
 	char *filename;
 	uint64_t size;
 	bool exists, blockdev, per_rank;
+	bool recorded;               /* iosweep made it (or will): record holds how */
+	struct prepare_record record;
+	const char *maker;           /* the earlier job of the plan that will make it */
+};
+
+/* A file the plan will create, for the later jobs that name it too. */
+struct made_file {
+	char *name;
+	const char *job;
+	struct prepare_record rec;
 };
 
 /* {rank} and {host} in a file name: each rank of a multi-host run reads a
@@ -101,12 +116,78 @@ static int default_filename(const struct job *job, uint64_t size, char **out, ch
 	return 0;
 }
 
+/* A file name as the job file wrote it: what a shell would have changed,
+ * iosweep takes as it is, so what cannot be meant is refused here. */
+static int check_name(const char *where, const char *name, char *err)
+{
+	size_t len = strlen(name);
+
+	if (len >= 2 && (name[0] == '"' || name[0] == '\'') && name[len - 1] == name[0])
+		return err_set(err, "%s: filename %s is quoted: write it without quotes (a value "
+				    "is taken as it is)", where, name);
+	if (name[0] == '~')
+		return err_set(err, "%s: filename '%s' starts with '~', which is not expanded: "
+				    "write ${HOME}%s", where, name, name + strcspn(name, "/"));
+	const char *dollar = strchr(name, '$');
+	if (dollar && dollar[1] != '{')
+		return err_set(err, "%s: filename '%s' has a '$' that is not expanded: write "
+				    "${VAR} (${HOME}/x, not $HOME/x)", where, name);
+	if (len && name[len - 1] == '/')
+		return err_set(err, "%s: filename '%s' ends with '/': the test file is a file, not "
+				    "a directory", where, name);
+	return 0;
+}
+
+/* A file to be created: not through a symbolic link, and in a directory
+ * that exists and can be written (everything run would find out later). */
+static int check_creatable(const char *where, const char *path, char *err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return err_set(err, "%s: %s is a symbolic link to a file that does not exist: "
+				    "iosweep does not create files through symbolic links (name the "
+				    "target, or remove the link)", where, path);
+	prepare_dirname(path, dir, sizeof(dir));
+	if (stat(dir, &st) < 0)
+		return err_set(err, "%s: cannot create %s: directory %s: %s", where, path, dir,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_set(err, "%s: cannot create %s: %s is not a directory", where, path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return err_set(err, "%s: cannot create %s in %s: %s", where, path, dir,
+			       strerror(errno));
+	return 0;
+}
+
+/* A missing file that an earlier job of the plan creates: this job reads
+ * what that one makes. */
+static int planned_target(const struct jobfile *jf, const struct job *job, struct target *t,
+			  const struct made_file *m, char *err)
+{
+	const struct job_value *size = &job->opt[OPT_SIZE];
+	char where[300], want[32];
+
+	t->recorded = true;
+	t->record = m->rec;
+	t->maker = m->job;
+	t->size = size->n ? size->v[0].u : m->rec.size;
+	if (t->size <= m->rec.size)
+		return 0;
+	units_fmt_size(t->size, want, sizeof(want));
+	job_where(jf, job, OPT_SIZE, where, sizeof(where));
+	return err_set(err, "%s: %s will be made by job '%s' with %llu bytes, fewer than size=%s",
+		       where, t->filename, m->job, (unsigned long long)m->rec.size, want);
+}
+
 static int resolve_target(const struct jobfile *jf, const struct job *job, struct target *t,
-			  char *err)
+			  struct hsearch_data *made, char *err)
 {
 	const struct job_value *name = &job->opt[OPT_FILENAME], *size = &job->opt[OPT_SIZE];
 	char where[300], want[32];
 	uint64_t have;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
 	job_where(jf, job, name->n ? OPT_FILENAME : OPT_SIZE, where, sizeof(where));
@@ -114,24 +195,40 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 		if (!size->n)
 			return err_set(err, "%s: job '%s' needs a size (or a filename that exists)",
 				       where, job->name);
-		t->size = size->v[0].u;
-		return default_filename(job, t->size, &t->filename, err) < 0 ? -1 : 0;
+		if (default_filename(job, size->v[0].u, &t->filename, err) < 0)
+			return -1;
+	} else {
+		if (check_name(where, name->v[0].s, err) < 0)
+			return -1;
+		t->filename = expand_rank(name->v[0].s, &t->per_rank);
+		if (!t->filename)
+			return err_set(err, "out of memory");
 	}
-	t->filename = expand_rank(name->v[0].s, &t->per_rank);
-	if (!t->filename)
-		return err_set(err, "out of memory");
 	if (plan_file_size(t->filename, &have, &t->blockdev) < 0) {
+		ENTRY want = { .key = t->filename }, *hit = NULL;
+
 		if (errno != ENOENT)
 			return err_set(err, "%s: %s: %s", where, t->filename,
 				       errno == EINVAL ? "not a regular file or block device"
 						       : strerror(errno));
+		if (hsearch_r(want, FIND, &hit, made) && hit)
+			return planned_target(jf, job, t, hit->data, err);
 		if (!size->n)
 			return err_set(err, "%s: %s does not exist: give a size to create it",
 				       where, t->filename);
 		t->size = size->v[0].u;
-		return 0;
+		return check_creatable(where, t->filename, err);
 	}
 	t->exists = true;
+	/* opened as a run would open it: a planted file or link is refused now */
+	struct prepare_record rec;
+	char why[ERR_MAX];
+	rc = prepare_record_read(t->filename, &rec, why);
+	if (rc < 0)
+		return err_set(err, "%s: %s", where, why);
+	t->recorded = rc > 0;
+	if (t->recorded)
+		t->record = rec;
 	t->size = size->n ? size->v[0].u : have;
 	if (t->size > have) {
 		units_fmt_size(t->size, want, sizeof(want));
@@ -143,6 +240,182 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 	if (t->size == 0)
 		return err_set(err, "%s: %s is empty", where, t->filename);
 	return 0;
+}
+
+/* What the run says about the file's content is what the file holds: the
+ * record of how iosweep made it, or fill=existing when there is none.  A
+ * fill or seed the job gives that the record contradicts is refused. */
+static int apply_record(const struct jobfile *jf, const struct target *t, struct run *r,
+			char *err)
+{
+	const struct job *job = r->job;
+	const char *const *fills = option_table[OPT_FILL].values;
+	bool asked_fill = job->opt[OPT_FILL].n, asked_seed = job->opt[OPT_SEED].n;
+	union optval *v = r->v;
+	char where[300], made[128];
+
+	if (!t->exists && !t->recorded) {
+		if (v[OPT_FILL].u != FILL_EXISTING)
+			return 0;
+		job_where(jf, job, OPT_FILL, where, sizeof(where));
+		return err_set(err, "%s: fill=existing but %s does not exist (job '%s')", where,
+			       t->filename, job->name);
+	}
+	if (!t->recorded) {
+		v[OPT_FILL].u = FILL_EXISTING;
+		return 0;
+	}
+	if (t->maker)
+		snprintf(made, sizeof(made), "will be made by job '%s' with", t->maker);
+	else
+		snprintf(made, sizeof(made), "was made with");
+	job_where(jf, job, OPT_FILL, where, sizeof(where));
+	if (asked_fill && v[OPT_FILL].u != FILL_EXISTING && v[OPT_FILL].u != t->record.fill)
+		return err_set(err, "%s: %s %s fill=%s, job '%s' asks for fill=%s (%s)", where,
+			       t->filename, made, fills[t->record.fill], job->name,
+			       fills[v[OPT_FILL].u], t->maker ? "give each its own filename"
+				       : "remove the file to have it made again");
+	job_where(jf, job, OPT_SEED, where, sizeof(where));
+	if (asked_seed && t->record.fill != FILL_ZERO && v[OPT_SEED].u != t->record.seed)
+		return err_set(err, "%s: %s %s seed=%llu, job '%s' asks for seed=%llu (%s)", where,
+			       t->filename, made, (unsigned long long)t->record.seed, job->name,
+			       (unsigned long long)v[OPT_SEED].u, t->maker ? "give each its own filename"
+				       : "remove the file to have it made again");
+	v[OPT_FILL].u = t->record.fill;
+	if (!asked_seed)
+		v[OPT_SEED].u = t->record.seed;
+	return 0;
+}
+
+/* --- memory ------------------------------------------------------------ */
+
+/* A number file of /proc or a cgroup ("max": no limit); false when absent. */
+static bool read_number(const char *path, uint64_t *v)
+{
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (ok && strncmp(buf, "max", 3) == 0) {
+		*v = UINT64_MAX;
+	} else if (ok) {
+		char *end;
+
+		errno = 0;
+		*v = strtoull(buf, &end, 10);
+		ok = errno == 0 && end != buf;
+	}
+	return ok;
+}
+
+/* Room left under the limits of the cgroup at dir and of its ancestors
+ * (v2: memory.max - memory.current; v1: memory.limit_in_bytes -
+ * memory.usage_in_bytes). */
+static uint64_t cgroup_room(const char *base, const char *cg, const char *limit_name,
+			    const char *usage_name)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64], *slash;
+	uint64_t room = UINT64_MAX, limit, usage;
+
+	snprintf(dir, sizeof(dir), "%s%s", base, strcmp(cg, "/") == 0 ? "" : cg);
+	for (;;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, limit_name);
+		if (read_number(path, &limit) && limit != UINT64_MAX) {
+			snprintf(path, sizeof(path), "%s/%s", dir, usage_name);
+			if (!read_number(path, &usage))
+				usage = 0;
+			limit = usage < limit ? limit - usage : 0;
+			room = limit < room ? limit : room;
+		}
+		slash = strrchr(dir, '/');
+		if (!slash || (size_t)(slash - dir) < strlen(base))
+			break;
+		*slash = '\0';
+	}
+	return room;
+}
+
+uint64_t plan_memory_available(const char *root, const char **what)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64], base[PATH_MAX];
+	uint64_t avail = UINT64_MAX, kib, room;
+	FILE *f;
+
+	*what = "unknown";
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	if ((f = fopen(path, "re")) != NULL) {
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "MemAvailable:", 13) == 0) {
+				char *end;
+
+				errno = 0;
+				kib = strtoull(line + 13, &end, 10);
+				if (errno || end == line + 13)
+					continue;
+				avail = kib * 1024;
+				*what = "MemAvailable";
+			}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
+	if ((f = fopen(path, "re")) == NULL)
+		return avail;
+	while (fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *cg = ctl ? strchr(ctl + 1, ':') : NULL;
+
+		if (!cg)
+			continue;
+		*cg++ = '\0';
+		cg[strcspn(cg, "\n")] = '\0';
+		if (strcmp(ctl + 1, "") == 0) {
+			snprintf(base, sizeof(base), "%s/sys/fs/cgroup", root);
+			room = cgroup_room(base, cg, "memory.max", "memory.current");
+		} else if (strstr(ctl + 1, "memory")) {
+			snprintf(base, sizeof(base), "%s/sys/fs/cgroup/memory", root);
+			room = cgroup_room(base, cg, "memory.limit_in_bytes", "memory.usage_in_bytes");
+		} else {
+			continue;
+		}
+		if (room < avail) {
+			avail = room;
+			*what = "the cgroup's memory limit";
+		}
+	}
+	fclose(f);
+	return avail;
+}
+
+/* Memory a run holds while it runs, as run.c allocates it: every worker's
+ * buffers (iodepth x bs, in whole pages) and histogram, and the totals'. */
+static uint64_t run_memory(const struct run *r)
+{
+	uint64_t buf = (r->v[OPT_IODEPTH].u * r->v[OPT_BS].u + 4095) & ~(uint64_t)4095;
+
+	return r->v[OPT_THREADS].u * (buf + hist_size()) +
+	       hist_size() * (1 + (uint64_t)dist_size());
+}
+
+static int check_memory(const struct plan *plan, const struct jobfile *jf, const struct run *r,
+			char *err)
+{
+	uint64_t need = run_memory(r);
+	char where[300], a[32], b[32], bs[32];
+
+	if (need <= plan->mem_available)
+		return 0;
+	job_where(jf, r->job, OPT_BS, where, sizeof(where));
+	units_fmt_bytes((double)need, a, sizeof(a));
+	units_fmt_bytes((double)plan->mem_available, b, sizeof(b));
+	units_fmt_size(r->v[OPT_BS].u, bs, sizeof(bs));
+	return err_set(err, "%s: job '%s' needs %s of buffers and histograms (threads %llu x "
+			    "iodepth %llu x bs %s), more than the %s of memory available (%s): "
+			    "lower threads, iodepth or bs", where, r->job->name, a,
+		       (unsigned long long)r->v[OPT_THREADS].u,
+		       (unsigned long long)r->v[OPT_IODEPTH].u, bs, b, plan->mem_what);
 }
 
 static union optval default_value(enum opt_id id)
@@ -180,6 +453,24 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_CONSUME, "%s: consume=ints reads the file in order: it needs "
 					    "pattern=sequential, spacing=bs, threads=1 and "
 					    "iodepth=1 (job '%s')", where, job->name);
+	if (v[OPT_CACHE].u == CACHE_DROP && access("/proc/sys/vm/drop_caches", W_OK) != 0)
+		return FAIL_AT(OPT_CACHE, "%s: cache=drop needs root to write "
+					  "/proc/sys/vm/drop_caches (%s); use cache=fadvise to evict "
+					  "just this file (job '%s')", where, strerror(errno),
+			       job->name);
+	/* the integers of a file are summed only when it holds text */
+	if (v[OPT_CONSUME].u == CONSUME_INTS && v[OPT_FILL].u == FILL_EXISTING &&
+	    !job->opt[OPT_FILL].n)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints on %s, which iosweep did not make: "
+					    "its content is unknown (write fill = existing to sum "
+					    "the integers of a file of your own) (job '%s')",
+			       where, v[OPT_FILENAME].s, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS && v[OPT_FILL].u != FILL_TEXT &&
+	    v[OPT_FILL].u != FILL_EXISTING)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints needs a file of text: %s is "
+					    "fill=%s (write fill = text) (job '%s')", where,
+			       v[OPT_FILENAME].s, option_table[OPT_FILL].values[v[OPT_FILL].u],
+			       job->name);
 	if (v[OPT_CACHE].u == CACHE_DIRECT &&
 	    !(engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u])->flags &
 	      ENGINE_DIRECT))
@@ -308,7 +599,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
-		if (check_run(jf, &r, err) < 0 || add_total(plan, jf, &r, err) < 0 ||
+		if (apply_record(jf, t, &r, err) < 0 || check_run(jf, &r, err) < 0 ||
+		    check_memory(plan, jf, &r, err) < 0 || add_total(plan, jf, &r, err) < 0 ||
 		    add_run(plan, &r, err) < 0)
 			return -1;
 	}
@@ -330,21 +622,54 @@ static void find_varying(struct plan *plan)
 	plan->sparse = sparse;
 }
 
+/* Notes that the job just expanded creates t's file, with what content. */
+static int note_made(struct hsearch_data *made, struct made_file *m, const struct plan *plan,
+		     const struct job *job, const struct target *t)
+{
+	const union optval *v = plan->runs[plan->n - 1].v;
+	ENTRY e, *hit;
+
+	m->name = strdup(t->filename);
+	m->job = job->name;
+	m->rec = (struct prepare_record){ .fill = (enum fill_kind)v[OPT_FILL].u,
+					  .seed = v[OPT_SEED].u, .size = t->size };
+	e = (ENTRY){ .key = m->name, .data = m };
+	return m->name && hsearch_r(e, ENTER, &hit, made) ? 0 : -1;
+}
+
 int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 {
+	/* files the plan creates, by name: a later job naming one reads it */
+	struct made_file *mf = calloc(jf->njobs + 1, sizeof(*mf));
+	struct hsearch_data made = { 0 };
+	size_t nmade = 0;
+	int rc = 0;
+
 	memset(plan, 0, sizeof(*plan));
 	plan->jf = jf;
-	for (size_t j = 0; j < jf->njobs; j++) {
+	plan->mem_available = plan_memory_available("", &plan->mem_what);
+	if (!mf || !hcreate_r(2 * jf->njobs + 16, &made)) {
+		free(mf);
+		return err_set(err, "out of memory");
+	}
+	for (size_t j = 0; j < jf->njobs && rc == 0; j++) {
 		struct target t;
-		int rc = resolve_target(jf, &jf->jobs[j], &t, err);
 
+		rc = resolve_target(jf, &jf->jobs[j], &t, &made, err);
 		if (rc == 0)
 			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
+		if (rc == 0 && !t.exists && !t.maker &&
+		    note_made(&made, &mf[nmade++], plan, &jf->jobs[j], &t) < 0)
+			rc = err_set(err, "out of memory");
 		free(t.filename);
-		if (rc < 0) {
-			plan_free(plan);
-			return -1;
-		}
+	}
+	hdestroy_r(&made);
+	for (size_t i = 0; i < nmade; i++)
+		free(mf[i].name);
+	free(mf);
+	if (rc < 0) {
+		plan_free(plan);
+		return -1;
 	}
 	find_varying(plan);
 	return 0;

@@ -38,11 +38,19 @@ struct plan {
 	uint64_t total_reads, total_bytes; /* over all runs and measured repeats */
 	bool varies[OPT__COUNT];   /* the option takes more than one value in the plan */
 	bool sparse;               /* some run has spacing != bs */
+	uint64_t mem_available;    /* bytes a run's buffers may take (UINT64_MAX: no bound known) */
+	const char *mem_what;      /* where that bound comes from */
 };
 
 /* Expands the (selected) jobs of jf; -1 with "FILE:LINE: message" in err. */
 int plan_expand(struct plan *plan, const struct jobfile *jf, char *err);
 void plan_free(struct plan *plan);
+/* The memory this process may still take: the smaller of MemAvailable and
+ * the room under its cgroup's limits (v2 memory.max, v1
+ * memory.limit_in_bytes, the cgroup's ancestors included), read below root
+ * ("" for the machine itself; a directory tree for tests); *what says which
+ * bound it is.  UINT64_MAX when nothing says. */
+uint64_t plan_memory_available(const char *root, const char **what);
 
 /* Whether option id means anything for run r: iodepth only for engines that
  * queue, spacing only for sequential and reverse reads, count only for

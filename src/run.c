@@ -38,6 +38,7 @@ struct runner {
 	struct run_status *status;
 	bool direct;
 	uint64_t first, end;   /* this rank's share of the reads */
+	struct prepare_id id;  /* the file the run started with */
 	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
 };
 
@@ -158,12 +159,9 @@ static int repeat_setup(struct runner *r, char *err)
 		hist_reset(w->hist);
 		pattern_init(&w->pat, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
 			     v[OPT_SPACING].u, v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
-		w->fd = open(path, O_RDONLY | O_CLOEXEC | (r->direct ? O_DIRECT : 0));
+		w->fd = prepare_open(v, &r->id, err);
 		if (w->fd < 0)
-			return err_set(err, "%s: %s%s", path, strerror(errno),
-				       r->direct && errno == EINVAL
-					       ? " (this filesystem refuses O_DIRECT; use cache=fadvise)"
-					       : "");
+			return -1;
 		int e = v[OPT_HINT].u == HINT_NONE
 				? 0 : posix_fadvise(w->fd, 0, 0, hint_advice((int)v[OPT_HINT].u));
 		w->deadline_ns = UINT64_MAX;
@@ -391,7 +389,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	int rc;
 
 	set_status(r->status, PHASE_CACHE, 0, 0);
-	if (cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, err) < 0)
+	if (prepare_check(path, &r->id, err) < 0 ||
+	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, err) < 0)
 		return -1;
 	rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
 	rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before);
@@ -423,6 +422,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	}
 	if (rc < 0)
 		return err_set(err, "%s: could not start %u threads", path, r->nw);
+	if (prepare_check(path, &r->id, err) < 0)
+		return -1;
 	rr->resident_after = cache_residency(path, v[OPT_SIZE].u);
 	tally_local(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec, &ru0,
 		    &ru1, &tl);
@@ -455,7 +456,8 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 		}
 	}
 	res->rep = calloc(repeat, sizeof(*res->rep));
-	if (!res->rep || runner_init(&r, run, stop, status, res->error) < 0) {
+	if (!res->rep || runner_init(&r, run, stop, status, res->error) < 0 ||
+	    prepare_identify(v[OPT_FILENAME].s, &r.id, res->error) < 0) {
 		res->failed = true;
 		runner_free(&r);
 		return -1;

@@ -69,6 +69,8 @@ is_tmpfs() {
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
 	[ "$(id -u)" = 0 ] || skip "needs root to become nobody"
 	chmod 755 "$TESTDIR"
+	# the file exists: nobody could not create it, which would be said first
+	head -c 1m /dev/zero >"$TESTDIR/f"
 	job d "[a]\nfilename = $TESTDIR/f\nsize = 1m\ncache = drop\n"
 	chmod 644 "$TESTDIR/d.ini"
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSWEEP" run "$TESTDIR/d.ini"

@@ -73,3 +73,11 @@ interrupt_second_run() {
 	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["reads"] > 0')" = True ]
 	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 3, r; assert r[2][-1] == "true"' "$TESTDIR/i.csv"
 }
+
+# needs_nobody: skips unless this is root with setpriv, which tests use to act as the user
+# nobody; lets nobody into $TESTDIR
+needs_nobody() {
+	[ "$(id -u)" = 0 ] || skip "needs root (to act as the user nobody)"
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
+	chmod 755 "$TESTDIR"
+}

@@ -274,7 +274,8 @@ static void test_hostile_input_fails_early_and_exactly(void **state)
 	fails("[global]\nsize=1m\nsize=2m\n[a]\n", "t.ini:3", "size is set twice in [global]");
 	/* sizes and totals that would not fit in 64 bits */
 	fails("[a]\nsize=1m\npattern=random\ncount=9223372036854775807\n", "t.ini:4", "more than 2^63 bytes");
-	fails("[a]\nfilename=/nonexistent/x\nsize=9223372036854775807\nrepeat=3\n", "t.ini:4",
+	fails("[a]\nfilename=/tmp/iosweep-unit-never-made.dat\nsize=9223372036854775807\nrepeat=3\n",
+	      "t.ini:4",
 	      "more than 2^64 bytes in all");
 	/* --set lists are checked like the file's */
 	assert_int_equal(parse(&jf, "[a]\nsize=1m\n"), 0);
