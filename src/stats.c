@@ -4,8 +4,8 @@
  * The number of repeats is small (a handful to a few hundred), so the code
  * favours exactness over speed: order statistics come from a sorted copy,
  * the median's interval from the exact binomial(n, 1/2) distribution, and
- * the U test from the exact null distribution of U (counted by dynamic
- * programming) whenever there are no ties and both samples are small.
+ * the U test from the exact null distribution of the rank sum given the
+ * ties (counted by dynamic programming) whenever both samples are small.
  * Nothing here prints: when memory runs out, the figures that needed it
  * come back as NAN, which the caller shows rather than misreads.
  */
@@ -133,90 +133,138 @@ static int cmp_obs(const void *pa, const void *pb)
 	return cmp_double(&((const struct obs *)pa)->v, &((const struct obs *)pb)->v);
 }
 
-/* What the U test needs from the pooled, ranked sample. */
+/*
+ * What the U test needs from the pooled, ranked sample.  Ranks are kept
+ * doubled, so that mid-ranks of ties ((i + 1 + j) / 2 for a group at sorted
+ * positions i..j-1) are integers and the exact test compares integers.
+ */
 struct ranked {
-	double u;        /* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties count 1/2 */
-	double ties;     /* sum over groups of tied values of t^3 - t */
+	size_t na, n;
+	size_t ngroups;
+	size_t *size;      /* tie groups in value order: how many observations */
+	size_t *rank2;     /* and their doubled mid-rank */
+	size_t rank2_a;    /* doubled rank sum of sample a */
+	double u;          /* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties count 1/2 */
+	double ties;       /* sum over groups of tied values of t^3 - t */
 };
+
+static void ranked_free(struct ranked *r)
+{
+	free(r->size);
+	free(r->rank2);
+}
+
+static struct obs *pooled(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb;
+	struct obs *o = malloc(n * sizeof(*o));
+
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		o[i].from_a = i < na;
+		o[i].v = i < na ? a[i] : b[i - na];
+	}
+	qsort(o, n, sizeof(*o), cmp_obs);
+	return o;
+}
 
 /* Ranks the pooled sample (mid-ranks for ties); -1 when out of memory. */
 static int rank_pooled(const double *a, size_t na, const double *b, size_t nb,
 		       struct ranked *r)
 {
 	size_t n = na + nb, i, j;
-	struct obs *o = malloc(n * sizeof(*o));
-	double rank_sum = 0.0;
+	struct obs *o = pooled(a, na, b, nb);
 
-	if (!o)
+	memset(r, 0, sizeof(*r));
+	r->size = malloc(n * sizeof(*r->size));
+	r->rank2 = malloc(n * sizeof(*r->rank2));
+	if (!o || !r->size || !r->rank2) {
+		free(o);
+		ranked_free(r);
 		return -1;
-	for (i = 0; i < n; i++) {
-		o[i].from_a = i < na;
-		o[i].v = i < na ? a[i] : b[i - na];
 	}
-	qsort(o, n, sizeof(*o), cmp_obs);
-	r->ties = 0.0;
+	r->na = na;
+	r->n = n;
 	for (i = 0; i < n; i = j) {
-		double t, mid;
+		double t;
 
 		for (j = i + 1; j < n && o[j].v == o[i].v; j++)
 			;
 		t = (double)(j - i);
-		mid = (double)(i + 1 + j) / 2.0;
 		r->ties += t * t * t - t;
+		r->size[r->ngroups] = j - i;
+		r->rank2[r->ngroups++] = i + 1 + j;
 		for (size_t m = i; m < j; m++)
-			rank_sum += o[m].from_a ? mid : 0.0;
+			r->rank2_a += o[m].from_a ? i + 1 + j : 0;
 	}
 	free(o);
-	r->u = rank_sum - (double)na * (double)(na + 1) / 2.0;
+	r->u = (double)r->rank2_a / 2.0 - (double)na * (double)(na + 1) / 2.0;
 	return 0;
 }
 
 /*
- * Number of orderings of na a's and nb b's giving each U = 0..na*nb, as
- * c[j * (na*nb + 1) + u] after placing the pooled positions one by one:
- * putting the j-th a at position k (1-based) puts k - j b's below it.
- * Doubles hold the counts (up to C(100, 50) ~ 1e29) to ~1e-16 relative.
+ * The exact null distribution of a's doubled rank sum given the tie groups
+ * (the conditional permutation distribution): every one of the C(n, na)
+ * ways to choose which observations are a's is equally likely, and a choice
+ * of x of a group of t tied ones (C(t, x) ways) adds x times its doubled
+ * mid-rank.  Counted by dynamic programming over the groups as
+ * c[k * w + s]: ways with k a's so far and doubled rank sum s.  Doubles hold
+ * the counts (up to C(100, 50) ~ 1e29) to ~1e-16 relative.
  */
-static double *u_counts(size_t na, size_t nb)
+static double *rank_sum_counts(const struct ranked *r, size_t w)
 {
-	size_t w = na * nb + 1, n = na + nb;
-	double *c = calloc((na + 1) * w, sizeof(*c));
+	size_t na = r->na, cells = (na + 1) * w, seen = 0, smax = 0;
+	double *mem = calloc(2 * cells, sizeof(*mem)), *c = mem, *next, *tmp;
 
-	if (!c)
+	if (!mem)
 		return NULL;
+	next = mem + cells; /* not before the check: arithmetic on NULL is undefined */
 	c[0] = 1.0;
-	for (size_t k = 1; k <= n; k++) {
-		size_t jmax = k < na ? k : na;
+	for (size_t g = 0; g < r->ngroups; g++) {
+		size_t t = r->size[g], m = r->rank2[g];
 
-		for (size_t j = jmax; j >= 1 && k - j <= nb; j--) {
-			size_t add = k - j;
-			double *dst = c + j * w, *src = c + (j - 1) * w;
+		memset(next, 0, cells * sizeof(*next));
+		for (size_t k = 0; k <= na && k <= seen; k++)
+			for (size_t s = 0; s <= smax; s++) {
+				double ways = c[k * w + s], choose = 1.0;
 
-			for (size_t u = w - 1; u + 1 > add; u--)
-				dst[u] += src[u - add];
-		}
+				if (ways == 0.0)
+					continue;
+				for (size_t x = 0; x <= t && k + x <= na; x++) {
+					next[(k + x) * w + s + x * m] += ways * choose;
+					choose = choose * (double)(t - x) / (double)(x + 1);
+				}
+			}
+		seen += t;
+		smax += t * m;
+		tmp = c;
+		c = next;
+		next = tmp;
 	}
-	return c;
+	if (c != mem)
+		memcpy(mem, c, cells * sizeof(*mem));
+	return mem;
 }
 
-/* Exact two-sided p of U = u; -1 when out of memory. */
-static double mw_exact_p(size_t na, size_t nb, double u)
+/* Exact two-sided p: the probability of a doubled rank sum at least as far
+ * from its mean as the one observed; -1 when out of memory. */
+static double mw_exact_p(const struct ranked *r)
 {
-	size_t w = na * nb + 1;
-	double *c = u_counts(na, nb), *dist, lo = 0.0, hi = 0.0, total = 0.0, p;
+	size_t w = r->n * (r->n + 1) + 1, mean2 = r->na * (r->n + 1);
+	size_t dev = r->rank2_a > mean2 ? r->rank2_a - mean2 : mean2 - r->rank2_a;
+	double *c = rank_sum_counts(r, w), *dist, extreme = 0.0, total = 0.0, p;
 
 	if (!c)
 		return -1.0;
-	dist = c + na * w;
-	for (size_t i = 0; i < w; i++) {
-		total += dist[i];
-		if ((double)i <= u)
-			lo += dist[i];
-		if ((double)i >= u)
-			hi += dist[i];
+	dist = c + r->na * w;
+	for (size_t s = 0; s < w; s++) {
+		total += dist[s];
+		if ((s > mean2 ? s - mean2 : mean2 - s) >= dev)
+			extreme += dist[s];
 	}
 	free(c);
-	p = 2.0 * (lo < hi ? lo : hi) / total;
+	p = extreme / total;
 	return p < 1.0 ? p : 1.0;
 }
 
@@ -240,18 +288,18 @@ static double mw_normal_p(size_t na, size_t nb, const struct ranked *r)
 double stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	struct ranked r;
-	double p;
+	double p = -1.0;
 
 	if (na == 0 || nb == 0)
 		return 1.0;
 	if (rank_pooled(a, na, b, nb, &r) < 0)
 		return NAN;
-	if (r.ties == 0.0 && na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX) {
-		p = mw_exact_p(na, nb, r.u);
-		if (p >= 0.0)
-			return p;
-	}
-	return mw_normal_p(na, nb, &r);
+	if (na <= MW_EXACT_MAX && nb <= MW_EXACT_MAX)
+		p = mw_exact_p(&r);
+	if (p < 0.0)
+		p = mw_normal_p(na, nb, &r);
+	ranked_free(&r);
+	return p;
 }
 
 double stats_mann_whitney_min_p(size_t na, size_t nb)

@@ -27,9 +27,10 @@ void stats_summarize(const double *x, size_t n, struct summary *out);
 /* Smallest n for which stats_summarize gives a 95% interval of the median. */
 size_t stats_min_n_for_ci(void);
 
-/* Two-sided p-value of the Mann-Whitney U test of a against b: the exact
- * distribution of U when there are no ties and na + nb is small, the normal
- * approximation with tie correction otherwise.  1.0 when either is empty;
+/* Two-sided p-value of the Mann-Whitney U test of a against b: exact (the
+ * permutation distribution given the ties, tied values included) when
+ * na and nb are at most 50, the normal approximation with tie correction
+ * beyond.  1.0 when either is empty;
  * NAN when out of memory. */
 double stats_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
 

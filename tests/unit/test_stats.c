@@ -223,20 +223,78 @@ static void test_mw_exact_50(void **state)
 }
 
 /*
- * Ties: a = {1,2,2,3}, b = {2,3,4,5}.  Pooled ranks: 1 -> 1, the three 2s ->
- * 3, the two 3s -> 5.5, 4 -> 7, 5 -> 8.  R(a) = 1 + 3 + 3 + 5.5 = 12.5,
- * U = 12.5 - 4*5/2 = 2.5, mean 8.  Tie term sum(t^3 - t) = 24 + 6 = 30,
- * var = 16/12 * (9 - 30/56) = 11.285714285714285,
- * z = (|2.5 - 8| - 0.5) / sqrt(var) = 1.4883513944689681,
- * p = erfc(z / sqrt 2) = 0.13665824773814753.
+ * Ties, exact: the p-value is that of the permutation distribution of a's
+ * rank sum given the tied values (every choice of which observations are
+ * a's equally likely), not the normal approximation.
+ *
+ * The issue's case: a = {18,18,18}, b = {19,19,19} (p99s quantised to the
+ * same histogram bucket).  Ranks 2,2,2 and 5,5,5; R(a) = 6 is the least of
+ * the C(6,3) = 20 choices (only a = the three 18s gives it), R = 15 the
+ * greatest: p = 2/20 = 0.1 (the normal approximation said 0.0469).
+ *
+ * a = {1,2,2,3}, b = {2,3,4,5}: mid-ranks 1; 3,3,3; 5.5,5.5; 7; 8.
+ * R(a) = 12.5, mean 4*9/2 = 18.  Of the C(8,4) = 70 choices, R <= 12.5
+ * needs the 1: {1,3,3,3} = 10 (1 way), {1,3,3,5.5} = 12.5 (3*2 = 6 ways);
+ * without the 1 the least is 14.5.  By symmetry p = 2 * 7/70 = 0.2.
+ *
+ * a = {1,1,2}, b = {2,3,3}: mid-ranks 1.5,1.5; 3.5,3.5; 5.5,5.5.
+ * R(a) = 6.5, mean 10.5; only {1.5,1.5,3.5} (2 ways) is that low, so
+ * p = 2 * 2/20 = 0.2.
  */
-static void test_mw_ties(void **state)
+static void test_mw_ties_exact(void **state)
 {
-	const double a[] = { 1, 2, 2, 3 }, b[] = { 2, 3, 4, 5 };
+	const double a[] = { 18, 18, 18 }, b[] = { 19, 19, 19 };
+	const double c[] = { 1, 2, 2, 3 }, d[] = { 2, 3, 4, 5 };
+	const double e[] = { 1, 1, 2 }, f[] = { 2, 3, 3 };
 
 	(void)state;
-	assert_close(stats_mann_whitney_p(a, 4, b, 4), 0.13665824773814753);
-	assert_close(stats_mann_whitney_p(b, 4, a, 4), 0.13665824773814753);
+	assert_close(stats_mann_whitney_p(a, 3, b, 3), 0.1);
+	assert_close(stats_mann_whitney_p(b, 3, a, 3), 0.1);
+	assert_close(stats_mann_whitney_p(c, 4, d, 4), 0.2);
+	assert_close(stats_mann_whitney_p(d, 4, c, 4), 0.2);
+	assert_close(stats_mann_whitney_p(e, 3, f, 3), 0.2);
+	assert_close(stats_mann_whitney_p(f, 3, e, 3), 0.2);
+}
+
+/*
+ * Ties, exact at 20+20: a = eight 0s, seven 1s, five 2s; b = three 0s,
+ * seven 1s, ten 2s.  Groups of 11, 14 and 15 with mid-ranks 6, 18.5, 33;
+ * R(a) = 48 + 129.5 + 165 = 342.5 against a mean of 20*41/2 = 410.
+ * p = sum over x0 + x1 + x2 = 20 with |6 x0 + 18.5 x1 + 33 x2 - 410| >= 67.5
+ * of C(11,x0) C(14,x1) C(15,x2) / C(40,20) = 30719321/447553665 (summed in
+ * exact rationals).
+ */
+static void test_mw_ties_exact_20(void **state)
+{
+	double a[20], b[20];
+
+	(void)state;
+	for (size_t i = 0; i < 20; i++) {
+		a[i] = i < 8 ? 0 : i < 15 ? 1 : 2;
+		b[19 - i] = i < 3 ? 0 : i < 10 ? 1 : 2;
+	}
+	assert_close(stats_mann_whitney_p(a, 20, b, 20), 30719321.0 / 447553665.0);
+	assert_close(stats_mann_whitney_p(b, 20, a, 20), 30719321.0 / 447553665.0);
+}
+
+/*
+ * Ties beyond the exact limit: a = thirty 0s and thirty 1s, b = twenty 0s
+ * and forty 1s.  Groups of 50 and 70, mid-ranks 25.5 and 85.5; R(a) = 765 +
+ * 2565 = 3330, U = 3330 - 60*61/2 = 1500, mean 1800.  Tie term 50^3 - 50 +
+ * 70^3 - 70 = 467880, var = 3600/12 * (121 - 467880/(120*119)) =
+ * 26470.58823529412, z = (300 - 0.5) / sqrt(var) = 1.8408357099728132,
+ * p = erfc(z / sqrt 2) = 0.0656456380069376.
+ */
+static void test_mw_ties_normal(void **state)
+{
+	double a[60], b[60];
+
+	(void)state;
+	for (size_t i = 0; i < 60; i++) {
+		a[i] = i % 2;
+		b[i] = i % 3 != 0;
+	}
+	assert_double_close(stats_mann_whitney_p(a, 60, b, 60), 0.0656456380069376, __LINE__);
 }
 
 /* Beyond the exact limit, no ties: a = 0..59, b = 30.5..89.5.  U = 1 + ... +
@@ -310,7 +368,9 @@ int main(void)
 		cmocka_unit_test(test_mw_separated_5),
 		cmocka_unit_test(test_mw_interleaved),
 		cmocka_unit_test(test_mw_exact_50),
-		cmocka_unit_test(test_mw_ties),
+		cmocka_unit_test(test_mw_ties_exact),
+		cmocka_unit_test(test_mw_ties_exact_20),
+		cmocka_unit_test(test_mw_ties_normal),
 		cmocka_unit_test(test_mw_normal_large),
 		cmocka_unit_test(test_mw_identical),
 		cmocka_unit_test(test_mw_min_p),
