@@ -16,7 +16,8 @@
 #include "error.h"
 #include "units.h"
 
-static const char *const pattern_values[] = { "sequential", "reverse", "random", NULL };
+static const char *const pattern_values[] = { "sequential", "reverse", "random",
+						"random-replace", NULL };
 static const char *const engine_values[] = { "sync", "aio", "mmap", "uring", NULL };
 static const char *const cache_values[] = { "keep", "warm", "fadvise", "drop", "direct", NULL };
 static const char *const hint_values[] = { "none", "sequential", "random", "willneed",
@@ -40,9 +41,10 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL, NULL,
 			  "distance between the starts of consecutive reads (default bs: dense)" },
 	[OPT_PATTERN] = { "pattern", T_ENUM, true, false, "sequential", 0, 0, pattern_values,
-			  "rw", "order of reads; random reads count blocks at seeded offsets" },
+			  "rw", "order of reads; random: every block once per pass, in seeded order; "
+			  "random-replace: independent draws (fio's norandommap)" },
 	[OPT_COUNT] = { "count", T_UINT, false, false, NULL, 1, INT64_MAX, NULL, "number_ios",
-			"number of random reads (default: as many as a dense read)" },
+			"number of random reads (default: one pass, a read per whole block)" },
 	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL, "randseed",
 		       "seed of random offsets and of fill=random content" },
 	[OPT_ENGINE] = { "engine", T_ENUM, true, false, "sync", 0, 0, engine_values, "ioengine",

@@ -32,7 +32,7 @@ enum opt_id {
 };
 
 /* Enumerations: same order as the `values` of their option. */
-enum pattern_kind { PATTERN_SEQUENTIAL, PATTERN_REVERSE, PATTERN_RANDOM };
+enum pattern_kind { PATTERN_SEQUENTIAL, PATTERN_REVERSE, PATTERN_RANDOM, PATTERN_RANDOM_REPLACE };
 enum hint_kind { HINT_NONE, HINT_SEQUENTIAL, HINT_RANDOM, HINT_WILLNEED, HINT_NOREUSE };
 enum consume_kind { CONSUME_NONE, CONSUME_CHECKSUM, CONSUME_INTS };
 /* FILL_EXISTING: a file iosweep did not make (or that has no record), its

@@ -435,7 +435,7 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	const struct job *job = r->job;
 	const union optval *v = r->v;
 	char where[300], a[32], b[32];
-	bool random = v[OPT_PATTERN].u == PATTERN_RANDOM;
+	bool random = pattern_is_random(v[OPT_PATTERN].u);
 
 #define FAIL_AT(id, ...) \
 	(job_where(jf, job, id, where, sizeof(where)), err_set(err, __VA_ARGS__))
@@ -582,7 +582,7 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			r.v[i] = job->opt[i].n ? job->opt[i].v[idx[i]] : default_value(i);
 		const struct engine_ops *e =
 			engine_find(option_table[OPT_ENGINE].values[r.v[OPT_ENGINE].u]);
-		bool random = r.v[OPT_PATTERN].u == PATTERN_RANDOM;
+		bool random = pattern_is_random(r.v[OPT_PATTERN].u);
 		/* values that do not apply take their first value only */
 		if ((!(e->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
 		    (random && idx[OPT_SPACING]))
@@ -677,7 +677,7 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 
 bool plan_applies(const struct run *r, enum opt_id id)
 {
-	bool random = r->v[OPT_PATTERN].u == PATTERN_RANDOM;
+	bool random = pattern_is_random(r->v[OPT_PATTERN].u);
 
 	switch (id) {
 	case OPT_IODEPTH:

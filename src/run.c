@@ -10,6 +10,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "dist.h"
 #include "engine.h"
 #include "hist.h"
+#include "pattern.h"
 #include "prepare.h"
 
 struct runner {
@@ -40,6 +42,9 @@ struct runner {
 	uint64_t first, end;   /* this rank's share of the reads */
 	struct prepare_id id;  /* the file the run started with */
 	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
+	struct pattern_range *done; /* rank 0: every worker's reads done, rank after rank,
+				     * for coverage; this rank's own after them */
+	struct pattern_range *mine;
 };
 
 static void set_status(struct run_status *st, int phase, uint64_t done, uint64_t total)
@@ -101,6 +106,10 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 		if (!r->hists)
 			return err_set(err, "out of memory");
 	}
+	r->done = calloc((size_t)r->nw * ((size_t)dist_size() + 1), sizeof(*r->done));
+	if (!r->done)
+		return err_set(err, "out of memory");
+	r->mine = r->done + (size_t)r->nw * (size_t)dist_size();
 	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
 	for (unsigned t = 0; t < r->nw; t++) {
 		struct worker *w = &r->w[t];
@@ -131,6 +140,7 @@ static void runner_free(struct runner *r)
 	}
 	free(r->w);
 	free(r->hists);
+	free(r->done);
 	hist_free(r->total);
 	if (r->run) {
 		pthread_mutex_destroy(&r->gate_lock);
@@ -291,6 +301,8 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 			tl->first = wall0 + w->t_first_ns - t0;
 		if (w->reads && wall0 + w->t_last_ns - t0 > tl->max.last)
 			tl->max.last = wall0 + w->t_last_ns - t0;
+		r->mine[t].from = r->first + share_start(r->end - r->first, t, r->nw);
+		r->mine[t].to = r->mine[t].from + w->reads;
 		tl->add.reads += w->reads;
 		tl->add.bytes += w->bytes;
 		tl->add.sum += w->sum;
@@ -320,6 +332,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
 	dist_max_double(tl->resident, 2);
 	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
+	dist_gather(r->mine, r->nw * sizeof(*r->mine), r->done);
 	dist_gather(r->total, hist_size(), r->hists ? r->hists : (unsigned char *)r->total);
 	if (r->hists) {
 		hist_reset(r->total);
@@ -328,9 +341,39 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	}
 }
 
-static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
+/*
+ * The span of the file(s) the reads went over.  In order: the share of the
+ * file the reads done stand for.  Random: the distinct blocks read, so that
+ * a block read twice counts once (rank 0 has every worker's reads done:
+ * their union over a shared file, their sum over one file per rank).
+ * NAN when the bitmap that needs could not be had.
+ */
+static double covered_bytes(struct runner *r, const struct repeat_result *rr)
 {
 	const struct run *run = r->run;
+	const union optval *v = run->v;
+	uint64_t ranks = (uint64_t)dist_size(), blocks = 0;
+
+	if (!pattern_is_random(v[OPT_PATTERN].u)) {
+		uint64_t planned = run->reads * (run->per_rank ? ranks : 1);
+
+		return (double)v[OPT_SIZE].u * (double)rr->reads / (double)planned *
+		       (double)(run->per_rank ? ranks : 1);
+	}
+	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
+		size_t n = run->per_rank ? r->nw : r->nw * ranks;
+		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
+						     v[OPT_SEED].u, r->done + k * r->nw, n);
+
+		if (d == UINT64_MAX)
+			return NAN;
+		blocks += d;
+	}
+	return (double)blocks * (double)v[OPT_BS].u;
+}
+
+static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
+{
 	const struct hist *h = r->total;
 
 	rr->reads = tl->add.reads;
@@ -343,13 +386,9 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->resident_after = tl->resident[1];
 	rr->time_to_end_s = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
 	if (rr->time_to_end_s > 0) {
-		/* coverage: the span of the file the reads went over, per second */
-		uint64_t planned = run->reads * (uint64_t)(run->per_rank ? dist_size() : 1);
-		double span = (double)run->v[OPT_SIZE].u * (double)rr->reads / (double)planned *
-			      (run->per_rank ? dist_size() : 1);
 		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
 		rr->iops = (double)rr->reads / rr->time_to_end_s;
-		rr->coverage_Bps = span / rr->time_to_end_s;
+		rr->coverage_Bps = covered_bytes(r, rr) / rr->time_to_end_s;
 	}
 	rr->lat_min_ns = hist_min(h);
 	rr->lat_mean_ns = hist_mean(h);

@@ -13,12 +13,12 @@ make_file() {
 
 @test "every engine, pattern, thread count and iodepth reads the planned blocks with the reference checksum" {
 	make_file
-	job m "[global]\nfilename = $TESTDIR/data\nbs = 4k\nrepeat = 1\nengine = sync, mmap, aio, uring\nthreads = 1, 4\niodepth = 1, 16\n[dense]\npattern = sequential, reverse, random\n[sparse]\nspacing = 20k\n"
+	job m "[global]\nfilename = $TESTDIR/data\nbs = 4k\nrepeat = 1\nengine = sync, mmap, aio, uring\nthreads = 1, 4\niodepth = 1, 16\n[dense]\npattern = sequential, reverse, random, random-replace\n[sparse]\nspacing = 20k\n"
 	run "$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json" -o table
 	[ "$status" -eq 0 ]
-	# sync and mmap do not multiply by iodepth: (1 + 1 + 2 + 2) * 2 threads * (3 + 1) patterns
-	[ "$(json_get "$TESTDIR/m.json" 'len(d["runs"])')" = 48 ]
-	for p in sequential reverse random; do
+	# sync and mmap do not multiply by iodepth: (1 + 1 + 2 + 2) * 2 threads * (4 + 1) patterns
+	[ "$(json_get "$TESTDIR/m.json" 'len(d["runs"])')" = 60 ]
+	for p in sequential reverse random random-replace; do
 		ref=$(refsum "$TESTDIR/data" $p $SIZE 4096 4096 0 1)
 		reads=$(python3 "$BATS_TEST_DIRNAME/offsets.py" $p $SIZE 4096 4096 0 1 | wc -l)
 		bytes=$(python3 "$BATS_TEST_DIRNAME/offsets.py" $p $SIZE 4096 4096 0 1 | awk '{s+=$2} END {print s}')
@@ -40,6 +40,35 @@ make_file() {
 	[ "$(json_get "$TESTDIR/r.json" 'd["runs"][0]["repeats"][0]["reads"]')" = 500 ]
 	other=$(refsum "$TESTDIR/data" random $SIZE 8192 8192 500 8)
 	[ "$other" != "$ref" ]
+}
+
+@test "pattern=random reads the blocks offsets.py computes, each once per pass; random-replace draws again" {
+	make_file
+	# 769 whole blocks of 4 KiB, 96 of 32 KiB: half a pass, and two and a half passes
+	job p "[global]\nfilename = $TESTDIR/data\nrepeat = 1\nthreads = 1, 3\npattern = random, random-replace\n[a]\nbs = 4k\ncount = 384\n[b]\nbs = 4k\ncount = 1922\nseed = 99\n[c]\nbs = 32k\ncount = 48\nseed = 5\n[d]\nbs = 32k\ncount = 240\nseed = 6\n"
+	run "$IOSWEEP" run "$TESTDIR/p.ini" -o json:"$TESTDIR/p.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/p.json" 'len(d["runs"])')" = 16 ]
+	for i in $(seq 0 15); do
+		read -r p bs count seed sum reads covered <<<"$(json_get "$TESTDIR/p.json" "' '.join(str(x) for x in [d['runs'][$i]['params'][k] for k in ('pattern', 'bs', 'count', 'seed')] + [d['runs'][$i]['repeats'][0][k] for k in ('checksum', 'reads')] + [round(d['runs'][$i]['repeats'][0]['coverage_Bps'] * d['runs'][$i]['repeats'][0]['time_to_end_s'])])")"
+		[ "$sum" = "$(refsum "$TESTDIR/data" "$p" $SIZE "$bs" "$bs" "$count" "$seed")" ]
+		[ "$reads" = "$count" ]
+		# coverage: distinct blocks read, from the reference offsets
+		distinct=$(python3 "$BATS_TEST_DIRNAME/offsets.py" "$p" $SIZE "$bs" "$bs" "$count" "$seed" | sort -u | wc -l)
+		[ "$covered" = $((distinct * bs)) ] || { echo "run $i: covered $covered, $distinct blocks"; false; }
+		if [ "$p" = random ]; then
+			# each block once per pass: a partial pass has no repeat, whole passes cover all
+			[ "$distinct" = $((count < SIZE / bs ? count : SIZE / bs)) ]
+			python3 "$BATS_TEST_DIRNAME/offsets.py" "$p" $SIZE "$bs" "$bs" "$count" "$seed" |
+				awk -v n=$((SIZE / bs)) '{ pass = int((NR - 1) / n); if (seen[pass, $1]++) exit 1 }'
+		fi
+	done
+}
+
+@test "the reference permutation reads every block exactly once and spreads a half pass evenly" {
+	run python3 "$BATS_TEST_DIRNAME/offsets.py" --check-permutation
+	[ "$status" -eq 0 ]
+	[ "$output" = ok ]
 }
 
 @test "a one-block file and a spacing larger than the file read one block" {
