@@ -61,37 +61,85 @@ bool figure_known(const struct figure *f, const struct repeat_result *rr)
 	return f->type != FIG_FRACTION || figure_value(f, rr) >= 0;
 }
 
+bool figure_completed(const struct repeat_result *rr)
+{
+	return !rr->interrupted;
+}
+
+size_t figure_ncompleted(const struct run_result *res)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->nrep; i++)
+		n += figure_completed(&res->rep[i]);
+	return n;
+}
+
+const struct repeat_result *figure_first_completed(const struct run_result *res)
+{
+	for (size_t i = 0; i < res->nrep; i++)
+		if (figure_completed(&res->rep[i]))
+			return &res->rep[i];
+	return NULL;
+}
+
 void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out)
 {
 	double x[res->nrep ? res->nrep : 1];
 	size_t n = 0;
 
 	for (size_t i = 0; i < res->nrep; i++)
-		if (figure_known(f, &res->rep[i]))
+		if (figure_completed(&res->rep[i]) && figure_known(f, &res->rep[i]))
 			x[n++] = figure_value(f, &res->rep[i]);
 	stats_summarize(x, n, out);
 }
 
-const struct run_result *figure_baseline(const struct run_result *res,
+/* The job whose runs res is compared with: its own baseline option, else its
+ * own job when that is some other job's baseline; NULL when neither. */
+static const char *baseline_job(const struct run_result *res, const struct plan *plan)
+{
+	const struct job *job = res->run->job;
+
+	if (job->opt[OPT_BASELINE].n)
+		return job->opt[OPT_BASELINE].v[0].s;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct job_value *b = &plan->runs[i].job->opt[OPT_BASELINE];
+
+		if (b->n && strcmp(b->v[0].s, job->name) == 0)
+			return job->name;
+	}
+	return NULL;
+}
+
+/* Whether run b of the baseline job has res's values of the parameters that
+ * tell b's runs apart and that res's job sets too. */
+static bool same_shared(const struct run_result *b, const struct run_result *res)
+{
+	const struct job *bj = b->run->job, *rj = res->run->job;
+
+	for (int o = 0; o < OPT__COUNT; o++)
+		if (bj->opt[o].n > 1 && rj->opt[o].n > 0 && !option_table[o].per_job &&
+		    !option_value_equal(o, b->run->v[o], res->run->v[o]))
+			return false;
+	return true;
+}
+
+const struct run_result *figure_baseline(const struct run_result *res, const struct plan *plan,
 					 const struct run_result *results, size_t n)
 {
-	const union optval *base = res->run->job->opt[OPT_BASELINE].v;
+	const char *job = baseline_job(res, plan);
+	bool own = job && strcmp(job, res->run->job->name) == 0;
 	const struct run_result *first = NULL;
 
-	if (!res->run->job->opt[OPT_BASELINE].n)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; job && i < n; i++) {
 		const struct run_result *b = &results[i];
-		bool same = true;
 
-		if (!b->run || b->nrep == 0 || strcmp(b->run->job->name, base[0].s) != 0)
+		if (!b->run || !figure_ncompleted(b) || strcmp(b->run->job->name, job) != 0)
 			continue;
 		if (!first)
 			first = b;
-		for (int o = 0; o < OPT__COUNT && same; o++)
-			if (b->run->job->opt[o].n > 1 && !option_table[o].per_job)
-				same = option_value_equal(o, b->run->v[o], res->run->v[o]);
-		if (same)
+		/* the baseline job's own runs are compared with its first */
+		if (!own && same_shared(b, res))
 			return b;
 	}
 	return first;
@@ -102,7 +150,7 @@ double figure_speedup(const struct run_result *res, const struct run_result *bas
 	const struct figure *tte = &figure_table[0];
 	struct summary a, b;
 
-	if (!base || res->nrep == 0)
+	if (!base || !figure_ncompleted(res))
 		return 0;
 	figure_summary(tte, res, &a);
 	figure_summary(tte, base, &b);

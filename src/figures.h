@@ -29,7 +29,14 @@ extern const size_t figure_count;
 const struct figure *figure_find(const char *name);
 double figure_value(const struct figure *f, const struct repeat_result *rr);
 bool figure_known(const struct figure *f, const struct repeat_result *rr);
-/* Summary of a figure over a run's measured repeats (unknown values left out). */
+/* Whether a repeat ran to its end (or to its runtime): an interrupted one is
+ * kept and reported, but this one test leaves it out of every summary,
+ * ratio and table cell. */
+bool figure_completed(const struct repeat_result *rr);
+size_t figure_ncompleted(const struct run_result *res);
+/* The first completed repeat of res, or NULL. */
+const struct repeat_result *figure_first_completed(const struct run_result *res);
+/* Summary of a figure over a run's completed repeats (unknown values left out). */
 void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out);
 
 /* The spread shown after a median by the table and by compare: the farther
@@ -39,10 +46,12 @@ void figure_summary(const struct figure *f, const struct run_result *res, struct
  * a median that is not positive. */
 double figure_spread_pct(const struct summary *s, bool *range);
 
-/* The baseline run of res among results[0..n): same job as `baseline` and
- * the same values of the options that vary within that job, else that
- * job's first run; NULL when there is no baseline or it was not run. */
-const struct run_result *figure_baseline(const struct run_result *res,
+/* The run res's ratio is against, among results[0..n): for a job with a
+ * baseline, that job's run with res's values of the parameters that vary
+ * in the baseline job and that res's job sets too, else its first run; for
+ * the baseline job's own runs, its first run.  Only runs with completed
+ * repeats count.  NULL when res has no baseline or it was not run. */
+const struct run_result *figure_baseline(const struct run_result *res, const struct plan *plan,
 					 const struct run_result *results, size_t n);
 /* Median time to end of the baseline / median of res: > 1 means faster.
  * 0 when it cannot be computed. */

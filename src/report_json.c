@@ -103,7 +103,7 @@ static json_t *summary_json(const struct run_result *res)
 static json_t *run_json(const struct report *r, const struct run_result *res)
 {
 	const struct run *run = res->run;
-	const struct run_result *base = figure_baseline(res, r->results, r->ndone);
+	const struct run_result *base = figure_baseline(res, r->plan, r->results, r->ndone);
 	json_t *reps = json_array(), *o;
 
 	for (size_t i = 0; reps && i < res->nrep; i++)
@@ -118,7 +118,7 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		      (json_int_t)run->bytes, "repeats", reps, "summary", summary_json(res),
 		      "failed", res->failed, "error", res->failed ? res->error : NULL, "note",
 		      res->note);
-	if (o && run->job->opt[OPT_BASELINE].n)
+	if (o && (base || run->job->opt[OPT_BASELINE].n))
 		set(o, "baseline",
 		    base ? json_pack("{s:s, s:I, s:f}", "job", base->run->job->name, "run",
 				     (json_int_t)base->run->index, "ratio",

@@ -63,28 +63,40 @@ static void header(struct texttable *t, const struct report *r, const struct col
 		tt_add(t, "checksum");
 }
 
+/* Whether the plan has more than one run of job: then a ratio must say
+ * which of them it is against. */
+static bool several_runs(const struct plan *plan, const struct job *job)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n && n < 2; i++)
+		n += plan->runs[i].job == job;
+	return n > 1;
+}
+
+/* "2.10× slower vs 0": the ratio to the baseline run, named by its number
+ * when the baseline job has several; "baseline" on the run the others of its
+ * job are compared with. */
 static void ratio_text(const struct report *r, const struct run_result *res, char *buf, size_t n)
 {
-	const struct run_result *base = figure_baseline(res, r->results, r->ndone);
+	const struct run_result *base = figure_baseline(res, r->plan, r->results, r->ndone);
 	double x = figure_speedup(res, base);
+	char vs[32] = "";
 
-	bool is_baseline = false;
-
-	for (size_t i = 0; i < r->plan->n && !is_baseline; i++) {
-		const struct job_value *b = &r->plan->runs[i].job->opt[OPT_BASELINE];
-
-		is_baseline = b->n && strcmp(b->v[0].s, res->run->job->name) == 0;
+	if (!base) {
+		snprintf(buf, n, "%s", res->run->job->opt[OPT_BASELINE].n ? "n/a" : "");
+		return;
 	}
-	if (!res->run->job->opt[OPT_BASELINE].n)
-		snprintf(buf, n, "%s", is_baseline ? "baseline" : "");
-	else if (base == res)
+	if (several_runs(r->plan, base->run->job))
+		snprintf(vs, sizeof(vs), " vs %zu", base->run->index);
+	if (base == res)
 		snprintf(buf, n, "%s", "baseline");
 	else if (x <= 0)
-		snprintf(buf, n, "%s", "n/a");
+		snprintf(buf, n, "n/a%s", vs);
 	else if (x >= 1)
-		snprintf(buf, n, "%.*f× faster", x >= 10 ? 1 : 2, x);
+		snprintf(buf, n, "%.*f× faster%s", x >= 10 ? 1 : 2, x, vs);
 	else
-		snprintf(buf, n, "%.*f× slower", 1 / x >= 10 ? 1 : 2, 1 / x);
+		snprintf(buf, n, "%.*f× slower%s", 1 / x >= 10 ? 1 : 2, 1 / x, vs);
 }
 
 /* What the legend below the table must explain. */
@@ -127,6 +139,17 @@ static void cached_text(const struct run_result *res, struct legend *lg, char *b
 	}
 }
 
+/* " (2 of 3)" when a figure is over fewer completed repeats than asked. */
+static const char *repeats_text(const struct run_result *res, char *buf, size_t n)
+{
+	size_t done = figure_ncompleted(res), asked = (size_t)res->run->v[OPT_REPEAT].u;
+
+	if (done >= asked)
+		return "";
+	snprintf(buf, n, " (%zu of %zu)", done, asked);
+	return buf;
+}
+
 static void row(struct texttable *t, const struct report *r, const struct columns *c,
 		const struct run_result *res, struct legend *lg)
 {
@@ -141,8 +164,8 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (plan_column(r->plan, i))
 			tt_add(t, "%s", plan_cell(run, i, val, sizeof(val)));
-	if (res->nrep == 0) {
-		tt_add(t, "%s", res->failed ? "failed" : "not run");
+	if (figure_ncompleted(res) == 0) {
+		tt_add(t, "%s", res->failed ? "failed" : res->nrep ? "interrupted" : "not run");
 		for (int k = 0; k < 5 + c->baseline + c->consume; k++)
 			tt_add(t, "%s", "");
 		return;
@@ -154,7 +177,8 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		b[0] = '\0';
 	else
 		snprintf(b, sizeof(b), " ± %.0f%%%s", pct, tte.has_ci ? "" : " ¹");
-	tt_add(t, "%s%s%s", a, b, res->failed || res->interrupted ? " !" : "");
+	tt_add(t, "%s%s%s%s", a, b, repeats_text(res, val, sizeof(val)),
+	       res->failed || res->interrupted ? " !" : "");
 	units_fmt_rate(median_of("throughput_Bps", res), a, sizeof(a));
 	tt_add(t, "%s", a);
 	units_fmt_count(median_of("iops", res), a, sizeof(a));
@@ -170,7 +194,7 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		tt_add(t, "%s", a);
 	}
 	if (c->consume) {
-		report_consume_text(run, res->rep[0].sum, a, sizeof(a));
+		report_consume_text(run, figure_first_completed(res)->sum, a, sizeof(a));
 		tt_add(t, "%s", a);
 	}
 }

@@ -83,6 +83,8 @@ med = [statistics.median(r["time_to_end_s"] for r in run["repeats"]) for run in 
 ratio = d["runs"][1]["baseline"]["ratio"]
 assert d["runs"][1]["baseline"]["job"] == "seq"
 assert abs(ratio - med[0] / med[1]) < 1e-6 * ratio, (ratio, med)
-assert "baseline" not in d["runs"][0]
+# the baseline job's run is its own reference
+assert d["runs"][0]["baseline"] == {"job": "seq", "run": 0, "ratio": 1.0}, d["runs"][0]["baseline"]
+assert d["runs"][1]["baseline"]["run"] == 0
 PY
 }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# Every number holds up: an interrupted repeat is kept but counted nowhere,
+# and a ratio names the run it is against.
+
+load helpers
+
+# slow_run FILE INI AFTER ARGS...: runs INI in the background with preads of
+# FILE slowed (1 s each) after the first AFTER, and sends SIGINT once the
+# first slow read has begun; sets rc.  Output in $TESTDIR/out.
+slow_run() {
+	local file=$1 ini=$2 after=$3 pid
+	shift 3
+	IOSWEEP_SLOW_FILE=$file IOSWEEP_SLOW_AFTER=$after IOSWEEP_SLOW_MS=1000 \
+		IOSWEEP_SLOW_MARK=$TESTDIR/slow LD_PRELOAD=$HELPERS/slow_shim.so \
+		"$IOSWEEP" run "$ini" "$@" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for test -e "$TESTDIR/slow"
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+}
+
+@test "an interrupted repeat is kept and marked but left out of the summary, the table and compare" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job i "[a]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 3\ncache = keep\n"
+	# 16 reads a repeat: the third repeat is stopped after 8 reads and one slow one
+	slow_run "$TESTDIR/f" "$TESTDIR/i.ini" 40 -o json:"$TESTDIR/i.json" -o table
+	[ "$rc" -eq 130 ]
+	j=$TESTDIR/i.json
+	[ "$(json_get "$j" '[r["interrupted"] for r in d["runs"][0]["repeats"]]')" = "[False, False, True]" ]
+	[ "$(json_get "$j" 'd["runs"][0]["repeats"][2]["reads"] < 16')" = True ]
+	[ "$(json_get "$j" 'd["runs"][0]["summary"]["time_to_end_s"]["n"]')" = 2 ]
+	[ "$(json_get "$j" '[d["runs"][0]["summary"]["reads"][k] for k in ("n", "min", "max")]')" = "[2, 16.0, 16.0]" ]
+	grep -q "(2 of 3)" "$TESTDIR/out"
+	run "$IOSWEEP" compare "$j" "$j" -o json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$TESTDIR/c.json"
+	[ "$(json_get "$TESTDIR/c.json" 'd["runs"][0]["figures"]["time_to_end_s"]["old"]["n"]')" = 2 ]
+}
+
+@test "a run whose only repeat was interrupted shows no figures" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job i "[a]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\n"
+	slow_run "$TESTDIR/f" "$TESTDIR/i.ini" 4 -o json:"$TESTDIR/i.json" -o table
+	[ "$rc" -eq 130 ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["summary"]["time_to_end_s"]["n"]')" = 0 ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = True ]
+	grep -qE "^ *0 .*interrupted" "$TESTDIR/out"
+}
+
+@test "a ratio names the baseline run with the same shared parameters; the baseline job's runs are compared with its first" {
+	head -c 256k /dev/urandom >"$TESTDIR/f"
+	job b "[global]\nfilename = $TESTDIR/f\nrepeat = 1\nconsume = none\n[seq]\nbs = 4k, 8k\n[rev]\npattern = reverse\nbs = 4k, 8k\nbaseline = seq\n[any]\npattern = reverse\nengine = sync, mmap\nbaseline = seq\n"
+	"$IOSWEEP" run "$TESTDIR/b.ini" -o json:"$TESTDIR/b.json" -o table >"$TESTDIR/out"
+	j=$TESTDIR/b.json
+	# runs: 0 seq 4k, 1 seq 8k, 2 rev 4k, 3 rev 8k, 4 any sync, 5 any mmap
+	[ "$(json_get "$j" '[(r["index"], r["baseline"]["job"], r["baseline"]["run"]) for r in d["runs"]]')" = \
+	  "[(0, 'seq', 0), (1, 'seq', 0), (2, 'seq', 0), (3, 'seq', 1), (4, 'seq', 0), (5, 'seq', 0)]" ]
+	[ "$(json_get "$j" 'd["runs"][0]["baseline"]["ratio"]')" = 1.0 ]
+	# the table: one "baseline", every other ratio says what it is against
+	[ "$(grep -cE '^ *[0-9].* baseline$' "$TESTDIR/out" || true)" = 1 ]
+	grep -qE '^ *1 .*× (faster|slower) vs 0$' "$TESTDIR/out"
+	grep -qE '^ *3 .*× (faster|slower) vs 1$' "$TESTDIR/out"
+}
