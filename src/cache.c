@@ -218,20 +218,20 @@ static const char *memory_fs(const char *path)
 	return NULL;
 }
 
-int cache_evict_obstacle(const char *path, char *why, size_t n)
+enum cache_obstacle cache_evict_obstacle(const char *path, char *why, size_t n)
 {
 	const char *fs = memory_fs(path);
 
 	if (fs) {
 		snprintf(why, n, "%s is on %s, whose pages cannot be evicted", path, fs);
-		return 1;
+		return CACHE_CANNOT_EVICT;
 	}
 	if (access(path, R_OK) == 0 && cache_residency(path, 1) < 0) {
 		snprintf(why, n, "the page-cache state of %s can be read only by its owner or root",
 			 path);
-		return 1;
+		return CACHE_CANNOT_VERIFY;
 	}
-	return 0;
+	return CACHE_NO_OBSTACLE;
 }
 
 static uint64_t page_count(uint64_t size, uint64_t page)

@@ -47,13 +47,14 @@ double cache_residency(const char *path, uint64_t size);
 int64_t cache_dirty_bytes(int fd, uint64_t size, bool *system_wide);
 
 /*
- * Why the page cache of `path` (or, for a file still to be created, of its
- * directory) cannot be evicted or its eviction not verified: "PATH is on
- * tmpfs, whose pages cannot be evicted", or "the page-cache state of PATH
- * can be read only by its owner or root".  Returns 1 and the reason in why
- * (n bytes), or 0 when nothing stands in the way.
+ * What stands between `path` (or, for a file still to be created, its
+ * directory) and a cold, verified start: CACHE_CANNOT_EVICT ("PATH is on
+ * tmpfs, whose pages cannot be evicted"), CACHE_CANNOT_VERIFY ("the
+ * page-cache state of PATH can be read only by its owner or root"), with
+ * the reason in why (n bytes); or CACHE_NO_OBSTACLE.
  */
-int cache_evict_obstacle(const char *path, char *why, size_t n);
+enum cache_obstacle { CACHE_NO_OBSTACLE, CACHE_CANNOT_EVICT, CACHE_CANNOT_VERIFY };
+enum cache_obstacle cache_evict_obstacle(const char *path, char *why, size_t n);
 
 /* The O_DIRECT alignment of path (for bs and spacing): what the file
  * states (statx STATX_DIOALIGN), else the logical block size of its block

@@ -136,6 +136,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	rc = cli_load(&c, c.files[0], &jf, &plan);
 	if (rc == 0) {
+		plan_cache_notes(&plan, stderr);
 		if ((json ? print_plan_json : print_plan_text)(&plan, stdout) < 0) {
 			cli_error("plan: out of memory");
 			rc = EXIT_RUN;

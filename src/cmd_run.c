@@ -185,7 +185,8 @@ static void warn_cache(const struct run_result *res, struct progress *prog)
 		snprintf(range, sizeof(range), "%.0f%%", 100 * lo);
 	else
 		snprintf(range, sizeof(range), "%.0f–%.0f%%", 100 * lo, 100 * hi);
-	if (!cache_evict_obstacle(res->run->v[OPT_FILENAME].s, why + 2, sizeof(why) - 2))
+	if (cache_evict_obstacle(res->run->v[OPT_FILENAME].s, why + 2, sizeof(why) - 2) ==
+	    CACHE_NO_OBSTACLE)
 		why[2] = '\0';
 	else
 		memcpy(why, ": ", 2);
@@ -286,7 +287,12 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = cli_load(&c, c.files[0], &jf, &plan);
 	if (rc == 0) {
-		rc = preflight(&plan) ? EXIT_USAGE : execute(&c, &plan, sinks);
+		rc = preflight(&plan) ? EXIT_USAGE : 0;
+		if (rc == 0) {
+			if (dist_rank() == 0)
+				plan_cache_notes(&plan, stderr);
+			rc = execute(&c, &plan, sinks);
+		}
 		plan_free(&plan);
 		jobfile_free(&jf);
 	}

@@ -51,7 +51,7 @@ const struct option_def option_table[OPT__COUNT] = {
 			 "how reads are issued: pread, libaio, mmap copy, io_uring" },
 	[OPT_IODEPTH] = { "iodepth", T_UINT, true, false, "1", 1, 4096, NULL, "iodepth",
 			  "reads in flight for aio and uring" },
-	[OPT_CACHE] = { "cache", T_ENUM, true, false, "keep", 0, 0, cache_values, NULL,
+	[OPT_CACHE] = { "cache", T_ENUM, true, false, "fadvise", 0, 0, cache_values, NULL,
 			"page-cache state before each repeat" },
 	[OPT_HINT] = { "hint", T_ENUM, true, false, "none", 0, 0, hint_values, "fadvise_hint",
 		       "posix_fadvise/madvise advice given after open" },

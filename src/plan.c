@@ -63,6 +63,7 @@ struct target {
 	char *filename;
 	uint64_t size;
 	bool exists, blockdev, per_rank;
+	bool evictable;              /* its pages can be evicted (not tmpfs) */
 	bool recorded;               /* iosweep made it (or will): record holds how */
 	struct prepare_record record;
 	const char *maker;           /* the earlier job of the plan that will make it */
@@ -593,6 +594,10 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			r.v[OPT_SPACING].u = r.v[OPT_BS].u;
 		if (!random)
 			r.v[OPT_COUNT].u = 0;
+		/* the default is a cold, verified start where the file can be evicted */
+		r.cache_default = !job->opt[OPT_CACHE].n;
+		if (r.cache_default && !t->evictable)
+			r.v[OPT_CACHE].u = CACHE_KEEP;
 		r.v[OPT_SIZE].u = t->size;
 		r.v[OPT_FILENAME].s = t->filename;
 		r.reads = pattern_reads(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
@@ -654,10 +659,14 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 	}
 	for (size_t j = 0; j < jf->njobs && rc == 0; j++) {
 		struct target t;
+		char why[ERR_MAX];
 
 		rc = resolve_target(jf, &jf->jobs[j], &t, &made, err);
-		if (rc == 0)
+		if (rc == 0) {
+			t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
+				      CACHE_CANNOT_EVICT;
 			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
+		}
 		if (rc == 0 && !t.exists && !t.maker &&
 		    note_made(&made, &mf[nmade++], plan, &jf->jobs[j], &t) < 0)
 			rc = err_set(err, "out of memory");
@@ -736,6 +745,34 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[id].u != 0;
 	default:
 		return true;
+	}
+}
+
+void plan_cache_notes(const struct plan *plan, FILE *out)
+{
+	char why[ERR_MAX];
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *r = &plan->runs[i];
+		bool said = false;
+
+		for (size_t k = 0; k < i && !said; k++)
+			said = plan->runs[k].cache_default &&
+			       strcmp(plan->runs[k].v[OPT_FILENAME].s, r->v[OPT_FILENAME].s) == 0;
+		if (!r->cache_default || said)
+			continue;
+		switch (cache_evict_obstacle(r->v[OPT_FILENAME].s, why, sizeof(why))) {
+		case CACHE_CANNOT_EVICT:
+			fprintf(out, "iosweep: note: %s: runs without a cache option use cache=keep "
+				     "(the page cache as it is), not fadvise\n", why);
+			break;
+		case CACHE_CANNOT_VERIFY:
+			fprintf(out, "iosweep: note: %s: cache=fadvise evicts it but cannot verify "
+				     "that it did\n", why);
+			break;
+		case CACHE_NO_OBSTACLE:
+			break;
+		}
 	}
 }
 

@@ -29,6 +29,7 @@ struct run {
 	bool exists;               /* the file exists (else it will be created) */
 	bool per_rank;             /* filename had {rank} or {host}: one file per rank */
 	bool blockdev;
+	bool cache_default;        /* cache was not set: fadvise, or keep where nothing can be evicted */
 };
 
 struct plan {
@@ -51,6 +52,12 @@ void plan_free(struct plan *plan);
  * ("" for the machine itself; a directory tree for tests); *what says which
  * bound it is.  UINT64_MAX when nothing says. */
 uint64_t plan_memory_available(const char *root, const char **what);
+
+/* Says once per file, on out, why runs left at the default cache policy
+ * cannot start cold and verified (a file on tmpfs keeps its pages: keep is
+ * used; another user's file: fadvise cannot be verified); "iosweep: " is
+ * written before each line. */
+void plan_cache_notes(const struct plan *plan, FILE *out);
 
 /* Whether option id means anything for run r: iodepth only for engines that
  * queue, spacing only for sequential and reverse reads, count only for

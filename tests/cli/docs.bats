@@ -40,3 +40,31 @@ synopsis() {
 	done
 	[ "$(grep -c '^iosweep [a-z]' "$TESTDIR/synopsis")" = 7 ]
 }
+
+# exit_status CODE: the man page's EXIT STATUS paragraph for CODE, as one line
+exit_status() {
+	mandoc -T ascii -O width=400 "$BATS_TEST_DIRNAME/../../man/iosweep.1" | col -bx |
+		awk -v c="$1" '/^EXIT STATUS/ {on = 1; next} /^[A-Z]/ {on = 0}
+			on && $1 ~ /^[0-9]+$/ {cur = $1; $1 = ""} on && cur == c {print}' | tr -s ' \n' ' '
+}
+
+@test "EXIT STATUS and help's exit codes name the same codes, and say what the program does" {
+	codes=$("$IOSWEEP" help | sed -n 's/^exit codes: //p' | grep -oE '(^|, )[0-9]+' | tr -dc '0-9\n' | tr '\n' ' ')
+	[ "$codes" = "0 1 2 130 " ]
+	for c in $codes; do
+		[ -n "$(exit_status $c)" ] || { echo "man has no exit status $c"; false; }
+	done
+	# a cache state not reached (tmpfs) is 0, with a warning; cache=drop without root is 2
+	exit_status 0 | grep -q 'tmpfs'
+	exit_status 2 | grep -q 'cache=drop'
+	! exit_status 1 | grep -q 'could not be applied'
+	use_tmpfs
+	job y "[a]\nfilename = $SHM/f\nsize = 64k\ncache = fadvise\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/y.ini"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q 'warning: run 0: .*tmpfs'
+	for_nobody "$TESTDIR/f" 64k x "[a]\nfilename = $TESTDIR/f\ncache = drop\n"
+	run as_nobody "$IOSWEEP" run "$TESTDIR/x.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cache=drop needs root"* ]]
+}

@@ -18,7 +18,7 @@ teardown() {
 	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
 	mkdir "$TESTDIR/full"
 	mount -t tmpfs -o size=2m iosweep-full "$TESTDIR/full"
-	job f "[a]\nfilename = $TESTDIR/full/f.dat\nsize = 4m\nrepeat = 1\n"
+	job f "[a]\nfilename = $TESTDIR/full/f.dat\nsize = 4m\nrepeat = 1\ncache = keep\n"
 	run "$IOSWEEP" run "$TESTDIR/f.ini" -o json:"$TESTDIR/f.json" --quiet
 	[ "$status" -eq 1 ]
 	[ "$output" = "iosweep: run 0 (job 'a'): creating $TESTDIR/full/f.dat: No space left on device" ]

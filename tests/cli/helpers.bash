@@ -9,7 +9,28 @@ setup() {
 }
 
 teardown() {
-	rm -rf "$TESTDIR"
+	rm -rf "$TESTDIR" ${SHM:+"$SHM"}
+}
+
+# use_tmpfs: SHM, a new directory on tmpfs (/dev/shm, removed by teardown), or skip
+use_tmpfs() {
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "no tmpfs at /dev/shm"
+	SHM=$(mktemp -d /dev/shm/iosweep-bats.XXXXXX)
+}
+
+# for_nobody FILE SIZE JOB TEXT: FILE, SIZE random bytes owned by root, and job JOB,
+# both readable by user nobody (skip when not root or without setpriv)
+for_nobody() {
+	command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ] || skip "needs root and setpriv"
+	chmod 755 "$TESTDIR"
+	head -c "$2" /dev/urandom >"$1"
+	job "$3" "$4"
+	chmod 644 "$1" "$TESTDIR/$3.ini"
+}
+
+# as_nobody COMMAND...: runs COMMAND as user nobody
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
 }
 
 # job NAME TEXT: writes $TESTDIR/NAME.ini

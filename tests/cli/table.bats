@@ -45,13 +45,8 @@ load helpers
 }
 
 @test "a cached state that cannot be read shows ? and the legend says why" {
-	command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ] || skip "needs root and setpriv"
-	chmod 755 "$TESTDIR"
-	head -c 256k /dev/urandom >"$TESTDIR/f"
-	chmod 644 "$TESTDIR/f"
-	job q "[a]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 1\n"
-	chmod 644 "$TESTDIR/q.ini"
-	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$IOSWEEP" run "$TESTDIR/q.ini"
+	for_nobody "$TESTDIR/f" 256k q "[a]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 1\n"
+	run as_nobody "$IOSWEEP" run "$TESTDIR/q.ini"
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -E '^0 .* \? +[0-9a-f]{16}$'
 	echo "$output" | grep -qx '?: the page-cache state of the file could not be read (cachestat and mincore tell it only to the file'"'"'s owner or root)'
@@ -75,11 +70,10 @@ load helpers
 }
 
 @test "a cache policy missed in every repeat is one warning line for the run, naming tmpfs" {
-	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "no tmpfs at /dev/shm"
-	dir=$(mktemp -d /dev/shm/iosweep-bats.XXXXXX)
+	use_tmpfs
+	dir=$SHM
 	job w "[global]\nfilename = $dir/f\nsize = 256k\ncache = fadvise\n[a]\nrepeat = 5\n[b]\nrepeat = 2\n"
 	run "$IOSWEEP" run "$TESTDIR/w.ini" -o json:"$TESTDIR/w.json" --quiet
-	rm -rf "$dir"
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ "${lines[0]}" = "iosweep: warning: run 0: 5 of 5 repeats started with 100% of the file in the page cache, not what cache=fadvise asks for: $dir/f is on tmpfs, whose pages cannot be evicted" ]

@@ -1,0 +1,42 @@
+#!/usr/bin/env bats
+# What a first job gets without asking: a cold, verified cache where the file
+# can be evicted, the policy in force said above the table, and a note, once
+# per file, where it cannot be (tmpfs) or cannot be verified (permission).
+
+load helpers
+
+@test "a job without a cache option starts every repeat cold, verified, and says cache=fadvise" {
+	[ "$(stat -f -c %T "$TESTDIR")" != tmpfs ] || skip "$TESTDIR is tmpfs"
+	job d "[a]\nfilename = $TESTDIR/f\nsize = 1m\nrepeat = 3\n"
+	run "$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '(^|  )cache=fadvise(  |$)'
+	echo "$output" | grep -E '^0 .* 0% +[0-9a-f]{16}$'
+	! echo "$output" | grep -q 'note:\|warning:'
+	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][0]["params"]["cache"]')" = fadvise ]
+	[ "$(json_get "$TESTDIR/d.json" 'all(r["resident_before"] <= 0.01 and r["cache_as_asked"] for r in d["runs"][0]["repeats"])')" = True ]
+	run "$IOSWEEP" plan "$TESTDIR/d.ini"
+	echo "$output" | grep -E '(^|  )cache=fadvise(  |$)'
+	run "$IOSWEEP" options
+	echo "$output" | grep -E '^cache +keep\|warm\|fadvise\|drop\|direct list +fadvise '
+}
+
+@test "on tmpfs the default is keep, said once per file before the runs, with no warnings after them" {
+	use_tmpfs
+	dir=$SHM
+	job t "[global]\nfilename = $dir/f\nsize = 256k\nrepeat = 3\n[a]\n[b]\nbs = 8k\n"
+	run "$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t.json" --quiet
+	[ "$status" -eq 0 ]
+	[ "$output" = "iosweep: note: $dir/f is on tmpfs, whose pages cannot be evicted: runs without a cache option use cache=keep (the page cache as it is), not fadvise" ]
+	[ "$(json_get "$TESTDIR/t.json" '[r["params"]["cache"] for r in d["runs"]]')" = "['keep', 'keep']" ]
+}
+
+@test "another user's file: fadvise evicts it but a note says it cannot be verified" {
+	[ "$(stat -f -c %T "$TESTDIR")" != tmpfs ] || skip "$TESTDIR is tmpfs"
+	for_nobody "$TESTDIR/f" 256k p "[a]\nfilename = $TESTDIR/f\nrepeat = 2\n"
+	run as_nobody "$IOSWEEP" run "$TESTDIR/p.ini"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c 'note:')" = 1 ]
+	echo "$output" | grep -qx "iosweep: note: the page-cache state of $TESTDIR/f can be read only by its owner or root: cache=fadvise evicts it but cannot verify that it did"
+	echo "$output" | grep -E '^0 .* \? +[0-9a-f]{16}$'
+}
