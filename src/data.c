@@ -80,14 +80,15 @@ __attribute__((target_clones("avx2", "default"))) static void unit_fill(const st
 {
 	uint64_t k = unit_key(g->key, unit_off);
 	uint64_t head[4] = { htole64(DATA_MAGIC), htole64(unit_off), htole64(g->seed), htole64(k) };
-	const uint64_t *src = g->pool + (k >> (64 - POOL_BITS));
+	const uint64_t *src;
 	unsigned char *body = dst + DATA_HEADER;
 	vec4 kv = { k, k, k, k };
 
-	if (g->kind == DATA_ZERO) {
+	if (g->kind == DATA_ZERO) { /* no pool: zero data has none */
 		memset(dst, 0, DATA_UNIT);
 		return;
 	}
+	src = g->pool + (k >> (64 - POOL_BITS));
 	memcpy(dst, head, sizeof(head));
 	for (unsigned i = 0; i < g->random_bytes; i += sizeof(vec4)) {
 		vec4 w;
