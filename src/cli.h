@@ -55,5 +55,6 @@ int cmd_check(int argc, char **argv);
 int cmd_options(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

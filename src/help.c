@@ -24,6 +24,8 @@ enum {
 	H_ALPHA = 1 << 7,
 	H_X = 1 << 8,
 	H_Y = 1 << 9,
+	H_OUTPUT_IMPORT = 1 << 10,
+	H_NO_MERGE = 1 << 11,
 };
 
 struct option_doc {
@@ -41,6 +43,12 @@ static const struct option_doc option_docs[] = {
 	{ H_OUTPUT_COMPARE, "-o, --output table|csv|json", "the format of the comparison (default table), to stdout" },
 	{ H_OUTPUT_PLOT, "-o, --output FILE.svg|FILE.png",
 	  "the chart, SVG or PNG by its extension (default: RESULT.svg beside RESULT.json)" },
+	{ H_OUTPUT_IMPORT, "-o, --output PATH",
+	  "write the job file to PATH, a new file: an existing PATH (even a symlink) is\n"
+	  "refused, never replaced (default: stdout)" },
+	{ H_NO_MERGE, "--no-merge",
+	  "keep fio jobs that differ in one option as separate jobs instead of one job\n"
+	  "with a list" },
 	{ H_SET, "--set KEY=VALUE",
 	  "set a job option in every job, over what the job file says (size=16m,\n"
 	  "engine=sync,mmap); may be given several times; recorded in the results" },
@@ -98,6 +106,15 @@ static const struct command_doc command_docs[] = {
 	  "Draws the median of one figure against one run parameter, one line per\n"
 	  "combination of the other parameters that vary, with error bars.",
 	  H_OUTPUT_PLOT | H_X | H_Y, "iosweep plot demo.json -o demo.png --x engine --y iops" },
+	{ "import", "import [-o PATH] [--no-merge] (FILE.fio... | -- fio ARGS...)",
+	  "translate fio job files or a fio command line into an iosweep job file",
+	  "Reads fio job files, or the fio command line after '--', as fio 3.x reads\n"
+	  "them and writes the iosweep job file that measures the same.  Options not\n"
+	  "translated as written are listed in its comments and in one warning; one\n"
+	  "that changes what is measured and cannot be translated (writes, time_based,\n"
+	  "rate, offset, ...) is refused with FILE:LINE and exit status 2.",
+	  H_OUTPUT_IMPORT | H_NO_MERGE,
+	  "iosweep import -o rand.ini -- fio --name=r --rw=randread --size=1g --direct=1" },
 	{ "help", "help [COMMAND]", "show the commands, or one command's usage and options",
 	  "Without COMMAND, lists the commands; with one, its usage, options and an\n"
 	  "example (the same as 'iosweep COMMAND --help').",
@@ -164,6 +181,7 @@ static bool takes_value(const char *arg)
 {
 	static const char *const with_value[] = { "-o",  "--output", "--set", "--job",
 						  "--x", "--y",      "--alpha" };
+	/* (import takes -- fio ARGS..., which help_wanted already stops at) */
 
 	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
 		if (strcmp(arg, with_value[i]) == 0)

@@ -18,6 +18,7 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run },	    { "plan", cmd_plan },	{ "check", cmd_check },
 	{ "options", cmd_options }, { "compare", cmd_compare }, { "plot", cmd_plot },
+	{ "import", cmd_import },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

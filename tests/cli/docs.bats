@@ -18,7 +18,7 @@ load helpers
 }
 
 @test "iosweep.1 documents every command and exit code" {
-	for c in run plan check options compare plot; do
+	for c in run plan check options compare plot import; do
 		grep -qE "^\.B $c\$" "$BATS_TEST_DIRNAME/../../man/iosweep.1" || { echo "no $c"; false; }
 	done
 	for e in 0 1 2 130; do
@@ -34,11 +34,11 @@ synopsis() {
 
 @test "the man page's SYNOPSIS is the usage line of every command's help" {
 	synopsis >"$TESTDIR/synopsis"
-	for c in run plan check options compare plot help; do
+	for c in run plan check options compare plot import help; do
 		usage=$("$IOSWEEP" help $c | head -n1 | sed 's/^usage: //')
 		grep -qxF "$usage" "$TESTDIR/synopsis" || { echo "man lacks: $usage"; cat "$TESTDIR/synopsis"; false; }
 	done
-	[ "$(grep -c '^iosweep [a-z]' "$TESTDIR/synopsis")" = 7 ]
+	[ "$(grep -c '^iosweep [a-z]' "$TESTDIR/synopsis")" = 8 ]
 }
 
 # exit_status CODE: the man page's EXIT STATUS paragraph for CODE, as one line

@@ -1,0 +1,1279 @@
+/*
+ * fio_import.c - fio options -> iosweep options; see fio_import.h.
+ *
+ * One table row per fio option: a handler that records what the option
+ * says in a `struct fio_state` (fio's own model of a job), or a kind that
+ * needs no code (noted as irrelevant or unsupported; refused unless it is
+ * off).  When all of a job's settings are read, finish() turns the state
+ * into iosweep option texts, with the checks that need several options at
+ * once.  When iosweep gains writes (issue 15) or time-based runs, ramp-up and
+ * rate limits (issue 16), their fio options become handlers here: one row
+ * each, and the refusal in their row goes.
+ */
+#define _GNU_SOURCE
+#include "fio_import.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cache.h"
+#include "cli.h"
+#include "error.h"
+#include "units.h"
+
+enum fio_rw { RW_READ, RW_RANDREAD };
+
+/* What fio would do for one job, as far as iosweep can say it. */
+struct fio_state {
+	const struct fio_job *job;
+	unsigned kb_base;
+	const char *name;
+	enum fio_rw rw;
+	uint64_t rw_skip;                 /* read:N: bytes skipped after each read */
+	const struct fio_setting *rw_at;
+	const char *filename, *directory, *description;
+	uint64_t size, filesize, size_pct;
+	const struct fio_setting *size_at;
+	uint64_t bs;
+	const char *engine;               /* iosweep's name */
+	uint64_t iodepth;
+	const struct fio_setting *iodepth_at;
+	bool direct, invalidate, pre_read, norandommap, randrepeat, seed_set, ordered;
+	const char *hint;                 /* NULL: fio's default, advice by pattern */
+	uint64_t numjobs, runtime_us, loops, seed, number_ios;
+	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
+};
+
+typedef int (*handler_fn)(struct fio_state *st, const struct fio_setting *s, char *err);
+
+enum rule_kind {
+	TRANSLATE,    /* fn says what it means */
+	FLAG,         /* a boolean stored at `flag` in struct fio_state */
+	IRRELEVANT,   /* changes nothing iosweep measures or reports */
+	UNSUPPORTED,  /* iosweep cannot do it; what is measured stays comparable */
+	OFF_ONLY,     /* refused unless 0 (or empty): it changes what is measured */
+};
+
+struct rule {
+	const char *name;
+	enum rule_kind kind;
+	handler_fn fn;
+	const char *why;
+	size_t flag;  /* FLAG: offsetof(struct fio_state, the flag) */
+};
+
+/* ---- small helpers ---- */
+
+static int bad(const struct fio_setting *s, char *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "FILE:LINE: name=value: why" */
+static int bad(const struct fio_setting *s, char *err, const char *fmt, ...)
+{
+	char why[ERR_MAX / 2], where[ERR_MAX / 4];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (s->line)
+		snprintf(where, sizeof(where), "%s:%d", s->file, s->line);
+	else
+		snprintf(where, sizeof(where), "%s", s->file);
+	return err_set(err, "%s: %s%s%.200s: %s", where, s->name, s->value ? "=" : "",
+		       s->value ? s->value : "", why);
+}
+
+static int value_bool(const struct fio_setting *s, bool *out, char *err)
+{
+	char why[ERR_MAX];
+
+	if (fio_parse_bool(s->value, out, why) < 0)
+		return bad(s, err, "%s", why);
+	return 0;
+}
+
+static int value_int(const struct fio_setting *s, uint64_t *out, char *err)
+{
+	char why[ERR_MAX];
+
+	if (fio_parse_int(s->value, out, why) < 0)
+		return bad(s, err, "%s", why);
+	return 0;
+}
+
+/* The value, or its read part: fio's "R,W,T" lists give reads, writes and
+ * trims their own values; an empty read part keeps the default. */
+static const char *read_part(const struct fio_setting *s, char *buf, size_t n)
+{
+	const char *comma = strchr(s->value, ',');
+	size_t len = comma ? (size_t)(comma - s->value) : strlen(s->value);
+
+	snprintf(buf, n, "%.*s", (int)len, s->value);
+	return buf;
+}
+
+static int value_bytes(const struct fio_state *st, const struct fio_setting *s, const char *text,
+		       uint64_t *out, bool *pct, char *err)
+{
+	char why[ERR_MAX];
+
+	if (s->unset && !*text)
+		return bad(s, err, "environment variable %s is not set (fio expands it to nothing)",
+			   s->unset);
+	if (fio_parse_bytes(text, st->kb_base, out, pct, why) < 0)
+		return bad(s, err, "%s", why);
+	return 0;
+}
+
+static bool needs_value(const struct fio_setting *s, char *err)
+{
+	if (s->value && *s->value)
+		return true;
+	if (s->unset)
+		bad(s, err, "environment variable %s is not set (fio expands it to nothing)",
+		    s->unset);
+	else
+		bad(s, err, "needs a value");
+	return false;
+}
+
+/* ---- handlers: one per translated fio option ---- */
+
+static int h_name(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	st->name = s->value;
+	return 0;
+}
+
+static int h_description(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)err;
+	st->description = s->value;
+	return 0;
+}
+
+/* fio separates file names with ':' ("\:" is a colon in a name). */
+static int h_filename(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	for (const char *p = s->value; *p; p++) {
+		if (*p == '\\' && p[1] == ':')
+			return bad(s, err, "a '\\:' in a file name is not supported by iosweep "
+					   "import; rename the file");
+		if (*p == ':')
+			return bad(s, err, "fio reads several files in one job (its size split "
+					   "across them); iosweep reads one file per job: write one "
+					   "fio job per file");
+	}
+	st->filename = s->value;
+	return 0;
+}
+
+static int h_directory(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	if (strchr(s->value, ':'))
+		return bad(s, err, "fio spreads files over several directories; iosweep reads one "
+				   "file per job");
+	st->directory = s->value;
+	return 0;
+}
+
+static int h_size(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool pct;
+	uint64_t v;
+
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
+		return -1;
+	if (!pct && v == 0)
+		return bad(s, err, "a size of 0 reads nothing");
+	st->size = pct ? 0 : v;
+	st->size_pct = pct ? v : 0;
+	st->size_at = s;
+	return 0;
+}
+
+static int h_filesize(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool pct;
+
+	if (!needs_value(s, err))
+		return -1;
+	if (strpbrk(s->value, "-:"))
+		return bad(s, err, "a range of file sizes makes files of random sizes; iosweep reads "
+				   "one file of one size");
+	if (value_bytes(st, s, s->value, &st->filesize, &pct, err) < 0)
+		return -1;
+	if (pct)
+		return bad(s, err, "filesize takes no percentage");
+	return 0;
+}
+
+static int h_bs(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char buf[128];
+	bool pct;
+	uint64_t v;
+
+	if (!needs_value(s, err))
+		return -1;
+	if (!*read_part(s, buf, sizeof(buf)))
+		return 0; /* ",8k": writes only; reads keep 4k */
+	if (value_bytes(st, s, buf, &v, &pct, err) < 0)
+		return -1;
+	if (pct || v == 0)
+		return bad(s, err, "a block size is a number of bytes greater than zero");
+	st->bs = v;
+	return 0;
+}
+
+/* bsrange=4k-16k and bssplit=4k/50:8k/50 read several block sizes: iosweep
+ * reads one per run.  A range of one size, or a split with one size, is that
+ * size. */
+static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char buf[128], *dash;
+	uint64_t lo = 0, hi = 0;
+	bool pct;
+
+	if (!needs_value(s, err))
+		return -1;
+	read_part(s, buf, sizeof(buf));
+	dash = strpbrk(buf, "-:");
+	if (!dash)
+		return bad(s, err, "expected LOW-HIGH");
+	*dash = '\0';
+	if (value_bytes(st, s, buf, &lo, &pct, err) < 0 ||
+	    value_bytes(st, s, dash + 1, &hi, &pct, err) < 0)
+		return -1;
+	if (lo != hi)
+		return bad(s, err, "fio mixes block sizes from %llu to %llu bytes in one job; "
+				   "iosweep reads one block size per run: write bs = one size, or "
+				   "bs = a list of sizes to sweep them", (unsigned long long)lo,
+			   (unsigned long long)hi);
+	st->bs = lo;
+	return 0;
+}
+
+static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char buf[128], *slash;
+	bool pct;
+
+	if (!needs_value(s, err))
+		return -1;
+	read_part(s, buf, sizeof(buf));
+	if (strchr(buf, ':'))
+		return bad(s, err, "fio mixes several block sizes in one job; iosweep reads one "
+				   "block size per run: write bs = a list of sizes to sweep them");
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	return value_bytes(st, s, buf, &st->bs, &pct, err);
+}
+
+static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char word[32];
+	const char *colon;
+	uint64_t n = 0;
+	bool pct;
+
+	if (!needs_value(s, err))
+		return -1;
+	colon = strchr(s->value, ':');
+	snprintf(word, sizeof(word), "%.*s",
+		 (int)(colon ? (size_t)(colon - s->value) : strlen(s->value)), s->value);
+	if (strcmp(word, "read") == 0) {
+		st->rw = RW_READ;
+	} else if (strcmp(word, "randread") == 0) {
+		st->rw = RW_RANDREAD;
+	} else if (strstr(word, "write") || strcmp(word, "rw") == 0 ||
+		   strcmp(word, "readwrite") == 0 || strcmp(word, "randrw") == 0) {
+		return bad(s, err, "iosweep does not write yet: only rw=read and rw=randread "
+				   "translate");
+	} else if (strstr(word, "trim")) {
+		return bad(s, err, "iosweep does not trim: only rw=read and rw=randread translate");
+	} else {
+		return bad(s, err, "fio knows no such rw (read, randread, write, ...)");
+	}
+	st->rw_skip = 0;
+	if (colon && value_bytes(st, s, colon + 1, &n, &pct, err) < 0)
+		return -1;
+	if (colon && st->rw == RW_READ)
+		st->rw_skip = n; /* read:8k skips 8k after every read */
+	if (colon && st->rw == RW_RANDREAD && n > 1)
+		return bad(s, err, "fio reads %llu blocks in a row at each random offset; iosweep "
+				   "draws a new offset for every read", (unsigned long long)n);
+	st->rw_at = s;
+	return 0;
+}
+
+static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	static const char *const map[][2] = {
+		{ "psync", "sync" }, { "sync", "sync" }, { "pvsync", "sync" },
+		{ "libaio", "aio" }, { "io_uring", "uring" }, { "mmap", "mmap" },
+	};
+
+	if (!needs_value(s, err))
+		return -1;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(s->value, map[i][0]) == 0) {
+			st->engine = map[i][1];
+			return 0;
+		}
+	return bad(s, err, "iosweep has no such engine; it translates psync, sync and pvsync "
+			   "(engine=sync), libaio (aio), io_uring (uring) and mmap (mmap)");
+}
+
+static int h_iodepth(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->iodepth, err) < 0)
+		return -1;
+	if (st->iodepth == 0 || st->iodepth > 4096)
+		return bad(s, err, "iosweep's iodepth is 1 to 4096");
+	st->iodepth_at = s;
+	return 0;
+}
+
+static int h_buffered(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool b;
+
+	if (value_bool(s, &b, err) < 0)
+		return -1;
+	st->direct = !b;
+	return 0;
+}
+
+static int h_fadvise_hint(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool b;
+
+	if (s->value && (strcmp(s->value, "sequential") == 0 || strcmp(s->value, "random") == 0)) {
+		st->hint = s->value;
+		return 0;
+	}
+	if (value_bool(s, &b, err) < 0)
+		return -1;
+	st->hint = b ? NULL : "none";
+	return 0;
+}
+
+static int h_numjobs(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->numjobs, err) < 0)
+		return -1;
+	if (st->numjobs == 0 || st->numjobs > 1024)
+		return bad(s, err, "iosweep's threads are 1 to 1024");
+	st->numjobs_at = s;
+	return 0;
+}
+
+static int h_runtime(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (fio_parse_time_us(s->value, 1000000, &st->runtime_us, why) < 0)
+		return bad(s, err, "%s", why);
+	return 0;
+}
+
+static int h_loops(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->loops, err) < 0)
+		return -1;
+	if (st->loops == 0 || st->loops > 100000)
+		return bad(s, err, "iosweep repeats a run 1 to 100000 times");
+	st->loops_at = s;
+	return 0;
+}
+
+static int h_randrepeat(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	st->randrepeat_at = s;
+	return value_bool(s, &st->randrepeat, err);
+}
+
+static int h_randseed(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->seed, err) < 0)
+		return -1;
+	if (st->seed > INT64_MAX)
+		return bad(s, err, "iosweep's seeds go to 2^63-1");
+	st->seed_set = true;
+	st->seed_at = s;
+	return 0;
+}
+
+static int h_number_ios(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	return value_int(s, &st->number_ios, err);
+}
+
+static int h_offset(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+	bool pct;
+
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
+		return -1;
+	if (v != 0)
+		return bad(s, err, "iosweep reads from the start of the file: a fio job that "
+				   "starts elsewhere reads other blocks");
+	return 0;
+}
+
+static int h_order(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool b = true;
+
+	if (strcmp(s->name, "wait_for") != 0 && value_bool(s, &b, err) < 0)
+		return -1;
+	st->ordered = b;
+	return 0;
+}
+
+static int h_kb_base(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	(void)s;
+	(void)err;
+	return 0; /* read before every other setting: see kb_base_of() */
+}
+
+/* rate=R[,W[,T]]: a limit on reads changes what is measured; one on writes
+ * or trims does nothing to a read job. */
+static int h_rate(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char buf[128];
+	uint64_t v = 0;
+	bool pct;
+
+	(void)st;
+	if (!needs_value(s, err))
+		return -1;
+	if (*read_part(s, buf, sizeof(buf)) && value_bytes(st, s, buf, &v, &pct, err) < 0)
+		return -1;
+	if (v)
+		return bad(s, err, "iosweep has no rate limits yet: a limited fio job measures "
+				   "something else");
+	return 0;
+}
+
+/* random_distribution=random (uniform) is what iosweep does. */
+static int h_distribution(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	if (s->value && strcmp(s->value, "random") == 0)
+		return 0;
+	return bad(s, err, "iosweep draws random offsets uniformly only");
+}
+
+static int h_percentage_random(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	(void)st;
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	if (v != 100 && !(v == 0 && st->rw == RW_READ))
+		return bad(s, err, "iosweep reads either all in order or all at random");
+	return 0;
+}
+
+static int h_nrfiles(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	(void)st;
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	if (v != 1)
+		return bad(s, err, "iosweep reads one file per job");
+	return 0;
+}
+
+/* verify on a read job checks data that fio wrote with verify earlier:
+ * iosweep cannot check fio's patterns. */
+static int h_verify(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	if (s->value && (strcmp(s->value, "0") == 0 || strcmp(s->value, "null") == 0 ||
+			 strcmp(s->value, "") == 0))
+		return 0;
+	return bad(s, err, "fio would check data it wrote earlier; iosweep cannot check fio's "
+			   "verify patterns (and does not write yet)");
+}
+
+#define W_ONLY "applies to writes only; this job only reads"
+#define REPORT "changes how fio reports, not what it measures"
+#define SCHED "changes how fio schedules its workers; iosweep does not pin or renice"
+#define NEEDS_16 "iosweep has no time-based runs, ramp-up or rate limits yet"
+
+#define TRANSLATED(n, f) { .name = (n), .kind = TRANSLATE, .fn = (f) }
+#define FLAG_AT(n, field) { .name = (n), .kind = FLAG, .flag = offsetof(struct fio_state, field) }
+#define NOTED(n, k, w) { .name = (n), .kind = (k), .why = (w) }
+
+/* One row per fio option that iosweep import knows. */
+static const struct rule rules[] = {
+	/* translated */
+	TRANSLATED("name", h_name),
+	TRANSLATED("description", h_description),
+	TRANSLATED("filename", h_filename),
+	TRANSLATED("directory", h_directory),
+	TRANSLATED("size", h_size),
+	TRANSLATED("filesize", h_filesize),
+	TRANSLATED("bs", h_bs),
+	TRANSLATED("blocksize", h_bs),
+	TRANSLATED("bsrange", h_bsrange),
+	TRANSLATED("blocksize_range", h_bsrange),
+	TRANSLATED("bssplit", h_bssplit),
+	TRANSLATED("rw", h_rw),
+	TRANSLATED("readwrite", h_rw),
+	TRANSLATED("ioengine", h_ioengine),
+	TRANSLATED("iodepth", h_iodepth),
+	FLAG_AT("direct", direct),
+	TRANSLATED("buffered", h_buffered),
+	FLAG_AT("invalidate", invalidate),
+	FLAG_AT("pre_read", pre_read),
+	TRANSLATED("fadvise_hint", h_fadvise_hint),
+	TRANSLATED("numjobs", h_numjobs),
+	TRANSLATED("runtime", h_runtime),
+	TRANSLATED("loops", h_loops),
+	TRANSLATED("randrepeat", h_randrepeat),
+	TRANSLATED("allrandrepeat", h_randrepeat),
+	TRANSLATED("randseed", h_randseed),
+	FLAG_AT("norandommap", norandommap),
+	TRANSLATED("number_ios", h_number_ios),
+	TRANSLATED("offset", h_offset),
+	TRANSLATED("stonewall", h_order),
+	TRANSLATED("wait_for_previous", h_order),
+	TRANSLATED("wait_for", h_order),
+	TRANSLATED("kb_base", h_kb_base),
+	TRANSLATED("rate", h_rate),
+	TRANSLATED("rate_iops", h_rate),
+	TRANSLATED("rate_min", h_rate),
+	TRANSLATED("rate_iops_min", h_rate),
+	TRANSLATED("random_distribution", h_distribution),
+	TRANSLATED("percentage_random", h_percentage_random),
+	TRANSLATED("nrfiles", h_nrfiles),
+	TRANSLATED("verify", h_verify),
+	/* refused unless off: they change what is measured */
+	NOTED("time_based", OFF_ONLY, NEEDS_16),
+	NOTED("ramp_time", OFF_ONLY, NEEDS_16),
+	NOTED("thinktime", OFF_ONLY, "iosweep does not pause between reads"),
+	NOTED("startdelay", OFF_ONLY, "iosweep starts every run at once"),
+	NOTED("io_size", OFF_ONLY, "iosweep reads the file once per repeat: use loops or size"),
+	NOTED("io_limit", OFF_ONLY, "iosweep reads the file once per repeat: use loops or size"),
+	NOTED("hipri", OFF_ONLY, "iosweep does not poll for completions"),
+	NOTED("sqthread_poll", OFF_ONLY, "iosweep does not use a submission thread"),
+	NOTED("latency_target", OFF_ONLY, "iosweep keeps iodepth fixed"),
+	NOTED("create_only", OFF_ONLY, "a job that only creates files measures nothing"),
+	NOTED("fill_device", OFF_ONLY, "iosweep does not write yet"),
+	NOTED("do_verify", OFF_ONLY, "iosweep cannot check fio's verify patterns"),
+	NOTED("steadystate", OFF_ONLY, NEEDS_16),
+	NOTED("ss", OFF_ONLY, NEEDS_16),
+	NOTED("zonesize", OFF_ONLY, "iosweep reads the whole file, not zones of it"),
+	NOTED("zoneskip", OFF_ONLY, "iosweep reads the whole file, not zones of it"),
+	NOTED("offset_increment", OFF_ONLY, "iosweep's threads split the file themselves"),
+	NOTED("trim_percentage", OFF_ONLY, "iosweep does not trim"),
+	NOTED("uncached", OFF_ONLY, "iosweep does not read with RWF_UNCACHED"),
+	NOTED("rwmixwrite", OFF_ONLY, "iosweep does not write yet"),
+	/* irrelevant */
+	NOTED("thread", IRRELEVANT, "iosweep's readers are always threads of one process"),
+	NOTED("group_reporting", IRRELEVANT, "iosweep always reports a run's threads together"),
+	NOTED("new_group", IRRELEVANT, REPORT),
+	NOTED("unit_base", IRRELEVANT, REPORT),
+	NOTED("output", IRRELEVANT, REPORT),
+	NOTED("output-format", IRRELEVANT, REPORT),
+	NOTED("percentile_list", IRRELEVANT, REPORT),
+	NOTED("clat_percentiles", IRRELEVANT, REPORT),
+	NOTED("lat_percentiles", IRRELEVANT, REPORT),
+	NOTED("slat_percentiles", IRRELEVANT, REPORT),
+	NOTED("disable_lat", IRRELEVANT, REPORT),
+	NOTED("disable_clat", IRRELEVANT, REPORT),
+	NOTED("disable_slat", IRRELEVANT, REPORT),
+	NOTED("disable_bw_measurement", IRRELEVANT, REPORT),
+	NOTED("significant_figures", IRRELEVANT, REPORT),
+	NOTED("unified_rw_reporting", IRRELEVANT, REPORT),
+	NOTED("stats", IRRELEVANT, REPORT),
+	NOTED("gtod_reduce", IRRELEVANT, "iosweep always times every read"),
+	NOTED("clocksource", IRRELEVANT, "iosweep always uses CLOCK_MONOTONIC"),
+	NOTED("write_bw_log", IRRELEVANT, REPORT),
+	NOTED("write_lat_log", IRRELEVANT, REPORT),
+	NOTED("write_iops_log", IRRELEVANT, REPORT),
+	NOTED("write_hist_log", IRRELEVANT, REPORT),
+	NOTED("log_avg_msec", IRRELEVANT, REPORT),
+	NOTED("log_hist_msec", IRRELEVANT, REPORT),
+	NOTED("per_job_logs", IRRELEVANT, REPORT),
+	NOTED("log_offset", IRRELEVANT, REPORT),
+	NOTED("exitall", IRRELEVANT, "iosweep runs one job at a time"),
+	NOTED("exitall_on_error", IRRELEVANT, "iosweep stops a run at its first error"),
+	NOTED("continue_on_error", IRRELEVANT, "iosweep stops a run at its first error"),
+	NOTED("unlink", IRRELEVANT, "iosweep keeps the test files it makes for other runs"),
+	NOTED("unlink_each_loop", IRRELEVANT, "iosweep keeps the test files it makes"),
+	NOTED("create_serialize", IRRELEVANT, "iosweep creates a missing file before a run"),
+	NOTED("allow_file_create", IRRELEVANT, "iosweep creates a missing file itself"),
+	NOTED("rw_sequencer", IRRELEVANT, "matters only with rw=randread:N, not translated"),
+	NOTED("random_generator", IRRELEVANT,
+	  "iosweep draws offsets with its own generator (splitmix64)"),
+	NOTED("rwmixread", IRRELEVANT, "matters only for mixed reads and writes"),
+	NOTED("fsync", IRRELEVANT, W_ONLY),
+	NOTED("fdatasync", IRRELEVANT, W_ONLY),
+	NOTED("end_fsync", IRRELEVANT, W_ONLY),
+	NOTED("fsync_on_close", IRRELEVANT, W_ONLY),
+	NOTED("sync", IRRELEVANT, W_ONLY),
+	NOTED("overwrite", IRRELEVANT, W_ONLY),
+	NOTED("fallocate", IRRELEVANT, W_ONLY),
+	NOTED("refill_buffers", IRRELEVANT, W_ONLY),
+	NOTED("scramble_buffers", IRRELEVANT, W_ONLY),
+	NOTED("zero_buffers", IRRELEVANT, W_ONLY),
+	NOTED("buffer_pattern", IRRELEVANT, W_ONLY),
+	NOTED("buffer_compress_percentage", IRRELEVANT, W_ONLY),
+	NOTED("buffer_compress_chunk", IRRELEVANT, W_ONLY),
+	NOTED("dedupe_percentage", IRRELEVANT, W_ONLY),
+	NOTED("verify_pattern", IRRELEVANT, W_ONLY),
+	NOTED("verify_interval", IRRELEVANT, W_ONLY),
+	NOTED("verify_backlog", IRRELEVANT, W_ONLY),
+	NOTED("verify_fatal", IRRELEVANT, W_ONLY),
+	NOTED("verify_dump", IRRELEVANT, W_ONLY),
+	NOTED("write_barrier", IRRELEVANT, W_ONLY),
+	NOTED("allow_mounted_write", IRRELEVANT, W_ONLY),
+	/* not supported; what is measured stays comparable */
+	NOTED("cpus_allowed", UNSUPPORTED, SCHED),
+	NOTED("cpus_allowed_policy", UNSUPPORTED, SCHED),
+	NOTED("cpumask", UNSUPPORTED, SCHED),
+	NOTED("nice", UNSUPPORTED, SCHED),
+	NOTED("prio", UNSUPPORTED, SCHED),
+	NOTED("prioclass", UNSUPPORTED, SCHED),
+	NOTED("ioscheduler", UNSUPPORTED,
+	  "iosweep does not switch the device's scheduler (its results record which it is)"),
+	NOTED("iodepth_batch", UNSUPPORTED,
+	  "iosweep submits reads as slots free up, not in batches"),
+	NOTED("iodepth_batch_submit", UNSUPPORTED,
+	  "iosweep submits reads as slots free up, not in batches"),
+	NOTED("iodepth_batch_complete", UNSUPPORTED,
+	  "iosweep reaps what has completed, not in batches"),
+	NOTED("iodepth_batch_complete_min", UNSUPPORTED,
+	  "iosweep reaps what has completed, not in batches"),
+	NOTED("iodepth_batch_complete_max", UNSUPPORTED,
+	  "iosweep reaps what has completed, not in batches"),
+	NOTED("iodepth_low", UNSUPPORTED, "iosweep refills the queue as soon as a read completes"),
+	NOTED("userspace_reap", UNSUPPORTED, "iosweep reaps with io_getevents"),
+	NOTED("fixedbufs", UNSUPPORTED, "iosweep does not register buffers with io_uring"),
+	NOTED("registerfiles", UNSUPPORTED, "iosweep does not register files with io_uring"),
+	NOTED("nonvectored", UNSUPPORTED, "iosweep issues plain reads"),
+	NOTED("mem", UNSUPPORTED, "iosweep allocates its buffers with posix_memalign"),
+	NOTED("iomem", UNSUPPORTED, "iosweep allocates its buffers with posix_memalign"),
+	NOTED("mem_align", UNSUPPORTED, "iosweep aligns its buffers to the page size"),
+	NOTED("iomem_align", UNSUPPORTED, "iosweep aligns its buffers to the page size"),
+	NOTED("hugepage-size", UNSUPPORTED, "iosweep does not use huge pages"),
+	NOTED("lockfile", UNSUPPORTED, "iosweep's readers take no file locks"),
+	NOTED("file_service_type", UNSUPPORTED, "iosweep reads one file per job"),
+	NOTED("openfiles", UNSUPPORTED, "iosweep reads one file per job"),
+	NOTED("filename_format", UNSUPPORTED, "iosweep names its own test files"),
+	NOTED("exec_prerun", UNSUPPORTED, "iosweep runs no commands"),
+	NOTED("exec_postrun", UNSUPPORTED, "iosweep runs no commands"),
+};
+
+static const struct rule *rule_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (strcmp(rules[i].name, name) == 0)
+			return &rules[i];
+	return NULL;
+}
+
+/* ---- notes ---- */
+
+static int note(struct import *im, const struct fio_setting *s, const char *where_text,
+		const char *why)
+{
+	char where[512], setting[512];
+	struct import_note *n;
+
+	if (s && s->line)
+		snprintf(where, sizeof(where), "%s:%d", s->file, s->line);
+	else
+		snprintf(where, sizeof(where), "%s", s ? s->file : where_text);
+	if (s)
+		snprintf(setting, sizeof(setting), "%s%s%s", s->name, s->raw ? "=" : "",
+			 s->raw ? s->raw : "");
+	else
+		snprintf(setting, sizeof(setting), "%s", "");
+	/* [global] settings reach every job: say each once */
+	for (size_t i = 0; i < im->nnotes; i++)
+		if (strcmp(im->notes[i].where, where) == 0 &&
+		    strcmp(im->notes[i].setting, setting) == 0 && strcmp(im->notes[i].why, why) == 0)
+			return 0;
+	n = realloc(im->notes, (im->nnotes + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	im->notes = n;
+	n = &n[im->nnotes];
+	n->where = strdup(where);
+	n->setting = strdup(setting);
+	n->why = strdup(why);
+	if (!n->where || !n->setting || !n->why) {
+		free(n->where);
+		free(n->setting);
+		free(n->why);
+		return -1;
+	}
+	im->nnotes++;
+	return 0;
+}
+
+/* ---- one job ---- */
+
+/* kb_base applies to every size of the job wherever it is written (fio
+ * reads it first). */
+static int kb_base_of(const struct fio_job *job, unsigned *kb_base, char *err)
+{
+	*kb_base = 1024;
+	for (size_t i = 0; i < job->nset; i++) {
+		const struct fio_setting *s = &job->set[i];
+		uint64_t v;
+
+		if (strcmp(s->name, "kb_base") != 0)
+			continue;
+		if (value_int(s, &v, err) < 0)
+			return -1;
+		if (v != 1000 && v != 1024)
+			return bad(s, err, "kb_base is 1000 or 1024");
+		*kb_base = (unsigned)v;
+	}
+	return 0;
+}
+
+static int apply(struct import *im, struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	const struct rule *r = rule_find(s->name);
+	char why[256];
+
+	if (!r) {
+		if (fio_flag_takes_value(s->name))
+			return note(im, s, NULL, REPORT) < 0 ? err_set(err, "out of memory") : 0;
+		return bad(s, err, "iosweep import does not know this fio option, so it cannot say "
+				   "that it leaves what is measured alone; remove it if it does");
+	}
+	switch (r->kind) {
+	case TRANSLATE:
+		return r->fn(st, s, err);
+	case FLAG:
+		return value_bool(s, (bool *)((char *)st + r->flag), err);
+	case OFF_ONLY:
+		if (!s->value || (strcmp(s->value, "0") != 0 && strcmp(s->value, "") != 0))
+			return bad(s, err, "%s", r->why);
+		return 0;
+	case IRRELEVANT:
+	case UNSUPPORTED:
+		snprintf(why, sizeof(why), "%s: %s",
+			 r->kind == IRRELEVANT ? "irrelevant" : "not supported", r->why);
+		return note(im, s, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+	}
+	return 0;
+}
+
+static int set_val(struct import_job *ij, enum opt_id id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_val(struct import_job *ij, enum opt_id id, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	free(ij->val[id]);
+	va_start(ap, fmt);
+	rc = vasprintf(&ij->val[id], fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		ij->val[id] = NULL;
+	return rc < 0 ? -1 : 0;
+}
+
+static int set_size(struct import_job *ij, enum opt_id id, uint64_t bytes)
+{
+	char buf[64];
+
+	units_fmt_size(bytes, buf, sizeof(buf));
+	return set_val(ij, id, "%s", buf);
+}
+
+/* A job name iosweep's job files accept. */
+static int set_name(struct import_job *ij, const char *name, const struct import *im)
+{
+	char base[48];
+	size_t n = 0;
+	int k = 1;
+
+	for (const char *p = name; *p && n < sizeof(base) - 4; p++) {
+		bool odd = *p == ']' || *p == '[' || *p == ';' || *p == '#' ||
+			   (unsigned char)*p < 0x20;
+
+		base[n++] = *p;
+		if (odd)
+			base[n - 1] = '_';
+	}
+	base[n] = '\0';
+	if (!n || strcmp(base, "global") == 0)
+		snprintf(base, sizeof(base), "job%zu", im->njobs + 1);
+	ij->name = strdup(base);
+	/* fio allows two jobs of one name; iosweep does not */
+	for (size_t i = 0; ij->name && i < im->njobs; i++)
+		if (strcmp(im->jobs[i].name, ij->name) == 0) {
+			free(ij->name);
+			if (asprintf(&ij->name, "%s-%d", base, ++k) < 0)
+				ij->name = NULL;
+			i = (size_t)-1; /* look again from the start */
+		}
+	return ij->name ? 0 : -1;
+}
+
+static uint64_t file_size(const char *path, bool *exists)
+{
+	struct stat st;
+
+	*exists = stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+	return *exists && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+/* The job's size in bytes, from size, a percentage of the file, filesize or
+ * the existing file; 0 when it follows from the file at run time. */
+static int job_size(struct fio_state *st, const char *path, uint64_t *size, char *err)
+{
+	bool exists = false;
+	uint64_t have = path ? file_size(path, &exists) : 0;
+
+	*size = st->size ? st->size : st->filesize;
+	if (st->size && st->filesize && st->filesize < st->size)
+		return bad(st->size_at, err, "fio reads the %llu-byte file (filesize) more than "
+					     "once to do size; iosweep reads a file once per "
+					     "repeat", (unsigned long long)st->filesize);
+	if (st->size_pct) {
+		if (!exists || have == 0)
+			return bad(st->size_at, err, "a percentage of a file that does not exist "
+						     "(or is not a regular file with a size)");
+		*size = have * st->size_pct / 100 / st->bs * st->bs;
+		if (*size == 0)
+			return bad(st->size_at, err, "is less than one block of the file");
+	}
+	if (*size == 0 && !exists)
+		return err_set(err, "%s:%d: job '%s': fio needs a size (or an existing file) and "
+				    "so does iosweep", st->job->file, st->job->line, st->job->name);
+	return 0;
+}
+
+/* The state of a read job, as iosweep options. */
+static int finish(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
+{
+	bool random = st->rw == RW_RANDREAD, queued = strcmp(st->engine, "aio") == 0 ||
+						      strcmp(st->engine, "uring") == 0;
+	char *path = NULL, job_at[300];
+	uint64_t size, spacing = st->bs + st->rw_skip;
+	int rc = 0;
+
+	if (st->job->line)
+		snprintf(job_at, sizeof(job_at), "%s:%d", st->job->file, st->job->line);
+	else
+		snprintf(job_at, sizeof(job_at), "%s", st->job->file);
+
+	ij->fio_name = strdup(st->job->name);
+	if (!ij->fio_name || set_name(ij, st->name ? st->name : st->job->name, im) < 0)
+		return err_set(err, "out of memory");
+	if (st->filename && st->directory && st->filename[0] != '/')
+		rc = asprintf(&path, "%s/%s", st->directory, st->filename);
+	else if (st->filename)
+		path = strdup(st->filename);
+	else if (st->directory)
+		rc = asprintf(&path, "%s/%s.0.0", st->directory, st->job->name);
+	if (rc < 0 || ((st->filename || st->directory) && !path))
+		return err_set(err, "out of memory");
+	rc = job_size(st, path, &size, err);
+	if (rc == 0 && path)
+		rc = set_val(ij, OPT_FILENAME, "%s", path);
+	else if (rc == 0)
+		rc = note(im, NULL, job_at,
+			  "no filename: fio would lay out a file named after the job in the "
+			  "current directory; iosweep reads its own test file of the same size");
+	free(path);
+	if (rc < 0)
+		return err[0] ? -1 : err_set(err, "out of memory");
+	if (st->direct && strcmp(st->engine, "mmap") == 0) {
+		return err_set(err, "%s:%d: job '%s': direct=1 with ioengine=mmap: iosweep cannot "
+				    "bypass the page cache with mmap", st->job->file, st->job->line,
+			       st->job->name);
+	}
+	if (st->number_ios && size) {
+		if (random && st->number_ios < size / st->bs)
+			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)st->number_ios);
+		else if (!random && st->number_ios <= (size - st->bs) / spacing)
+			size = (st->number_ios - 1) * spacing + st->bs;
+	} else if (st->number_ios) {
+		rc |= note(im, NULL, job_at,
+			   "number_ios with the size of an existing file: applied to nothing; "
+			   "give size");
+	}
+	if (size)
+		rc |= set_size(ij, OPT_SIZE, size);
+	rc |= set_size(ij, OPT_BS, st->bs);
+	if (st->rw_skip)
+		rc |= set_size(ij, OPT_SPACING, spacing);
+	rc |= set_val(ij, OPT_PATTERN, "%s", random ? "random" : "sequential");
+	if (random && st->seed_set)
+		rc |= set_val(ij, OPT_SEED, "%llu", (unsigned long long)st->seed);
+	rc |= set_val(ij, OPT_ENGINE, "%s", st->engine);
+	if (queued)
+		rc |= set_val(ij, OPT_IODEPTH, "%llu", (unsigned long long)st->iodepth);
+	rc |= set_val(ij, OPT_CACHE, "%s", st->direct ? "direct" : st->pre_read ? "warm" :
+					   st->invalidate ? "fadvise" : "keep");
+	rc |= set_val(ij, OPT_HINT, "%s", st->hint ? st->hint : random ? "random" : "sequential");
+	rc |= set_val(ij, OPT_THREADS, "%llu", (unsigned long long)st->numjobs);
+	rc |= set_val(ij, OPT_CONSUME, "%s", "none");
+	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
+	if (st->runtime_us) {
+		char buf[64];
+
+		option_format(OPT_RUNTIME, (union optval){ .u = st->runtime_us * 1000 }, buf,
+			      sizeof(buf));
+		rc |= set_val(ij, OPT_RUNTIME, "%s", buf);
+	}
+	if (st->description)
+		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
+
+	/* what is translated with a difference, said where it was written */
+	if (!queued && st->iodepth > 1)
+		rc |= note(im, st->iodepth_at, NULL,
+			   "irrelevant: fio's synchronous engines do one read at a time");
+	if (random && !st->norandommap)
+		rc |= note(im, st->rw_at, job_at,
+			   "translated with a difference: fio reads each block once (its random "
+			   "map); iosweep draws offsets with replacement, as fio's "
+			   "norandommap=1 does, and from another generator");
+	if (random && !st->randrepeat)
+		rc |= note(im, st->randrepeat_at, NULL,
+			   "not supported: iosweep's random offsets are the same for every "
+			   "repeat of a seed");
+	if (!random && (st->seed_at || st->randrepeat_at))
+		rc |= note(im, st->seed_at ? st->seed_at : st->randrepeat_at, NULL,
+			   "irrelevant: this job reads in order");
+	if (st->numjobs > 1)
+		rc |= note(im, st->numjobs_at, NULL,
+			   "translated with a difference: fio's clones each read the whole size "
+			   "(each its own file unless filename is given); iosweep's threads "
+			   "share one file's reads: compare throughput and IOPS, not time");
+	if (st->loops > 1 && st->runtime_us)
+		rc |= note(im, st->loops_at, NULL,
+			   "translated with a difference: fio's runtime caps all loops "
+			   "together, iosweep's each repeat");
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+static int translate_job(struct import *im, const struct fio_job *job, char *err)
+{
+	struct fio_state st = {
+		.job = job, .rw = RW_READ, .bs = 4096, .engine = "sync", .iodepth = 1,
+		.invalidate = true, .randrepeat = true, .numjobs = 1, .loops = 1,
+	};
+	struct import_job *jobs;
+
+	if (kb_base_of(job, &st.kb_base, err) < 0)
+		return -1;
+	for (size_t i = 0; i < job->nset; i++)
+		if (apply(im, &st, &job->set[i], err) < 0)
+			return -1;
+	jobs = realloc(im->jobs, (im->njobs + 1) * sizeof(*jobs));
+	if (!jobs)
+		return err_set(err, "out of memory");
+	im->jobs = jobs;
+	memset(&jobs[im->njobs], 0, sizeof(*jobs));
+	if (finish(im, &st, &jobs[im->njobs], err) < 0) {
+		struct import_job *ij = &jobs[im->njobs];
+
+		for (int k = 0; k < OPT__COUNT; k++)
+			free(ij->val[k]);
+		free(ij->name);
+		free(ij->fio_name);
+		return -1;
+	}
+	im->njobs++;
+	return 0;
+}
+
+/* fio starts the jobs of one file together unless stonewall (or wait_for)
+ * makes one wait for those before it; iosweep runs jobs one at a time. */
+static bool job_ordered(const struct fio_job *job)
+{
+	bool ordered = false, b;
+	char err[ERR_MAX];
+
+	for (size_t i = 0; i < job->nset; i++) {
+		const struct fio_setting *s = &job->set[i];
+
+		if (strcmp(s->name, "wait_for") == 0)
+			ordered = true;
+		else if ((strcmp(s->name, "stonewall") == 0 ||
+			  strcmp(s->name, "wait_for_previous") == 0) &&
+			 fio_parse_bool(s->value, &b, err) == 0)
+			ordered = b;
+	}
+	return ordered;
+}
+
+int import_translate(const struct fio_input *in, struct import *out, char *err)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < in->nflags; i++)
+		if (note(out, &in->flags[i], NULL, "irrelevant: " REPORT) < 0)
+			return err_set(err, "out of memory");
+	for (size_t i = 0; i < in->njobs; i++) {
+		const struct fio_job *job = &in->jobs[i];
+
+		if (i > 0 && job->group == in->jobs[i - 1].group && !job_ordered(job)) {
+			if (job->line)
+				return err_set(err, "%s:%d: [%s] runs at the same time as [%s] in fio "
+						    "(no stonewall): iosweep runs jobs one after "
+						    "another; add stonewall to [%s] or to [global] if "
+						    "that is what you measure", job->file, job->line,
+					       job->name, in->jobs[i - 1].name, job->name);
+			return err_set(err, "%s: --name=%s runs at the same time as --name=%s in "
+					    "fio (no --stonewall): iosweep runs jobs one after "
+					    "another; add --stonewall if that is what you measure",
+				       job->file, job->name, in->jobs[i - 1].name);
+		}
+		if (translate_job(out, job, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- merging ---- */
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The one option a and b differ in, -1 when none, -2 when several or one
+ * that is not a list. */
+static int differs_in(const struct import_job *a, const struct import_job *b)
+{
+	int found = -1;
+
+	for (int k = 0; k < OPT__COUNT; k++) {
+		if (same_text(a->val[k], b->val[k]))
+			continue;
+		if (found != -1 || !option_table[k].list || !a->val[k] || !b->val[k])
+			return -2;
+		found = k;
+	}
+	return found;
+}
+
+static int merge_run(struct import *im, size_t first, size_t n, int k, char *err)
+{
+	struct import_job *base = &im->jobs[first];
+	char *list = NULL, *names = NULL, *tmp;
+
+	for (size_t i = 0; i < n; i++) {
+		struct import_job *j = &im->jobs[first + i];
+
+		if (asprintf(&tmp, "%s%s%s", list ? list : "", list ? ", " : "", j->val[k]) < 0)
+			goto oom;
+		free(list);
+		list = tmp;
+		if (asprintf(&tmp, "%s%s%s", names ? names : "", names ? ", " : "", j->fio_name) < 0)
+			goto oom;
+		free(names);
+		names = tmp;
+	}
+	if (asprintf(&base->merged, "%s (they differ only in %s)", names,
+		     option_table[k].name) < 0) {
+		base->merged = NULL;
+		goto oom;
+	}
+	free(names);
+	free(base->val[k]);
+	base->val[k] = list;
+	for (size_t i = 1; i < n; i++) {
+		struct import_job *j = &im->jobs[first + i];
+
+		for (int o = 0; o < OPT__COUNT; o++)
+			free(j->val[o]);
+		free(j->name);
+		free(j->fio_name);
+		free(j->merged);
+	}
+	memmove(base + 1, base + n, (im->njobs - first - n) * sizeof(*base));
+	im->njobs -= n - 1;
+	return 0;
+oom:
+	free(list);
+	free(names);
+	return err_set(err, "out of memory");
+}
+
+int import_merge(struct import *im, char *err)
+{
+	for (size_t i = 0; i + 1 < im->njobs; i++) {
+		int k = differs_in(&im->jobs[i], &im->jobs[i + 1]);
+		size_t n = 2;
+
+		if (k < 0)
+			continue;
+		/* more jobs that differ from the first in the same option, each value new */
+		while (i + n < im->njobs && differs_in(&im->jobs[i], &im->jobs[i + n]) == k) {
+			bool repeated = false;
+
+			for (size_t m = 0; m < n; m++)
+				repeated |= same_text(im->jobs[i + m].val[k], im->jobs[i + n].val[k]);
+			if (repeated)
+				break;
+			n++;
+		}
+		if (merge_run(im, i, n, k, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- output ---- */
+
+/* Values every job shares go to [global] (when there are several jobs). */
+static bool shared(const struct import *im, int k)
+{
+	if (im->njobs < 2 || !im->jobs[0].val[k] || option_table[k].per_job)
+		return false;
+	for (size_t i = 1; i < im->njobs; i++)
+		if (!same_text(im->jobs[0].val[k], im->jobs[i].val[k]))
+			return false;
+	return true;
+}
+
+/* Comment text in lines of at most WIDTH columns (iosweep's job files
+ * refuse lines longer than inih reads); a word longer than that is cut. */
+#define WIDTH 100
+
+static void write_comment(FILE *f, const char *first, const char *text)
+{
+	const char *prefix = first;
+	size_t col;
+
+	while (*text) {
+		size_t room, take, len = strlen(text);
+
+		fputs(prefix, f);
+		col = strlen(prefix);
+		room = WIDTH - col;
+		take = len <= room ? len : room;
+		if (take < len) {
+			size_t sp = take;
+
+			while (sp > 0 && text[sp] != ' ')
+				sp--;
+			if (sp > 0)
+				take = sp;
+		}
+		fprintf(f, "%.*s\n", (int)take, text);
+		text += take;
+		while (*text == ' ')
+			text++;
+		prefix = ";     ";
+	}
+}
+
+/* name = value; a long list goes on on indented lines. */
+static void write_value(FILE *f, int k, const char *value)
+{
+	size_t col = (size_t)fprintf(f, "%s = ", option_table[k].name);
+
+	while (option_table[k].list && strlen(value) + col > WIDTH) {
+		const char *cut = value + (WIDTH - col);
+
+		while (cut > value && *cut != ',')
+			cut--;
+		if (cut == value)
+			break;
+		fprintf(f, "%.*s,\n", (int)(cut - value), value);
+		value = cut + 1;
+		while (*value == ' ')
+			value++;
+		col = (size_t)fprintf(f, "    ");
+	}
+	fprintf(f, "%s\n", value);
+}
+
+void import_write(const struct import *im, const char *sources, FILE *f)
+{
+	bool any_shared = false;
+	char *line;
+
+	fprintf(f, "; iosweep job translated from fio by `iosweep import` (iosweep %s)\n",
+		IOSWEEP_VERSION);
+	write_comment(f, "; from: ", sources);
+	fprintf(f, "; repeat is fio's loops (1 unless set): raise it for statistics\n");
+	if (im->nnotes)
+		fprintf(f, ";\n; fio settings not translated as written:\n");
+	for (size_t i = 0; i < im->nnotes; i++) {
+		if (asprintf(&line, "%s: %s%s%s", im->notes[i].where, im->notes[i].setting,
+			     *im->notes[i].setting ? ": " : "", im->notes[i].why) < 0)
+			continue;
+		write_comment(f, ";   ", line);
+		free(line);
+	}
+	for (int k = 0; k < OPT__COUNT; k++)
+		any_shared |= shared(im, k);
+	if (any_shared) {
+		fprintf(f, "\n[global]\n");
+		for (int k = 0; k < OPT__COUNT; k++)
+			if (shared(im, k))
+				write_value(f, k, im->jobs[0].val[k]);
+	}
+	for (size_t i = 0; i < im->njobs; i++) {
+		const struct import_job *j = &im->jobs[i];
+
+		fprintf(f, "\n[%s]\n", j->name);
+		if (j->merged)
+			write_comment(f, "; merged from fio jobs ", j->merged);
+		else if (strcmp(j->name, j->fio_name) != 0)
+			write_comment(f, "; fio job ", j->fio_name);
+		for (int k = 0; k < OPT__COUNT; k++)
+			if (j->val[k] && !shared(im, k))
+				write_value(f, k, j->val[k]);
+	}
+}
+
+void import_free(struct import *im)
+{
+	for (size_t i = 0; i < im->njobs; i++) {
+		for (int k = 0; k < OPT__COUNT; k++)
+			free(im->jobs[i].val[k]);
+		free(im->jobs[i].name);
+		free(im->jobs[i].fio_name);
+		free(im->jobs[i].merged);
+	}
+	for (size_t i = 0; i < im->nnotes; i++) {
+		free(im->notes[i].where);
+		free(im->notes[i].setting);
+		free(im->notes[i].why);
+	}
+	free(im->jobs);
+	free(im->notes);
+	memset(im, 0, sizeof(*im));
+}

@@ -1,0 +1,208 @@
+#!/usr/bin/env bats
+# iosweep import: fio job files and command lines as iosweep job files.
+# The corpus in tests/data/fio was written for these tests: every NAME.fio
+# with a NAME.ini is translated to exactly that text; every refuse/*.fio
+# names on its first line the message it must be refused with.
+
+load helpers
+
+FIO_DATA=$BATS_TEST_DIRNAME/../data/fio
+
+# import_corpus NAME [ARGS]: translates $FIO_DATA/NAME.fio from the corpus directory
+import_corpus() {
+	local name=$1
+	shift
+	(cd "$FIO_DATA" && FIO_BS=16k FIO_JOBS=2 "$IOSWEEP" import "$@" "$name.fio")
+}
+
+@test 'every corpus file translates to its expected iosweep job' {
+	local n=0
+	for f in "$FIO_DATA"/*.ini; do
+		name=$(basename "$f" .ini)
+		[ "$name" = merge-no-merge ] && continue
+		import_corpus "$name" >"$TESTDIR/$name.ini" 2>"$TESTDIR/$name.err"
+		diff -u "$f" "$TESTDIR/$name.ini"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 13 ]
+}
+
+@test '--no-merge keeps jobs that differ in one option apart' {
+	import_corpus merge --no-merge >"$TESTDIR/m.ini" 2>/dev/null
+	diff -u "$FIO_DATA/merge-no-merge.ini" "$TESTDIR/m.ini"
+	grep -q '^bs = 4KiB, 16KiB, 64KiB, 256KiB$' "$FIO_DATA/merge.ini"
+	grep -q '^; merged from fio jobs bs4k, bs16k, bs64k, bs256k (they differ only in bs)$' \
+		"$FIO_DATA/merge.ini"
+}
+
+@test 'iosweep check passes on every translation' {
+	for f in "$FIO_DATA"/*.ini; do
+		(cd "$TESTDIR" && "$IOSWEEP" check "$f")
+	done
+}
+
+@test 'fio itself accepts every corpus file' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	for f in "$FIO_DATA"/*.fio; do
+		(cd "$FIO_DATA" && FIO_BS=16k FIO_JOBS=2 fio --parse-only "$f")
+	done
+}
+
+@test 'fio reads the corpus sizes as the translation says (fio --debug=parse)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	# units.fio: size=1m, stonewall, then 4k 4kb 4KiB 1mi 0x2000 -> 4096 4096 4000 1048576 8192
+	run bash -c "cd '$FIO_DATA' && fio --parse-only --debug=parse units.fio 2>&1 | grep -o 'out=[0-9]*' | tr '\n' ' '"
+	[ "$output" = "out=1048576 out=1 out=4096 out=4096 out=4000 out=1048576 out=8192 " ]
+	grep -q '^bs = 4KiB, 4000, 1MiB, 8KiB$' "$FIO_DATA/units.ini"
+}
+
+@test 'keywords and arithmetic: $ncpus, $pagesize, $mb_memory' {
+	import_corpus keywords >"$TESTDIR/k.ini" 2>/dev/null
+	grep -qx "iodepth = $(($(getconf _NPROCESSORS_ONLN) * 2 + 1))" "$TESTDIR/k.ini"
+	[ "$(getconf PAGESIZE)" != 4096 ] || grep -qx 'size = 1MiB' "$TESTDIR/k.ini"
+	grep -qx 'repeat = 3' "$TESTDIR/k.ini"
+	(cd "$TESTDIR" && "$IOSWEEP" check k.ini)
+}
+
+@test 'every refusal exits 2 and names the file, line and option' {
+	local n=0
+	for f in "$FIO_DATA"/refuse/*.fio; do
+		want=$(head -n1 "$f" | sed 's/^; expect: //')
+		run bash -c "cd '$FIO_DATA' && '$IOSWEEP' import 'refuse/$(basename "$f")' 2>&1 >'$TESTDIR/out'"
+		echo "$f: status $status: $output (want: $want)"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"$want"* ]]
+		[ "$(echo "$output" | wc -l)" -eq 1 ]
+		[ ! -s "$TESTDIR/out" ]
+		n=$((n + 1))
+	done
+	[ "$n" -ge 30 ]
+}
+
+@test 'settings not translated are in one warning on stderr and in the comments' {
+	import_corpus include >"$TESTDIR/i.ini" 2>"$TESTDIR/err"
+	[ "$(grep -c '^iosweep: warning: ' "$TESTDIR/err")" -eq 1 ]
+	grep -q 'include-common.inc:2: thread=1: irrelevant' "$TESTDIR/err"
+	grep -q 'include-common.inc:3: group_reporting: irrelevant' "$TESTDIR/err"
+	grep -q '^;   include-common.inc:2: thread=1: irrelevant' "$TESTDIR/i.ini"
+	grep -q '^;   include.fio:7: rw=randread: translated with a difference' "$TESTDIR/i.ini"
+}
+
+@test 'a translation without notes warns nothing' {
+	import_corpus merge >/dev/null 2>"$TESTDIR/err"
+	[ ! -s "$TESTDIR/err" ]
+}
+
+@test 'a fio command line translates like the same job file' {
+	run "$IOSWEEP" import -- fio --output-format=json --name=cl --rw=randread --bs=8k \
+		--size=2m --ioengine=io_uring --iodepth 8 --direct=1 --norandommap
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[cl]"* ]]
+	[[ "$output" == *"bs = 8KiB"* ]]
+	[[ "$output" == *"engine = uring"* ]]
+	[[ "$output" == *"iodepth = 8"* ]]
+	[[ "$output" == *"cache = direct"* ]]
+	[[ "$output" == *"pattern = random"* ]]
+	[[ "$output" == *"command line: output-format=json: irrelevant"* ]]
+}
+
+@test 'fio command line: options before --name are global; jobs run together unless stonewall' {
+	run "$IOSWEEP" import -- fio --size=1m --name=a --name=b
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--name=b runs at the same time as --name=a"* ]]
+	run "$IOSWEEP" import -- fio --size=1m --stonewall --name=a --bs=4k --name=b --bs=8k
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = 4KiB, 8KiB"* ]]
+	[[ "$output" == *"size = 1MiB"* ]]
+}
+
+@test 'import -o PATH writes a new file and never replaces one' {
+	cd "$TESTDIR"
+	cp "$FIO_DATA/merge.fio" .
+	"$IOSWEEP" import merge.fio -o out.ini 2>/dev/null
+	cmp out.ini "$FIO_DATA/merge.ini"
+	[ "$(stat -c %a out.ini)" = 644 ]
+	echo precious >keep.ini
+	run "$IOSWEEP" import merge.fio -o keep.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"keep.ini exists: iosweep import never replaces a file"* ]]
+	[ "$(cat keep.ini)" = precious ]
+	ln -s keep.ini link.ini
+	ln -s nowhere dangling.ini
+	run "$IOSWEEP" import merge.fio -o link.ini
+	[ "$status" -eq 2 ]
+	run "$IOSWEEP" import merge.fio -o dangling.ini
+	[ "$status" -eq 2 ]
+	[ ! -e nowhere ]
+	[ "$(cat keep.ini)" = precious ]
+	[ -z "$(ls | grep iosweep-tmp)" ]
+}
+
+@test 'import -o into a directory the user cannot write fails cleanly' {
+	cd "$TESTDIR"
+	cp "$FIO_DATA/merge.fio" .
+	mkdir ro
+	chmod 755 ro "$TESTDIR"
+	run setpriv --reuid=nobody --regid=nogroup --clear-groups "$IOSWEEP" import merge.fio -o ro/x.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cannot write ro/x.ini"* ]]
+	[ -z "$(ls ro)" ]
+}
+
+@test 'a refused translation writes no -o file' {
+	cd "$TESTDIR"
+	run "$IOSWEEP" import "$FIO_DATA/refuse/write.fio" -o w.ini
+	[ "$status" -eq 2 ]
+	[ ! -e w.ini ]
+}
+
+@test 'bad input: missing file, directory, FIFO, NUL byte, non-UTF-8 bytes, no arguments' {
+	cd "$TESTDIR"
+	run "$IOSWEEP" import nothere.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nothere.fio"* ]]
+	run "$IOSWEEP" import .
+	[ "$status" -eq 2 ]
+	mkfifo fifo.fio
+	run timeout 5 "$IOSWEEP" import fifo.fio
+	[ "$status" -eq 2 ]
+	printf '[a]\nsize=1m\0\n' >nul.fio
+	run "$IOSWEEP" import nul.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"NUL byte"* ]]
+	printf '[caf\xe9]\nsize=1m\ndescription=\xff\xfe\n' >latin1.fio
+	run "$IOSWEEP" import latin1.fio -o latin1.ini
+	[ "$status" -eq 0 ]
+	"$IOSWEEP" check latin1.ini
+	run "$IOSWEEP" import
+	[ "$status" -eq 2 ]
+	run "$IOSWEEP" import -- ls
+	[ "$status" -eq 2 ]
+	run "$IOSWEEP" import --frob x.fio
+	[ "$status" -eq 2 ]
+}
+
+@test 'the examples in fio HOWTO translate or are refused naming their option' {
+	[ -r /usr/share/doc/fio/HOWTO.rst.gz ] || skip "fio's HOWTO is not installed"
+	# every ini code block of the HOWTO, one file each
+	zcat /usr/share/doc/fio/HOWTO.rst.gz | awk -v dir="$TESTDIR" '
+		/^\.\. code-block:: ini/ { n++; f = dir "/howto" n ".fio"; inblock = 1; next }
+		inblock && /^[^ \t]/ && NF { inblock = 0 }
+		inblock { sub(/^    /, ""); print > f }'
+	ls "$TESTDIR"/howto*.fio
+	for f in "$TESTDIR"/howto*.fio; do
+		run "$IOSWEEP" import "$f"
+		echo "$f: $status: ${lines[0]}"
+		[ "$status" -eq 0 ] || [ "$status" -eq 2 ]
+		if [ "$status" -eq 2 ]; then
+			[[ "${lines[0]}" =~ ^iosweep:\ $f:[0-9]+:\ (\[|\'|[a-z_]+) ]]
+		fi
+	done
+}
+
+@test 'iosweep help import shows the usage' {
+	run "$IOSWEEP" help import
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"import FILE.fio"* ]]
+	[[ "$output" == *"-- fio ARGS"* ]]
+}
