@@ -203,6 +203,6 @@ import_corpus() {
 @test 'iosweep help import shows the usage' {
 	run "$IOSWEEP" help import
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"import FILE.fio"* ]]
+	[[ "$output" == *"FILE.fio..."* ]]
 	[[ "$output" == *"-- fio ARGS"* ]]
 }
