@@ -935,7 +935,9 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	rc |= set_size(ij, OPT_BS, st->bs);
 	if (st->rw_skip)
 		rc |= set_size(ij, OPT_SPACING, spacing);
-	rc |= set_val(ij, OPT_PATTERN, "%s", random ? "random" : "sequential");
+	/* fio's random map reads every block once, as iosweep's random does */
+	rc |= set_val(ij, OPT_PATTERN, "%s", !random ? "sequential" :
+					     st->norandommap ? "random-replace" : "random");
 	if (random && st->seed_set)
 		rc |= set_val(ij, OPT_SEED, "%llu", (unsigned long long)st->seed);
 	rc |= set_val(ij, OPT_ENGINE, "%s", st->engine);
@@ -961,11 +963,10 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	if (!queued && st->iodepth > 1)
 		rc |= note(im, st->iodepth_at, NULL,
 			   "irrelevant: fio's synchronous engines do one read at a time");
-	if (random && !st->norandommap)
-		rc |= note(im, st->rw_at, job_at,
-			   "translated with a difference: fio reads each block once (its random "
-			   "map); iosweep draws offsets with replacement, as fio's "
-			   "norandommap=1 does, and from another generator");
+	if (random && st->seed_set)
+		rc |= note(im, st->seed_at, NULL,
+			   "translated with a difference: iosweep's generator is not fio's: the "
+			   "same seed gives another order of the same blocks");
 	if (random && !st->randrepeat)
 		rc |= note(im, st->randrepeat_at, NULL,
 			   "not supported: iosweep's random offsets are the same for every "

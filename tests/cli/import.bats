@@ -85,7 +85,7 @@ import_corpus() {
 	grep -q 'include-common.inc:2: thread=1: irrelevant' "$TESTDIR/err"
 	grep -q 'include-common.inc:3: group_reporting: irrelevant' "$TESTDIR/err"
 	grep -q '^;   include-common.inc:2: thread=1: irrelevant' "$TESTDIR/i.ini"
-	grep -q '^;   include.fio:7: rw=randread: translated with a difference' "$TESTDIR/i.ini"
+	grep -q '^;   include.fio:6: no filename: fio would lay out a file' "$TESTDIR/i.ini"
 }
 
 @test 'a translation without notes warns nothing' {
