@@ -43,7 +43,7 @@ LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
 
 # DIST=mpi (make mpi) swaps the single-host collectives for MPI's.
 DIST    ?= single
-LIB_SRC := $(filter-out src/main.c src/dist_%.c,$(wildcard src/*.c)) src/dist_$(DIST).c
+LIB_SRC := $(filter-out src/main.c src/dist_single.c src/dist_mpi.c,$(wildcard src/*.c)) src/dist_$(DIST).c
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
@@ -68,7 +68,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiosweep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) -Isrc $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
-# the fault-injecting shims: never with the sanitizers' CFLAGS
+# the LD_PRELOAD shims (faults, signals): never with the sanitizers' CFLAGS
 $(BUILD)/tests/%_shim.so: tests/shim/%_shim.c | $(BUILD)/tests
 	$(CC) -O2 -g -std=c17 -Wall -Wextra -Werror -shared -fPIC $< -ldl -o $@
 $(BUILD)/bench/%: bench/%.c bench/common.h | $(BUILD)/bench

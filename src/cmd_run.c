@@ -95,7 +95,8 @@ static int preflight(const struct plan *plan)
 }
 
 /* host_describe() of every rank's file, gathered on rank 0 into rep->host
- * (its own) and rep->hosts (one per distinct host name). */
+ * (its own), rep->hosts (one per distinct host name) and rep->rank_hosts
+ * (each rank's host name). */
 static void gather_hosts(struct report *rep, const char *path)
 {
 	enum { HOST_JSON_MAX = 8192 };
@@ -115,6 +116,7 @@ static void gather_hosts(struct report *rep, const char *path)
 	}
 	rep->host = mine;
 	rep->hosts = json_array();
+	rep->rank_hosts = json_array();
 	for (int k = 0; k < dist_size() && rep->hosts; k++) {
 		json_t *h = json_loads(all + (size_t)k * HOST_JSON_MAX, 0, NULL);
 		const char *name = json_string_value(json_object_get(h, "hostname"));
@@ -122,6 +124,7 @@ static void gather_hosts(struct report *rep, const char *path)
 		size_t i;
 		json_t *o;
 
+		json_array_append_new(rep->rank_hosts, json_string(name ? name : "?"));
 		json_array_foreach(rep->hosts, i, o)
 			seen |= name && json_equal(json_object_get(o, "hostname"),
 						   json_object_get(h, "hostname"));
@@ -196,6 +199,26 @@ static void warn_cache(const struct run_result *res, struct progress *prog)
 		  option_table[OPT_CACHE].values[res->run->v[OPT_CACHE].u], why[2] ? why : "");
 }
 
+/* What rank 0 needs to write the results when it must end before the
+ * others agreed to (dist.h: a rank died). */
+struct last_words {
+	struct report_sink *sinks;
+	size_t nsinks;
+	struct report *rep;
+	struct progress *prog;
+};
+
+static void write_interrupted(void *arg)
+{
+	struct last_words *lw = arg;
+
+	progress_stop(lw->prog);
+	lw->rep->interrupted = true;
+	tell_sinks(lw->sinks, lw->nsinks, lw->rep, 2, 0);
+	cli_error("interrupted: results of %zu of %zu runs written", lw->rep->ndone,
+		  lw->rep->plan->n);
+}
+
 static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 {
 	struct report rep = { .plan = plan, .jf = plan->jf };
@@ -203,6 +226,8 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 	struct progress *prog = NULL;
 	/* on many hosts, rank 0 alone prints and writes */
 	size_t nsinks = dist_rank() == 0 ? c->nout : 0;
+	struct last_words lw = { sinks, nsinks, &rep, NULL };
+	char err[ERR_MAX] = "";
 	int rc = EXIT_OK;
 
 	rep.ranks = dist_size();
@@ -217,25 +242,23 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 		return EXIT_USAGE;
 	}
 	install_signals();
+	dist_watch(&stop_requested);
 	if (dist_rank() == 0)
 		prog = progress_start(plan, &status, c->quiet);
+	lw.prog = prog;
+	dist_on_abandon(write_interrupted, &lw);
 	for (size_t i = 0; i < plan->n; i++) {
 		struct run_result *res = &rep.results[i];
 
 		/* ranks stop together, whichever of them was signalled */
-		if (dist_max_int(stop_requested))
-			stop_requested = 1;
-		if (stop_requested)
+		if (dist_agree(0, err) & DIST_STOP)
 			break;
 		if (run_execute(&plan->runs[i], res, &stop_requested, &status) < 0) {
+			/* every rank failed the run; rank 0 has the failing rank's message */
 			progress_clear(prog);
-			if (dist_size() > 1) {
-				/* the others wait in a collective: end them all */
-				cli_error("rank %d on %s: run %zu (job '%s'): %s", dist_rank(),
-					  dist_host(), i, plan->runs[i].job->name, res->error);
-				dist_abort(EXIT_RUN);
-			}
-			cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name, res->error);
+			if (dist_rank() == 0)
+				cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name,
+					  res->error);
 			rc = EXIT_RUN;
 		}
 		if (res->nrep == 0 && !res->failed)
@@ -249,6 +272,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 		if (tell_sinks(sinks, nsinks, &rep, 1, i) < 0)
 			rc = EXIT_RUN;
 	}
+	dist_on_abandon(NULL, NULL);
 	progress_stop(prog);
 	rep.interrupted = stop_requested != 0;
 	if (tell_sinks(sinks, nsinks, &rep, 2, 0) < 0)
@@ -258,6 +282,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 	free(rep.results);
 	json_decref(rep.host);
 	json_decref(rep.hosts);
+	json_decref(rep.rank_hosts);
 	if (rep.interrupted) {
 		if (dist_rank() == 0)
 			cli_error("interrupted: results of %zu of %zu runs written", rep.ndone, plan->n);

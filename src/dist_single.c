@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static volatile sig_atomic_t *watched;
+
 int dist_init(int *argc, char ***argv)
 {
 	(void)argc;
@@ -38,6 +40,33 @@ const char *dist_host(void)
 	return name;
 }
 
+bool dist_host_leader(void)
+{
+	return true;
+}
+
+void dist_watch(volatile sig_atomic_t *stop)
+{
+	watched = stop;
+}
+
+void dist_on_abandon(void (*fn)(void *arg), void *arg)
+{
+	(void)fn;
+	(void)arg;
+}
+
+int dist_agree(int status, char *err)
+{
+	(void)err;
+	return status | (watched && *watched ? DIST_STOP : 0);
+}
+
+int dist_start_line(int status, char *err)
+{
+	return dist_agree(status, err);
+}
+
 int dist_broadcast(char **buf, size_t *len)
 {
 	(void)buf;
@@ -45,8 +74,10 @@ int dist_broadcast(char **buf, size_t *len)
 	return 0;
 }
 
-void dist_barrier(void)
+void dist_broadcast_u64(uint64_t *v, size_t n)
 {
+	(void)v;
+	(void)n;
 }
 
 void dist_sum_u64(uint64_t *v, size_t n)
@@ -81,9 +112,4 @@ void dist_gather(const void *mine, size_t len, void *all)
 int dist_max_int(int status)
 {
 	return status;
-}
-
-void dist_abort(int status)
-{
-	(void)status;
 }

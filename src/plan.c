@@ -62,7 +62,7 @@ static int plan_file_size(const char *path, uint64_t *size, bool *blockdev)
 struct target {
 	char *filename;
 	uint64_t size;
-	bool exists, blockdev, per_rank;
+	bool exists, blockdev, per_rank, rank_file;
 	bool evictable;              /* its pages can be evicted (not tmpfs) */
 	bool recorded;               /* iosweep made it (or will): record holds how */
 	struct prepare_record record;
@@ -77,14 +77,14 @@ struct made_file {
 };
 
 /* {rank} and {host} in a file name: each rank of a multi-host run reads a
- * file of its own. */
-static char *expand_rank(const char *name, bool *per_rank)
+ * file of its own (*per_rank), which with {rank} no other rank opens. */
+static char *expand_rank(const char *name, bool *per_rank, bool *rank_file)
 {
 	static const char *const keys[] = { "{rank}", "{host}" };
 	char rank[16], *out = strdup(name);
 
 	snprintf(rank, sizeof(rank), "%d", dist_rank());
-	*per_rank = false;
+	*per_rank = *rank_file = false;
 	for (int k = 0; out && k < 2; k++) {
 		char *at;
 
@@ -92,6 +92,7 @@ static char *expand_rank(const char *name, bool *per_rank)
 			char *next;
 
 			*per_rank = true;
+			*rank_file |= k == 0;
 			if (asprintf(&next, "%.*s%s%s", (int)(at - out), out, k ? dist_host() : rank,
 				     at + strlen(keys[k])) < 0)
 				next = NULL;
@@ -201,7 +202,7 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 	} else {
 		if (check_name(where, name->v[0].s, err) < 0)
 			return -1;
-		t->filename = expand_rank(name->v[0].s, &t->per_rank);
+		t->filename = expand_rank(name->v[0].s, &t->per_rank, &t->rank_file);
 		if (!t->filename)
 			return err_set(err, "out of memory");
 	}
@@ -572,7 +573,7 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			       job->name, PLAN_MAX_RUNS);
 	for (uint64_t c = 0; c < d.combos; c++) {
 		struct run r = { .job = job, .exists = t->exists, .blockdev = t->blockdev,
-				 .per_rank = t->per_rank };
+				 .per_rank = t->per_rank, .rank_file = t->rank_file };
 		uint64_t rest = c;
 
 		for (size_t k = d.n; k-- > 0;) {

@@ -28,6 +28,7 @@ struct run {
 	uint64_t reads, bytes;     /* per repeat, all threads together */
 	bool exists;               /* the file exists (else it will be created) */
 	bool per_rank;             /* filename had {rank} or {host}: one file per rank */
+	bool rank_file;            /* filename had {rank}: no other rank opens it */
 	bool blockdev;
 	bool cache_default;        /* cache was not set: fadvise, or keep where nothing can be evicted */
 };

@@ -25,6 +25,7 @@ struct report {
 	size_t ndone;               /* results[0..ndone) are complete (or failed) */
 	json_t *host;               /* host_describe() of the first file, on rank 0 */
 	json_t *hosts;              /* every distinct host of a multi-host run */
+	json_t *rank_hosts;         /* the host name of each rank, by rank */
 	int ranks;
 	char started[32];           /* ISO 8601 UTC */
 	bool interrupted;

@@ -47,7 +47,8 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 		}
 		rc |= group ? set(group, f->key, figure_json(f, rr)) : -1;
 	}
-	for (uint64_t t = 0; threads && t < run->v[OPT_THREADS].u; t++)
+	/* every rank's threads, rank after rank */
+	for (uint64_t t = 0; threads && t < run->v[OPT_THREADS].u * (uint64_t)ranks; t++)
 		rc |= json_array_append_new(threads, json_real(rr->thread_time_s[t]));
 	rc |= set(o, "thread_time_to_end_s", threads);
 	if (ranks > 1) {
@@ -140,10 +141,10 @@ static json_t *report_json_doc(const struct report *r)
 			json_decref(runs);
 			runs = NULL;
 		}
-	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:{s:s, s:s}, s:o?, s:b, s:o?}",
+	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:O?, s:{s:s, s:s}, s:o?, s:b, s:o?}",
 			 "iosweep", "version", IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA,
 			 "started", r->started, "host", r->host, "ranks", r->ranks, "hosts",
-			 r->hosts, "job_file", "path", jf->path, "text", jf->text, "overrides",
+			 r->hosts, "rank_hosts", r->rank_hosts, "job_file", "path", jf->path, "text", jf->text, "overrides",
 			 overrides, "interrupted", r->interrupted, "runs", runs);
 }
 

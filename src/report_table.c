@@ -200,19 +200,26 @@ static void row(struct texttable *t, const struct report *r, const struct column
 }
 
 /* Ranks of a multi-host run finish at different times: first-done,
- * median and last-done of the median repeat. */
+ * median and last-done of the median repeat, and who was last. */
 static void rank_spread(FILE *f, const struct report *r, const struct run_result *res)
 {
 	const struct repeat_result *rr = &res->rep[res->nrep / 2];
 	char a[32], b[32], c[32];
 	struct summary s;
+	int last = 0;
+	const char *host;
 
+	for (int k = 1; k < r->ranks; k++)
+		if (rr->rank_time_s[k] > rr->rank_time_s[last])
+			last = k;
+	host = json_string_value(json_array_get(r->rank_hosts, (size_t)last));
 	stats_summarize(rr->rank_time_s, (size_t)r->ranks, &s);
 	units_fmt_seconds(s.min, a, sizeof(a));
 	units_fmt_seconds(s.median, b, sizeof(b));
 	units_fmt_seconds(s.max, c, sizeof(c));
 	fprintf(f, "run %zu: %d ranks, time to end of each: first done %s, median %s, "
-		   "last done %s\n", res->run->index, r->ranks, a, b, c);
+		   "last done %s (rank %d on %s)\n", res->run->index, r->ranks, a, b, c, last,
+		host ? host : "?");
 }
 
 static void notes(FILE *f, const struct report *r)

@@ -22,6 +22,7 @@
 #include "cache.h"
 #include "consume.h"
 #include "dist.h"
+#include "dist_run.h"
 #include "engine.h"
 #include "hist.h"
 #include "pattern.h"
@@ -45,6 +46,7 @@ struct runner {
 	struct pattern_range *done; /* rank 0: every worker's reads done, rank after rank,
 				     * for coverage; this rank's own after them */
 	struct pattern_range *mine;
+	double *thread_s;      /* this rank's threads' times to end */
 };
 
 static void set_status(struct run_status *st, int phase, uint64_t done, uint64_t total)
@@ -97,10 +99,11 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	if (!r->w || !r->total)
 		return err_set(err, "out of memory");
 	/* ranks reading one shared file each take a contiguous share, like threads */
-	uint64_t share = run->per_rank ? 0 : (uint64_t)dist_rank();
-	uint64_t shares = run->per_rank ? 1 : (uint64_t)dist_size();
-	r->first = share_start(run->reads, share, shares);
-	r->end = share_start(run->reads, share + 1, shares);
+	dist_share(run->reads, run->per_rank ? 0 : dist_rank(), run->per_rank ? 1 : dist_size(),
+		   &r->first, &r->end);
+	r->thread_s = calloc(r->nw, sizeof(double));
+	if (!r->thread_s)
+		return err_set(err, "out of memory");
 	if (dist_size() > 1 && dist_rank() == 0) {
 		r->hists = malloc(hist_size() * (size_t)dist_size());
 		if (!r->hists)
@@ -141,6 +144,7 @@ static void runner_free(struct runner *r)
 	free(r->w);
 	free(r->hists);
 	free(r->done);
+	free(r->thread_s);
 	hist_free(r->total);
 	if (r->run) {
 		pthread_mutex_destroy(&r->gate_lock);
@@ -308,7 +312,7 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 		tl->add.sum += w->sum;
 		tl->max.interrupted |= w->truncated && *r->stop;
 		tl->max.runtime_limited |= w->truncated && !*r->stop;
-		rr->thread_time_s[t] = w->reads ? (double)(w->t_last_ns - w->t_first_ns) / 1e9 : 0;
+		r->thread_s[t] = w->reads ? (double)(w->t_last_ns - w->t_first_ns) / 1e9 : 0;
 		hist_merge(r->total, w->hist);
 	}
 	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
@@ -333,6 +337,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	dist_max_double(tl->resident, 2);
 	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
 	dist_gather(r->mine, r->nw * sizeof(*r->mine), r->done);
+	dist_gather(r->thread_s, r->nw * sizeof(double), rr->thread_time_s);
 	dist_gather(r->total, hist_size(), r->hists ? r->hists : (unsigned char *)r->total);
 	if (r->hists) {
 		hist_reset(r->total);
@@ -417,6 +422,24 @@ static bool cache_as_asked(int policy, double resident)
 	return true;
 }
 
+/* Where this rank's share starts, for consume=ints: the number cut there is
+ * joined up (dist_run.h).  Not timed. */
+static int join_cut_number(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	uint64_t add = 0, size = v[OPT_SIZE].u;
+	uint64_t at = r->first * v[OPT_BS].u, end = r->end * v[OPT_BS].u;
+
+	if (v[OPT_CONSUME].u != CONSUME_INTS || r->run->per_rank || r->w[0].truncated)
+		return 0;
+	if (dist_ints_correction(v[OPT_FILENAME].s, at, end < size ? end : size, &add, err) < 0)
+		return -1;
+	r->w[0].sum += add; /* consume=ints runs one thread */
+	return 0;
+}
+
+/* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
+ * Every rank reaches both agrees (dist.h). */
 static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 {
 	const union optval *v = r->run->v;
@@ -425,25 +448,28 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	struct tally tl;
 	struct timespec wall;
 	uint64_t t0;
-	int rc;
+	int rc = 0, agreed;
 
 	set_status(r->status, PHASE_CACHE, 0, 0);
 	if (prepare_check(path, &r->id, err) < 0 ||
-	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, err) < 0)
-		return -1;
-	rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
-	rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before);
-	if (repeat_setup(r, err) < 0) {
+	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, err) < 0) {
+		rc = -1;
+	} else {
+		rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
+		rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before);
+		rc = repeat_setup(r, err);
+	}
+	/* every rank's file and cache are ready: start together */
+	agreed = dist_start_line(rc < 0 ? DIST_FAILED : 0, err);
+	if (agreed != 0) {
 		repeat_teardown(r);
-		return -1;
+		return agreed & DIST_FAILED ? -1 : 1;
 	}
 	if (r->status) {
 		r->status->workers = r->w;
 		r->status->nworkers = r->nw;
 	}
 	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
-	/* every rank's file and cache are ready: start together */
-	dist_barrier();
 	t0 = now_ns();
 	clock_gettime(CLOCK_REALTIME, &wall);
 	getrusage(RUSAGE_SELF, &ru0);
@@ -454,14 +480,21 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
 		struct worker *w = &r->w[t];
 
-		if (w->error_what)
-			return err_set(err, "%s: %s at offset %llu%s%s", path, w->error_what,
-				       (unsigned long long)w->error_off, w->error ? ": " : "",
-				       w->error ? strerror(w->error) : "");
+		if (w->error_what) {
+			err_set(err, "%s: %s at offset %llu%s%s", path, w->error_what,
+				(unsigned long long)w->error_off, w->error ? ": " : "",
+				w->error ? strerror(w->error) : "");
+			break;
+		}
+		if (t + 1 == r->nw)
+			err_set(err, "%s: could not start %u threads", path, r->nw);
 	}
-	if (rc < 0)
-		return err_set(err, "%s: could not start %u threads", path, r->nw);
-	if (prepare_check(path, &r->id, err) < 0)
+	if (rc == 0 && prepare_check(path, &r->id, err) < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = join_cut_number(r, err);
+	/* the timed part ended everywhere; a failure anywhere fails the run */
+	if (dist_agree(rc < 0 ? DIST_FAILED : 0, err) & DIST_FAILED)
 		return -1;
 	rr->resident_after = cache_residency(path, v[OPT_SIZE].u);
 	tally_local(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec, &ru0,
@@ -471,67 +504,80 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	return 0;
 }
 
+/* The per-rank and per-thread arrays of each measured repeat (rank 0 holds
+ * every rank's; the others, their own). */
+static int alloc_repeats(struct run_result *res, unsigned repeat, unsigned nw)
+{
+	size_t ranks = dist_rank() == 0 ? (size_t)dist_size() : 1;
+
+	res->rep = calloc(repeat, sizeof(*res->rep));
+	for (unsigned i = 0; res->rep && i < repeat; i++) {
+		res->rep[i].rank_time_s = calloc(ranks, sizeof(double));
+		res->rep[i].thread_time_s = calloc(ranks * nw, sizeof(double));
+		if (!res->rep[i].rank_time_s || !res->rep[i].thread_time_s)
+			return -1;
+	}
+	return res->rep ? 0 : -1;
+}
+
 int run_execute(const struct run *run, struct run_result *res, volatile sig_atomic_t *stop,
 		struct run_status *status)
 {
 	const union optval *v = run->v;
 	unsigned warmup = (unsigned)v[OPT_WARMUP].u, repeat = (unsigned)v[OPT_REPEAT].u;
+	unsigned nw = (unsigned)v[OPT_THREADS].u;
 	struct runner r = { 0 };
-	int rc;
+	int rc, agreed;
 
 	memset(res, 0, sizeof(*res));
 	res->run = run;
+	res->nalloc = repeat;
 	if (status) {
 		memset(status, 0, sizeof(*status));
 		status->run = run;
 	}
-	if (!run->blockdev) {
-		rc = prepare_file(v[OPT_FILENAME].s, v[OPT_SIZE].u, v[OPT_FILL].u, v[OPT_SEED].u,
-				  stop, create_progress, status, res->error);
-		if (rc != 0) {
-			res->failed = rc < 0;
-			res->interrupted = rc > 0;
-			return rc < 0 ? -1 : 0;
-		}
+	/* every rank leaves together on what all of them agreed (dist.h) */
+	rc = dist_prepare(run, stop, create_progress, status, res->error);
+	if (rc != 0) {
+		res->failed = rc < 0;
+		res->interrupted = rc > 0;
+		return rc < 0 ? -1 : 0;
 	}
-	res->rep = calloc(repeat, sizeof(*res->rep));
-	if (!res->rep || runner_init(&r, run, stop, status, res->error) < 0 ||
-	    prepare_identify(v[OPT_FILENAME].s, &r.id, res->error) < 0) {
+	rc = alloc_repeats(res, repeat, nw);
+	if (rc < 0)
+		err_set(res->error, "out of memory");
+	else
+		rc = runner_init(&r, run, stop, status, res->error);
+	if (rc == 0)
+		rc = prepare_identify(v[OPT_FILENAME].s, &r.id, res->error);
+	agreed = dist_agree(rc < 0 ? DIST_FAILED : 0, res->error);
+	if (rc < 0 || agreed & DIST_FAILED) {
 		res->failed = true;
 		runner_free(&r);
 		return -1;
 	}
 	if (r.engine->note && !r.direct)
 		res->note = r.engine->note;
-	for (unsigned i = 0; i < warmup + repeat && !*stop; i++) {
+	for (unsigned i = 0; i < warmup + repeat; i++) {
 		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
-		double thread_s[r.nw], rank_s[dist_size()];
+		double thread_s[nw * (size_t)dist_size()], rank_s[dist_size()];
 
 		if (status)
 			__atomic_store_n(&status->repeat, i + 1, __ATOMIC_RELAXED);
-		rr->thread_time_s = thread_s;
-		rr->rank_time_s = rank_s;
-		if (one_repeat(&r, rr, res->error) < 0) {
-			res->failed = true;
-			break;
+		if (i < warmup) {
+			rr->thread_time_s = thread_s;
+			rr->rank_time_s = rank_s;
 		}
-		/* all ranks see a signal that reached one of them */
-		if (dist_max_int(*stop))
-			*stop = 1;
-		if (i < warmup)
-			continue;
-		rr->thread_time_s = malloc(sizeof(thread_s));
-		rr->rank_time_s = malloc(sizeof(rank_s));
-		if (!rr->thread_time_s || !rr->rank_time_s) {
-			free(rr->thread_time_s);
-			free(rr->rank_time_s);
-			err_set(res->error, "out of memory");
+		rc = one_repeat(&r, rr, res->error);
+		if (rc < 0)
 			res->failed = true;
+		if (rc != 0)
 			break;
-		}
-		memcpy(rr->thread_time_s, thread_s, sizeof(thread_s));
-		memcpy(rr->rank_time_s, rank_s, sizeof(rank_s));
-		res->nrep++;
+		if (i >= warmup)
+			res->nrep++;
+		/* a stop agreed by the repeat's last agree ends the run on every rank */
+		if (rr->interrupted)
+			break;
 	}
 	res->interrupted = *stop != 0;
 	runner_free(&r);
@@ -540,7 +586,7 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 
 void run_result_free(struct run_result *res)
 {
-	for (size_t i = 0; i < res->nrep; i++) {
+	for (size_t i = 0; res->rep && i < res->nalloc; i++) {
 		free(res->rep[i].thread_time_s);
 		free(res->rep[i].rank_time_s);
 	}

@@ -28,14 +28,16 @@ struct repeat_result {
 	uint64_t sum;          /* checksum or integer sum (consume) */
 	bool interrupted;      /* cut short by a signal */
 	bool runtime_limited;  /* cut short by `runtime` */
-	double *thread_time_s; /* time to end of each thread of rank 0 (threads entries) */
-	double *rank_time_s;   /* time to end of each rank (dist_size() entries) */
+	double *thread_time_s; /* time to end of each thread, rank after rank (rank 0
+				* holds threads * dist_size() entries, the others their own) */
+	double *rank_time_s;   /* time to end of each rank (dist_size() entries on rank 0) */
 };
 
 struct run_result {
 	const struct run *run;
 	struct repeat_result *rep; /* measured repeats done */
 	size_t nrep;
+	size_t nalloc;             /* entries of rep allocated (repeat) */
 	bool failed;
 	char error[ERR_MAX];
 	bool interrupted;          /* a signal stopped it */

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # iosweep-mpi under mpirun on this host: ranks share a file or read one each,
-# their results add up to the single-host run, and a failing rank ends all.
+# their results add up to the single-host run, a failing rank fails the run
+# on all, and a signal in any phase on any rank ends every rank (never a
+# hang: each mpirun is under timeout, whose 124 would fail the test).
 
 load helpers
 
@@ -8,6 +10,21 @@ MPI=${IOSWEEP_MPI:-$BATS_TEST_DIRNAME/../../build/iosweep-mpi}
 
 mpi() {
 	timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$@"
+}
+
+# signalled N SIGNAL AT ARGS...: N ranks, rank 1 (or SIGNAL_RANK) sends
+# itself SIGNAL at its first write (AT=write: creating a file) or read
+# (AT=pread) of a test file
+signalled() {
+	local n=$1 sig=$2 at=$3 file=$TESTDIR/
+
+	[ "$at" = write ] && file=.iosweep-tmp.
+
+	shift 3
+	timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$n" \
+		-x LD_PRELOAD="$HELPERS/signal_shim.so" -x IOSWEEP_SIGNAL="$sig" \
+		-x IOSWEEP_SIGNAL_AT="$at" -x IOSWEEP_SIGNAL_RANK="${SIGNAL_RANK:-1}" \
+		-x IOSWEEP_SIGNAL_FILE="$file" "$MPI" "$@"
 }
 
 setup() {
@@ -63,4 +80,92 @@ setup() {
 	run mpi 2 "$MPI" run "$TESTDIR/b.ini"
 	[ "$status" -eq 2 ]
 	[ "$(echo "$output" | grep -c "b.ini:3: bs: '4x'")" = 1 ]
+}
+
+@test "a rank interrupted while it creates its file stops every rank with 130 (it used to hang)" {
+	job c "[a]\nfilename = $TESTDIR/c{rank}.dat\nsize = 20m\nrepeat = 2\n"
+	run signalled 3 INT write run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
+	[ "$status" -eq 130 ]
+	[ "$(echo "$output" | grep -c "interrupted: results of 0 of 1 runs written")" = 1 ]
+	[ "$(json_get "$TESTDIR/c.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/c.json" 'len(d["runs"])')" = 0 ]
+	[ ! -e "$TESTDIR/c1.dat" ]
+	[ -z "$(ls "$TESTDIR" | grep iosweep-tmp)" ]
+}
+
+@test "rank 0 interrupted while it creates the shared file stops the ranks waiting for it" {
+	job c "[a]\nfilename = $TESTDIR/shared.dat\nsize = 20m\nrepeat = 2\n"
+	SIGNAL_RANK=0 run signalled 3 TERM write run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
+	[ "$status" -eq 130 ]
+	[ "$(json_get "$TESTDIR/c.json" 'd["interrupted"]')" = True ]
+	[ ! -e "$TESTDIR/shared.dat" ]
+}
+
+@test "a shared file is created by rank 0 alone: the others never write it" {
+	job c "[a]\nfilename = $TESTDIR/shared.dat\nsize = 5m\nfill = text\nrepeat = 1\n"
+	# rank 1 would be interrupted by its first write of a file
+	run signalled 3 INT write run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %s "$TESTDIR/shared.dat")" = 5242880 ]
+	[ "$(json_get "$TESTDIR/c.json" 'd["runs"][0]["repeats"][0]["bytes"]')" = 5242880 ]
+}
+
+@test "a rank interrupted in the timed loop ends the run on every rank, results written" {
+	head -c 8000000 /dev/urandom >"$TESTDIR/shared"
+	job i "[a]\nfilename = $TESTDIR/shared\nrepeat = 3\n[b]\nfilename = $TESTDIR/shared\nrepeat = 1\n"
+	run signalled 3 INT pread run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json"
+	[ "$status" -eq 130 ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'len(d["runs"])')" = 1 ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["reads"] < 1954')" = True ]
+}
+
+@test "a rank killed in the timed loop ends every rank with a message and partial results" {
+	head -c 8000000 /dev/urandom >"$TESTDIR/shared"
+	job k "[a]\nfilename = $TESTDIR/shared\nrepeat = 1\n[b]\nfilename = $TESTDIR/shared\nrepeat = 1\n"
+	run signalled 3 KILL pread run "$TESTDIR/k.ini" -o json:"$TESTDIR/k.json"
+	[ "$status" -ne 0 ] && [ "$status" -ne 124 ]
+	echo "$output" | grep -q "rank 1 .* exited on signal 9"
+	echo "$output" | grep -q "iosweep: interrupted: results of 0 of 2 runs written"
+	[ "$(json_get "$TESTDIR/k.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/k.json" 'len(d["runs"])')" = 0 ]
+}
+
+@test "a read error on one rank fails the run on every rank, said once by rank 0, and the next run goes on" {
+	for k in 0 1 2; do head -c 1000000 /dev/urandom >"$TESTDIR/f$k"; done
+	job e "[a]\nfilename = $TESTDIR/f{rank}\nrepeat = 1\n[b]\nfilename = $TESTDIR/f{rank}\nbs = 8k\nrepeat = 1\n"
+	run timeout 60 mpirun --allow-run-as-root --oversubscribe -np 3 \
+		-x LD_PRELOAD="$HELPERS/eio_shim.so" -x IOSWEEP_EIO_FILE="$TESTDIR/f1" \
+		-x IOSWEEP_EIO_OFFSET=500000 "$MPI" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | grep -c "run 0 (job 'a'): rank 1 on .*f1: read at offset 499712: Input/output error")" = 1 ]
+	[ "$(echo "$output" | grep -c "^iosweep: run .*Input/output error")" = 2 ] # runs a and b
+	[ "$(json_get "$TESTDIR/e.json" 'd["runs"][0]["failed"]')" = True ]
+	[ "$(json_get "$TESTDIR/e.json" 'len(d["runs"])')" = 2 ]
+}
+
+@test "consume=ints over ranks sharing a text file matches an independent sum for 1 to 4 ranks" {
+	job t "[a]\nfilename = $TESTDIR/ints.txt\nsize = 1000003\nfill = text\nconsume = ints\nbs = 4k, 1000, 7\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/t.ini" -q >/dev/null
+	want=$(awk '{s += $1} END {printf "%d", s}' "$TESTDIR/ints.txt")
+	for n in 1 2 3 4; do
+		run mpi "$n" "$MPI" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t$n.json"
+		[ "$status" -eq 0 ]
+		for k in 0 1 2; do
+			[ "$(json_get "$TESTDIR/t$n.json" "d['runs'][$k]['repeats'][0]['int_sum']")" = "$want" ]
+		done
+	done
+}
+
+@test "per-thread times cover every rank, and the table names the rank and host done last" {
+	head -c 4000000 /dev/urandom >"$TESTDIR/shared"
+	job p "[a]\nfilename = $TESTDIR/shared\nthreads = 2\nrepeat = 1\n"
+	run mpi 3 "$MPI" run "$TESTDIR/p.ini" -o table -o json:"$TESTDIR/p.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/p.json" 'len(d["runs"][0]["repeats"][0]["thread_time_to_end_s"])')" = 6 ]
+	[ "$(json_get "$TESTDIR/p.json" 'all(t > 0 for t in d["runs"][0]["repeats"][0]["thread_time_to_end_s"])')" = True ]
+	[ "$(json_get "$TESTDIR/p.json" 'd["rank_hosts"] == [d["host"]["hostname"]] * 3')" = True ]
+	last=$(json_get "$TESTDIR/p.json" 'max(range(3), key=lambda k: d["runs"][0]["repeats"][0]["rank_time_to_end_s"][k])')
+	echo "$output" | grep -q "last done .* (rank $last on $(hostname))"
 }
