@@ -60,7 +60,7 @@ int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct
 	g->random_bytes = (unsigned)(UNIT_WORDS * (100 - compress_pct) / 100) * 8 & ~31u;
 	if (kind == DATA_ZERO)
 		return 0;
-	g->pool = malloc(words * sizeof(*g->pool));
+	g->pool = aligned_alloc(64, (words * sizeof(*g->pool) + 63) & ~(size_t)63);
 	if (!g->pool)
 		return err_set(err, "out of memory");
 	for (size_t i = 0; i < words; i++)
@@ -76,11 +76,11 @@ void data_gen_free(struct data_gen *g)
 
 /* The whole unit that starts at file offset unit_off.  Built twice, for
  * AVX2 and for the baseline, and picked at load time (an ifunc). */
-__attribute__((target_clones("avx2", "default"))) static void unit_fill(const struct data_gen *g, uint64_t unit_off, unsigned char *dst)
+__attribute__((target_clones("avx2", "default"))) static void
+unit_fill(const struct data_gen *g, uint64_t unit_off, unsigned char *dst)
 {
 	uint64_t k = unit_key(g->key, unit_off);
 	uint64_t head[4] = { htole64(DATA_MAGIC), htole64(unit_off), htole64(g->seed), htole64(k) };
-	const uint64_t *src;
 	unsigned char *body = dst + DATA_HEADER;
 	vec4 kv = { k, k, k, k };
 
@@ -88,12 +88,15 @@ __attribute__((target_clones("avx2", "default"))) static void unit_fill(const st
 		memset(dst, 0, DATA_UNIT);
 		return;
 	}
-	src = g->pool + (k >> (64 - POOL_BITS));
+	/* windows start on 32-byte boundaries: whole-vector loads */
+	const unsigned char *src =
+		(const unsigned char *)(g->pool + ((k >> (64 - POOL_BITS)) & ~(uint64_t)3));
+
 	memcpy(dst, head, sizeof(head));
 	for (unsigned i = 0; i < g->random_bytes; i += sizeof(vec4)) {
 		vec4 w;
 
-		memcpy(&w, (const unsigned char *)src + i, sizeof(w));
+		memcpy(&w, src + i, sizeof(w));
 		w ^= kv;
 		memcpy(body + i, &w, sizeof(w));
 	}
@@ -194,14 +197,21 @@ static void classify(const unsigned char *found, const unsigned char *want, uint
 	f->last_sector = hi;
 	if (matched) {
 		f->kind = replaced == differ ? FAULT_TORN : FAULT_CORRUPT;
-	} else if (all_zero(found, n)) {
+		return;
+	}
+	/* nothing of it is ours: the fault is the whole unit */
+	f->off = unit_off + from;
+	if (all_zero(found, n)) {
 		f->kind = FAULT_ZEROS;
 	} else if (from == 0 && n >= DATA_HEADER && read_header(found, &hdr_off, &hdr_seed) &&
 		   (hdr_off != unit_off || hdr_seed != seed)) {
 		f->kind = hdr_off != unit_off ? FAULT_MISPLACED : FAULT_STALE;
 		f->other = hdr_off != unit_off ? hdr_off : hdr_seed;
+	} else if (2 * f->bytes > n) {
+		f->kind = FAULT_FOREIGN;
 	} else {
-		f->kind = 2 * f->bytes > n ? FAULT_FOREIGN : FAULT_CORRUPT;
+		f->kind = FAULT_CORRUPT; /* a few bytes in every sector */
+		f->off = unit_off + from + first;
 	}
 }
 

@@ -154,6 +154,8 @@ static void test_good_data_checks(void **state)
 	assert_false(data_check(&fx->g, fx->buf, DATA_UNIT, 9 * DATA_UNIT, &fx->f));
 	assert_int_equal(fx->f.kind, FAULT_MISPLACED);
 	assert_int_equal(fx->f.other, 8 * DATA_UNIT);
+	/* a whole unit that is not ours is named by its start */
+	assert_int_equal(fx->f.off, 9 * DATA_UNIT);
 }
 
 static void test_flipped_byte_is_corrupt_at_its_offset(void **state)
