@@ -20,6 +20,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <pthread.h>
+#include <time.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,9 @@
  * device needs neither a huge mapping nor a huge vector. */
 #define MINCORE_WINDOW ((uint64_t)1 << 30)
 #define DROP_CACHES "/proc/sys/vm/drop_caches"
+/* fadvise's write-back and eviction go this many bytes at a time, and check
+ * for a signal in between */
+#define EVICT_CHUNK ((uint64_t)256 << 20)
 
 /* cachestat(2) arrived in Linux 6.5; its number is 451 on every
  * architecture that uses the generic syscall table and on x86_64. */
@@ -74,15 +79,25 @@ static int close_checked(int fd, const char *path, char *err)
 	return 0;
 }
 
-static int read_all(int fd, const char *path, uint64_t size, char *buf, char *err)
+static bool stopped(volatile sig_atomic_t *stop)
+{
+	return stop && *stop;
+}
+
+/* Reads [0, size) in WARM_BUF_SIZE pieces; 1 when *stop was set between two. */
+static int read_all(int fd, const char *path, uint64_t size, char *buf,
+		    volatile sig_atomic_t *stop, char *err)
 {
 	uint64_t off = 0;
 
 	while (off < size) {
 		uint64_t left = size - off;
 		size_t want = left < WARM_BUF_SIZE ? (size_t)left : WARM_BUF_SIZE;
-		ssize_t got = pread(fd, buf, want, (off_t)off);
+		ssize_t got;
 
+		if (stopped(stop))
+			return 1;
+		got = pread(fd, buf, want, (off_t)off);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
@@ -96,7 +111,7 @@ static int read_all(int fd, const char *path, uint64_t size, char *buf, char *er
 	return 0;
 }
 
-static int warm(const char *path, uint64_t size, char *err)
+static int warm(const char *path, uint64_t size, volatile sig_atomic_t *stop, char *err)
 {
 	char *buf;
 	int fd, rc;
@@ -109,37 +124,63 @@ static int warm(const char *path, uint64_t size, char *err)
 		free(buf);
 		return -1;
 	}
-	rc = read_all(fd, path, size, buf, err);
+	rc = read_all(fd, path, size, buf, stop, err);
 	free(buf);
-	if (rc < 0) {
+	if (rc != 0) {
 		(void)close(fd);
-		return -1;
+		return rc;
 	}
 	return close_checked(fd, path, err);
 }
 
 /*
- * fdatasync first because POSIX_FADV_DONTNEED leaves dirty pages alone.
- * The length is 0 ("to the end of the file") so that nothing of the file
- * stays cached, even past the part the run reads.
+ * Writes back [0, size) and then drops it from the page cache, EVICT_CHUNK
+ * at a time so that a signal is honoured between two pieces even for a
+ * file of terabytes: sync_file_range writes a piece back and waits for it
+ * (POSIX_FADV_DONTNEED leaves dirty pages alone), a final fdatasync writes
+ * what metadata the data needs, and DONTNEED evicts each piece, then all
+ * past size ("to the end of the file": nothing of the file stays cached).
+ * 1 when *stop was set.
  */
-static int evict(const char *path, char *err)
+static int evict_fd(int fd, const char *path, uint64_t size, volatile sig_atomic_t *stop,
+		    char *err)
 {
-	int fd, rc;
+	const unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			       SYNC_FILE_RANGE_WAIT_AFTER;
+	int rc;
 
-	fd = open_read(path, err);
+	for (uint64_t off = 0; off < size; off += EVICT_CHUNK) {
+		if (stopped(stop))
+			return 1;
+		if (sync_file_range(fd, (off_t)off, (off_t)EVICT_CHUNK, flags) < 0 && errno != EINTR)
+			return err_set(err, "cannot sync_file_range %s: %s", path, strerror(errno));
+	}
+	if (fdatasync(fd) < 0)
+		return err_set(err, "cannot fdatasync %s: %s", path, strerror(errno));
+	for (uint64_t off = 0; off < size; off += EVICT_CHUNK) {
+		if (stopped(stop))
+			return 1;
+		rc = posix_fadvise(fd, (off_t)off, (off_t)EVICT_CHUNK, POSIX_FADV_DONTNEED);
+		if (rc != 0)
+			return err_set(err, "cannot posix_fadvise(DONTNEED) %s: %s", path,
+				       strerror(rc));
+	}
+	rc = posix_fadvise(fd, (off_t)size, 0, POSIX_FADV_DONTNEED);
+	if (rc != 0)
+		return err_set(err, "cannot posix_fadvise(DONTNEED) %s: %s", path, strerror(rc));
+	return 0;
+}
+
+static int evict(const char *path, uint64_t size, volatile sig_atomic_t *stop, char *err)
+{
+	int fd = open_read(path, err), rc;
+
 	if (fd < 0)
 		return -1;
-	if (fdatasync(fd) < 0) {
-		err_set(err, "cannot fdatasync %s: %s", path, strerror(errno));
-		(void)close(fd);
-		return -1;
-	}
-	rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	rc = evict_fd(fd, path, size, stop, err);
 	if (rc != 0) {
-		err_set(err, "cannot posix_fadvise(DONTNEED) %s: %s", path, strerror(rc));
 		(void)close(fd);
-		return -1;
+		return rc;
 	}
 	return close_checked(fd, path, err);
 }
@@ -154,17 +195,59 @@ static int drop_error(int e, char *err)
 	return err_set(err, "cannot write %s: %s", DROP_CACHES, strerror(e));
 }
 
-static int drop(char *err)
+static void *sync_thread(void *arg)
+{
+	int *done = arg;
+
+	sync();
+	__atomic_store_n(done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * sync() cannot be interrupted and may take long with much dirty data, so
+ * it runs on a thread of its own while this one watches *stop: a signal
+ * then ends the wait (the kernel finishes the sync on its own; the process
+ * exits when it has).  1 when *stop was set.
+ */
+static int sync_watching(volatile sig_atomic_t *stop, char *err)
+{
+	static int done;
+	pthread_t tid;
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	__atomic_store_n(&done, 0, __ATOMIC_RELAXED);
+	if (pthread_create(&tid, NULL, sync_thread, &done) != 0) {
+		sync();
+		return 0;
+	}
+	while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
+		if (stopped(stop)) {
+			(void)pthread_detach(tid);
+			return 1;
+		}
+		nanosleep(&tick, NULL);
+	}
+	if (pthread_join(tid, NULL) != 0)
+		return err_set(err, "cannot join the sync thread");
+	return 0;
+}
+
+static int drop(volatile sig_atomic_t *stop, char *err)
 {
 	static const char three[] = "3\n";
 	ssize_t put;
-	int fd;
+	int fd, rc;
 
 	/* opened first, so that a refusal costs no system-wide sync */
 	fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return drop_error(errno, err);
-	sync();
+	rc = sync_watching(stop, err);
+	if (rc != 0) {
+		(void)close(fd);
+		return rc;
+	}
 	do
 		put = write(fd, three, sizeof(three) - 1);
 	while (put < 0 && errno == EINTR);
@@ -181,18 +264,19 @@ static int drop(char *err)
 	return close_checked(fd, DROP_CACHES, err);
 }
 
-int cache_apply(enum cache_policy policy, const char *path, uint64_t size, char *err)
+int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
+		volatile sig_atomic_t *stop, char *err)
 {
 	switch (policy) {
 	case CACHE_KEEP:
 	case CACHE_DIRECT:
 		return 0;
 	case CACHE_WARM:
-		return warm(path, size, err);
+		return warm(path, size, stop, err);
 	case CACHE_FADVISE:
-		return evict(path, err);
+		return evict(path, size, stop, err);
 	case CACHE_DROP:
-		return drop(err);
+		return drop(stop, err);
 	}
 	return err_set(err, "unknown cache policy %d", (int)policy);
 }

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 /* Same order as the values of the `cache` option in options.c. */
@@ -18,13 +19,17 @@ enum cache_policy { CACHE_KEEP, CACHE_WARM, CACHE_FADVISE, CACHE_DROP, CACHE_DIR
 /*
  * Puts `path` (size bytes) into the state `policy` asks for:
  * keep: nothing.  warm: read the whole file once (not timed).  fadvise:
- * open read-only, fdatasync, posix_fadvise(POSIX_FADV_DONTNEED) over the
- * file.  drop: sync(), then write "3" to /proc/sys/vm/drop_caches (fails,
- * never falls back, with a message that suggests cache=fadvise when not
- * permitted).  direct: nothing here (the reads open the file O_DIRECT).
- * Returns 0, or -1 with a message in err (ERR_MAX bytes).
+ * open read-only, write back (sync_file_range, then fdatasync) and
+ * posix_fadvise(POSIX_FADV_DONTNEED) the file, 256 MiB at a time.  drop:
+ * sync(), then write "3" to /proc/sys/vm/drop_caches (fails, never falls
+ * back, with a message that suggests cache=fadvise when not permitted).
+ * direct: nothing here (the reads open the file O_DIRECT).
+ * Returns 0; 1 when *stop (may be NULL) was set before it was done (checked
+ * between pieces of at most 1 MiB read, 256 MiB evicted, and every 20 ms of
+ * sync); or -1 with a message in err (ERR_MAX bytes).
  */
-int cache_apply(enum cache_policy policy, const char *path, uint64_t size, char *err);
+int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
+		volatile sig_atomic_t *stop, char *err);
 
 /*
  * Fraction (0..1) of the pages of the first `size` bytes of `path` that are

@@ -5,6 +5,9 @@
 #define _GNU_SOURCE
 #include "figures.h"
 
+#include "cache.h"
+#include "host.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,4 +168,17 @@ double figure_spread_pct(const struct summary *s, bool *range)
 		return NAN;
 	*range |= !s->has_ci;
 	return 100 * fmax(hi - s->median, s->median - lo) / s->median;
+}
+
+bool figure_cold_from_host(const struct run_result *res)
+{
+	uint64_t policy = res->run->v[OPT_CACHE].u;
+	bool cold = policy == CACHE_FADVISE || policy == CACHE_DROP;
+
+	if (policy == CACHE_DIRECT || !host_returns_freed_pages())
+		return false;
+	for (size_t i = 0; i < res->nrep; i++)
+		cold |= figure_completed(&res->rep[i]) && res->rep[i].resident_before >= 0 &&
+			res->rep[i].resident_before < 0.99;
+	return cold;
 }

@@ -39,6 +39,11 @@ const struct repeat_result *figure_first_completed(const struct run_result *res)
 /* Summary of a figure over a run's completed repeats (unknown values left out). */
 void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out);
 
+/* Whether res read a file that was not in the page cache, through the cache,
+ * on a machine whose balloon returns freed pages to the host: its pages
+ * then come back from the host, so its figures measure host memory too. */
+bool figure_cold_from_host(const struct run_result *res);
+
 /* The spread shown after a median by the table and by compare: the farther
  * end of its 95% confidence interval from it, in percent of it, or of the
  * min..max of the repeats when they are too few for an interval (*range is

@@ -11,18 +11,29 @@
 
 #include "host.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #define LINE_MAX_LEN 4096
+#define BALLOON_DRIVER "/sys/bus/virtio/drivers/virtio_balloon"
+#define VIRTIO_BALLOON_F_REPORTING 5
+
+extern char **environ;
 
 /* ---- JSON helpers: NULL return means out of memory, nothing else ---- */
 
@@ -175,6 +186,181 @@ static int add_cpu_memory(json_t *obj)
 	if (put(obj, "cpu_model", text(have_model && model[0] ? model : NULL)) < 0 ||
 	    put(obj, "cpus", number(cpus, cpus > 0)) < 0 ||
 	    put(obj, "memory_bytes", number(kib * 1024, kib > 0)) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- what changes cold and cached results beyond the disk ---- */
+
+/* The word in brackets of a sysfs choice such as "always [madvise] never". */
+static json_t *bracketed(const char *path)
+{
+	char line[256], *open, *close;
+
+	if (read_line(path, line, sizeof(line)) < 0)
+		return json_null();
+	open = strchr(line, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (!open || !close)
+		return text(line);
+	*close = '\0';
+	return text(open + 1);
+}
+
+static json_t *line_or_null(const char *path)
+{
+	char line[256];
+
+	return read_line(path, line, sizeof(line)) == 0 ? text(line) : json_null();
+}
+
+/* Whether /proc/cpuinfo's flags say the CPU runs under a hypervisor. */
+static json_t *cpu_hypervisor_flag(void)
+{
+	char flags[LINE_MAX_LEN];
+
+	if (read_field("/proc/cpuinfo", "flags", flags, sizeof(flags)) < 0)
+		return json_null();
+	for (char *save = NULL, *w = strtok_r(flags, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (strcmp(w, "hypervisor") == 0)
+			return json_true();
+	return json_false();
+}
+
+/* The hypervisor's CPUID signature ("KVMKVMKVM", "Microsoft Hv", ...). */
+static json_t *cpuid_hypervisor(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char vendor[13];
+
+	__cpuid(1, a, b, c, d);
+	if (!(c & (1U << 31)))
+		return json_null();
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	vendor[12] = '\0';
+	trim(vendor);
+	return vendor[0] ? text(vendor) : json_null();
+#else
+	return json_null();
+#endif
+}
+
+/* `systemd-detect-virt --vm` when it is installed: "kvm", "none", ...; null
+ * when it is not. */
+static json_t *detect_virt(void)
+{
+	static const char *const where[] = { "/usr/bin/systemd-detect-virt",
+					     "/bin/systemd-detect-virt" };
+	char *argv[] = { "systemd-detect-virt", "--vm", NULL }, out[64] = "";
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status;
+	ssize_t got, len = 0;
+	pid_t pid = -1;
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]) && pid < 0; i++) {
+		if (access(where[i], X_OK) < 0 || pipe2(pipefd, O_CLOEXEC) < 0)
+			continue;
+		if (posix_spawn_file_actions_init(&fa) == 0) {
+			if (posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO) != 0 ||
+			    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY,
+							     0) != 0 ||
+			    posix_spawn(&pid, where[i], &fa, NULL, argv, environ) != 0)
+				pid = -1;
+			posix_spawn_file_actions_destroy(&fa);
+		}
+		close(pipefd[1]);
+		while (pid > 0 && len < (ssize_t)sizeof(out) - 1 &&
+		       ((got = read(pipefd[0], out + len, sizeof(out) - 1 - (size_t)len)) > 0 ||
+			(got < 0 && errno == EINTR)))
+			len += got > 0 ? got : 0;
+		close(pipefd[0]);
+	}
+	if (pid < 0)
+		return json_null();
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	out[len] = '\0';
+	trim(out);
+	/* it prints "none" and exits 1 outside a VM */
+	return out[0] && WIFEXITED(status) ? text(out) : json_null();
+}
+
+bool host_balloon_reports_free_pages(const char *features)
+{
+	return strlen(features) > VIRTIO_BALLOON_F_REPORTING &&
+	       features[VIRTIO_BALLOON_F_REPORTING] == '1';
+}
+
+/* The virtio balloon's feature bits (one '0' or '1' per bit, bit 0 first),
+ * into buf; -1 when there is no balloon device. */
+static int balloon_features(char *buf, size_t size)
+{
+	DIR *d = opendir(BALLOON_DRIVER);
+	struct dirent *e;
+	char path[PATH_MAX];
+	int rc = -1;
+
+	if (!d)
+		return -1;
+	while (rc < 0 && (e = readdir(d)))
+		if (strncmp(e->d_name, "virtio", 6) == 0) {
+			snprintf(path, sizeof(path), "%s/%s/features", BALLOON_DRIVER, e->d_name);
+			rc = read_line(path, buf, size);
+		}
+	(void)closedir(d);
+	return rc;
+}
+
+bool host_returns_freed_pages(void)
+{
+	static int known = -1;
+	char features[256];
+
+	if (known < 0)
+		known = balloon_features(features, sizeof(features)) == 0 &&
+			host_balloon_reports_free_pages(features);
+	return known;
+}
+
+static json_t *balloon_object(void)
+{
+	char features[256];
+
+	if (balloon_features(features, sizeof(features)) < 0)
+		return json_null();
+	return json_pack("{s:s, s:b}", "features", features, "free_page_reporting",
+			 host_balloon_reports_free_pages(features));
+}
+
+static int add_virtualization(json_t *obj)
+{
+	json_t *v = json_object();
+
+	if (!v)
+		return -1;
+	if (put(v, "cpu_hypervisor_flag", cpu_hypervisor_flag()) < 0 ||
+	    put(v, "hypervisor", cpuid_hypervisor()) < 0 ||
+	    put(v, "sys_hypervisor_type", line_or_null("/sys/hypervisor/type")) < 0 ||
+	    put(v, "detect_virt", detect_virt()) < 0 ||
+	    put(v, "virtio_balloon", balloon_object()) < 0) {
+		json_decref(v);
+		return -1;
+	}
+	return put(obj, "virtualization", v);
+}
+
+static int add_memory_cpu_policy(json_t *obj)
+{
+	if (put(obj, "transparent_hugepage",
+		bracketed("/sys/kernel/mm/transparent_hugepage/enabled")) < 0 ||
+	    put(obj, "transparent_hugepage_defrag",
+		bracketed("/sys/kernel/mm/transparent_hugepage/defrag")) < 0 ||
+	    put(obj, "cpu_governor",
+		line_or_null("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")) < 0)
 		return -1;
 	return 0;
 }
@@ -528,7 +714,8 @@ json_t *host_describe(const char *path)
 
 	if (!obj)
 		goto fail;
-	if (add_names(obj) < 0 || add_cpu_memory(obj) < 0)
+	if (add_names(obj) < 0 || add_cpu_memory(obj) < 0 || add_virtualization(obj) < 0 ||
+	    add_memory_cpu_policy(obj) < 0)
 		goto fail;
 	if (add_filesystem(obj, real, have_st ? &st : NULL, source, sizeof(source)) < 0)
 		goto fail;

@@ -6,11 +6,18 @@
 #define IOSWEEP_HOST_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /*
  * A new JSON object:
  * {"hostname", "kernel" (uname -sr), "machine" (uname -m), "cpu_model", "cpus",
- *  "memory_bytes", "filesystem": {"path", "type", "mountpoint", "mount_options",
+ *  "memory_bytes",
+ *  "virtualization": {"cpu_hypervisor_flag" (/proc/cpuinfo), "hypervisor" (CPUID
+ *                     signature), "sys_hypervisor_type" (/sys/hypervisor/type),
+ *                     "detect_virt" (systemd-detect-virt --vm, if installed),
+ *                     "virtio_balloon": null or {"features", "free_page_reporting"}},
+ *  "transparent_hugepage", "transparent_hugepage_defrag", "cpu_governor",
+ *  "filesystem": {"path", "type", "mountpoint", "mount_options",
  *                                 "super_options", "source"},
  *  "device": {"name", "model", "scheduler", "read_ahead_kb", "logical_block_size",
  *             "rotational"}}
@@ -22,5 +29,13 @@
  * only when out of memory.
  */
 json_t *host_describe(const char *path);
+
+/* Whether a virtio balloon feature string (sysfs: bit 0 first) has
+ * VIRTIO_BALLOON_F_REPORTING: pages the guest frees go back to the host. */
+bool host_balloon_reports_free_pages(const char *features);
+/* Whether this machine's balloon reports free pages (read once).  Then a
+ * cold buffered read re-faults memory from the host: its figures measure
+ * host memory as well as the disk. */
+bool host_returns_freed_pages(void);
 
 #endif

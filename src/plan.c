@@ -478,6 +478,10 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	      ENGINE_DIRECT))
 		return FAIL_AT(OPT_CACHE, "%s: cache=direct cannot be used with engine=%s (job '%s')",
 			       where, option_table[OPT_ENGINE].values[v[OPT_ENGINE].u], job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT && v[OPT_HINT].u == HINT_WILLNEED)
+		return FAIL_AT(OPT_HINT, "%s: hint=willneed reads the file into the page cache, which "
+					 "cache=direct bypasses: it would warm the cache of an O_DIRECT "
+					 "run; use hint=none (job '%s')", where, job->name);
 	if (v[OPT_CACHE].u == CACHE_DIRECT) {
 		unsigned lbs = cache_logical_block_size(v[OPT_FILENAME].s);
 

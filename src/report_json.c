@@ -119,6 +119,8 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		      (json_int_t)run->bytes, "repeats", reps, "summary", summary_json(res),
 		      "failed", res->failed, "error", res->failed ? res->error : NULL, "note",
 		      res->note);
+	if (o)
+		set(o, "cold_pages_from_host", json_boolean(figure_cold_from_host(res)));
 	if (o && (base || run->job->opt[OPT_BASELINE].n))
 		set(o, "baseline",
 		    base ? json_pack("{s:s, s:I, s:f}", "job", base->run->job->name, "run",

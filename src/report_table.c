@@ -222,6 +222,32 @@ static void rank_spread(FILE *f, const struct report *r, const struct run_result
 		host ? host : "?");
 }
 
+/* Once for the table: the runs whose cold buffered reads got their pages
+ * back from the host. */
+static void cold_from_host_note(FILE *f, const struct report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		size_t j = i;
+
+		if (!figure_cold_from_host(&r->results[i]))
+			continue;
+		/* consecutive runs as a range: "runs 0-9, 12" */
+		while (j + 1 < r->ndone && figure_cold_from_host(&r->results[j + 1]))
+			j++;
+		fprintf(f, "%s%zu", n++ ? ", " : j > i ? "runs " : "run ", r->results[i].run->index);
+		if (j > i)
+			fprintf(f, "-%zu", r->results[j].run->index);
+		i = j;
+	}
+	if (n)
+		fprintf(f, ": cold buffered reads on a VM whose balloon returns freed pages to the "
+			   "host\n  (virtio free page reporting): their pages come back from host "
+			   "memory, so these figures are\n  not the disk's alone; cache=direct reads "
+			   "the disk alone\n");
+}
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -249,6 +275,7 @@ static void notes(FILE *f, const struct report *r)
 		if (r->ranks > 1 && res->nrep)
 			rank_spread(f, r, res);
 	}
+	cold_from_host_note(f, r);
 	if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu runs done\n", r->ndone, r->plan->n);
 }

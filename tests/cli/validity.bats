@@ -62,3 +62,79 @@ slow_run() {
 	grep -qE '^ *1 .*× (faster|slower) vs 0$' "$TESTDIR/out"
 	grep -qE '^ *3 .*× (faster|slower) vs 1$' "$TESTDIR/out"
 }
+
+@test "cold buffered runs are flagged once when the VM's balloon returns freed pages to the host; O_DIRECT and cached runs are not" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	job h "[a]\nfilename = $TESTDIR/f\nrepeat = 2\ncache = fadvise, direct, warm\n"
+	"$IOSWEEP" run "$TESTDIR/h.ini" -o json:"$TESTDIR/h.json" -o table >"$TESTDIR/out"
+	j=$TESTDIR/h.json
+	# what this machine's sysfs says, read here (bit 5: VIRTIO_BALLOON_F_REPORTING)
+	reports=False
+	for f in /sys/bus/virtio/drivers/virtio_balloon/virtio*/features; do
+		[ -r "$f" ] && [ "$(cut -c6 "$f")" = 1 ] && reports=True
+	done
+	[ "$(json_get "$j" 'd["host"]["virtualization"]["virtio_balloon"] is not None and d["host"]["virtualization"]["virtio_balloon"]["free_page_reporting"]')" = $reports ]
+	if [ $reports = True ]; then
+		[ "$(json_get "$j" '[r["cold_pages_from_host"] for r in d["runs"]]')" = "[True, False, False]" ]
+		[ "$(grep -c "balloon returns freed pages" "$TESTDIR/out")" = 1 ]
+		grep -q "^run 0: cold buffered reads" "$TESTDIR/out"
+	else
+		[ "$(json_get "$j" '[r["cold_pages_from_host"] for r in d["runs"]]')" = "[False, False, False]" ]
+		! grep -q "balloon returns freed pages" "$TESTDIR/out"
+	fi
+	for k in transparent_hugepage cpu_governor; do
+		json_get "$j" "d['host']['$k']" >/dev/null
+	done
+}
+
+# interrupt_cache POLICY SIZE SHIM-SETTINGS...: runs one repeat of engine=mmap
+# (whose reads the shim does not slow) over a file of SIZE with the cache
+# step slowed by the shim, sends SIGINT once the slow step has begun, and
+# checks that iosweep ends with 130 within 8 s though the step alone would
+# take 30 s or more, marking the repeat interrupted.
+interrupt_cache() {
+	local policy=$1 size=$2 pid t0 t1 rc=0
+	shift 2
+	truncate -s "$size" "$TESTDIR/big"
+	job c "[a]\nfilename = $TESTDIR/big\nengine = mmap\nbs = 1m\nrepeat = 1\nconsume = none\ncache = $policy\n"
+	env IOSWEEP_SLOW_FILE="$TESTDIR/big" IOSWEEP_SLOW_MARK="$TESTDIR/slow" "$@" \
+		LD_PRELOAD="$HELPERS/slow_shim.so" \
+		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for test -e "$TESTDIR/slow"
+	t0=$(date +%s%N)
+	kill -INT $pid
+	wait $pid || rc=$?
+	t1=$(date +%s%N)
+	cat "$TESTDIR/out"
+	[ "$rc" -eq 130 ]
+	[ $(((t1 - t0) / 1000000)) -lt 8000 ]
+	[ "$(json_get "$TESTDIR/c.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = True ]
+}
+
+@test "SIGINT during cache=warm of a slow file ends the run at once, exit 130" {
+	# 32 reads of 1 MiB, 1 s each
+	interrupt_cache warm 32m IOSWEEP_SLOW_MS=1000
+}
+
+@test "SIGINT during cache=fadvise of a large file ends the run at once, exit 130" {
+	# write-back and eviction at 1 s per GiB of a 64 GiB sparse file
+	interrupt_cache fadvise 64g IOSWEEP_SLOW_MS_PER_GIB=1000
+}
+
+@test "SIGINT during cache=drop's sync ends the run at once, exit 130" {
+	[ "$(id -u)" = 0 ] || skip "cache=drop needs root"
+	[ -w /proc/sys/vm/drop_caches ] || skip "/proc/sys/vm/drop_caches is not writable here"
+	interrupt_cache drop 1m IOSWEEP_SLOW_SYNC_MS=30000
+}
+
+@test "hint=willneed with cache=direct is refused at check time, naming the line" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job w "[a]\nfilename = $TESTDIR/f\ncache = direct\nhint = none, willneed\n"
+	run "$IOSWEEP" check "$TESTDIR/w.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: $TESTDIR/w.ini:4: hint=willneed reads the file into the page cache, which cache=direct bypasses"* ]]
+	job s "[a]\nfilename = $TESTDIR/f\ncache = direct\nhint = sequential, random, noreuse\n"
+	run "$IOSWEEP" check "$TESTDIR/s.ini"
+	[ "$status" -eq 0 ]
+}

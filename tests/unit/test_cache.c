@@ -152,7 +152,7 @@ static double pages_of(double fraction)
 static void apply_ok(enum cache_policy policy, uint64_t size)
 {
 	char err[ERR_MAX] = "";
-	int rc = cache_apply(policy, file_path, size, err);
+	int rc = cache_apply(policy, file_path, size, NULL, err);
 
 	if (rc != 0)
 		print_message("cache_apply(%d): %s\n", (int)policy, err);
@@ -256,7 +256,7 @@ static int hide_cachestat(void)
 
 static void child_drop(struct child_result *r)
 {
-	r->rc = cache_apply(CACHE_DROP, file_path, FILE_SIZE, r->err);
+	r->rc = cache_apply(CACHE_DROP, file_path, FILE_SIZE, NULL, r->err);
 }
 
 static void child_residency(struct child_result *r)
@@ -356,7 +356,7 @@ static void test_warm_past_the_end_fails(void **state)
 	char err[ERR_MAX] = "";
 
 	(void)state;
-	assert_int_equal(cache_apply(CACHE_WARM, file_path, 2 * FILE_SIZE, err), -1);
+	assert_int_equal(cache_apply(CACHE_WARM, file_path, 2 * FILE_SIZE, NULL, err), -1);
 	assert_non_null(strstr(err, file_path));
 }
 
@@ -417,8 +417,8 @@ static void test_keep_leaves_residency(void **state)
 	evict_or_skip();
 	read_prefix(FILE_SIZE / 2);
 	before = cache_residency(file_path, FILE_SIZE);
-	assert_int_equal(cache_apply(CACHE_KEEP, file_path, FILE_SIZE, err), 0);
-	assert_int_equal(cache_apply(CACHE_DIRECT, file_path, FILE_SIZE, err), 0);
+	assert_int_equal(cache_apply(CACHE_KEEP, file_path, FILE_SIZE, NULL, err), 0);
+	assert_int_equal(cache_apply(CACHE_DIRECT, file_path, FILE_SIZE, NULL, err), 0);
 	after = cache_residency(file_path, FILE_SIZE);
 	assert_true(before > 0.4 && before < 0.6);
 	assert_true(absolute(pages_of(after) - pages_of(before)) <= 1.0);
@@ -433,12 +433,31 @@ static void test_missing_file(void **state)
 	snprintf(missing, sizeof(missing), "%s.missing", file_path);
 	assert_true(cache_residency(missing, FILE_SIZE) == -1.0);
 	assert_true(cache_residency(missing, 0) == -1.0);
-	assert_int_equal(cache_apply(CACHE_WARM, missing, FILE_SIZE, err), -1);
+	assert_int_equal(cache_apply(CACHE_WARM, missing, FILE_SIZE, NULL, err), -1);
 	assert_non_null(strstr(err, missing));
 	assert_non_null(strstr(err, strerror(ENOENT)));
 	err[0] = '\0';
-	assert_int_equal(cache_apply(CACHE_FADVISE, missing, FILE_SIZE, err), -1);
+	assert_int_equal(cache_apply(CACHE_FADVISE, missing, FILE_SIZE, NULL, err), -1);
 	assert_non_null(strstr(err, missing));
+}
+
+/* A stop already asked for ends warm and fadvise before they read or evict
+ * anything (they check between pieces), with 1: interrupted, not failed. */
+static void test_stop_interrupts(void **state)
+{
+	volatile sig_atomic_t stop = 1;
+	char err[ERR_MAX] = "";
+	double before;
+
+	(void)state;
+	evict_or_skip();
+	assert_int_equal(cache_apply(CACHE_WARM, file_path, FILE_SIZE, &stop, err), 1);
+	assert_true(cache_residency(file_path, FILE_SIZE) < 0.01);
+	read_prefix(FILE_SIZE);
+	before = cache_residency(file_path, FILE_SIZE);
+	assert_int_equal(cache_apply(CACHE_FADVISE, file_path, FILE_SIZE, &stop, err), 1);
+	assert_true(cache_residency(file_path, FILE_SIZE) == before);
+	assert_string_equal(err, "");
 }
 
 /* 3 pages and 1 byte are 4 pages, of which 3 were read. */
@@ -475,7 +494,7 @@ static void test_drop_as_root(void **state)
 	if (geteuid() != 0)
 		SKIP("cache=drop needs root");
 	apply_ok(CACHE_WARM, FILE_SIZE);
-	rc = cache_apply(CACHE_DROP, file_path, FILE_SIZE, err);
+	rc = cache_apply(CACHE_DROP, file_path, FILE_SIZE, NULL, err);
 	if (rc != 0)
 		print_message("cache_apply(drop): %s\n", err);
 	assert_int_equal(rc, 0);
@@ -628,7 +647,7 @@ static void test_block_device(void **state)
 	if (!getenv("IOSWEEP_TEST_BLOCKDEV"))
 		assert_int_equal(cache_logical_block_size(node),
 				 cache_logical_block_size(file_path));
-	assert_int_equal(cache_apply(CACHE_WARM, node, len, err), 0);
+	assert_int_equal(cache_apply(CACHE_WARM, node, len, NULL, err), 0);
 	r = cache_residency(node, len);
 	print_message("%s: first MiB after warm: %.4f\n", node, r);
 	assert_true(r >= 0.99 && r <= 1.0);
@@ -645,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_residency_agrees_with_fincore),
 		cmocka_unit_test(test_keep_leaves_residency),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_stop_interrupts),
 		cmocka_unit_test(test_partial_last_page_counts),
 		cmocka_unit_test(test_size_zero_is_nothing_cached),
 		cmocka_unit_test(test_drop_as_root),

@@ -327,6 +327,80 @@ static void test_round_trips_through_json(void **state)
 	json_decref(h);
 }
 
+/* VIRTIO_BALLOON_F_REPORTING is bit 5; sysfs writes bit 0 first. */
+static void test_balloon_feature_bits(void **state)
+{
+	(void)state;
+	assert_true(host_balloon_reports_free_pages("01100101000000000000000000000000100000"));
+	assert_true(host_balloon_reports_free_pages("000001"));
+	assert_false(host_balloon_reports_free_pages("011000100000"));
+	assert_false(host_balloon_reports_free_pages("01111"));
+	assert_false(host_balloon_reports_free_pages(""));
+}
+
+/* The first line of a sysfs file, or "" when there is none. */
+static void sysfs_line(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (f && fgets(buf, (int)n, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Virtualisation, THP and governor against sysfs and /proc read here. */
+static void test_virtualization(void **state)
+{
+	json_t *h = describe(file_path), *v = member(h, "virtualization"), *b;
+	char line[512], features[512] = "", *open;
+	FILE *f;
+
+	(void)state;
+	assert_true(json_is_object(v));
+	f = popen("grep -qw hypervisor /proc/cpuinfo && echo y", "r");
+	assert_non_null(f);
+	line[0] = '\0';
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	pclose(f);
+	assert_true(json_is_boolean(member(v, "cpu_hypervisor_flag")));
+	assert_int_equal(json_is_true(member(v, "cpu_hypervisor_flag")), line[0] == 'y');
+	assert_string_or_null(v, "hypervisor");
+	assert_string_or_null(v, "sys_hypervisor_type");
+	assert_string_or_null(v, "detect_virt");
+	f = popen("cat /sys/bus/virtio/drivers/virtio_balloon/virtio*/features 2>/dev/null", "r");
+	assert_non_null(f);
+	if (!fgets(features, sizeof(features), f))
+		features[0] = '\0';
+	pclose(f);
+	features[strcspn(features, "\n")] = '\0';
+	b = member(v, "virtio_balloon");
+	if (!features[0]) {
+		assert_true(json_is_null(b));
+	} else {
+		assert_string_equal(json_string_value(member(b, "features")), features);
+		assert_int_equal(json_is_true(member(b, "free_page_reporting")),
+				 strlen(features) > 5 && features[5] == '1');
+		assert_int_equal(host_returns_freed_pages(), features[5] == '1');
+	}
+	sysfs_line("/sys/kernel/mm/transparent_hugepage/enabled", line, sizeof(line));
+	open = strchr(line, '[');
+	if (open) {
+		open[strcspn(open, "]")] = '\0';
+		assert_string_equal(json_string_value(member(h, "transparent_hugepage")), open + 1);
+	} else {
+		assert_true(json_is_null(member(h, "transparent_hugepage")));
+	}
+	sysfs_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", line, sizeof(line));
+	if (line[0])
+		assert_string_equal(json_string_value(member(h, "cpu_governor")), line);
+	else
+		assert_true(json_is_null(member(h, "cpu_governor")));
+	json_decref(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +411,8 @@ int main(void)
 		cmocka_unit_test(test_tmpfs_has_no_device),
 		cmocka_unit_test(test_missing_file_has_nulls),
 		cmocka_unit_test(test_round_trips_through_json),
+		cmocka_unit_test(test_balloon_feature_bits),
+		cmocka_unit_test(test_virtualization),
 	};
 
 	return cmocka_run_group_tests(tests, make_file, remove_file);
