@@ -214,7 +214,7 @@ static int sync_watching(volatile sig_atomic_t *stop, char *err)
 {
 	static int done;
 	pthread_t tid;
-	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	const struct timespec tick = { 0, 20000000L };
 
 	__atomic_store_n(&done, 0, __ATOMIC_RELAXED);
 	if (pthread_create(&tid, NULL, sync_thread, &done) != 0) {
