@@ -451,8 +451,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	int rc = 0, agreed;
 
 	set_status(r->status, PHASE_CACHE, 0, 0);
-	/* interrupted here (1), the repeat goes on and ends at its first read,
-	 * marked interrupted: every rank still takes part in every collective */
+	/* a cache step cut short by a signal returns 1: the stop is then agreed
+	 * at the start line and the repeat is not measured */
 	if (prepare_check(path, &r->id, err) < 0 ||
 	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, r->stop, err) < 0) {
 		rc = -1;
