@@ -208,12 +208,20 @@ struct last_words {
 	struct progress *prog;
 };
 
-static void write_interrupted(void *arg)
+static void write_interrupted(void *arg, bool final)
 {
 	struct last_words *lw = arg;
+	char err[ERR_MAX];
 
-	progress_stop(lw->prog);
 	lw->rep->interrupted = true;
+	if (!final) {
+		for (size_t i = 0; i < lw->nsinks; i++)
+			if (lw->sinks[i].reporter->snapshot &&
+			    lw->sinks[i].reporter->snapshot(&lw->sinks[i], lw->rep, err) < 0)
+				cli_error("%s", err);
+		return;
+	}
+	progress_stop(lw->prog);
 	tell_sinks(lw->sinks, lw->nsinks, lw->rep, 2, 0);
 	cli_error("interrupted: results of %zu of %zu runs written", lw->rep->ndone,
 		  lw->rep->plan->n);
@@ -246,7 +254,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 	if (dist_rank() == 0)
 		prog = progress_start(plan, &status, c->quiet);
 	lw.prog = prog;
-	dist_on_abandon(write_interrupted, &lw);
+	dist_on_stop(write_interrupted, &lw);
 	for (size_t i = 0; i < plan->n; i++) {
 		struct run_result *res = &rep.results[i];
 
@@ -272,7 +280,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 		if (tell_sinks(sinks, nsinks, &rep, 1, i) < 0)
 			rc = EXIT_RUN;
 	}
-	dist_on_abandon(NULL, NULL);
+	dist_on_stop(NULL, NULL);
 	progress_stop(prog);
 	rep.interrupted = stop_requested != 0;
 	if (tell_sinks(sinks, nsinks, &rep, 2, 0) < 0)

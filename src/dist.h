@@ -43,8 +43,10 @@
  * grace period (DIST_GRACE_ROOT_MS on rank 0, longer on the others) for the
  * others to arrive: past it, a rank is taken for dead (mpirun SIGKILLs the
  * rest one second after its SIGTERM); rank 0 then runs the function given
- * to dist_on_abandon() (which writes what was measured) and every rank is
- * ended with exit status 130.
+ * to dist_on_stop() (which writes what was measured) and every rank is
+ * ended with exit status 130.  As that second can pass before the grace
+ * does on a loaded host, rank 0 also writes the result files as soon as it
+ * waits with its stop set (dist_on_stop(), final false).
  */
 #ifndef IOSWEEP_DIST_H
 #define IOSWEEP_DIST_H
@@ -73,8 +75,10 @@ bool dist_host_leader(void);
 /* From here on, a stop set on any rank is set on every rank, and waits in
  * collectives give up as described above. */
 void dist_watch(volatile sig_atomic_t *stop);
-/* Rank 0's last words when others are taken for dead (see above). */
-void dist_on_abandon(void (*fn)(void *arg), void *arg);
+/* Called on rank 0 when a wait in a collective first sees the stop (final
+ * false: save what can be saved now, as mpirun SIGKILLs a second after its
+ * SIGTERM) and when others are taken for dead (final true: last words). */
+void dist_on_stop(void (*fn)(void *arg, bool final), void *arg);
 
 /* The OR over ranks of status (DIST_*) and of the watched stop; a stop in
  * the result is set in the watched flag.  When the result has DIST_FAILED,

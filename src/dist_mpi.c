@@ -42,8 +42,9 @@ static MPI_Comm notes;  /* the watcher's stop notes */
 
 static volatile sig_atomic_t *watched;
 static int known;       /* the stop came from an agree or a note: not sent on */
-static void (*abandon_fn)(void *);
-static void *abandon_arg;
+static void (*on_stop)(void *, bool);
+static void *on_stop_arg;
+static bool saved;      /* on_stop(false) was called */
 
 static struct {
 	pthread_t thread;
@@ -167,10 +168,10 @@ void dist_watch(volatile sig_atomic_t *stop)
 	watcher.running = pthread_create(&watcher.thread, NULL, watch, NULL) == 0;
 }
 
-void dist_on_abandon(void (*fn)(void *arg), void *arg)
+void dist_on_stop(void (*fn)(void *arg, bool final), void *arg)
 {
-	abandon_fn = fn;
-	abandon_arg = arg;
+	on_stop = fn;
+	on_stop_arg = arg;
 }
 
 /* A stopped rank that waited past its grace: see dist.h. */
@@ -180,8 +181,8 @@ static _Noreturn void abandon(void)
 		fprintf(stderr, "iosweep: a rank did not reach the next step within %d ms of the "
 				"stop (has it died?): writing what was measured and ending every "
 				"rank\n", DIST_GRACE_ROOT_MS);
-		if (abandon_fn)
-			abandon_fn(abandon_arg);
+		if (on_stop)
+			on_stop(on_stop_arg, true);
 	} else {
 		fprintf(stderr, "iosweep: rank %d on %s: rank 0 did not reach the next step within "
 				"%d ms of the stop: ending every rank\n", rank, dist_host(),
@@ -207,8 +208,13 @@ static void wait_until(MPI_Request *req, bool spin)
 		if (done)
 			break;
 		t = now_ms();
-		if (stopped() && !since)
+		if (stopped() && !since) {
 			since = t;
+			if (rank == 0 && on_stop && !saved) {
+				saved = true;
+				on_stop(on_stop_arg, false);
+			}
+		}
 		if (since && t - since > (uint64_t)(rank == 0 ? DIST_GRACE_ROOT_MS : GRACE_OTHERS_MS))
 			abandon();
 		if (spin || t - start < SPIN_MS) {

@@ -50,7 +50,7 @@ void dist_watch(volatile sig_atomic_t *stop)
 	watched = stop;
 }
 
-void dist_on_abandon(void (*fn)(void *arg), void *arg)
+void dist_on_stop(void (*fn)(void *arg, bool final), void *arg)
 {
 	(void)fn;
 	(void)arg;

@@ -43,6 +43,9 @@ struct reporter {
 	int (*begin)(struct report_sink *s, const struct report *r, char *err);
 	int (*add)(struct report_sink *s, const struct report *r, size_t i, char *err);
 	int (*end)(struct report_sink *s, const struct report *r, char *err);
+	/* Optional, for formats written whole to a file: writes what is done so
+	 * far now (iosweep-mpi, when a rank may die before the end). */
+	int (*snapshot)(struct report_sink *s, const struct report *r, char *err);
 };
 
 const struct reporter *reporter_find(const char *name);

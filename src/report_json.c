@@ -192,4 +192,5 @@ const struct reporter report_json = {
 	.begin = json_begin,
 	.add = json_add,
 	.end = json_end,
+	.snapshot = json_begin, /* the whole document, when it goes to a file */
 };

@@ -127,7 +127,8 @@ setup() {
 	run signalled 3 KILL pread run "$TESTDIR/k.ini" -o json:"$TESTDIR/k.json"
 	[ "$status" -ne 0 ] && [ "$status" -ne 124 ]
 	echo "$output" | grep -q "rank 1 .* exited on signal 9"
-	echo "$output" | grep -q "iosweep: interrupted: results of 0 of 2 runs written"
+	# rank 0 saves the JSON as soon as it is stopped; its last words (the
+	# table, this line) can come after mpirun's SIGKILL on a loaded host
 	[ "$(json_get "$TESTDIR/k.json" 'd["interrupted"]')" = True ]
 	[ "$(json_get "$TESTDIR/k.json" 'len(d["runs"])')" = 0 ]
 }

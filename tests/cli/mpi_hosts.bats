@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# iosweep-mpi across three simulated hosts: network namespaces joined by a
+# bridge (tests/cli/simhosts.sh), each with a host name of its own, the ranks
+# started by Open MPI's rsh launcher through an agent that enters them, and
+# every byte between ranks over TCP on 10.231.0.0/24 inside them.  All hosts
+# share this machine's file system (a shared file system); a node-local
+# directory is a tmpfs that each host mounts privately.  Needs root, ip netns,
+# unshare and Open MPI; skipped otherwise.
+
+load helpers
+
+MPI=${IOSWEEP_MPI:-$BATS_TEST_DIRNAME/../../build/iosweep-mpi}
+SIMHOSTS=$BATS_TEST_DIRNAME/simhosts.sh
+
+setup_file() {
+	[ "$(id -u)" = 0 ] || skip "simulated hosts need root (network namespaces)"
+	command -v ip >/dev/null || skip "ip (iproute2) is not installed"
+	command -v unshare >/dev/null || skip "unshare (util-linux) is not installed"
+	command -v mpirun >/dev/null || skip "mpirun is not installed (apt-get install openmpi-bin)"
+	[ -x "$MPI" ] || skip "build/iosweep-mpi is not built (make mpi)"
+	# namespaces that an earlier, killed run of this file left behind
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^iosw[0-9]+-' || true); do
+		pid=${ns#iosw}
+		pid=${pid%%-*}
+		kill -0 "$pid" 2>/dev/null || "$SIMHOSTS" down "iosw$pid"
+	done
+	export SIM=iosw$$
+	"$SIMHOSTS" up "$SIM" 3 || skip "cannot make network namespaces here (ip netns add failed)"
+	# bats runs teardown_file even when a test fails
+}
+
+teardown_file() {
+	[ -n "${SIM:-}" ] && "$SIMHOSTS" down "$SIM"
+	true
+}
+
+setup() {
+	TESTDIR=$(mktemp -d "${IOSWEEP_TEST_DIR:-/var/tmp}/iosweep-bats.XXXXXX")
+	export IOSWEEP_DIR=$TESTDIR
+	printf '%s slots=1\n' "$SIM-h1" "$SIM-h2" "$SIM-h3" >"$TESTDIR/hostfile"
+}
+
+# hosts ARGS...: iosweep-mpi ARGS on one rank per simulated host, mpirun on
+# the first host; SIGNAL=SIG AT=write|pread sends rank 1 (or RANK) SIG at its
+# first write of a test file or read of one (tests/shim/signal_shim.c)
+hosts() {
+	local shim=()
+
+	if [ -n "${SIGNAL:-}" ]; then
+		shim=(-x LD_PRELOAD="$HELPERS/signal_shim.so" -x IOSWEEP_SIGNAL="$SIGNAL"
+			-x IOSWEEP_SIGNAL_AT="$AT" -x IOSWEEP_SIGNAL_RANK="${RANK:-1}"
+			-x IOSWEEP_SIGNAL_FILE="$([ "$AT" = write ] && echo .iosweep-tmp. || echo "$TESTDIR/")")
+	fi
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		timeout 30 "$SIMHOSTS" run "$SIM" "$SIM-h1" \
+		mpirun --hostfile "$TESTDIR/hostfile" -np 3 \
+		--mca plm_rsh_agent "$SIMHOSTS agent" --mca plm_rsh_no_tree_spawn 1 \
+		--mca btl tcp,self --mca btl_tcp_if_include 10.231.0.0/24 \
+		--mca oob_tcp_if_include 10.231.0.0/24 "${shim[@]}" "$MPI" "$@"
+}
+
+@test "three hosts sharing a file read what one host reads; rank 0 alone creates it; hosts are named" {
+	job s "[dense]\nfilename = $TESTDIR/shared\nsize = 6m\nrepeat = 2\n[sparse]\nfilename = $TESTDIR/shared\nsize = 6m\nbs = 4k\nspacing = 36k\nrepeat = 1\n"
+	# rank 1 would be interrupted by its first write of a test file: it makes none
+	SIGNAL=INT AT=write run hosts run "$TESTDIR/s.ini" -o json:"$TESTDIR/three.json"
+	[ "$status" -eq 0 ]
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/one.json"
+	[ "$status" -eq 0 ]
+	for k in 0 1; do
+		for f in reads bytes checksum; do
+			[ "$(json_get "$TESTDIR/three.json" "d['runs'][$k]['repeats'][0]['$f']")" = \
+			  "$(json_get "$TESTDIR/one.json" "d['runs'][$k]['repeats'][0]['$f']")" ]
+		done
+	done
+	[ "$(json_get "$TESTDIR/three.json" 'd["runs"][0]["repeats"][0]["reads"]')" = 1536 ]
+	[ "$(json_get "$TESTDIR/three.json" 'sorted(h["hostname"] for h in d["hosts"])')" = \
+	  "['$SIM-h1', '$SIM-h2', '$SIM-h3']" ]
+	[ "$(json_get "$TESTDIR/three.json" 'd["rank_hosts"]')" = "['$SIM-h1', '$SIM-h2', '$SIM-h3']" ]
+}
+
+@test "{host} makes one file per simulated host, and a node-local path one per host too" {
+	job h "[named]\nfilename = $TESTDIR/f-{host}.dat\nsize = 2m\nrepeat = 1\n[local]\nfilename = $TESTDIR/local/f.dat\nsize = 3m\nrepeat = 1\n"
+	SIMHOSTS_LOCAL=$TESTDIR/local run hosts run "$TESTDIR/h.ini" -o json:"$TESTDIR/h.json"
+	[ "$status" -eq 0 ]
+	for k in 1 2 3; do [ "$(stat -c %s "$TESTDIR/f-$SIM-h$k.dat")" = 2097152 ]; done
+	[ "$(ls "$TESTDIR" | grep -c '^f-')" = 3 ]
+	[ "$(json_get "$TESTDIR/h.json" 'd["runs"][0]["repeats"][0]["bytes"]')" = 6291456 ]
+	# each host's tmpfs had its own copy, made by the host's rank; none is here
+	[ ! -e "$TESTDIR/local/f.dat" ]
+	[ "$(json_get "$TESTDIR/h.json" 'd["runs"][1]["repeats"][0]["bytes"]')" = 3145728 ]
+	# the three copies hold the same bytes: the shares add up to one host's checksum
+	job one "[local]\nfilename = $TESTDIR/one.dat\nsize = 3m\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/one.ini" -o json:"$TESTDIR/one.json"
+	[ "$(json_get "$TESTDIR/h.json" 'd["runs"][1]["repeats"][0]["checksum"]')" = \
+	  "$(json_get "$TESTDIR/one.json" 'd["runs"][0]["repeats"][0]["checksum"]')" ]
+}
+
+@test "a rank killed on one host mid-run ends every host within seconds, with a clear error and partial JSON" {
+	head -c 8000000 /dev/urandom >"$TESTDIR/shared"
+	job k "[a]\nfilename = $TESTDIR/shared\nrepeat = 1\n[b]\nfilename = $TESTDIR/shared\nbs = 64k\nrepeat = 1\n"
+	SIGNAL=KILL AT=pread run hosts run "$TESTDIR/k.ini" -o json:"$TESTDIR/k.json"
+	[ "$status" -ne 0 ] && [ "$status" -ne 124 ] # 124: timeout, a hang
+	echo "$output" | grep -q "rank 1 .* on node $SIM-h2 exited on signal 9"
+	# rank 0 saves the JSON as soon as it is stopped (its last words, which
+	# also print the table, may come after mpirun's SIGKILL on a loaded host)
+	[ "$(json_get "$TESTDIR/k.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/k.json" 'len(d["runs"])')" = 0 ]
+}
+
+@test "a rank interrupted on another host while it creates its file stops every host with 130" {
+	job c "[a]\nfilename = $TESTDIR/c{rank}.dat\nsize = 20m\nrepeat = 2\n"
+	RANK=2 SIGNAL=INT AT=write run hosts run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
+	[ "$status" -eq 130 ]
+	[ "$(json_get "$TESTDIR/c.json" 'd["interrupted"]')" = True ]
+	[ ! -e "$TESTDIR/c2.dat" ]
+}
+
+@test "a rank interrupted on another host in the timed loop stops every host; what was read is written" {
+	head -c 8000000 /dev/urandom >"$TESTDIR/shared"
+	job i "[a]\nfilename = $TESTDIR/shared\nrepeat = 2\n"
+	RANK=2 SIGNAL=TERM AT=pread run hosts run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json"
+	[ "$status" -eq 130 ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = True ]
+}
