@@ -299,7 +299,7 @@ def case_direct(table, engine, goal_bare, goal_fio):
     bare = {"aio": "bare_aio", "uring": "bare_uring"}[engine]
     fio_engine = {"aio": "libaio", "uring": "io_uring"}[engine]
     job = iosweep_job(f"{engine}-direct", CACHED, "1g", "direct",
-                      {"bs": "4k", "engine": engine, "iodepth": 32, "pattern": "random",
+                      {"bs": "4k", "engine": engine, "iodepth": 32, "pattern": "random-replace",
                        "count": DIRECT_COUNT, "seed": 1, "consume": "none"}, DIRECT_REPEATS)
     contenders = [
         ("iosweep", lambda: iosweep_metric(job, "iops", "iosweep")),
@@ -584,7 +584,8 @@ How each contender was run:
   `--loops={CACHED_REPEATS} --invalidate=0 --fadvise_hint=0` (its figure is over all loops). For
   mmap, fio runs once more with `--clocksource=clock_gettime`, the clock iosweep reads (by
   default fio uses its own CPU clock where the TSC is invariant, as here).
-- O_DIRECT cases: {DIRECT_COUNT} random 4 KiB reads per repeat at seeded block-aligned offsets
+- O_DIRECT cases: {DIRECT_COUNT} random 4 KiB reads per repeat at seeded block-aligned offsets drawn
+  with replacement (iosweep `pattern=random-replace`)
   (iosweep and the bare loops read exactly the same blocks; fio draws its own with
   `--norandommap`), {DIRECT_REPEATS} repeats; fio does `--number_ios={DIRECT_COUNT * DIRECT_REPEATS}`.
 - sparse time to end: the 4 GiB file is evicted before every trial (iosweep `cache=fadvise`;
