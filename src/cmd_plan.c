@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fio_hints.h"
 #include "help.h"
 #include "options.h"
 #include "texttable.h"
@@ -33,6 +34,7 @@ int cmd_check(int argc, char **argv)
 			worst = rc;
 			continue;
 		}
+		fio_hint_sizes(&jf, stderr);
 		plan_free(&plan);
 		jobfile_free(&jf);
 	}
@@ -136,6 +138,7 @@ int cmd_plan(int argc, char **argv)
 	}
 	rc = cli_load(&c, c.files[0], &jf, &plan);
 	if (rc == 0) {
+		fio_hint_sizes(&jf, stderr);
 		plan_cache_notes(&plan, stderr);
 		if ((json ? print_plan_json : print_plan_text)(&plan, stdout) < 0) {
 			cli_error("plan: out of memory");

@@ -31,6 +31,7 @@
 #include <xxhash.h>
 
 #include "error.h"
+#include "fio_hints.h"
 
 #define MAX_FILE_BYTES (16u << 20)
 #define MAX_SECTION 50 /* inih's limit, including the NUL */
@@ -474,8 +475,13 @@ static int handler(void *user, const char *section, const char *name, const char
 		return fail(ps, line, "syntax error: '=' without an option name before it");
 	id = option_find(name);
 	if (id < 0) {
-		const char *near = option_suggest(name);
+		const char *near = option_suggest(name), *fio = fio_hint_option(name);
 
+		if (fio && near)
+			return fail(ps, line, "unknown option '%s' (did you mean '%s'?); %s", name,
+				    near, fio);
+		if (fio)
+			return fail(ps, line, "unknown option '%s': %s", name, fio);
 		if (near)
 			return fail(ps, line, "unknown option '%s' (did you mean '%s'?)", name, near);
 		return fail(ps, line, "unknown option '%s' (see 'iosweep options')", name);

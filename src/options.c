@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "error.h"
+#include "fio_hints.h"
 #include "units.h"
 
 static const char *const pattern_values[] = { "sequential", "reverse", "random",
@@ -150,6 +151,9 @@ static int parse_enum(const struct option_def *o, const char *text, union optval
 			near = o->values[i];
 	}
 	join_values(o->values, allowed, sizeof(allowed));
+	if (fio_hint_value(o->name, text))
+		return err_set(err, "%s: unknown value '%s': %s (allowed: %s)", o->name, text,
+			       fio_hint_value(o->name, text), allowed);
 	if (near)
 		return err_set(err, "%s: unknown value '%s' (did you mean '%s'? allowed: %s)",
 			       o->name, text, near, allowed);

@@ -52,6 +52,21 @@ static const char *parse_digits(const char *s, uint64_t *v)
 	return p == s ? NULL : p;
 }
 
+/* "'10sec' has an unknown unit 'sec' (units: s, ns, ...)": the units named
+ * (for durations, whose units people spell in many ways). */
+static int unknown_unit(const char *s, const char *end, size_t len, const struct unit *units,
+			char *err)
+{
+	char known[160] = "";
+	size_t used = 0;
+
+	for (const struct unit *u = units; u->suffix && used < sizeof(known); u++)
+		if (*u->suffix)
+			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s",
+						 used ? ", " : "", u->suffix);
+	return err_set(err, "'%s' has an unknown unit '%.*s' (units: %s)", s, (int)len, end, known);
+}
+
 static int parse_with_units(const char *s, const struct unit *units, const char *what,
 			    uint64_t *out, char *err)
 {
@@ -83,7 +98,9 @@ static int parse_with_units(const char *s, const struct unit *units, const char 
 		*out = v * u->factor;
 		return 0;
 	}
-	return err_set(err, "'%s' has an unknown unit '%.*s'", s, (int)len, end);
+	if (units != duration_units)
+		return err_set(err, "'%s' has an unknown unit '%.*s'", s, (int)len, end);
+	return unknown_unit(s, end, len, units, err);
 }
 
 int units_parse_size(const char *s, uint64_t *out, char *err)

@@ -49,7 +49,7 @@ load helpers
 	job bad '[a]\nsize = 1m\nblocksize = 4k\n'
 	run "$IOSWEEP" check "$TESTDIR/bad.ini"
 	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: $TESTDIR/bad.ini:3: unknown option 'blocksize' (did you mean 'bs'?)" ]
+	[ "$output" = "iosweep: $TESTDIR/bad.ini:3: unknown option 'blocksize' (did you mean 'bs'?); fio's blocksize is 'bs' here (or translate a fio job with 'iosweep import')" ]
 }
 
 @test "check reports a bad size, an unknown engine and a missing file" {
