@@ -1,0 +1,39 @@
+/*
+ * wtarget.h - which files a run may write, and opening them safely.
+ *
+ * iosweep writes only into files it created for iosweep (they carry the
+ * record prepare.c gives them) and into files it is about to create; a
+ * user's own existing file only when the job opts in for that very file
+ * (`allow_write = PATH`, equal to `filename`).  Never a block or character
+ * device, a FIFO or a socket, never through a symbolic link, never a file
+ * that belongs to another user -- whatever the job says.  The same rules are
+ * checked by name when the plan is made and again through the descriptor
+ * when the file is opened, so a file swapped in between is refused too.
+ */
+#ifndef IOSWEEP_WTARGET_H
+#define IOSWEEP_WTARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum wtarget_kind {
+	WTARGET_NEW,       /* does not exist: iosweep will create it */
+	WTARGET_OURS,      /* created by iosweep (it has the record) */
+	WTARGET_OPTED_IN,  /* the user's file, named by allow_write */
+};
+
+/* Whether path may be written; allow_write is the job's opt-in or NULL.
+ * 0 with *kind, or -1 with the reason in err. */
+int wtarget_check(const char *path, const char *allow_write, enum wtarget_kind *kind,
+		  char *err);
+
+/* Opens path for writing (O_RDWR | flags, never following a symbolic link)
+ * and checks through the descriptor what wtarget_check checks by name.
+ * The descriptor, or -1 with err. */
+int wtarget_open(const char *path, int flags, const char *allow_write, char *err);
+
+/* -1 with err when the file system that holds (or will hold) path has less
+ * than need bytes available to this user. */
+int wtarget_space(const char *path, uint64_t need, char *err);
+
+#endif
