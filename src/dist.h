@@ -40,8 +40,9 @@
  * within about 50 ms (MPI: a thread sends a note to the others), so the
  * phases in progress end soon everywhere and every rank meets at the next
  * agree.  A rank that waits in a collective after its stop was set waits a
- * grace period (DIST_GRACE_ROOT_MS on rank 0, longer on the others) for the
- * others to arrive: past it, a rank is taken for dead (mpirun SIGKILLs the
+ * grace period for the others to arrive (DIST_GRACE_ROOT_MS on rank 0 when
+ * it was signalled itself, five seconds when another rank stopped it and on
+ * the other ranks): past it, a rank is taken for dead (mpirun SIGKILLs the
  * rest one second after its SIGTERM); rank 0 then runs the function given
  * to dist_on_stop() (which writes what was measured) and every rank is
  * ended with exit status 130.  As that second can pass before the grace

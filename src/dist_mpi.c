@@ -45,6 +45,7 @@ static int known;       /* the stop came from an agree or a note: not sent on */
 static void (*on_stop)(void *, bool);
 static void *on_stop_arg;
 static bool saved;      /* on_stop(false) was called */
+static int grace_ms;    /* once stopped: how long a wait waits for the others */
 
 static struct {
 	pthread_t thread;
@@ -180,7 +181,7 @@ static _Noreturn void abandon(void)
 	if (rank == 0) {
 		fprintf(stderr, "iosweep: a rank did not reach the next step within %d ms of the "
 				"stop (has it died?): writing what was measured and ending every "
-				"rank\n", DIST_GRACE_ROOT_MS);
+				"rank\n", grace_ms);
 		if (on_stop)
 			on_stop(on_stop_arg, true);
 	} else {
@@ -214,8 +215,13 @@ static void wait_until(MPI_Request *req, bool spin)
 				saved = true;
 				on_stop(on_stop_arg, false);
 			}
+			/* rank 0 signalled itself (mpirun ends the job: SIGKILL comes in a
+			 * second) is short of time; stopped by another rank's note, not */
+			if (!grace_ms)
+				grace_ms = rank == 0 && !__atomic_load_n(&known, __ATOMIC_ACQUIRE)
+						   ? DIST_GRACE_ROOT_MS : GRACE_OTHERS_MS;
 		}
-		if (since && t - since > (uint64_t)(rank == 0 ? DIST_GRACE_ROOT_MS : GRACE_OTHERS_MS))
+		if (since && t - since > (uint64_t)grace_ms)
 			abandon();
 		if (spin || t - start < SPIN_MS) {
 			sched_yield();
