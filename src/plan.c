@@ -731,8 +731,9 @@ bool plan_column(const struct plan *plan, enum opt_id id)
 }
 
 /* An option worth saying once above a table: the same in every run, about
- * runs rather than jobs, and telling something (count only for random reads,
- * spacing only when some run is sparse, runtime and warmup only when set). */
+ * runs rather than jobs, and telling something (count only for random reads
+ * and when set, spacing only when some run is sparse, runtime and warmup
+ * only when set). */
 static bool plan_constant(const struct plan *plan, enum opt_id id)
 {
 	const union optval *v = plan->runs[0].v;
@@ -741,6 +742,8 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 		return false;
 	switch (id) {
 	case OPT_COUNT:
+		/* 0: not set, a pass over the blocks (what reads says) */
+		return v[id].u != 0 && plan_any_applies(plan, id);
 	case OPT_IODEPTH:
 		return plan_any_applies(plan, id);
 	case OPT_SPACING:

@@ -138,3 +138,15 @@ interrupt_cache() {
 	run "$IOSWEEP" check "$TESTDIR/s.ini"
 	[ "$status" -eq 0 ]
 }
+
+@test "random runs without count say nothing of count; with one, say it once" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job p "[a]\nfilename = $TESTDIR/f\npattern = random, random-replace\n"
+	run "$IOSWEEP" plan "$TESTDIR/p.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"count="* ]]
+	[[ "$output" == *"random-replace     16"* ]]
+	job q "[a]\nfilename = $TESTDIR/f\npattern = random, random-replace\ncount = 40\n"
+	run "$IOSWEEP" plan "$TESTDIR/q.ini"
+	[[ "$output" == *" count=40 "* ]]
+}
