@@ -80,7 +80,11 @@ static bool same_run(json_t *a, json_t *b)
 	json_t *pa = json_object_get(a, "params"), *pb = json_object_get(b, "params"), *v;
 	const char *key;
 
-	if (!json_equal(json_object_get(a, "job"), json_object_get(b, "job")))
+	/* a fio run is matched by its translated parameters alone: its job may
+	 * have become one of a list in the iosweep job (resultfile_fio.c) */
+	if (!json_equal(json_object_get(a, "job"), json_object_get(b, "job")) &&
+	    !json_is_true(json_object_get(a, "from_fio")) &&
+	    !json_is_true(json_object_get(b, "from_fio")))
 		return false;
 	json_object_foreach(pa, key, v) {
 		if (resultfile_identity_key(key) && !json_equal(v, json_object_get(pb, key)))
@@ -158,7 +162,8 @@ static int compute_cell(struct cell *c, json_t *old, json_t *new, const struct f
 	}
 	stats_summarize(a, na, &c->old);
 	stats_summarize(b, nb, &c->new);
-	c->p = stats_mann_whitney_p(a, na, b, nb);
+	/* one repeat on a side (a fio result): no test, and no p to print */
+	c->p = na < 2 || nb < 2 ? NAN : stats_mann_whitney_p(a, na, b, nb);
 	c->change_pct = NAN;
 	if (na && nb && c->old.median > 0)
 		c->change_pct = (c->new.median / c->old.median - 1) * 100;
@@ -171,8 +176,8 @@ out:
 /* Remembers repeat counts with which no change can reach alpha, once each. */
 static void note_few(struct comparison *c, size_t na, size_t nb)
 {
-	if (!na || !nb || stats_mann_whitney_min_p(na, nb) <= c->alpha)
-		return;
+	if (na < 2 || nb < 2 || stats_mann_whitney_min_p(na, nb) <= c->alpha)
+		return; /* (one repeat: no test at all, said as such) */
 	for (size_t i = 0; i < c->nfew; i++)
 		if (c->few[i][0] == na && c->few[i][1] == nb)
 			return;
@@ -268,6 +273,11 @@ static void change_text(const struct cell *c, double alpha, char *buf, size_t n)
 		return;
 	}
 	snprintf(pct, sizeof(pct), "%+.2f%%", c->change_pct);
+	if (c->old.n < 2 || c->new.n < 2) {
+		/* one repeat on a side (a fio result): a change, no test of it */
+		snprintf(buf, n, "%s (n=%zu+%zu, no test)", pct, c->old.n, c->new.n);
+		return;
+	}
 	snprintf(buf, n, "%s (p=%.3g n=%zu+%zu)", significant(c, alpha) ? pct : "~", c->p,
 		 c->old.n, c->new.n);
 }
@@ -342,7 +352,9 @@ static void print_table(struct comparison *c, FILE *f)
 	struct texttable t;
 	char note[512];
 
-	fprintf(f, "OLD: %s\nNEW: %s\n\n", c->file[0].path, c->file[1].path);
+	fprintf(f, "OLD: %s%s\nNEW: %s%s\n\n", c->file[0].path,
+		c->file[0].from_fio ? " (fio)" : "", c->file[1].path,
+		c->file[1].from_fio ? " (fio)" : "");
 	if (c->nmatched == 0) {
 		fprintf(f, "no run is in both files\n");
 	} else {
@@ -368,6 +380,12 @@ static void print_table(struct comparison *c, FILE *f)
 		few_text(c, note, sizeof(note));
 		fprintf(f, "note: %s\n", note);
 	}
+	if (c->file[0].from_fio || c->file[1].from_fio)
+		fprintf(f, "note: a fio result is one run per fio job with one repeat: fio's loops "
+			   "averaged into it; its p99 is of completion latency unless "
+			   "lat_percentiles=1 (and left out for numjobs clones reported one by one); "
+			   "runs are matched by the parameters of the job 'iosweep import' makes "
+			   "of it\n");
 	print_unmatched(c, f);
 }
 

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "error.h"
 #include "options.h"
+#include "resultfile_fio.h"
 
 static int check_doc(struct resultfile *rf, char *err)
 {
@@ -74,6 +75,11 @@ int resultfile_load(struct resultfile *rf, const char *path, char *err)
 	fclose(f);
 	if (!rf->doc)
 		return err_set(err, "%s: not JSON (line %d: %s)", path, jerr.line, jerr.text);
+	rf->from_fio = resultfile_is_fio(rf->doc);
+	if (rf->from_fio && resultfile_from_fio(&rf->doc, path, err) < 0) {
+		resultfile_free(rf);
+		return -1;
+	}
 	if (check_doc(rf, err) < 0 || collect_runs(rf, err) < 0) {
 		resultfile_free(rf);
 		return -1;

@@ -22,10 +22,12 @@ struct resultfile {
 	json_t *doc;
 	json_t **runs;   /* the run objects (owned by doc) */
 	size_t nruns;
+	bool from_fio;   /* a fio JSON result, read as one run per job (resultfile_fio.c) */
 };
 
 /* Reads and checks path: JSON with an "iosweep" object of schema
- * IOSWEEP_SCHEMA and runs that have a job, params and repeats.  -1 with
+ * IOSWEEP_SCHEMA and runs that have a job, params and repeats, or a fio
+ * JSON result (see resultfile_fio.h).  -1 with
  * "PATH: why" in err (ERR_MAX bytes). */
 int resultfile_load(struct resultfile *rf, const char *path, char *err);
 void resultfile_free(struct resultfile *rf);
