@@ -170,3 +170,31 @@ setup() {
 	last=$(json_get "$TESTDIR/p.json" 'max(range(3), key=lambda k: d["runs"][0]["repeats"][0]["rank_time_to_end_s"][k])')
 	echo "$output" | grep -q "last done .* (rank $last on $(hostname))"
 }
+
+@test "Ctrl-C to mpirun ends every rank; rank 0 writes the interrupted results" {
+	head -c 4000000 /dev/urandom >"$TESTDIR/shared"
+	job c "[first]\nfilename = $TESTDIR/shared\nrepeat = 1\n[long]\nfilename = $TESTDIR/shared\nbs = 512\nrepeat = 100000\n"
+	# not under timeout, which would signal mpirun twice (itself and its
+	# process group): a second Ctrl-C makes mpirun end its ranks at once
+	mpirun --allow-run-as-root --oversubscribe -np 3 "$MPI" run "$TESTDIR/c.ini" \
+		-o json:"$TESTDIR/c.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	# the first run's results are written when it ends
+	wait_for json_runs "$TESTDIR/c.json" 1
+	kill -INT $pid
+	for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL $pid
+		echo "mpirun still runs 60 s after its Ctrl-C"
+		false
+	fi
+	rc=0
+	wait $pid || rc=$?
+	cat "$TESTDIR/out"
+	[ "$rc" -ne 0 ]
+	[ -z "$(pgrep -f "^$MPI run $TESTDIR/c.ini")" ]
+	[ "$(json_get "$TESTDIR/c.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/c.json" 'len(d["runs"])')" = 2 ]
+	[ "$(json_get "$TESTDIR/c.json" 'len(d["runs"][1]["repeats"]) < 100000')" = True ]
+	grep -q "iosweep: interrupted: results of 2 of 2 runs written" "$TESTDIR/out"
+}
