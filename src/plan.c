@@ -67,12 +67,17 @@ struct target {
 	bool recorded;               /* iosweep made it (or will): record holds how */
 	struct prepare_record record;
 	const char *maker;           /* the earlier job of the plan that will make it */
+	uint64_t have;               /* the size of the file that exists */
+	bool seen;                   /* an earlier job named it: known already */
 };
 
-/* A file the plan will create, for the later jobs that name it too. */
-struct made_file {
+/* A file the plan names, by name: looked at once however many jobs name it,
+ * and for a file the plan will create, what its first job makes of it. */
+struct known_file {
 	char *name;
-	const char *job;
+	const char *maker;           /* NULL: the file exists */
+	bool blockdev, recorded;
+	uint64_t have;
 	struct prepare_record rec;
 };
 
@@ -166,29 +171,57 @@ static int check_creatable(const char *where, const char *path, char *err)
 /* A missing file that an earlier job of the plan creates: this job reads
  * what that one makes. */
 static int planned_target(const struct jobfile *jf, const struct job *job, struct target *t,
-			  const struct made_file *m, char *err)
+			  const struct known_file *m, char *err)
 {
 	const struct job_value *size = &job->opt[OPT_SIZE];
 	char where[300], want[32];
 
 	t->recorded = true;
 	t->record = m->rec;
-	t->maker = m->job;
+	t->maker = m->maker;
 	t->size = size->n ? size->v[0].u : m->rec.size;
 	if (t->size <= m->rec.size)
 		return 0;
 	units_fmt_size(t->size, want, sizeof(want));
 	job_where(jf, job, OPT_SIZE, where, sizeof(where));
 	return err_set(err, "%s: %s will be made by job '%s' with %llu bytes, fewer than size=%s",
-		       where, t->filename, m->job, (unsigned long long)m->rec.size, want);
+		       where, t->filename, m->maker, (unsigned long long)m->rec.size, want);
+}
+
+/* A file no earlier job named: its type and size, its record; for a file
+ * to create, whether it can be.  1 when it exists, 0 when not, -1. */
+static int look_at(const char *where, struct target *t, const struct job_value *size,
+		   char *err)
+{
+	struct prepare_record rec;
+	char why[ERR_MAX];
+	int rc;
+
+	if (plan_file_size(t->filename, &t->have, &t->blockdev) < 0) {
+		if (errno != ENOENT)
+			return err_set(err, "%s: %s: %s", where, t->filename,
+				       errno == EINVAL ? "not a regular file or block device"
+						       : strerror(errno));
+		if (!size->n)
+			return err_set(err, "%s: %s does not exist: give a size to create it",
+				       where, t->filename);
+		return check_creatable(where, t->filename, err) < 0 ? -1 : 0;
+	}
+	/* opened as a run would open it: a planted file or link is refused now */
+	rc = prepare_record_read(t->filename, &rec, why);
+	if (rc < 0)
+		return err_set(err, "%s: %s", where, why);
+	t->recorded = rc > 0;
+	if (t->recorded)
+		t->record = rec;
+	return 1;
 }
 
 static int resolve_target(const struct jobfile *jf, const struct job *job, struct target *t,
-			  struct hsearch_data *made, char *err)
+			  struct hsearch_data *known, char *err)
 {
 	const struct job_value *name = &job->opt[OPT_FILENAME], *size = &job->opt[OPT_SIZE];
 	char where[300], want[32];
-	uint64_t have;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -206,38 +239,32 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 		if (!t->filename)
 			return err_set(err, "out of memory");
 	}
-	if (plan_file_size(t->filename, &have, &t->blockdev) < 0) {
-		ENTRY want = { .key = t->filename }, *hit = NULL;
+	ENTRY name_key = { .key = t->filename }, *hit = NULL;
+	if (hsearch_r(name_key, FIND, &hit, known) && hit) {
+		const struct known_file *k = hit->data;
 
-		if (errno != ENOENT)
-			return err_set(err, "%s: %s: %s", where, t->filename,
-				       errno == EINVAL ? "not a regular file or block device"
-						       : strerror(errno));
-		if (hsearch_r(want, FIND, &hit, made) && hit)
-			return planned_target(jf, job, t, hit->data, err);
-		if (!size->n)
-			return err_set(err, "%s: %s does not exist: give a size to create it",
-				       where, t->filename);
-		t->size = size->v[0].u;
-		return check_creatable(where, t->filename, err);
+		t->seen = true;
+		if (k->maker)
+			return planned_target(jf, job, t, k, err);
+		t->blockdev = k->blockdev;
+		t->have = k->have;
+		t->recorded = k->recorded;
+		t->record = k->rec;
+	} else {
+		rc = look_at(where, t, size, err);
+		if (rc <= 0) {
+			t->size = size->n ? size->v[0].u : 0;
+			return rc;
+		}
 	}
 	t->exists = true;
-	/* opened as a run would open it: a planted file or link is refused now */
-	struct prepare_record rec;
-	char why[ERR_MAX];
-	rc = prepare_record_read(t->filename, &rec, why);
-	if (rc < 0)
-		return err_set(err, "%s: %s", where, why);
-	t->recorded = rc > 0;
-	if (t->recorded)
-		t->record = rec;
-	t->size = size->n ? size->v[0].u : have;
-	if (t->size > have) {
+	t->size = size->n ? size->v[0].u : t->have;
+	if (t->size > t->have) {
 		units_fmt_size(t->size, want, sizeof(want));
 		job_where(jf, job, OPT_SIZE, where, sizeof(where));
 		return err_set(err, "%s: %s is %llu bytes, smaller than size=%s (iosweep never "
 				    "writes to an existing file)", where, t->filename,
-			       (unsigned long long)have, want);
+			       (unsigned long long)t->have, want);
 	}
 	if (t->size == 0)
 		return err_set(err, "%s: %s is empty", where, t->filename);
@@ -632,55 +659,59 @@ static void find_varying(struct plan *plan)
 	plan->sparse = sparse;
 }
 
-/* Notes that the job just expanded creates t's file, with what content. */
-static int note_made(struct hsearch_data *made, struct made_file *m, const struct plan *plan,
-		     const struct job *job, const struct target *t)
+/* Notes what the job just expanded found at t's file, or, when it creates
+ * it, with what content. */
+static int note_known(struct hsearch_data *known, struct known_file *k, const struct plan *plan,
+		      const struct job *job, const struct target *t)
 {
 	const union optval *v = plan->runs[plan->n - 1].v;
 	ENTRY e, *hit;
 
-	m->name = strdup(t->filename);
-	m->job = job->name;
-	m->rec = (struct prepare_record){ .fill = (enum fill_kind)v[OPT_FILL].u,
-					  .seed = v[OPT_SEED].u, .size = t->size };
-	e = (ENTRY){ .key = m->name, .data = m };
-	return m->name && hsearch_r(e, ENTER, &hit, made) ? 0 : -1;
+	k->name = strdup(t->filename);
+	k->maker = t->exists ? NULL : job->name;
+	k->blockdev = t->blockdev;
+	k->have = t->have;
+	k->recorded = t->recorded;
+	k->rec = t->recorded ? t->record
+			     : (struct prepare_record){ .fill = (enum fill_kind)v[OPT_FILL].u,
+							.seed = v[OPT_SEED].u, .size = t->size };
+	e = (ENTRY){ .key = k->name, .data = k };
+	return k->name && hsearch_r(e, ENTER, &hit, known) ? 0 : -1;
 }
 
 int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 {
-	/* files the plan creates, by name: a later job naming one reads it */
-	struct made_file *mf = calloc(jf->njobs + 1, sizeof(*mf));
-	struct hsearch_data made = { 0 };
-	size_t nmade = 0;
+	struct known_file *kf = calloc(jf->njobs + 1, sizeof(*kf));
+	struct hsearch_data known = { 0 };
+	size_t nknown = 0;
 	int rc = 0;
 
 	memset(plan, 0, sizeof(*plan));
 	plan->jf = jf;
 	plan->mem_available = plan_memory_available("", &plan->mem_what);
-	if (!mf || !hcreate_r(2 * jf->njobs + 16, &made)) {
-		free(mf);
+	if (!kf || !hcreate_r(2 * jf->njobs + 16, &known)) {
+		free(kf);
 		return err_set(err, "out of memory");
 	}
 	for (size_t j = 0; j < jf->njobs && rc == 0; j++) {
 		struct target t;
 		char why[ERR_MAX];
 
-		rc = resolve_target(jf, &jf->jobs[j], &t, &made, err);
+		rc = resolve_target(jf, &jf->jobs[j], &t, &known, err);
 		if (rc == 0) {
 			t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
 				      CACHE_CANNOT_EVICT;
 			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
 		}
-		if (rc == 0 && !t.exists && !t.maker &&
-		    note_made(&made, &mf[nmade++], plan, &jf->jobs[j], &t) < 0)
+		if (rc == 0 && !t.seen &&
+		    note_known(&known, &kf[nknown++], plan, &jf->jobs[j], &t) < 0)
 			rc = err_set(err, "out of memory");
 		free(t.filename);
 	}
-	hdestroy_r(&made);
-	for (size_t i = 0; i < nmade; i++)
-		free(mf[i].name);
-	free(mf);
+	hdestroy_r(&known);
+	for (size_t i = 0; i < nknown; i++)
+		free(kf[i].name);
+	free(kf);
 	if (rc < 0) {
 		plan_free(plan);
 		return -1;
