@@ -76,7 +76,7 @@ struct target {
 struct known_file {
 	char *name;
 	const char *maker;           /* NULL: the file exists */
-	bool blockdev, recorded;
+	bool blockdev, recorded, evictable;
 	uint64_t have;
 	struct prepare_record rec;
 };
@@ -244,6 +244,7 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 		const struct known_file *k = hit->data;
 
 		t->seen = true;
+		t->evictable = k->evictable;
 		if (k->maker)
 			return planned_target(jf, job, t, k, err);
 		t->blockdev = k->blockdev;
@@ -670,6 +671,7 @@ static int note_known(struct hsearch_data *known, struct known_file *k, const st
 	k->name = strdup(t->filename);
 	k->maker = t->exists ? NULL : job->name;
 	k->blockdev = t->blockdev;
+	k->evictable = t->evictable;
 	k->have = t->have;
 	k->recorded = t->recorded;
 	k->rec = t->recorded ? t->record
@@ -699,8 +701,9 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 
 		rc = resolve_target(jf, &jf->jobs[j], &t, &known, err);
 		if (rc == 0) {
-			t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
-				      CACHE_CANNOT_EVICT;
+			if (!t.seen)
+				t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
+					      CACHE_CANNOT_EVICT;
 			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
 		}
 		if (rc == 0 && !t.seen &&
