@@ -82,6 +82,16 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The name of the long option that takes a value and getopt calls val
+ * (what optopt holds when one came without its value), or NULL. */
+static const char *long_name(int val)
+{
+	for (const struct option *o = long_options; o->name; o++)
+		if (o->val == val && o->has_arg == required_argument && val > 0)
+			return o->name;
+	return NULL;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
 {
 	int opt;
@@ -135,8 +145,10 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
 			}
 			break;
 		default:
-			if (optopt && strchr("o", optopt))
-				cli_error("%s: option -%c needs a value", cmd, optopt);
+			if (optopt == 'o')
+				cli_error("%s: option -o needs a value", cmd);
+			else if (long_name(optopt))
+				cli_error("%s: option --%s needs a value", cmd, long_name(optopt));
 			else
 				cli_error("%s: unknown option '%s' (see 'iosweep help %s')", cmd,
 					  argv[optind - 1], cmd);
