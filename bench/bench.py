@@ -13,7 +13,8 @@ Called by bench/run.sh, which installs what is missing and builds first.
 Environment: BUILD (build directory, default build), IOSWEEP_DIR (where the
 test files go, default /var/tmp), BENCH_ROUNDS (rounds per case, default 7),
 BENCH_KEEP=1 (keep the test files this run created), BENCH_OUT (the report,
-default bench/RESULTS.md).
+default bench/RESULTS.md), BENCH_ONLY (comma-separated case names: run only those;
+the names are those of main()'s list).
 """
 
 import json
@@ -41,6 +42,7 @@ GiB = 1 << 30
 CACHED = os.path.join(DIR, "iosweep-bench-1g.dat")
 COLD = os.path.join(DIR, "iosweep-bench-4g.dat")
 HOLE = os.path.join(DIR, "iosweep-bench-64g-sparse.dat")
+HOLE_1T = os.path.join(DIR, "iosweep-bench-1t-sparse.dat")
 TINY = os.path.join(DIR, "iosweep-bench-1m.dat")
 
 # Reads per repeat and repeats per trial, chosen so that one trial lasts
@@ -80,6 +82,7 @@ class Tmp:
     dir = None
     host = None
     failures = []
+    created = []
 
 
 def job_file(name, text):
@@ -397,6 +400,57 @@ def case_rss(table):
                      "over a 64 GiB file", "MiB", vals, "<= 16 MiB", 16)
 
 
+def case_aio_repeats(table):
+    """aio with repeat=20: the time a run spends between its measured repeats."""
+    path = os.path.join(Tmp.dir, "aio-repeats.dat")
+    with open(path, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    job = iosweep_job("aio-repeats", path, "1m", "keep",
+                      {"bs": "64k", "engine": "aio", "iodepth": 8, "threads": 4,
+                       "consume": "none"}, 20)
+    out = os.path.join(Tmp.dir, "aio-repeats.json")
+    vals = []
+    log("aio, repeat=20, threads=4, 1 MiB cached: wall time per repeat outside the measurement")
+    for i in range(ROUNDS):
+        wall = timed([IOSWEEP, "run", job, "--quiet", "-o", "json:" + out], "iosweep aio")
+        with open(out, encoding="utf-8") as f:
+            reps = json.load(f)["runs"][0]["repeats"]
+        measured = sum(r["time_to_end_s"] for r in reps)
+        vals.append((wall - measured) / len(reps) * 1e3)
+        log(f"  round {i + 1}/{ROUNDS}: {vals[-1]:.2f} ms per repeat")
+    table.add_single("aio, repeat=20, threads=4, iodepth 8: wall time of the run outside the "
+                     "measured time, per repeat", "ms", vals, "<= 5 ms (was 33 ms per thread)",
+                     5)
+
+
+def case_mmap_hole(table):
+    """mmap over a 1 TiB sparse file: peak RSS and time to end, against sync."""
+    if not os.path.exists(HOLE_1T):
+        with open(HOLE_1T, "wb") as f:
+            f.truncate(1 << 40)
+        Tmp.created.append(HOLE_1T)
+    jobs = {e: iosweep_job(f"hole-{e}", HOLE_1T, "1t", "fadvise",
+                           {"bs": "4k", "spacing": "64m", "engine": e, "consume": "checksum"}, 1)
+            for e in ("mmap", "sync")}
+    rss = []
+
+    def mmap_run():
+        p = run(["/usr/bin/time", "-f", "maxrss_kib=%M", IOSWEEP, "run", jobs["mmap"], "--quiet",
+                 "-o", "json:" + jobs["mmap"][:-4] + ".json"], "iosweep mmap under /usr/bin/time")
+        rss.append(int(re.search(r"maxrss_kib=(\d+)", p.stderr).group(1)) / 1024)
+        with open(jobs["mmap"][:-4] + ".json", encoding="utf-8") as f:
+            return json.load(f)["runs"][0]["repeats"][0]["time_to_end_s"]
+
+    log("mmap over a 1 TiB sparse file, 4k every 64 MiB, cache=fadvise: RSS and time, vs sync")
+    v = alternate([("mmap", mmap_run),
+                   ("sync", lambda: iosweep_metric(jobs["sync"], "time_to_end_s", "sync"))],
+                  min(ROUNDS, 5))
+    table.add("mmap vs sync, 1 TiB sparse file, 4k every 64 MiB, cache=fadvise (time)",
+              "iosweep engine=sync", "s", v["mmap"], v["sync"], False, "none (for scale)")
+    table.add_single("peak RSS of `iosweep run` engine=mmap over a 1 TiB sparse file "
+                     "(4k every 64 MiB)", "MiB", rss or None, "<= 64 MiB", 64)
+
+
 def timed(cmd, what):
     t0 = time.perf_counter()
     run(cmd, what)
@@ -629,24 +683,29 @@ def main():
     load0 = open("/proc/loadavg", encoding="utf-8").read().split()[0]
     Tmp.dir = tempfile.mkdtemp(prefix="iosweep-bench-")
     Tmp.failures = []
-    created = []
+    created = Tmp.created = []
     table = Table()
     try:
         ensure_file(CACHED, GiB, created)
         ensure_file(COLD, 4 * GiB, created)
-        for case in (
-            lambda: case_cached(table, "sync", "4k", "IOPS", ">= 0.95", ">= 1.05"),
-            lambda: case_cached(table, "sync", "1m", "B/s", ">= 0.97", ">= 1.0"),
-            lambda: case_cached(table, "mmap", "4k", "IOPS", ">= 0.90", ">= 1.0"),
-            lambda: case_direct(table, "aio", ">= 0.95", ">= 1.0"),
-            lambda: case_direct(table, "uring", ">= 0.95", ">= 1.0"),
-            lambda: case_sparse(table),
-            lambda: case_checksum(table),
-            lambda: create_hole(created) or case_rss(table),
-            lambda: case_plan(table),
-            lambda: case_check_jobs(table),
-            lambda: case_whole_run(table),
+        only = set(filter(None, os.environ.get("BENCH_ONLY", "").split(",")))
+        for name, case in (
+            ("sync-4k", lambda: case_cached(table, "sync", "4k", "IOPS", ">= 0.95", ">= 1.05")),
+            ("sync-1m", lambda: case_cached(table, "sync", "1m", "B/s", ">= 0.97", ">= 1.0")),
+            ("mmap-4k", lambda: case_cached(table, "mmap", "4k", "IOPS", ">= 0.95", ">= 1.0")),
+            ("aio-direct", lambda: case_direct(table, "aio", ">= 0.95", ">= 1.0")),
+            ("uring-direct", lambda: case_direct(table, "uring", ">= 0.95", ">= 1.0")),
+            ("sparse", lambda: case_sparse(table)),
+            ("checksum", lambda: case_checksum(table)),
+            ("rss", lambda: create_hole(created) or case_rss(table)),
+            ("aio-repeats", lambda: case_aio_repeats(table)),
+            ("mmap-hole", lambda: case_mmap_hole(table)),
+            ("plan", lambda: case_plan(table)),
+            ("check-jobs", lambda: case_check_jobs(table)),
+            ("whole-run", lambda: case_whole_run(table)),
         ):
+            if only and name not in only:
+                continue
             try:
                 case()
             except Failure as e:

@@ -264,6 +264,11 @@ static int drop(volatile sig_atomic_t *stop, char *err)
 	return close_checked(fd, DROP_CACHES, err);
 }
 
+const char *const cache_policy_names[] = {
+	[CACHE_KEEP] = "keep",       [CACHE_WARM] = "warm",     [CACHE_FADVISE] = "fadvise",
+	[CACHE_DROP] = "drop",       [CACHE_DIRECT] = "direct", NULL,
+};
+
 int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
 		volatile sig_atomic_t *stop, char *err)
 {

@@ -13,8 +13,10 @@
 #include <signal.h>
 #include <stdint.h>
 
-/* Same order as the values of the `cache` option in options.c. */
 enum cache_policy { CACHE_KEEP, CACHE_WARM, CACHE_FADVISE, CACHE_DROP, CACHE_DIRECT };
+/* Their names, indexed by the enum, NULL-terminated: the values of the
+ * `cache` option. */
+extern const char *const cache_policy_names[];
 
 /*
  * Puts `path` (size bytes) into the state `policy` asks for:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine.h"
 #include "fio_hints.h"
 #include "help.h"
 #include "options.h"
@@ -156,6 +157,40 @@ static const char *const type_names[] = {
 	[T_ENUM] = "word", [T_TEXT] = "text", [T_JOB] = "job name",
 };
 
+
+
+/* The engine table: what each engine is, can do and takes. */
+static void print_engines(void)
+{
+	struct texttable t;
+	char caps[256], opts[256];
+
+	tt_init(&t, 4);
+	tt_add(&t, "engine");
+	tt_add(&t, "can");
+	tt_add(&t, "options");
+	tt_add(&t, "does");
+	for (size_t k = 0; engine_at(k); k++) {
+		const struct engine_ops *e = engine_at(k);
+		size_t used = 0;
+
+		snprintf(caps, sizeof(caps), "%s%s%s", e->flags & ENGINE_QUEUED ? "iodepth " : "",
+			 e->flags & ENGINE_DIRECT ? "direct " : "",
+			 e->flags & ENGINE_MAPPED ? "mapped " : "");
+		opts[0] = '\0';
+		for (int i = 0; i < OPT__COUNT; i++)
+			if (e->options & (1ULL << i))
+				used += (size_t)snprintf(opts + used, sizeof(opts) - used, "%s%s",
+							 used ? "," : "", option_table[i].name);
+		tt_add(&t, "%s", e->name);
+		tt_add(&t, "%s", caps[0] ? caps : "-");
+		tt_add(&t, "%s", opts[0] ? opts : "-");
+		tt_add(&t, "%s", e->help);
+	}
+	putchar('\n');
+	tt_print(&t, stdout, "");
+	tt_free(&t);
+}
 int cmd_options(int argc, char **argv)
 {
 	struct texttable t;
@@ -188,6 +223,7 @@ int cmd_options(int argc, char **argv)
 	}
 	tt_print(&t, stdout, "");
 	tt_free(&t);
+	print_engines();
 	printf("\nsizes: k m g t = KiB MiB GiB TiB (1024), KB MB GB TB (1000); durations: ns us "
 	       "ms s m h.\na list (a, b, c) makes one run per value; ${VAR} and ${VAR:-default} "
 	       "expand from the environment.\n");

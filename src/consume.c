@@ -15,24 +15,25 @@
 #include <xxh_x86dispatch.h>
 #endif
 
-static void consume_none(struct worker *w, const unsigned char *buf, uint64_t len, uint64_t off)
+static void consume_none(struct consume *c, const unsigned char *buf, uint64_t len,
+			 uint64_t off)
 {
-	(void)w;
+	(void)c;
 	(void)buf;
 	(void)len;
 	(void)off;
 }
 
-static void consume_checksum(struct worker *w, const unsigned char *buf, uint64_t len,
+static void consume_checksum(struct consume *c, const unsigned char *buf, uint64_t len,
 			     uint64_t off)
 {
-	w->sum += XXH3_64bits_withSeed(buf, (size_t)len, off);
+	c->sum += XXH3_64bits_withSeed(buf, (size_t)len, off);
 }
 
-static void consume_ints(struct worker *w, const unsigned char *buf, uint64_t len, uint64_t off)
+static void consume_ints(struct consume *c, const unsigned char *buf, uint64_t len, uint64_t off)
 {
-	uint64_t acc = w->int_acc, sum = w->sum;
-	bool open = w->int_open;
+	uint64_t acc = c->int_acc, sum = c->sum;
+	bool open = c->int_open;
 
 	(void)off;
 	for (uint64_t i = 0; i < len; i++) {
@@ -47,12 +48,12 @@ static void consume_ints(struct worker *w, const unsigned char *buf, uint64_t le
 			open = false;
 		}
 	}
-	w->int_acc = acc;
-	w->int_open = open;
-	w->sum = sum;
+	c->int_acc = acc;
+	c->int_open = open;
+	c->sum = sum;
 }
 
-consume_fn consume_select(enum consume_kind kind)
+static consume_fn consume_select(enum consume_kind kind)
 {
 	switch (kind) {
 	case CONSUME_CHECKSUM:
@@ -65,10 +66,22 @@ consume_fn consume_select(enum consume_kind kind)
 	return consume_none;
 }
 
-void consume_finish(struct worker *w)
+void consume_init(struct consume *c, enum consume_kind kind)
 {
-	if (w->int_open)
-		w->sum += w->int_acc;
-	w->int_acc = 0;
-	w->int_open = false;
+	c->step = consume_select(kind);
+	consume_reset(c);
+}
+
+void consume_reset(struct consume *c)
+{
+	c->sum = c->int_acc = 0;
+	c->int_open = false;
+}
+
+void consume_finish(struct consume *c)
+{
+	if (c->int_open)
+		c->sum += c->int_acc;
+	c->int_acc = 0;
+	c->int_open = false;
 }

@@ -1,107 +1,123 @@
 /*
- * engine.h - how reads are issued: one engine per file behind one table.
+ * engine.h - how I/O is issued: one engine per file behind one ops table.
  *
- * The runner prepares a worker (descriptor, buffers, its share of the
- * pattern, histogram, consume step) and calls the engine's run(), which is
- * the timed loop.  Each engine reports every completed read through
- * worker_complete(), so latency, byte counts and the consume step are the
- * same code for all of them.  The core finds an engine by name and never
- * mentions one.
+ * An engine only moves bytes.  The I/O core (ioloop.c) owns the timed
+ * loop: it draws offsets, hands the engine I/O units, stamps every time,
+ * records latency and runs the consume step; an engine queues a unit,
+ * commits what it queued, reaps completions and hands back the completed
+ * units with their result.  A synchronous engine completes in queue() and
+ * needs nothing else.  No engine reads a clock or knows a histogram, so
+ * every engine measures the same thing.
+ *
+ * The table in engine.c is the only place that lists engines: the option
+ * parser, the plan checks, `iosweep options` and the man-page test read
+ * names, capabilities and the options an engine takes from it.
  */
 #ifndef IOSWEEP_ENGINE_H
 #define IOSWEEP_ENGINE_H
 
-#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
-#include "hist.h"
-#include "pattern.h"
+#include "options.h"
 
-#define ENGINE_QUEUED 0x1 /* keeps iodepth reads in flight */
-#define ENGINE_DIRECT 0x2 /* can read with O_DIRECT */
+/* Capabilities. */
+#define ENGINE_QUEUED 0x1 /* keeps iodepth units in flight */
+#define ENGINE_DIRECT 0x2 /* can do I/O with O_DIRECT */
+#define ENGINE_MAPPED 0x4 /* copies through a memory mapping: no O_DIRECT, own hints */
 
-struct worker;
-typedef void (*consume_fn)(struct worker *w, const unsigned char *buf, uint64_t len,
-			   uint64_t off);
+enum io_dir { IO_READ, IO_WRITE, IO_DIRS };
 
-struct worker {
-	/* set by the runner before setup() */
+/* One I/O: where, how much, into which buffer, which way.  The core fills
+ * the request and keeps the bookkeeping; the engine sets `res` (and, when
+ * it has a better word for a failure than the core's, `what`). */
+struct io_unit {
+	uint64_t off, len;   /* as the pattern gave it */
+	uint64_t want, done; /* bytes asked (O_DIRECT: whole logical blocks), done so far */
+	unsigned char *buf;  /* this unit's buffer (want bytes) */
+	uint64_t t_issue;    /* when it was first queued (core) */
+	long res;            /* engine: bytes moved by this attempt, 0 at end of file, -errno */
+	const char *what;    /* engine: names a failure (NULL: the core names it) */
+	unsigned idx;        /* 0..iodepth-1 */
+	enum io_dir dir;
+};
+
+/* What an engine sees of its worker; fixed for the worker's whole run
+ * except priv, which is the engine's own. */
+struct io_engine {
 	int fd;
-	uint64_t size;           /* file size */
+	uint64_t size;             /* file size */
 	uint64_t bs;
-	unsigned iodepth;        /* 1 for engines that are not queued */
-	int hint;                /* enum hint_kind */
-	uint64_t align_mask;     /* O_DIRECT: logical block size - 1; else 0 */
-	struct pattern pat;      /* this worker's share of the reads */
-	unsigned char *buf;      /* iodepth buffers of bs bytes, 4 KiB aligned */
-	struct hist *hist;
-	consume_fn consume;
-	uint64_t deadline_ns;    /* stop issuing reads after this (UINT64_MAX: none) */
-	volatile sig_atomic_t *stop; /* set by a signal handler */
-	void *priv;              /* the engine's own state */
+	unsigned iodepth;          /* units; 1 unless the engine is queued */
+	enum io_dir dir;
+	bool direct;               /* fd is open with O_DIRECT */
+	bool sparse;               /* the pattern skips data (spacing > bs, or random) */
+	int hint;                  /* enum hint_kind */
+	uint64_t knobs;            /* bit (1 << opt_id) set: that engine option is on */
+	struct io_unit *units;     /* iodepth of them */
+	unsigned char *bufs;       /* their buffers, one block of iodepth * bs bytes */
+	size_t bufs_len;
+	const char *what;          /* engine: the call that failed in commit/reap */
+	void *priv;
+};
 
-	/* results */
-	uint64_t reads, bytes;
-	uint64_t t_first_ns, t_last_ns; /* first read issued, last completed */
-	uint64_t sum;            /* checksum (sum of xxh3) or sum of integers */
-	uint64_t int_acc;        /* consume=ints: the number being parsed */
-	bool int_open;           /* consume=ints: inside a number */
-	bool truncated;          /* stopped by runtime or a signal */
-	/* a failed read: error_what is set ("read", "unexpected end of file"),
-	 * error is its errno or 0 when there is none (end of file) */
-	int error;
-	uint64_t error_off;
-	const char *error_what;
+/* queue() results. */
+enum io_queued {
+	IO_DONE,   /* completed in queue: res is set */
+	IO_QUEUED, /* the engine holds it until commit */
+	IO_BUSY,   /* cannot take it now: reap first, then queue it again */
 };
 
 struct engine_ops {
 	const char *name;
-	unsigned flags;
-	const char *note;        /* shown with its runs when not NULL */
-	int (*setup)(struct worker *w, char *err);  /* not timed */
-	int (*run)(struct worker *w);               /* the timed loop; -1 sets w->error */
-	void (*teardown)(struct worker *w);
+	unsigned flags;            /* ENGINE_* */
+	uint64_t options;          /* bit (1 << opt_id) per engine-specific option it reads */
+	const char *help;          /* one line, for `iosweep options` */
+	const char *note;          /* shown with its buffered runs when not NULL */
+	/* once per worker for the whole run (not timed); -1 with err */
+	int (*setup)(struct io_engine *e, char *err);
+	/* before each repeat, after the cache policy (not timed): the engine's
+	 * own hints; NULL: the core gives e->hint to posix_fadvise */
+	int (*advise)(struct io_engine *e, char *err);
+	enum io_queued (*queue)(struct io_engine *e, struct io_unit *u);
+	/* hands the queued units to the kernel: how many it took, or -errno
+	 * (-EAGAIN: none now, reap first); NULL for engines that complete in queue */
+	int (*commit)(struct io_engine *e);
+	/* waits for at least min completions: how many are ready, or -errno */
+	int (*reap)(struct io_engine *e, unsigned min);
+	/* the i-th unit of the last reap, res set */
+	struct io_unit *(*event)(struct io_engine *e, unsigned i);
+	void (*teardown)(struct io_engine *e);
 };
 
 const struct engine_ops *engine_find(const char *name);
+/* By index: the values of the `engine` option, in table order. */
+const struct engine_ops *engine_at(size_t i);
+/* NULL-terminated names of every engine, in table order (the values of
+ * the `engine` option). */
+extern const char *engine_names[];
 
-static inline uint64_t now_ns(void)
+/* Where the next attempt of unit u goes: what is left of it. */
+static inline unsigned char *io_unit_buf(const struct io_unit *u)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return u->buf + u->done;
 }
 
-/* Records one completed read; false when the worker must stop issuing.
- * Queued engines then wait for the reads still in flight but do not count
- * them.  Their completion time is taken once per reaped batch, so a read's
- * latency may include waiting for the rest of its batch. */
-static inline bool worker_complete(struct worker *w, const unsigned char *buf, uint64_t off,
-				   uint64_t len, uint64_t t_issue, uint64_t t_done)
+static inline uint64_t io_unit_off(const struct io_unit *u)
 {
-	hist_record(w->hist, t_done - t_issue);
-	w->consume(w, buf, len, off);
-	w->reads++;
-	/* the progress line reads bytes from another thread */
-	__atomic_store_n(&w->bytes, w->bytes + len, __ATOMIC_RELAXED);
-	w->t_last_ns = t_done;
-	if (__builtin_expect(t_done >= w->deadline_ns || *w->stop, 0)) {
-		w->truncated = true;
-		return false;
-	}
-	return true;
+	return u->off + u->done;
 }
 
-/* Records a failed read; always returns -1 for the engine to return. */
-static inline int worker_fail(struct worker *w, int error, uint64_t off, const char *what)
+static inline uint64_t io_unit_left(const struct io_unit *u)
 {
-	w->error = error;
-	w->error_off = off;
-	w->error_what = what;
-	return -1;
+	return u->want - u->done;
+}
+
+/* Bytes to ask for len bytes at a logical block alignment mask (0: any). */
+static inline uint64_t io_round_up(uint64_t len, uint64_t align_mask)
+{
+	return (len + align_mask) & ~align_mask;
 }
 
 #endif

@@ -1,24 +1,38 @@
 /*
- * engine_mmap.c - reads by copying out of a shared read-only mapping.
+ * engine_mmap.c - I/O by copying through a shared mapping of the file.
  *
- * setup() (not timed) maps the first w->size bytes PROT_READ, MAP_SHARED
- * and applies w->hint with madvise(): none -> MADV_NORMAL, sequential ->
- * MADV_SEQUENTIAL, random -> MADV_RANDOM, willneed -> MADV_WILLNEED (which
- * starts readahead of the whole file during setup, outside the timed loop),
- * noreuse -> MADV_NORMAL, because madvise has no NOREUSE equivalent on this
- * kernel (POSIX_FADV_NOREUSE is an fadvise hint only).  run() memcpy()s
- * each block into w->buf, so consume sees the same bytes as with the other
- * engines; the read latency is the time of that copy, page faults included.
+ * advise() (before each repeat, not timed) maps the whole file, PROT_READ
+ * for reads (PROT_WRITE for writes), MAP_SHARED, and gives the hint with
+ * madvise() only (no posix_fadvise: page faults on a mapping read ahead by
+ * the mapping's advice): none -> MADV_RANDOM for sparse and random
+ * patterns (a fault on a mapping reads ahead up to the read-ahead window,
+ * megabytes per touched page, which a sparse pattern never uses), else
+ * MADV_NORMAL; sequential -> MADV_SEQUENTIAL; random -> MADV_RANDOM;
+ * willneed -> MADV_WILLNEED (which starts read-ahead of the whole file,
+ * outside the timed loop); noreuse -> as none, because madvise has no
+ * NOREUSE.  queue() memcpy()s the unit between the mapping and its buffer,
+ * so consume sees the same bytes as with the other engines; the latency is
+ * the time of that copy, page faults included.
+ *
+ * Bounded memory: the pages a worker has touched stay mapped, and would
+ * count in its RSS up to the whole file (with their page tables, 2 MiB per
+ * GiB touched).  Once the mapped estimate since the last drop - the span
+ * touched, or for sparse patterns the units' lengths plus the kernel's
+ * 64 KiB fault-around each, whichever is less - reaches MMAP_BUDGET, the
+ * file is unmapped and mapped again (inside the timed loop, as part of
+ * what mmap I/O costs on a large file), which frees both.
  *
  * A file truncated under the mapping raises SIGBUS on the first missing
  * page.  setup() installs a SIGBUS handler (one per process, counted, the
- * previous action restored by the last teardown()); it siglongjmp()s back
- * into run() only when the faulting thread is inside a copy and the fault
- * lies in the block being copied, and otherwise restores the previous
- * action and re-raises.  The failure is reported like a short pread: error
- * 0, "unexpected end of file (SIGBUS)", at the file's new size (clamped to
- * the block), or EIO at the block's offset when the file is not shorter
- * (a SIGBUS for a failed page-in).
+ * previous action restored by the last teardown()).  When the faulting
+ * thread is inside a copy and the fault lies in the unit being copied, the
+ * handler maps a zero page over the missing one and notes the fault, so
+ * the copy finishes without a jump; otherwise it restores the previous
+ * action and re-raises.  The failure is reported like a short pread:
+ * "unexpected end of file (SIGBUS)" at the file's new size (clamped to the
+ * unit), or EIO at the unit's offset when the file is not shorter (a
+ * SIGBUS for a failed page-in).  The worker stops at a failure, and the
+ * next repeat maps the file anew.
  *
  * Caveats: the tail of the last page past a new end of file reads as zeros
  * without any fault, so a truncation is only seen from the next page on.
@@ -29,32 +43,36 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "error.h"
-#include "options.h"
+
+#define MMAP_BUDGET (32u << 20)   /* bytes mapped before the file is mapped anew */
+#define FAULT_AROUND (64u << 10)  /* what the kernel maps around a faulting page */
 
 struct mmap_state {
-	const unsigned char *map;
-	size_t len;               /* mapped bytes; 0 when the file is empty */
+	unsigned char *map;
+	size_t len;               /* mapped bytes; 0 when not mapped (or the file is empty) */
+	int prot, advice;
+	uint64_t lo, hi;          /* span touched since the file was mapped */
+	uint64_t est;             /* sum of lengths plus fault-around since then */
 };
 
 /* The copy in progress in this thread, for the SIGBUS handler. */
 struct bus_guard {
-	sigjmp_buf jmp;
-	const unsigned char *volatile lo, *volatile hi; /* block being copied */
-	volatile uint64_t off, len;
-	volatile sig_atomic_t armed;
+	unsigned char *volatile lo, *volatile hi; /* unit being copied */
+	volatile sig_atomic_t armed, faulted;
 };
 
 static _Thread_local struct bus_guard bus;
+static uintptr_t bus_page_mask; /* set before any handler can run */
 
 static pthread_mutex_t bus_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned bus_users;
@@ -62,12 +80,18 @@ static struct sigaction bus_old;
 
 static void bus_handler(int sig, siginfo_t *si, void *uc)
 {
-	const unsigned char *a = si->si_addr;
+	unsigned char *a = si->si_addr;
 
 	(void)uc;
 	if (bus.armed && a >= bus.lo && a < bus.hi) {
-		bus.armed = 0;
-		siglongjmp(bus.jmp, 1);
+		/* a zero page over the missing one: the copy goes on, the fault is noted */
+		unsigned char *page = a - ((uintptr_t)a & ~bus_page_mask);
+
+		if (mmap(page, ~bus_page_mask + 1, PROT_READ | PROT_WRITE,
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED) {
+			bus.faulted = 1;
+			return;
+		}
 	}
 	/* not ours: the previous action runs when the handler returns (a fault
 	 * re-faults, a sent signal stays pending until then) */
@@ -107,130 +131,167 @@ static void bus_remove(void)
 		return;
 }
 
-static int mmap_advice(int hint)
+/* The mapping's advice for a hint; see the comment at the top. */
+static int mmap_advice(const struct io_engine *e)
 {
-	switch (hint) {
+	switch (e->hint) {
 	case HINT_SEQUENTIAL:
 		return MADV_SEQUENTIAL;
 	case HINT_RANDOM:
 		return MADV_RANDOM;
 	case HINT_WILLNEED:
 		return MADV_WILLNEED;
-	default: /* HINT_NONE, HINT_NOREUSE: see the comment at the top */
-		return MADV_NORMAL;
+	default: /* HINT_NONE, HINT_NOREUSE */
+		return e->sparse ? MADV_RANDOM : MADV_NORMAL;
 	}
 }
 
-static int mmap_map(struct worker *w, struct mmap_state *s, char *err)
+static void mmap_unmap(struct mmap_state *s)
+{
+	/* munmap of a range we mapped only fails on a bug; nothing to report */
+	if (s->len)
+		(void)munmap(s->map, s->len);
+	s->map = NULL;
+	s->len = 0;
+}
+
+/* Maps the whole file anew with advice; 0 or -errno. */
+static int mmap_map(const struct io_engine *e, struct mmap_state *s, int advice)
 {
 	void *p;
 
-	if (w->size > SIZE_MAX)
-		return err_set(err, "mmap: file too large to map");
-	s->len = (size_t)w->size;
-	if (!s->len)
+	mmap_unmap(s);
+	s->lo = UINT64_MAX;
+	s->hi = s->est = 0;
+	if (!e->size)
 		return 0;
-	p = mmap(NULL, s->len, PROT_READ, MAP_SHARED, w->fd, 0);
+	p = mmap(NULL, (size_t)e->size, s->prot, MAP_SHARED, e->fd, 0);
 	if (p == MAP_FAILED)
-		return err_set(err, "mmap: %s", strerror(errno));
+		return -errno;
 	s->map = p;
-	if (madvise(p, s->len, mmap_advice(w->hint)) < 0) {
-		int e = errno;
-
-		if (munmap(p, s->len) < 0)
-			return err_set(err, "mmap: madvise: %s; munmap: %s", strerror(e),
-				       strerror(errno));
-		return err_set(err, "mmap: madvise: %s", strerror(e));
-	}
+	s->len = (size_t)e->size;
+	if (madvise(p, s->len, advice) < 0)
+		return -errno;
 	return 0;
 }
 
-static int mmap_setup(struct worker *w, char *err)
+static int mmap_setup(struct io_engine *e, char *err)
 {
-	struct mmap_state *s = calloc(1, sizeof(*s));
+	struct mmap_state *s;
+	long page = sysconf(_SC_PAGESIZE);
 
+	if (e->size > SIZE_MAX)
+		return err_set(err, "mmap: file too large to map");
+	if (page <= 0)
+		return err_set(err, "mmap: cannot find the page size");
+	s = calloc(1, sizeof(*s));
 	if (!s)
 		return err_set(err, "mmap: out of memory");
-	if (mmap_map(w, s, err) < 0) {
-		free(s);
-		return -1;
-	}
+	s->prot = e->dir == IO_WRITE ? PROT_READ | PROT_WRITE : PROT_READ;
 	if (bus_install(err) < 0) {
-		if (s->len && munmap((void *)s->map, s->len) < 0)
-			err_set(err, "mmap: munmap: %s", strerror(errno));
 		free(s);
 		return -1;
 	}
-	w->priv = s;
+	bus_page_mask = ~((uintptr_t)page - 1);
+	e->priv = s;
 	return 0;
 }
 
-static void mmap_teardown(struct worker *w)
+static int mmap_advise(struct io_engine *e, char *err)
 {
-	struct mmap_state *s = w->priv;
+	struct mmap_state *s = e->priv;
+	int ret;
 
+	s->advice = mmap_advice(e);
+	ret = mmap_map(e, s, s->advice);
+	if (ret < 0)
+		return err_set(err, "mmap: %s", strerror(-ret));
+	/* WILLNEED is done; later mappings keep only the access pattern */
+	if (s->advice == MADV_WILLNEED)
+		s->advice = MADV_NORMAL;
+	return 0;
+}
+
+static void mmap_teardown(struct io_engine *e)
+{
+	struct mmap_state *s = e->priv;
+
+	mmap_unmap(s);
 	bus_remove();
-	/* munmap of a range we mapped only fails on a bug; teardown cannot report */
-	if (s->len)
-		(void)munmap((void *)s->map, s->len);
 	free(s);
-	w->priv = NULL;
+	e->priv = NULL;
 }
 
-static int mmap_copy_loop(struct worker *w, const struct mmap_state *s)
-{
-	uint64_t off, len;
-
-	w->t_first_ns = now_ns();
-	while (pattern_next(&w->pat, &off, &len)) {
-		const unsigned char *src = s->map + off;
-		uint64_t t0;
-
-		bus.off = off;
-		bus.len = len;
-		bus.lo = src;
-		bus.hi = src + len;
-		t0 = now_ns();
-		bus.armed = 1;
-		atomic_signal_fence(memory_order_seq_cst);
-		memcpy(w->buf, src, (size_t)len);
-		atomic_signal_fence(memory_order_seq_cst);
-		bus.armed = 0;
-		if (!worker_complete(w, w->buf, off, len, t0, now_ns()))
-			break;
-	}
-	return 0;
-}
-
-/* After a SIGBUS in the block [off, off + len): where a pread would stop. */
-static int mmap_bus_fail(struct worker *w, uint64_t off, uint64_t len)
+/* After a SIGBUS in unit u: where a pread would have stopped. */
+static void mmap_bus_fail(const struct io_engine *e, struct io_unit *u)
 {
 	struct stat st;
 
-	if (fstat(w->fd, &st) < 0)
-		return worker_fail(w, errno, off, "fstat after SIGBUS");
-	if ((uint64_t)st.st_size >= off + len)
-		return worker_fail(w, EIO, off, "SIGBUS");
-	if ((uint64_t)st.st_size > off)
-		off = (uint64_t)st.st_size;
-	return worker_fail(w, 0, off, "unexpected end of file (SIGBUS)");
+	if (fstat(e->fd, &st) < 0) {
+		u->res = -errno;
+		u->what = "fstat after SIGBUS";
+	} else if ((uint64_t)st.st_size >= u->off + u->len) {
+		u->res = -EIO;
+		u->what = "SIGBUS";
+	} else {
+		if ((uint64_t)st.st_size > u->off)
+			u->done = (uint64_t)st.st_size - u->off;
+		u->res = 0;
+		u->what = "unexpected end of file (SIGBUS)";
+	}
 }
 
-static int mmap_run(struct worker *w)
+static enum io_queued mmap_queue(struct io_engine *e, struct io_unit *u)
 {
-	const struct mmap_state *s = w->priv;
+	struct mmap_state *s = e->priv;
+	uint64_t off = u->off, len = u->len, end = off + len;
+	unsigned char *at;
 
-	/* saves the signal mask once per run, so the handler's siglongjmp
-	 * unblocks SIGBUS again; the copies themselves do no system call */
-	if (sigsetjmp(bus.jmp, 1))
-		return mmap_bus_fail(w, bus.off, bus.len);
-	return mmap_copy_loop(w, s);
+	/* bounded memory: see the comment at the top */
+	s->lo = off < s->lo ? off : s->lo;
+	s->hi = end > s->hi ? end : s->hi;
+	s->est += len + FAULT_AROUND;
+	if (__builtin_expect(s->hi - s->lo > MMAP_BUDGET && s->est > MMAP_BUDGET, 0)) {
+		int ret = mmap_map(e, s, s->advice);
+
+		if (ret < 0) {
+			u->res = ret;
+			u->what = "mmap";
+			return IO_DONE;
+		}
+		s->lo = off;
+		s->hi = end;
+		s->est = len + FAULT_AROUND;
+	}
+	if (__builtin_expect(!s->map, 0)) { /* the file was empty when mapped */
+		u->res = 0;
+		return IO_DONE;
+	}
+	at = s->map + off;
+	bus.lo = at;
+	bus.hi = at + len;
+	bus.faulted = 0;
+	bus.armed = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	if (u->dir == IO_WRITE)
+		memcpy(at, u->buf, (size_t)len);
+	else
+		memcpy(u->buf, at, (size_t)len);
+	atomic_signal_fence(memory_order_seq_cst);
+	bus.armed = 0;
+	if (__builtin_expect(bus.faulted, 0))
+		mmap_bus_fail(e, u);
+	else
+		u->res = (long)len;
+	return IO_DONE;
 }
 
 const struct engine_ops engine_mmap = {
 	.name = "mmap",
-	.flags = 0,
+	.flags = ENGINE_MAPPED,
+	.help = "memcpy from a shared mapping of the file, one block at a time",
 	.setup = mmap_setup,
-	.run = mmap_run,
+	.advise = mmap_advise,
+	.queue = mmap_queue,
 	.teardown = mmap_teardown,
 };

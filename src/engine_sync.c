@@ -1,10 +1,9 @@
 /*
- * engine_sync.c - pread(2), one read at a time.
+ * engine_sync.c - pread(2)/pwrite(2), one unit at a time.
  *
- * The simplest engine and the reference for the others: issue, wait,
- * record.  A short read continues where it stopped (a read may return less
- * than asked without being at the end), EINTR is retried, and a read that
- * returns 0 before the expected length means the file shrank under us.
+ * The simplest engine: the transfer happens in queue(), which completes
+ * the unit with pread's result (a short transfer, EINTR and end of file are
+ * the core's to handle).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,36 +11,19 @@
 
 #include "engine.h"
 
-static int sync_run(struct worker *w)
+static enum io_queued sync_queue(struct io_engine *e, struct io_unit *u)
 {
-	uint64_t off, len;
-	unsigned char *buf = w->buf;
+	ssize_t n = u->dir == IO_WRITE
+			    ? pwrite(e->fd, io_unit_buf(u), io_unit_left(u), (off_t)io_unit_off(u))
+			    : pread(e->fd, io_unit_buf(u), io_unit_left(u), (off_t)io_unit_off(u));
 
-	w->t_first_ns = now_ns();
-	while (pattern_next(&w->pat, &off, &len)) {
-		uint64_t t0 = now_ns(), done = 0;
-		/* O_DIRECT needs whole logical blocks; the end of the file cuts the read */
-		uint64_t want = (len + w->align_mask) & ~w->align_mask;
-
-		while (done < len) {
-			ssize_t n = pread(w->fd, buf + done, want - done, (off_t)(off + done));
-
-			if (n > 0) {
-				done += (uint64_t)n;
-			} else if (n == 0) {
-				return worker_fail(w, 0, off + done, "unexpected end of file");
-			} else if (errno != EINTR) {
-				return worker_fail(w, errno, off + done, "read");
-			}
-		}
-		if (!worker_complete(w, buf, off, len, t0, now_ns()))
-			break;
-	}
-	return 0;
+	u->res = n < 0 ? -errno : n;
+	return IO_DONE;
 }
 
 const struct engine_ops engine_sync = {
 	.name = "sync",
 	.flags = ENGINE_DIRECT,
-	.run = sync_run,
+	.help = "pread(2), one read at a time",
+	.queue = sync_queue,
 };

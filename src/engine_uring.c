@@ -1,205 +1,198 @@
 /*
- * engine_uring.c - io_uring (liburing) with up to iodepth reads in flight.
+ * engine_uring.c - io_uring (liburing) with up to iodepth units in flight.
  *
- * Slot k owns buffer w->buf + k * bs and its reads carry user_data k.
- * Every free slot gets an SQE, each submitted on its own as soon as it is
- * prepared (a whole batch at once made a virtio disk run the queue in
- * lock-step: 17% fewer IOPS at iodepth 32, see bench/README.md; fio's
- * default does the same), then io_uring_submit_and_wait() waits for a
- * minimum batch of completions: 1 while at most iodepth/4 reads are in
- * flight, otherwise iodepth/4.  All available CQEs are then taken with
- * io_uring_peek_batch_cqe() and released with one io_uring_cq_advance().
- * The completion time is taken once per reaped batch, so a read that
- * finished early in a batch is charged until the batch is reaped.
+ * queue() fills an SQE for the unit (user_data: the unit's number);
+ * commit() is io_uring_submit (the core commits after every queue, so each
+ * unit goes to the kernel as soon as it is prepared: a whole batch at once
+ * made a virtio disk run the queue in lock-step, 17% fewer IOPS at iodepth
+ * 32, bench/README.md; fio's default does the same); reap() waits for the
+ * core's minimum with io_uring_wait_cqe_nr and takes every CQE that is
+ * there with io_uring_peek_batch_cqe, released at the next reap with one
+ * io_uring_cq_advance.  The ring is created once per worker and lives for
+ * the whole run.
  *
- * Short reads, errors and stopping are handled by slots.c, as for aio:
- * after an error, or once worker_complete() says stop, nothing new is
- * issued, the reads in flight are waited for and their results dropped.
+ * Options (fio's names): fixedbufs=1 registers the units' buffers and uses
+ * READ_FIXED/WRITE_FIXED; registerfiles=1 registers the file and uses
+ * IOSQE_FIXED_FILE; sqthread_poll=1 lets a kernel thread poll the SQ, so
+ * submitting makes no system call while it is awake (IORING_SETUP_SQPOLL);
+ * hipri=1 polls for completions instead of waiting for interrupts
+ * (IORING_SETUP_IOPOLL), which needs O_DIRECT (cache=direct) and a device
+ * with poll queues: elsewhere the reads fail with the kernel's error
+ * (EOPNOTSUPP), which is reported, never hidden.
  *
- * Caveats: the ring has no SQPOLL or registered buffers/files, so this
- * measures plain io_uring reads.  Buffered reads that miss the page cache
- * are punted to io-wq kernel threads, which compete with the workers for
- * CPUs.  io_uring may be disabled (kernel.io_uring_disabled, seccomp): setup
- * then fails with the kernel's error.
+ * Caveats: buffered reads that miss the page cache are punted to io-wq
+ * kernel threads, which compete with the workers for CPUs (so does the
+ * SQPOLL thread).  io_uring may be disabled (kernel.io_uring_disabled,
+ * seccomp): setup then fails with the kernel's error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include "engine.h"
 #include "error.h"
-#include "slots.h"
 
 struct uring_state {
 	struct io_uring ring;
-	struct slots q;
 	struct io_uring_cqe **cqes; /* iodepth */
-	unsigned *fresh;            /* slots prepared since the last submit */
-	unsigned nfresh, inflight, min_batch;
-	bool started;
+	unsigned nseen;             /* CQEs handed out by the last reap, to release */
+	unsigned nqueued;           /* SQEs filled since the last submit */
+	bool fixedbufs, fixedfile, sqpoll;
 };
 
-static void uring_free_state(struct uring_state *s)
+static int uring_setup(struct io_engine *e, char *err)
 {
-	slots_free(&s->q);
-	free(s->cqes);
-	free(s->fresh);
-	free(s);
-}
-
-static int uring_setup(struct worker *w, char *err)
-{
-	unsigned n = w->iodepth;
+	unsigned n = e->iodepth, flags = 0;
 	struct uring_state *s = calloc(1, sizeof(*s));
 	int ret;
 
 	if (!s)
 		return err_set(err, "uring: out of memory");
 	s->cqes = calloc(n, sizeof(*s->cqes));
-	s->fresh = calloc(n, sizeof(*s->fresh));
-	if (slots_init(&s->q, n) < 0 || !s->cqes || !s->fresh) {
-		uring_free_state(s);
-		return err_set(err, n ? "uring: out of memory" : "uring: iodepth must be at least 1");
+	if (!s->cqes) {
+		free(s);
+		return err_set(err, "uring: out of memory");
 	}
-	ret = io_uring_queue_init(n, &s->ring, 0);
+	if (e->knobs & (1ULL << OPT_HIPRI)) {
+		if (!e->direct) {
+			free(s->cqes);
+			free(s);
+			return err_set(err, "uring: hipri=1 polls for completions of O_DIRECT "
+					    "reads only: use cache=direct");
+		}
+		flags |= IORING_SETUP_IOPOLL;
+	}
+	if (e->knobs & (1ULL << OPT_SQTHREAD_POLL)) {
+		flags |= IORING_SETUP_SQPOLL;
+		s->sqpoll = true;
+	}
+	ret = io_uring_queue_init(n, &s->ring, flags);
 	if (ret < 0) {
-		uring_free_state(s);
+		free(s->cqes);
+		free(s);
 		return err_set(err, "uring: io_uring_queue_init(%u): %s", n, strerror(-ret));
 	}
-	s->min_batch = n / 4 ? n / 4 : 1;
-	w->priv = s;
+	if (e->knobs & (1ULL << OPT_FIXEDBUFS)) {
+		struct iovec iov = { .iov_base = e->bufs, .iov_len = e->bufs_len };
+
+		ret = io_uring_register_buffers(&s->ring, &iov, 1);
+		s->fixedbufs = true;
+	}
+	if (ret >= 0 && (e->knobs & (1ULL << OPT_REGISTERFILES))) {
+		ret = io_uring_register_files(&s->ring, &e->fd, 1);
+		s->fixedfile = true;
+	}
+	if (ret < 0) {
+		const char *what = s->fixedfile ? "files" : "buffers";
+
+		io_uring_queue_exit(&s->ring);
+		free(s->cqes);
+		free(s);
+		return err_set(err, "uring: io_uring_register_%s: %s", what, strerror(-ret));
+	}
+	e->priv = s;
 	return 0;
 }
 
-static void uring_teardown(struct worker *w)
+static void uring_teardown(struct io_engine *e)
 {
-	struct uring_state *s = w->priv;
+	struct uring_state *s = e->priv;
 
+	/* also releases registered buffers and files */
 	io_uring_queue_exit(&s->ring);
-	uring_free_state(s);
-	w->priv = NULL;
+	free(s->cqes);
+	free(s);
+	e->priv = NULL;
 }
 
-/* Queues an SQE for what is left of slot k's read.  The SQ cannot be full:
- * at most iodepth SQEs are queued at a time and it has iodepth entries. */
-static bool uring_prep(struct worker *w, struct uring_state *s, unsigned k)
+/* The SQ cannot be full: it has iodepth entries and the core has at most
+ * iodepth units queued or in flight (with SQPOLL, once the kernel thread
+ * has released them); if it ever is, reap first. */
+static enum io_queued uring_queue(struct io_engine *e, struct io_unit *u)
 {
-	struct slot *sl = &s->q.slot[k];
+	struct uring_state *s = e->priv;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
+	int fd = s->fixedfile ? 0 : e->fd;
+	unsigned len = (unsigned)io_unit_left(u);
 
-	if (!sqe) {
-		s->q.free[s->q.nfree++] = k;
-		return slots_fail(&s->q, w, EBUSY, sl->off + sl->done, "io_uring_get_sqe");
+	/* a SQPOLL thread may post completions before it releases their SQEs */
+	if (!sqe && s->sqpoll && io_uring_sqring_wait(&s->ring) >= 0)
+		sqe = io_uring_get_sqe(&s->ring);
+	if (!sqe)
+		return IO_BUSY;
+	if (s->fixedbufs && u->dir == IO_WRITE)
+		io_uring_prep_write_fixed(sqe, fd, io_unit_buf(u), len, io_unit_off(u), 0);
+	else if (s->fixedbufs)
+		io_uring_prep_read_fixed(sqe, fd, io_unit_buf(u), len, io_unit_off(u), 0);
+	else if (u->dir == IO_WRITE)
+		io_uring_prep_write(sqe, fd, io_unit_buf(u), len, io_unit_off(u));
+	else
+		io_uring_prep_read(sqe, fd, io_unit_buf(u), len, io_unit_off(u));
+	if (s->fixedfile)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, u->idx);
+	s->nqueued++;
+	return IO_QUEUED;
+}
+
+static int uring_commit(struct io_engine *e)
+{
+	struct uring_state *s = e->priv;
+	int ret = io_uring_submit(&s->ring);
+
+	if (ret == -EBUSY)
+		ret = -EAGAIN; /* out of resources: wait for what the kernel has */
+	if (ret < 0) {
+		e->what = "io_uring_submit";
+		return ret;
 	}
-	io_uring_prep_read(sqe, w->fd, slot_dest(w, &s->q, k), (unsigned)(sl->want - sl->done),
-			   sl->off + sl->done);
-	io_uring_sqe_set_data64(sqe, k);
-	if (!sl->done)
-		s->fresh[s->nfresh++] = k;
-	s->inflight++;
-	return true;
+	/* with SQPOLL, submit counts every SQE the kernel thread has not taken
+	 * yet, earlier ones included; all that are in the ring will be taken */
+	if (s->sqpoll || (unsigned)ret > s->nqueued)
+		ret = (int)s->nqueued;
+	s->nqueued -= (unsigned)ret;
+	return ret;
 }
 
-static int uring_submit_wait(struct worker *w, struct uring_state *s, unsigned wait_nr);
-
-/* Prepares remainders first, then new reads into every free slot, and
- * submits each one as soon as it is prepared. */
-static void uring_fill(struct worker *w, struct uring_state *s)
+static int uring_reap(struct io_engine *e, unsigned min)
 {
-	int k;
-
-	while ((k = slots_next(&s->q, w)) >= 0)
-		if (!uring_prep(w, s, (unsigned)k) || uring_submit_wait(w, s, 0) < 0)
-			return;
-}
-
-/* Submits what is queued and waits for wait_nr completions. */
-static int uring_submit_wait(struct worker *w, struct uring_state *s, unsigned wait_nr)
-{
-	uint64_t t = now_ns();
+	struct uring_state *s = e->priv;
 	struct io_uring_cqe *cqe;
 	int ret;
 
-	if (!s->started) {
-		w->t_first_ns = t;
-		s->started = true;
+	io_uring_cq_advance(&s->ring, s->nseen);
+	s->nseen = 0;
+	ret = io_uring_wait_cqe_nr(&s->ring, &cqe, min);
+	if (ret < 0) {
+		e->what = "io_uring_wait_cqe";
+		return ret;
 	}
-	while (s->nfresh)
-		s->q.slot[s->fresh[--s->nfresh]].t_issue = t;
-	for (;;) {
-		ret = io_uring_submit_and_wait(&s->ring, wait_nr);
-		if (ret >= 0)
-			return 0;
-		if (ret == -EINTR)
-			continue;
-		/* out of resources: wait for something the kernel already has */
-		if ((ret == -EAGAIN || ret == -EBUSY) && s->inflight > io_uring_sq_ready(&s->ring)) {
-			ret = io_uring_wait_cqe_nr(&s->ring, &cqe, 1);
-			if (ret == 0 || ret == -EINTR)
-				return 0;
-		}
-		slots_fail(&s->q, w, -ret, 0, "io_uring_submit");
-		return -1;
-	}
+	s->nseen = io_uring_peek_batch_cqe(&s->ring, s->cqes, e->iodepth);
+	return (int)s->nseen;
 }
 
-/* Handles every CQE that is there; one timestamp for the batch. */
-static void uring_reap(struct worker *w, struct uring_state *s)
+static struct io_unit *uring_event(struct io_engine *e, unsigned i)
 {
-	uint64_t t = now_ns();
-	unsigned n = io_uring_peek_batch_cqe(&s->ring, s->cqes, w->iodepth);
+	struct uring_state *s = e->priv;
+	struct io_unit *u = &e->units[io_uring_cqe_get_data64(s->cqes[i])];
 
-	for (unsigned i = 0; i < n; i++)
-		if (!slots_complete(&s->q, w, (unsigned)io_uring_cqe_get_data64(s->cqes[i]),
-				    s->cqes[i]->res, t))
-			s->q.stopping = true;
-	io_uring_cq_advance(&s->ring, n);
-	s->inflight -= n;
-}
-
-/* Waits for the reads the kernel has; SQEs it never took are dropped with
- * the ring at teardown. */
-static void uring_drain(struct worker *w, struct uring_state *s)
-{
-	struct io_uring_cqe *cqe;
-
-	while (s->inflight > io_uring_sq_ready(&s->ring)) {
-		int ret = io_uring_wait_cqe_nr(&s->ring, &cqe, 1);
-
-		if (ret < 0 && ret != -EINTR) {
-			slots_fail(&s->q, w, -ret, 0, "io_uring_wait_cqe");
-			return;
-		}
-		uring_reap(w, s);
-	}
-}
-
-static int uring_run(struct worker *w)
-{
-	struct uring_state *s = w->priv;
-
-	slots_reset(&s->q);
-	s->nfresh = s->inflight = 0;
-	s->started = false;
-	w->t_first_ns = now_ns(); /* moved to the first submit, if any */
-	while (!s->q.stopping) {
-		uring_fill(w, s);
-		if (!s->inflight || s->q.stopping)
-			break;
-		if (uring_submit_wait(w, s, s->inflight > s->min_batch ? s->min_batch : 1) < 0)
-			break;
-		uring_reap(w, s);
-	}
-	uring_drain(w, s);
-	return s->q.failed ? -1 : 0;
+	u->res = s->cqes[i]->res;
+	return u;
 }
 
 const struct engine_ops engine_uring = {
 	.name = "uring",
 	.flags = ENGINE_QUEUED | ENGINE_DIRECT,
+	.options = (1ULL << OPT_FIXEDBUFS) | (1ULL << OPT_REGISTERFILES) |
+		   (1ULL << OPT_SQTHREAD_POLL) | (1ULL << OPT_HIPRI),
+	.help = "io_uring (liburing), iodepth reads in flight",
 	.setup = uring_setup,
-	.run = uring_run,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.reap = uring_reap,
+	.event = uring_event,
 	.teardown = uring_teardown,
 };

@@ -17,7 +17,7 @@
 const struct figure figure_table[] = {
 	F("time_to_end_s", NULL, "time_to_end_s", FIG_DOUBLE, time_to_end_s),
 	F("bytes", NULL, "bytes", FIG_U64, bytes),
-	F("reads", NULL, "reads", FIG_U64, reads),
+	F("reads", NULL, "reads", FIG_U64, ops[IO_READ]),
 	F("throughput_Bps", NULL, "throughput_Bps", FIG_DOUBLE, throughput_Bps),
 	F("coverage_Bps", NULL, "coverage_Bps", FIG_DOUBLE, coverage_Bps),
 	F("iops", NULL, "iops", FIG_DOUBLE, iops),
@@ -36,6 +36,7 @@ const struct figure figure_table[] = {
 	F("ctx_involuntary", NULL, "ctx_involuntary", FIG_U64, ctx_involuntary),
 	F("resident_before", NULL, "resident_before", FIG_FRACTION, resident_before),
 	F("resident_after", NULL, "resident_after", FIG_FRACTION, resident_after),
+	F("start_skew_s", NULL, "start_skew_s", FIG_DOUBLE, start_skew_s),
 };
 
 const size_t figure_count = sizeof(figure_table) / sizeof(figure_table[0]);

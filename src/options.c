@@ -13,14 +13,15 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cache.h"
+#include "engine.h"
 #include "error.h"
 #include "fio_hints.h"
 #include "units.h"
 
 static const char *const pattern_values[] = { "sequential", "reverse", "random",
 						"random-replace", NULL };
-static const char *const engine_values[] = { "sync", "aio", "mmap", "uring", NULL };
-static const char *const cache_values[] = { "keep", "warm", "fadvise", "drop", "direct", NULL };
+static const char *const flag_values[] = { [FLAG_OFF] = "0", [FLAG_ON] = "1", NULL };
 static const char *const hint_values[] = { "none", "sequential", "random", "willneed",
 					    "noreuse", NULL };
 static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
@@ -48,11 +49,22 @@ const struct option_def option_table[OPT__COUNT] = {
 			"number of random reads (default: one pass, a read per whole block)" },
 	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL, "randseed",
 		       "seed of random offsets and of fill=random content" },
-	[OPT_ENGINE] = { "engine", T_ENUM, true, false, "sync", 0, 0, engine_values, "ioengine",
-			 "how reads are issued: pread, libaio, mmap copy, io_uring" },
+	/* the engine table says what each engine is (iosweep options lists them) */
+	[OPT_ENGINE] = { "engine", T_ENUM, true, false, "sync", 0, 0,
+			 (const char *const *)engine_names, "ioengine", "how reads are issued" },
 	[OPT_IODEPTH] = { "iodepth", T_UINT, true, false, "1", 1, 4096, NULL, "iodepth",
-			  "reads in flight for aio and uring" },
-	[OPT_CACHE] = { "cache", T_ENUM, true, false, "fadvise", 0, 0, cache_values, NULL,
+			  "reads in flight for the queued engines (aio, uring)" },
+	[OPT_FIXEDBUFS] = { "fixedbufs", T_ENUM, true, false, "0", 0, 0, flag_values, "fixedbufs",
+			    "uring: register the buffers (READ_FIXED)" },
+	[OPT_REGISTERFILES] = { "registerfiles", T_ENUM, true, false, "0", 0, 0, flag_values,
+				"registerfiles", "uring: register the file (IOSQE_FIXED_FILE)" },
+	[OPT_SQTHREAD_POLL] = { "sqthread_poll", T_ENUM, true, false, "0", 0, 0, flag_values,
+				"sqthread_poll", "uring: a kernel thread polls the submission queue" },
+	[OPT_HIPRI] = { "hipri", T_ENUM, true, false, "0", 0, 0, flag_values, "hipri",
+			"uring, psync2: poll for O_DIRECT completions (cache=direct)" },
+	[OPT_NOWAIT] = { "nowait", T_ENUM, true, false, "0", 0, 0, flag_values, "nowait",
+			 "psync2: RWF_NOWAIT first, a blocking read when it would block" },
+	[OPT_CACHE] = { "cache", T_ENUM, true, false, "fadvise", 0, 0, cache_policy_names, NULL,
 			"page-cache state before each repeat" },
 	[OPT_HINT] = { "hint", T_ENUM, true, false, "none", 0, 0, hint_values, "fadvise_hint",
 		       "posix_fadvise/madvise advice given after open" },

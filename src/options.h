@@ -26,7 +26,8 @@ enum opt_type {
 /* Same order as the table in options.c. */
 enum opt_id {
 	OPT_FILENAME, OPT_SIZE, OPT_FILL, OPT_BS, OPT_SPACING, OPT_PATTERN, OPT_COUNT,
-	OPT_SEED, OPT_ENGINE, OPT_IODEPTH, OPT_CACHE, OPT_HINT, OPT_THREADS, OPT_CONSUME,
+	OPT_SEED, OPT_ENGINE, OPT_IODEPTH, OPT_FIXEDBUFS, OPT_REGISTERFILES, OPT_SQTHREAD_POLL,
+	OPT_HIPRI, OPT_NOWAIT, OPT_CACHE, OPT_HINT, OPT_THREADS, OPT_CONSUME,
 	OPT_REPEAT, OPT_WARMUP, OPT_RUNTIME, OPT_BASELINE, OPT_DESCRIPTION,
 	OPT__COUNT
 };
@@ -38,7 +39,9 @@ enum consume_kind { CONSUME_NONE, CONSUME_CHECKSUM, CONSUME_INTS };
 /* FILL_EXISTING: a file iosweep did not make (or that has no record), its
  * content unknown; in a job, `fill = existing` says so explicitly. */
 enum fill_kind { FILL_RANDOM, FILL_ZERO, FILL_TEXT, FILL_EXISTING };
-/* enum cache_policy is in cache.h; engines are found by name (engine.h). */
+enum flag_value { FLAG_OFF, FLAG_ON };
+/* enum cache_policy and its names are in cache.h; engines, their names and
+ * the options each takes are in the engine table (engine.h). */
 
 union optval {
 	uint64_t u;    /* T_SIZE, T_UINT, T_DURATION (ns), T_ENUM (index) */

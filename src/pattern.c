@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "pattern.h"
+#include "splitmix.h"
 
 #include <stdlib.h>
 
@@ -58,14 +59,6 @@ static bool next_reverse(struct pattern *p, uint64_t *off, uint64_t *len)
 	*off = (p->total - 1 - p->i++) * p->step;
 	*len = block_len(p, *off);
 	return true;
-}
-
-static inline uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
 }
 
 /* random-replace: read k reads block splitmix64(seed ^ splitmix64(k)) mapped

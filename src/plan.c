@@ -593,6 +593,26 @@ static int add_total(struct plan *plan, const struct jobfile *jf, const struct r
 		       r->job->name);
 }
 
+
+/* Whether id is an option only some engines take (the engine table says). */
+static bool engine_option(int id)
+{
+	for (size_t k = 0; engine_at(k); k++)
+		if (engine_at(k)->options & (1ULL << id))
+			return true;
+	return false;
+}
+
+/* A combination with a second value of an option engine e does not take
+ * repeats the first one: skipped. */
+static bool engine_options_skip(const struct engine_ops *e, const size_t *idx)
+{
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (idx[i] && engine_option(i) && !(e->options & (1ULL << i)))
+			return true;
+	return false;
+}
+
 static int expand_job(struct plan *plan, const struct jobfile *jf, const struct job *job,
 		      const struct target *t, char *err)
 {
@@ -619,10 +639,13 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		bool random = pattern_is_random(r.v[OPT_PATTERN].u);
 		/* values that do not apply take their first value only */
 		if ((!(e->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
-		    (random && idx[OPT_SPACING]))
+		    (random && idx[OPT_SPACING]) || engine_options_skip(e, idx))
 			continue;
 		if (!(e->flags & ENGINE_QUEUED))
 			r.v[OPT_IODEPTH].u = 1;
+		for (int i = 0; i < OPT__COUNT; i++)
+			if (engine_option(i) && !(e->options & (1ULL << i)))
+				r.v[i].u = FLAG_OFF;
 		if (random || !job->opt[OPT_SPACING].n)
 			r.v[OPT_SPACING].u = r.v[OPT_BS].u;
 		if (!random)
@@ -786,7 +809,7 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_WARMUP:
 		return v[id].u != 0;
 	default:
-		return true;
+		return !engine_option(id) || v[id].u != FLAG_OFF;
 	}
 }
 

@@ -41,20 +41,13 @@
 
 #include "cache.h"
 #include "error.h"
+#include "splitmix.h"
 
 #define CHUNK (4u << 20)
 #define TMP_SUFFIX ".iosweep-tmp."
 #define RECORD_XATTR "user.iosweep"
 #define RECORD_SUFFIX ".iosweep-record"
 #define RECORD_MAX 256
-
-static inline uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
 
 /* The bytes of a fill=random file at offset off (a multiple of 8). */
 static void prepare_random_bytes(unsigned char *buf, size_t len, uint64_t seed, uint64_t off)

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "ioloop.h"
 #include "units.h"
 
 struct progress {
@@ -61,8 +61,8 @@ static void draw(struct progress *p)
 	if (!run || phase == PHASE_IDLE)
 		return;
 	if (phase == PHASE_MEASURE) {
-		for (unsigned t = 0; t < p->st->nworkers; t++)
-			done += __atomic_load_n(&p->st->workers[t].bytes, __ATOMIC_RELAXED);
+		for (unsigned t = 0; t < p->st->nsnaps; t++)
+			done += __atomic_load_n(&p->st->snaps[t].bytes, __ATOMIC_RELAXED);
 		total = run->bytes;
 		current = done + run->bytes * (repeat - 1);
 		/* bytes of the whole plan grow across repeats and runs: a rate from them

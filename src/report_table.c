@@ -248,6 +248,9 @@ static void cold_from_host_note(FILE *f, const struct report *r)
 			   "the disk alone\n");
 }
 
+/* Start skew above this share of the time to end is worth a note. */
+#define SKEW_NOTED 0.05
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -255,10 +258,16 @@ static void notes(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->ndone; i++) {
 		const struct run_result *res = &r->results[i];
 		bool cold_miss = false, cut = false;
+		double skew = 0; /* the largest start skew, as a share of its time to end */
 
 		for (size_t k = 0; k < res->nrep; k++) {
-			cold_miss |= !res->rep[k].cache_as_asked;
-			cut |= res->rep[k].runtime_limited;
+			const struct repeat_result *rr = &res->rep[k];
+
+			cold_miss |= !rr->cache_as_asked;
+			cut |= rr->runtime_limited;
+			if (!rr->interrupted && rr->time_to_end_s > 0 &&
+			    rr->start_skew_s / rr->time_to_end_s > skew)
+				skew = rr->start_skew_s / rr->time_to_end_s;
 		}
 		if (res->failed)
 			fprintf(f, "run %zu failed: %s\n", res->run->index, res->error);
@@ -272,6 +281,9 @@ static void notes(FILE *f, const struct report *r)
 		if (cut)
 			fprintf(f, "run %zu: stopped by runtime before the end of the file\n",
 				res->run->index);
+		if (skew > SKEW_NOTED)
+			fprintf(f, "run %zu: the threads' first reads were up to %.0f%% of the time "
+				   "to end apart (start_skew_s in JSON)\n", res->run->index, 100 * skew);
 		if (r->ranks > 1 && res->nrep)
 			rank_spread(f, r, res);
 	}

@@ -2,9 +2,12 @@
  * run.c - one run of the plan: file, cache state, workers, figures.
  *
  * Everything that can be decided before the timed loop is: descriptors,
- * buffers, histograms and engine state are set up per repeat outside the
- * timing, and the consume step is a function chosen once.  One worker per
- * thread; with threads=1 the loop runs on the calling thread.
+ * buffers, histograms and engine state (an aio context, a ring) are set up
+ * once per run outside the timing; per repeat only the cache policy, the
+ * hints and the pattern shares are redone.  One worker per thread; the
+ * calling thread is worker 0, and all workers wait at one start line, so
+ * none starts before the others are ready.  The I/O itself is the I/O
+ * core's (ioloop.c).
  */
 #define _GNU_SOURCE
 #include "run.h"
@@ -13,6 +16,7 @@
 #include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,22 +29,23 @@
 #include "dist_run.h"
 #include "engine.h"
 #include "hist.h"
+#include "ioloop.h"
 #include "pattern.h"
 #include "prepare.h"
 
 struct runner {
 	const struct run *run;
 	const struct engine_ops *engine;
-	struct worker *w;
-	unsigned nw;
+	struct io_worker *w;
+	struct io_snapshot *snaps; /* one per worker, read by the progress line */
+	unsigned nw, ready;    /* workers, and how many were initialised */
 	struct hist *total;    /* all workers' latencies of one repeat */
-	pthread_mutex_t gate_lock; /* the workers start together when the gate opens */
-	pthread_cond_t gate_cond;
-	int gate;              /* 0: closed, 1: open, -1: give up */
+	unsigned arrived;      /* the start line: workers there (atomic) */
+	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
 	volatile sig_atomic_t *stop;
 	struct run_status *status;
 	bool direct;
-	uint64_t first, end;   /* this rank's share of the reads */
+	uint64_t first, end;   /* this rank's share of the units */
 	struct prepare_id id;  /* the file the run started with */
 	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
 	struct pattern_range *done; /* rank 0: every worker's reads done, rank after rank,
@@ -63,23 +68,52 @@ static void create_progress(uint64_t done, uint64_t total, void *arg)
 	set_status(arg, PHASE_CREATE, done, total);
 }
 
-static int hint_advice(int hint)
-{
-	static const int advice[] = {
-		[HINT_NONE] = POSIX_FADV_NORMAL,     [HINT_SEQUENTIAL] = POSIX_FADV_SEQUENTIAL,
-		[HINT_RANDOM] = POSIX_FADV_RANDOM,   [HINT_WILLNEED] = POSIX_FADV_WILLNEED,
-		[HINT_NOREUSE] = POSIX_FADV_NOREUSE,
-	};
-	return advice[hint];
-}
-
-/* Where share k of n reads split into `parts` contiguous shares starts. */
+/* Where share k of n units split into `parts` contiguous shares starts. */
 static uint64_t share_start(uint64_t n, uint64_t k, uint64_t parts)
 {
 	return (uint64_t)((unsigned __int128)n * k / parts);
 }
 
-/* Buffers, histograms and pattern shares: once per run. */
+/* The engine options of a run, as the engine sees them. */
+static uint64_t run_knobs(const struct run *run, const struct engine_ops *e)
+{
+	uint64_t knobs = 0;
+
+	for (int i = 0; i < OPT__COUNT; i++)
+		if ((e->options & (1ULL << i)) && run->v[i].u != FLAG_OFF)
+			knobs |= 1ULL << i;
+	return knobs;
+}
+
+/* Opens the file and sets up one worker for the whole run (not timed). */
+static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
+{
+	const union optval *v = r->run->v;
+	struct io_engine shape = {
+		.size = v[OPT_SIZE].u,
+		.bs = v[OPT_BS].u,
+		.iodepth = (unsigned)v[OPT_IODEPTH].u,
+		.dir = IO_READ,
+		.direct = r->direct,
+		.sparse = pattern_is_random(v[OPT_PATTERN].u) || v[OPT_SPACING].u > v[OPT_BS].u,
+		.hint = (int)v[OPT_HINT].u,
+		.knobs = run_knobs(r->run, r->engine),
+	};
+	/* read-only, O_DIRECT for cache=direct, and still the file the run began with */
+	shape.fd = prepare_open(v, &r->id, err);
+	if (shape.fd < 0)
+		return -1;
+	r->ready = t + 1;
+	if (ioloop_init(&r->w[t], r->engine, &shape, (enum consume_kind)v[OPT_CONSUME].u,
+			&r->snaps[t], err) < 0)
+		return -1;
+	r->w[t].in.align_mask = align - 1;
+	r->w[t].in.runtime_ns = v[OPT_RUNTIME].u;
+	r->w[t].in.stop = r->stop;
+	return 0;
+}
+
+/* Workers, their engines and buffers, histograms: once per run. */
 static int runner_init(struct runner *r, const struct run *run, volatile sig_atomic_t *stop,
 		       struct run_status *status, char *err)
 {
@@ -89,14 +123,13 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	r->run = run;
 	r->stop = stop;
 	r->status = status;
-	r->engine = engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u]);
+	r->engine = engine_at(v[OPT_ENGINE].u);
 	r->direct = v[OPT_CACHE].u == CACHE_DIRECT;
 	r->nw = (unsigned)v[OPT_THREADS].u;
-	pthread_mutex_init(&r->gate_lock, NULL);
-	pthread_cond_init(&r->gate_cond, NULL);
 	r->w = calloc(r->nw, sizeof(*r->w));
+	r->snaps = calloc(r->nw, sizeof(*r->snaps));
 	r->total = hist_new();
-	if (!r->w || !r->total)
+	if (!r->w || !r->snaps || !r->total)
 		return err_set(err, "out of memory");
 	/* ranks reading one shared file each take a contiguous share, like threads */
 	dist_share(run->reads, run->per_rank ? 0 : dist_rank(), run->per_rank ? 1 : dist_size(),
@@ -113,133 +146,97 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	if (!r->done)
 		return err_set(err, "out of memory");
 	r->mine = r->done + (size_t)r->nw * (size_t)dist_size();
+	if (prepare_identify(v[OPT_FILENAME].s, &r->id, err) < 0)
+		return -1;
 	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
-	for (unsigned t = 0; t < r->nw; t++) {
-		struct worker *w = &r->w[t];
-		size_t len = (size_t)(v[OPT_IODEPTH].u * v[OPT_BS].u);
-
-		w->fd = -1;
-		w->size = v[OPT_SIZE].u;
-		w->bs = v[OPT_BS].u;
-		w->iodepth = (unsigned)v[OPT_IODEPTH].u;
-		w->hint = (int)v[OPT_HINT].u;
-		w->align_mask = align - 1;
-		w->consume = consume_select(v[OPT_CONSUME].u);
-		w->stop = stop;
-		w->hist = hist_new();
-		if (!w->hist || posix_memalign((void **)&w->buf, 4096, (len + 4095) & ~4095UL))
-			return err_set(err, "out of memory for %zu bytes of buffers", len);
-		/* touch the buffers now so that their page faults are not measured */
-		memset(w->buf, 0, len);
-	}
+	for (unsigned t = 0; t < r->nw; t++)
+		if (worker_init(r, t, align, err) < 0)
+			return -1;
 	return 0;
 }
 
 static void runner_free(struct runner *r)
 {
-	for (unsigned t = 0; r->w && t < r->nw; t++) {
-		free(r->w[t].buf);
-		hist_free(r->w[t].hist);
+	for (unsigned t = 0; t < r->ready; t++) {
+		int fd = r->w[t].eng.fd;
+
+		ioloop_free(&r->w[t]);
+		if (fd >= 0)
+			close(fd);
 	}
 	free(r->w);
+	free(r->snaps);
 	free(r->hists);
 	free(r->done);
 	free(r->thread_s);
 	hist_free(r->total);
-	if (r->run) {
-		pthread_mutex_destroy(&r->gate_lock);
-		pthread_cond_destroy(&r->gate_cond);
-	}
 }
 
-/* Opens, advises and sets up every worker for one repeat (not timed). */
+/* Each worker's share of the units, and the hints, for one repeat (not
+ * timed).  The hints come after the cache policy, so that what they do
+ * (willneed reads ahead) is in the residency measured before the reads. */
 static int repeat_setup(struct runner *r, char *err)
 {
 	const union optval *v = r->run->v;
-	const char *path = v[OPT_FILENAME].s;
-	uint64_t reads = r->end - r->first;
+	uint64_t units = r->end - r->first;
 
 	for (unsigned t = 0; t < r->nw; t++) {
-		struct worker *w = &r->w[t];
-		uint64_t first = r->first + share_start(reads, t, r->nw);
-		uint64_t end = r->first + share_start(reads, t + 1, r->nw);
+		struct io_worker *w = &r->w[t];
+		uint64_t first = r->first + share_start(units, t, r->nw);
+		uint64_t end = r->first + share_start(units, t + 1, r->nw);
 
-		/* results start from zero; the set-up fields stay */
-		w->reads = w->bytes = w->sum = w->int_acc = 0;
-		w->int_open = w->truncated = false;
-		w->error = 0;
-		w->error_what = NULL;
-		w->t_first_ns = w->t_last_ns = 0;
-		hist_reset(w->hist);
-		pattern_init(&w->pat, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
+		pattern_init(&w->in.pat, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
 			     v[OPT_SPACING].u, v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
-		w->fd = prepare_open(v, &r->id, err);
-		if (w->fd < 0)
-			return -1;
-		int e = v[OPT_HINT].u == HINT_NONE
-				? 0 : posix_fadvise(w->fd, 0, 0, hint_advice((int)v[OPT_HINT].u));
-		w->deadline_ns = UINT64_MAX;
-		if (e || (r->engine->setup && r->engine->setup(w, err) < 0)) {
-			/* teardown is for workers whose engine was set up */
-			close(w->fd);
-			w->fd = -1;
-			return e ? err_set(err, "%s: posix_fadvise: %s", path, strerror(e)) : -1;
+		if (ioloop_advise(w, err) < 0) {
+			char why[ERR_MAX];
+
+			memcpy(why, err, sizeof(why));
+			return err_set(err, "%s: %s", v[OPT_FILENAME].s, why);
 		}
 	}
 	return 0;
 }
 
-static void repeat_teardown(struct runner *r)
-{
-	for (unsigned t = 0; t < r->nw; t++) {
-		struct worker *w = &r->w[t];
-
-		if (w->fd < 0)
-			continue;
-		if (r->engine->teardown)
-			r->engine->teardown(w);
-		close(w->fd);
-		w->fd = -1;
-	}
-}
-
 struct thread_arg {
 	struct runner *r;
-	struct worker *w;
+	struct io_worker *w;
 	int rc;
 };
 
-static int gate_wait(struct runner *r)
+static inline void cpu_relax(void)
 {
-	int gate;
-
-	pthread_mutex_lock(&r->gate_lock);
-	while (r->gate == 0)
-		pthread_cond_wait(&r->gate_cond, &r->gate_lock);
-	gate = r->gate;
-	pthread_mutex_unlock(&r->gate_lock);
-	return gate;
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
 }
 
-static void gate_set(struct runner *r, int gate)
+/* The start line: every worker (the calling thread's too) waits here until
+ * all are there, then all go at once.  Spinning, because a futex wake-up
+ * takes from microseconds to milliseconds per thread; a worker that has
+ * spun long yields its CPU, for runs with more threads than CPUs. */
+static int start_line(struct runner *r)
 {
-	pthread_mutex_lock(&r->gate_lock);
-	r->gate = gate;
-	pthread_cond_broadcast(&r->gate_cond);
-	pthread_mutex_unlock(&r->gate_lock);
+	unsigned spins = 0;
+	int go;
+
+	if (__atomic_add_fetch(&r->arrived, 1, __ATOMIC_ACQ_REL) == r->nw)
+		__atomic_store_n(&r->go, 1, __ATOMIC_RELEASE);
+	while ((go = __atomic_load_n(&r->go, __ATOMIC_ACQUIRE)) == 0) {
+		if (++spins < (1u << 16))
+			cpu_relax();
+		else
+			sched_yield();
+	}
+	return go;
 }
 
 static void *worker_thread(void *p)
 {
 	struct thread_arg *a = p;
-	uint64_t runtime = a->r->run->v[OPT_RUNTIME].u;
 
-	if (gate_wait(a->r) < 0)
+	if (start_line(a->r) < 0)
 		return NULL;
-	if (runtime)
-		a->w->deadline_ns = now_ns() + runtime;
-	a->rc = a->r->engine->run(a->w);
-	consume_finish(a->w);
+	a->rc = ioloop_run(a->w);
 	return NULL;
 }
 
@@ -251,17 +248,19 @@ static int repeat_measure(struct runner *r)
 	unsigned started = 1;
 	int rc = 0;
 
-	r->gate = 0;
+	r->arrived = 0;
+	r->go = 0;
 	for (unsigned t = 0; t < r->nw; t++)
 		args[t] = (struct thread_arg){ .r = r, .w = &r->w[t] };
 	for (; started < r->nw; started++)
 		if (pthread_create(&tid[started], NULL, worker_thread, &args[started]) != 0)
 			break;
-	gate_set(r, started == r->nw ? 1 : -1);
-	if (started == r->nw)
+	if (started == r->nw) {
 		worker_thread(&args[0]);
-	else
+	} else {
+		__atomic_store_n(&r->go, -1, __ATOMIC_RELEASE);
 		rc = -1;
+	}
 	for (unsigned t = 1; t < started; t++)
 		pthread_join(tid[t], NULL);
 	for (unsigned t = 0; t < r->nw; t++)
@@ -277,18 +276,19 @@ static uint64_t tv_us(struct timeval tv)
 }
 
 /* What a repeat adds up to over the workers of this rank, then over all
- * ranks (dist.h: nothing to do on a single host).  Reads are timed with the
- * monotonic clock; first and last are carried over to the wall clock so
- * that ranks can be compared: on one host exactly, across hosts as well as
- * their clocks agree (NTP, PTP), as with IOR. */
+ * ranks (dist.h: nothing to do on a single host).  Times are taken with
+ * the monotonic clock; first and last are carried over to the wall clock
+ * so that ranks can be compared: on one host exactly, across hosts as well
+ * as their clocks agree (NTP, PTP), as with IOR. */
 struct tally {
 	struct { /* summed */
-		uint64_t reads, bytes, sum, user_us, sys_us, major, minor, vcsw, ivcsw;
+		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, user_us, sys_us, major, minor, vcsw,
+			ivcsw;
 	} add;
-	uint64_t first;                /* earliest first read, wall-clock ns */
+	uint64_t first;                /* earliest first issue, wall-clock ns */
 	struct { /* largest */
-		uint64_t last, interrupted, runtime_limited, not_as_asked;
-	} max;
+		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked;
+	} max;                         /* first_last: the latest first issue */
 	double resident[2];            /* before, after: the most cached rank */
 };
 
@@ -299,21 +299,27 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	tl->first = UINT64_MAX;
 	hist_reset(r->total);
 	for (unsigned t = 0; t < r->nw; t++) {
-		struct worker *w = &r->w[t];
+		const struct io_results *res = &r->w[t].res;
+		bool did = io_results_ops(res) != 0;
+		uint64_t first = wall0 + res->t_first_ns - t0, last = wall0 + res->t_last_ns - t0;
 
-		if (w->reads && wall0 + w->t_first_ns - t0 < tl->first)
-			tl->first = wall0 + w->t_first_ns - t0;
-		if (w->reads && wall0 + w->t_last_ns - t0 > tl->max.last)
-			tl->max.last = wall0 + w->t_last_ns - t0;
+		if (did && first < tl->first)
+			tl->first = first;
+		if (did && first > tl->max.first_last)
+			tl->max.first_last = first;
+		if (did && last > tl->max.last)
+			tl->max.last = last;
 		r->mine[t].from = r->first + share_start(r->end - r->first, t, r->nw);
-		r->mine[t].to = r->mine[t].from + w->reads;
-		tl->add.reads += w->reads;
-		tl->add.bytes += w->bytes;
-		tl->add.sum += w->sum;
-		tl->max.interrupted |= w->truncated && *r->stop;
-		tl->max.runtime_limited |= w->truncated && !*r->stop;
-		r->thread_s[t] = w->reads ? (double)(w->t_last_ns - w->t_first_ns) / 1e9 : 0;
-		hist_merge(r->total, w->hist);
+		r->mine[t].to = r->mine[t].from + io_results_ops(res);
+		for (int d = 0; d < IO_DIRS; d++) {
+			tl->add.ops[d] += res->ops[d];
+			tl->add.bytes[d] += res->bytes[d];
+		}
+		tl->add.sum += res->sum;
+		tl->max.interrupted |= res->truncated && *r->stop;
+		tl->max.runtime_limited |= res->truncated && !*r->stop;
+		r->thread_s[t] = did ? (double)(res->t_last_ns - res->t_first_ns) / 1e9 : 0;
+		hist_merge(r->total, r->w[t].hist);
 	}
 	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
 	tl->add.sys_us = tv_us(ru1->ru_stime) - tv_us(ru0->ru_stime);
@@ -331,7 +337,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 {
 	double mine = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
 
-	dist_sum_u64(&tl->add.reads, sizeof(tl->add) / sizeof(uint64_t));
+	dist_sum_u64(tl->add.ops, sizeof(tl->add) / sizeof(uint64_t));
 	dist_min_u64(&tl->first, 1);
 	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
 	dist_max_double(tl->resident, 2);
@@ -353,7 +359,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
  * their union over a shared file, their sum over one file per rank).
  * NAN when the bitmap that needs could not be had.
  */
-static double covered_bytes(struct runner *r, const struct repeat_result *rr)
+static double covered_bytes(struct runner *r, uint64_t ops)
 {
 	const struct run *run = r->run;
 	const union optval *v = run->v;
@@ -362,7 +368,7 @@ static double covered_bytes(struct runner *r, const struct repeat_result *rr)
 	if (!pattern_is_random(v[OPT_PATTERN].u)) {
 		uint64_t planned = run->reads * (run->per_rank ? ranks : 1);
 
-		return (double)v[OPT_SIZE].u * (double)rr->reads / (double)planned *
+		return (double)v[OPT_SIZE].u * (double)ops / (double)planned *
 		       (double)(run->per_rank ? ranks : 1);
 	}
 	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
@@ -381,8 +387,11 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 {
 	const struct hist *h = r->total;
 
-	rr->reads = tl->add.reads;
-	rr->bytes = tl->add.bytes;
+	for (int d = 0; d < IO_DIRS; d++) {
+		rr->ops[d] = tl->add.ops[d];
+		rr->dir_bytes[d] = tl->add.bytes[d];
+	}
+	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE];
 	rr->sum = tl->add.sum;
 	rr->interrupted = tl->max.interrupted;
 	rr->runtime_limited = tl->max.runtime_limited;
@@ -390,10 +399,14 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->resident_before = tl->resident[0];
 	rr->resident_after = tl->resident[1];
 	rr->time_to_end_s = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
+	rr->start_skew_s = tl->max.first_last > tl->first
+				   ? (double)(tl->max.first_last - tl->first) / 1e9 : 0;
 	if (rr->time_to_end_s > 0) {
+		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
+
 		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
-		rr->iops = (double)rr->reads / rr->time_to_end_s;
-		rr->coverage_Bps = covered_bytes(r, rr) / rr->time_to_end_s;
+		rr->iops = (double)ops / rr->time_to_end_s;
+		rr->coverage_Bps = covered_bytes(r, ops) / rr->time_to_end_s;
 	}
 	rr->lat_min_ns = hist_min(h);
 	rr->lat_mean_ns = hist_mean(h);
@@ -430,11 +443,11 @@ static int join_cut_number(struct runner *r, char *err)
 	uint64_t add = 0, size = v[OPT_SIZE].u;
 	uint64_t at = r->first * v[OPT_BS].u, end = r->end * v[OPT_BS].u;
 
-	if (v[OPT_CONSUME].u != CONSUME_INTS || r->run->per_rank || r->w[0].truncated)
+	if (v[OPT_CONSUME].u != CONSUME_INTS || r->run->per_rank || r->w[0].res.truncated)
 		return 0;
 	if (dist_ints_correction(v[OPT_FILENAME].s, at, end < size ? end : size, &add, err) < 0)
 		return -1;
-	r->w[0].sum += add; /* consume=ints runs one thread */
+	r->w[0].res.sum += add; /* consume=ints runs one thread */
 	return 0;
 }
 
@@ -457,19 +470,21 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, r->stop, err) < 0) {
 		rc = -1;
 	} else {
+		/* whether the policy did its part, before a willneed hint reads ahead */
 		rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
 		rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before);
 		rc = repeat_setup(r, err);
 	}
+	/* the residency the reads meet: measured last before they start */
+	if (rc == 0 && v[OPT_HINT].u == HINT_WILLNEED && !r->direct)
+		rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
 	/* every rank's file and cache are ready: start together */
 	agreed = dist_start_line(rc < 0 ? DIST_FAILED : 0, err);
-	if (agreed != 0) {
-		repeat_teardown(r);
+	if (agreed != 0)
 		return agreed & DIST_FAILED ? -1 : 1;
-	}
 	if (r->status) {
-		r->status->workers = r->w;
-		r->status->nworkers = r->nw;
+		r->status->snaps = r->snaps;
+		r->status->nsnaps = r->nw;
 	}
 	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
 	t0 = now_ns();
@@ -478,9 +493,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	rc = repeat_measure(r);
 	getrusage(RUSAGE_SELF, &ru1);
 	set_status(r->status, PHASE_IDLE, 0, 0);
-	repeat_teardown(r);
 	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
-		struct worker *w = &r->w[t];
+		const struct io_results *w = &r->w[t].res;
 
 		if (w->error_what) {
 			err_set(err, "%s: %s at offset %llu%s%s", path, w->error_what,
@@ -550,8 +564,6 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 		err_set(res->error, "out of memory");
 	else
 		rc = runner_init(&r, run, stop, status, res->error);
-	if (rc == 0)
-		rc = prepare_identify(v[OPT_FILENAME].s, &r.id, res->error);
 	agreed = dist_agree(rc < 0 ? DIST_FAILED : 0, res->error);
 	if (rc < 0 || agreed & DIST_FAILED) {
 		res->failed = true;

@@ -1,10 +1,12 @@
 /*
  * run.h - executing one run of the plan: its warmup and measured repeats.
  *
- * Per repeat: the cache state is set and its residency read (not timed),
- * the file is opened and each worker's engine set up (not timed), then the
- * workers' timed loops run together; time to end goes from the first read
- * issued by any worker to the last read completed by all.
+ * Per run: each worker opens the file and sets up its engine (not timed).
+ * Per repeat: the cache state is set, the hints are given and the
+ * residency is read (not timed), then the workers, released together, run
+ * the I/O core's timed loop (ioloop.h); time to end goes from the first
+ * I/O issued by any worker to the moment the last block has been consumed
+ * by every worker.
  */
 #ifndef IOSWEEP_RUN_H
 #define IOSWEEP_RUN_H
@@ -13,12 +15,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "error.h"
 #include "plan.h"
 
 struct repeat_result {
 	double time_to_end_s, throughput_Bps, coverage_Bps, iops;
-	uint64_t bytes, reads;
+	uint64_t bytes;              /* both directions */
+	uint64_t ops[IO_DIRS];       /* completed units per direction (ops[IO_READ]: "reads") */
+	uint64_t dir_bytes[IO_DIRS];
+	double start_skew_s;         /* latest first issue of a worker - earliest */
 	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
 	double lat_mean_ns;
 	double cpu_user_s, cpu_sys_s;
@@ -32,6 +38,8 @@ struct repeat_result {
 				* holds threads * dist_size() entries, the others their own) */
 	double *rank_time_s;   /* time to end of each rank (dist_size() entries on rank 0) */
 };
+
+struct io_snapshot;
 
 struct run_result {
 	const struct run *run;
@@ -53,8 +61,8 @@ struct run_status {
 	int phase;                /* enum run_phase */
 	unsigned repeat;          /* 1-based, counting warmups */
 	uint64_t done, total;     /* bytes of the current phase */
-	struct worker *workers;   /* while measuring: their live byte counts */
-	unsigned nworkers;
+	const struct io_snapshot *snaps; /* while measuring: one per worker */
+	unsigned nsnaps;
 };
 
 /* Runs every repeat of run into res (release it with run_result_free).

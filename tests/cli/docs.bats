@@ -68,3 +68,13 @@ exit_status() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cache=drop needs root"* ]]
 }
+
+@test "iosweep-job.5 and the README name every engine of the engine table" {
+	engines=$("$IOSWEEP" options | awk '/^engine +can/ {on = 1; next} on && NF == 0 {exit} on {print $1}')
+	[ -n "$engines" ]
+	line=$(grep -E '^\.BR sync \|' "$BATS_TEST_DIRNAME/../../man/iosweep-job.5")
+	for e in $engines; do
+		[[ " $line " == *" $e "* ]] || { echo "iosweep-job.5 lacks engine $e"; false; }
+		grep -q "\`$e\`" "$BATS_TEST_DIRNAME/../../README.md" || { echo "README lacks $e"; false; }
+	done
+}

@@ -33,10 +33,21 @@ load helpers
 	run "$IOSWEEP" options
 	[ "$status" -eq 0 ]
 	for o in filename size bs spacing pattern count seed engine iodepth cache hint threads \
-		repeat warmup runtime consume fill baseline description; do
+		repeat warmup runtime consume fill baseline description fixedbufs registerfiles \
+		sqthread_poll hipri nowait; do
 		echo "$output" | grep -qE "^$o +" || { echo "missing $o"; false; }
 	done
-	echo "$output" | grep -E '^engine +sync\|aio\|mmap\|uring list +sync '
+	echo "$output" | grep -E '^engine +sync\|aio\|mmap\|uring\|psync2 list +sync '
+}
+
+@test "options lists every engine with what it can do and the options it takes" {
+	run "$IOSWEEP" options
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^sync +direct +- +pread'
+	echo "$output" | grep -E '^aio +iodepth direct +- '
+	echo "$output" | grep -E '^mmap +mapped +- '
+	echo "$output" | grep -E '^uring +iodepth direct +fixedbufs,registerfiles,sqthread_poll,hipri +io_uring'
+	echo "$output" | grep -E '^psync2 +direct +hipri,nowait +preadv2'
 }
 
 @test "check is silent and exits 0 on good job files" {
@@ -60,7 +71,7 @@ load helpers
 	job bad2 '[a]\nsize = 1m\nengine = posix\n'
 	run "$IOSWEEP" check "$TESTDIR/bad2.ini"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *":3: engine: unknown value 'posix' (allowed: sync, aio, mmap, uring)" ]]
+	[[ "$output" == *":3: engine: unknown value 'posix' (allowed: sync, aio, mmap, uring, psync2)" ]]
 	run "$IOSWEEP" check "$TESTDIR/none.ini"
 	[ "$status" -eq 2 ]
 	[[ "$output" == "iosweep: $TESTDIR/none.ini: No such file or directory" ]]

@@ -1,7 +1,8 @@
 /*
  * test_engines.c - unit tests of the read engines (src/engine_*.c).
  *
- * Each engine runs on a worker built here the way the runner builds one,
+ * Each engine runs under the I/O core (ioloop.c) on a worker built here the
+ * way the runner builds one,
  * over a file of a few MiB whose size is not a multiple of 4096 (so the
  * last dense block is short), created with pseudo-random content in
  * ${IOSWEEP_TEST_DIR:-/var/tmp} (mkstemp, unlinked once open, so nothing
@@ -40,6 +41,7 @@
 #include "engine.h"
 #include "error.h"
 #include "hist.h"
+#include "ioloop.h"
 #include "options.h"
 #include "pattern.h"
 
@@ -234,34 +236,34 @@ static void check(uint64_t got, uint64_t want, const char *field)
 			 (unsigned long long)want);
 }
 
-static void worker_init(struct worker *w, const struct job *j, int fd, uint64_t size,
+/* The worker, set up (engine included) and advised, ready to run. */
+static void worker_init(struct io_worker *w, const struct job *j, int fd, uint64_t size,
 			uint64_t first, uint64_t end)
 {
-	void *buf;
+	static struct io_snapshot snap;
+	const struct engine_ops *e = engine_find(j->engine);
+	struct io_engine shape = {
+		.fd = fd, .size = size, .bs = j->bs, .iodepth = j->iodepth, .dir = IO_READ,
+		.direct = j->direct, .hint = j->hint,
+		.sparse = j->kind == PATTERN_RANDOM || j->spacing > j->bs,
+	};
+	char err[ERR_MAX] = "";
 
-	memset(w, 0, sizeof(*w));
-	w->fd = fd;
-	w->size = size;
-	w->bs = j->bs;
-	w->iodepth = j->iodepth;
-	w->hint = j->hint;
-	w->align_mask = j->direct ? DIO_MASK : 0;
-	pattern_init(&w->pat, j->kind, size, j->bs, j->spacing, j->count, SEED, first, end);
-	assert_int_equal(posix_memalign(&buf, 4096, (size_t)(j->iodepth * j->bs)), 0);
-	memset(buf, 0xa5, (size_t)(j->iodepth * j->bs));
-	w->buf = buf;
-	w->hist = hist_new();
-	assert_non_null(w->hist);
-	w->consume = consume_select(CONSUME_CHECKSUM);
-	w->deadline_ns = UINT64_MAX;
+	assert_non_null(e);
+	if (ioloop_init(w, e, &shape, CONSUME_CHECKSUM, &snap, err) < 0)
+		fail_msg("%s: setup: %s", what, err);
+	memset(w->eng.bufs, 0xa5, w->eng.bufs_len);
+	w->in.align_mask = j->direct ? DIO_MASK : 0;
+	pattern_init(&w->in.pat, j->kind, size, j->bs, j->spacing, j->count, SEED, first, end);
 	stop_flag = 0;
-	w->stop = &stop_flag;
+	w->in.stop = &stop_flag;
+	if (ioloop_advise(w, err) < 0)
+		fail_msg("%s: advise: %s", what, err);
 }
 
-static void worker_done(struct worker *w)
+static void worker_done(struct io_worker *w)
 {
-	free(w->buf);
-	hist_free(w->hist);
+	ioloop_free(w);
 }
 
 static const struct engine_ops *engine(const char *name)
@@ -272,31 +274,11 @@ static const struct engine_ops *engine(const char *name)
 	return e;
 }
 
-static void setup_or_fail(const struct engine_ops *e, struct worker *w)
+/* Runs units [first, end) of job j on the main file. */
+static int run_share(const struct job *j, uint64_t first, uint64_t end, struct io_worker *w)
 {
-	char err[ERR_MAX] = "";
-
-	if (e->setup && e->setup(w, err) < 0)
-		fail_msg("%s: setup: %s", what, err);
-}
-
-static void teardown(const struct engine_ops *e, struct worker *w)
-{
-	if (e->teardown)
-		e->teardown(w);
-}
-
-/* Runs reads [first, end) of job j on the main file. */
-static int run_share(const struct job *j, uint64_t first, uint64_t end, struct worker *w)
-{
-	const struct engine_ops *e = engine(j->engine);
-	int rc;
-
 	worker_init(w, j, j->direct ? main_file.dfd : main_file.fd, main_file.size, first, end);
-	setup_or_fail(e, w);
-	rc = e->run(w);
-	teardown(e, w);
-	return rc;
+	return ioloop_run(w);
 }
 
 static void describe(const struct job *j)
@@ -314,7 +296,7 @@ static void check_job(const struct job *j)
 {
 	uint64_t n = pattern_reads(j->kind, main_file.size, j->bs, j->spacing, j->count);
 	struct expect e;
-	struct worker w;
+	struct io_worker w;
 	int rc;
 
 	describe(j);
@@ -324,22 +306,22 @@ static void check_job(const struct job *j)
 	      "reference bytes (pattern_bytes)");
 	rc = run_share(j, 0, n, &w);
 	if (rc != 0)
-		fail_msg("%s: run failed: %s at %llu: %s", what, w.error_what,
-			 (unsigned long long)w.error_off, strerror(w.error));
-	check((uint64_t)w.error, 0, "error");
-	check(w.reads, e.reads, "reads");
-	check(w.bytes, e.bytes, "bytes");
-	check(w.sum, e.sum, "checksum");
+		fail_msg("%s: run failed: %s at %llu: %s", what, w.res.error_what,
+			 (unsigned long long)w.res.error_off, strerror(w.res.error));
+	check((uint64_t)w.res.error, 0, "error");
+	check(w.res.ops[IO_READ], e.reads, "reads");
+	check(w.res.bytes[IO_READ], e.bytes, "bytes");
+	check(w.res.sum, e.sum, "checksum");
 	check(hist_count(w.hist), e.reads, "latencies recorded");
-	check(w.truncated, 0, "truncated");
-	if (e.reads && (!w.t_first_ns || w.t_first_ns > w.t_last_ns))
+	check(w.res.truncated, 0, "truncated");
+	if (e.reads && (!w.res.t_first_ns || w.res.t_first_ns > w.res.t_last_ns))
 		fail_msg("%s: t_first_ns %llu, t_last_ns %llu", what,
-			 (unsigned long long)w.t_first_ns, (unsigned long long)w.t_last_ns);
+			 (unsigned long long)w.res.t_first_ns, (unsigned long long)w.res.t_last_ns);
 	/* every read was issued after t_first_ns and completed by t_last_ns */
-	if (e.reads && hist_max(w.hist) > w.t_last_ns - w.t_first_ns)
+	if (e.reads && hist_max(w.hist) > w.res.t_last_ns - w.res.t_first_ns)
 		fail_msg("%s: latency %llu ns > run time %llu ns", what,
 			 (unsigned long long)hist_max(w.hist),
-			 (unsigned long long)(w.t_last_ns - w.t_first_ns));
+			 (unsigned long long)(w.res.t_last_ns - w.res.t_first_ns));
 	worker_done(&w);
 }
 
@@ -401,7 +383,8 @@ static void test_engine_table(void **state)
 	assert_int_equal(engine("sync")->flags, ENGINE_DIRECT);
 	assert_int_equal(engine("aio")->flags, ENGINE_QUEUED | ENGINE_DIRECT);
 	assert_int_equal(engine("uring")->flags, ENGINE_QUEUED | ENGINE_DIRECT);
-	assert_int_equal(engine("mmap")->flags, 0);
+	assert_int_equal(engine("mmap")->flags, ENGINE_MAPPED);
+	assert_int_equal(engine("psync2")->flags, ENGINE_DIRECT);
 	assert_non_null(engine("aio")->note);
 	assert_non_null(engine("aio")->setup);
 	assert_non_null(engine("uring")->setup);
@@ -413,6 +396,12 @@ static void test_sync_reads(void **state)
 {
 	(void)state;
 	check_engine("sync");
+}
+
+static void test_psync2_reads(void **state)
+{
+	(void)state;
+	check_engine("psync2");
 }
 
 static void test_aio_reads(void **state)
@@ -447,12 +436,12 @@ static void test_mmap_reads(void **state)
 /* Two shares of one run (as two threads would get) add up to the run. */
 static void test_shares(void **state)
 {
-	static const char *const names[] = { "sync", "aio", "mmap", "uring" };
+	static const char *const names[] = { "sync", "aio", "mmap", "uring", "psync2" };
 	static const enum pattern_kind kinds[] = { PATTERN_SEQUENTIAL, PATTERN_REVERSE,
 						   PATTERN_RANDOM };
 
 	(void)state;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		if (strcmp(names[i], "uring") == 0 && !uring_available())
 			continue;
 		for (size_t k = 0; k < 3; k++) {
@@ -461,15 +450,15 @@ static void test_shares(void **state)
 					 .iodepth = (engine(names[i])->flags & ENGINE_QUEUED) ? 4 : 1 };
 			uint64_t n = pattern_reads(j.kind, main_file.size, j.bs, j.spacing, j.count);
 			struct expect e;
-			struct worker a, b;
+			struct io_worker a, b;
 
 			describe(&j);
 			reference(&j, main_file.size, 0, n, &e);
 			assert_int_equal(run_share(&j, 0, n / 3, &a), 0);
 			assert_int_equal(run_share(&j, n / 3, n, &b), 0);
-			check(a.reads + b.reads, e.reads, "reads of the shares");
-			check(a.bytes + b.bytes, e.bytes, "bytes of the shares");
-			check(a.sum + b.sum, e.sum, "checksum of the shares");
+			check(a.res.ops[IO_READ] + b.res.ops[IO_READ], e.reads, "reads of the shares");
+			check(a.res.bytes[IO_READ] + b.res.bytes[IO_READ], e.bytes, "bytes of the shares");
+			check(a.res.sum + b.res.sum, e.sum, "checksum of the shares");
 			worker_done(&a);
 			worker_done(&b);
 		}
@@ -479,29 +468,26 @@ static void test_shares(void **state)
 /* A run that must stop after its first completed read. */
 static void check_stops(const struct job *j, bool by_deadline)
 {
-	const struct engine_ops *e = engine(j->engine);
 	uint64_t n = pattern_reads(j->kind, main_file.size, j->bs, j->spacing, j->count);
-	struct worker w;
+	struct io_worker w;
 	bool found = false;
 
 	describe(j);
 	worker_init(&w, j, j->direct ? main_file.dfd : main_file.fd, main_file.size, 0, n);
 	if (by_deadline)
-		w.deadline_ns = 0;
+		w.in.runtime_ns = 1; /* over before the first unit completes */
 	else
 		stop_flag = 1;
-	setup_or_fail(e, &w);
-	assert_int_equal(e->run(&w), 0);
-	teardown(e, &w);
-	check((uint64_t)w.error, 0, "error");
-	check(w.truncated, 1, "truncated");
-	check(w.reads, 1, "reads");
-	check(w.bytes, j->bs, "bytes");
+	assert_int_equal(ioloop_run(&w), 0);
+	check((uint64_t)w.res.error, 0, "error");
+	check(w.res.truncated, 1, "truncated");
+	check(w.res.ops[IO_READ], 1, "reads");
+	check(w.res.bytes[IO_READ], j->bs, "bytes");
 	check(hist_count(w.hist), 1, "latencies recorded");
 	/* the one read counted is one of the first iodepth reads issued */
 	for (uint64_t k = 0; k < j->iodepth && !found; k++) {
 		ref_read(main_file.fd, k * j->bs, j->bs);
-		found = w.sum == XXH3_64bits_withSeed(ref_buf, (size_t)j->bs, k * j->bs);
+		found = w.res.sum == XXH3_64bits_withSeed(ref_buf, (size_t)j->bs, k * j->bs);
 	}
 	if (!found)
 		fail_msg("%s: checksum of the one read matches none of the first blocks", what);
@@ -510,10 +496,10 @@ static void check_stops(const struct job *j, bool by_deadline)
 
 static void test_deadline(void **state)
 {
-	static const char *const names[] = { "sync", "aio", "mmap", "uring" };
+	static const char *const names[] = { "sync", "aio", "mmap", "uring", "psync2" };
 
 	(void)state;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		const struct engine_ops *e = engine(names[i]);
 		struct job j = { .engine = names[i], .kind = PATTERN_SEQUENTIAL, .bs = 16384,
 				 .spacing = 16384, .iodepth = 1 };
@@ -536,26 +522,24 @@ static void test_deadline(void **state)
 /* Empty file: no reads, no error. */
 static void test_empty_file(void **state)
 {
-	static const char *const names[] = { "sync", "aio", "mmap", "uring" };
+	static const char *const names[] = { "sync", "aio", "mmap", "uring", "psync2" };
 	struct tfile f;
 
 	(void)state;
 	assert_int_equal(tfile_create(&f, 0, 1), 0);
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		const struct engine_ops *e = engine(names[i]);
 		struct job j = { .engine = names[i], .kind = PATTERN_SEQUENTIAL, .bs = 4096,
 				 .spacing = 4096, .iodepth = (e->flags & ENGINE_QUEUED) ? 4 : 1 };
-		struct worker w;
+		struct io_worker w;
 
 		if (strcmp(names[i], "uring") == 0 && !uring_available())
 			continue;
 		describe(&j);
 		worker_init(&w, &j, f.fd, 0, 0, pattern_reads(j.kind, 0, 4096, 4096, 0));
-		setup_or_fail(e, &w);
-		assert_int_equal(e->run(&w), 0);
-		teardown(e, &w);
-		check(w.reads, 0, "reads");
-		check((uint64_t)w.error, 0, "error");
+		assert_int_equal(ioloop_run(&w), 0);
+		check(w.res.ops[IO_READ], 0, "reads");
+		check((uint64_t)w.res.error, 0, "error");
 		worker_done(&w);
 	}
 	tfile_remove(&f);
@@ -569,14 +553,13 @@ static void test_empty_file(void **state)
  */
 static void check_truncated(const char *name, unsigned iodepth, bool direct)
 {
-	const struct engine_ops *e = engine(name);
 	struct job j = { .engine = name, .kind = PATTERN_SEQUENTIAL, .bs = 16384,
 			 .spacing = 16384, .iodepth = iodepth, .direct = direct };
 	uint64_t n = pattern_reads(j.kind, FILE_SIZE, j.bs, j.spacing, 0);
 	uint64_t whole = TRUNC_SIZE / j.bs;
 	struct expect ref;
 	struct tfile f;
-	struct worker w;
+	struct io_worker w;
 	int rc;
 
 	describe(&j);
@@ -588,25 +571,23 @@ static void check_truncated(const char *name, unsigned iodepth, bool direct)
 	}
 	reference(&j, TRUNC_SIZE, 0, whole, &ref);
 	worker_init(&w, &j, direct ? f.dfd : f.fd, FILE_SIZE, 0, n);
-	setup_or_fail(e, &w);
 	assert_int_equal(ftruncate(f.fd, TRUNC_SIZE), 0);
-	rc = e->run(&w);
-	teardown(e, &w);
+	rc = ioloop_run(&w);
 	assert_int_equal(rc, -1);
-	check((uint64_t)w.error, 0, "error");
-	assert_non_null(w.error_what);
-	assert_non_null(strstr(w.error_what, "unexpected end of file"));
+	check((uint64_t)w.res.error, 0, "error");
+	assert_non_null(w.res.error_what);
+	assert_non_null(strstr(w.res.error_what, "unexpected end of file"));
 	if (strcmp(name, "mmap") == 0)
-		assert_non_null(strstr(w.error_what, "SIGBUS"));
+		assert_non_null(strstr(w.res.error_what, "SIGBUS"));
 	if (iodepth == 1) {
-		check(w.error_off, TRUNC_SIZE, "error offset");
-		check(w.reads, whole, "reads");
-		check(w.bytes, whole * j.bs, "bytes");
-		check(w.sum, ref.sum, "checksum");
-	} else if (w.error_off < TRUNC_SIZE || w.error_off >= TRUNC_SIZE + iodepth * j.bs) {
-		fail_msg("%s: error offset %llu", what, (unsigned long long)w.error_off);
+		check(w.res.error_off, TRUNC_SIZE, "error offset");
+		check(w.res.ops[IO_READ], whole, "reads");
+		check(w.res.bytes[IO_READ], whole * j.bs, "bytes");
+		check(w.res.sum, ref.sum, "checksum");
+	} else if (w.res.error_off < TRUNC_SIZE || w.res.error_off >= TRUNC_SIZE + iodepth * j.bs) {
+		fail_msg("%s: error offset %llu", what, (unsigned long long)w.res.error_off);
 	}
-	check(w.truncated, 0, "truncated");
+	check(w.res.truncated, 0, "truncated");
 	worker_done(&w);
 	tfile_remove(&f);
 }
@@ -646,6 +627,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine_table),
 		cmocka_unit_test(test_sync_reads),
+		cmocka_unit_test(test_psync2_reads),
 		cmocka_unit_test(test_aio_reads),
 		cmocka_unit_test(test_mmap_reads),
 		cmocka_unit_test(test_uring_reads),

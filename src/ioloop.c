@@ -1,0 +1,327 @@
+/*
+ * ioloop.c - the I/O core: one timed loop for every engine (see ioloop.h).
+ *
+ * Shaped like fio's backend.c + io_u.c, small: the loop owns time,
+ * accounting and direction, the engine only moves units.  Everything the
+ * loop needs is allocated and decided in ioloop_init(); inside ioloop_run()
+ * nothing is allocated and the only branches are on what the engine and the
+ * pattern answer.  io_begin() and io_end() are the one place where every
+ * unit starts and ends: per-interval series and rate limits belong there.
+ */
+#define _GNU_SOURCE
+#include "ioloop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+/* The loop's own state during one repeat. */
+struct loop {
+	unsigned nfree, nretry;
+	unsigned queued;   /* given to the engine, not yet committed */
+	unsigned inflight; /* committed, not yet reaped */
+	uint64_t deadline_ns;
+	bool exhausted;    /* the pattern has no more units */
+	bool stopping;     /* issue nothing more: stopped or failed */
+	bool failed;
+};
+
+int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct io_engine *shape,
+		enum consume_kind consume, struct io_snapshot *snap, char *err)
+{
+	struct io_engine *e = &w->eng;
+	unsigned n = shape->iodepth;
+
+	memset(w, 0, sizeof(*w));
+	w->in.ops = ops;
+	w->snap = snap;
+	*e = *shape;
+	e->units = NULL;
+	e->bufs = NULL;
+	e->priv = NULL;
+	consume_init(&w->cons, consume);
+	if (n == 0)
+		return err_set(err, "%s: iodepth must be at least 1", ops->name);
+	w->min_batch = n / 4 ? n / 4 : 1;
+	e->bufs_len = (size_t)io_round_up((uint64_t)n * e->bs, 4095);
+	e->units = calloc(n, sizeof(*e->units));
+	w->free_units = calloc(n, sizeof(*w->free_units));
+	w->retry_units = calloc(n, sizeof(*w->retry_units));
+	w->hist = hist_new();
+	if (!e->units || !w->free_units || !w->retry_units || !w->hist ||
+	    posix_memalign((void **)&e->bufs, 4096, e->bufs_len)) {
+		e->bufs = NULL;
+		return err_set(err, "out of memory for %zu bytes of buffers", e->bufs_len);
+	}
+	/* touch the buffers now so that their page faults are not measured */
+	memset(e->bufs, 0, e->bufs_len);
+	for (unsigned k = 0; k < n; k++) {
+		e->units[k].idx = k;
+		e->units[k].dir = e->dir;
+		e->units[k].buf = e->bufs + (size_t)k * (size_t)e->bs;
+	}
+	if (ops->setup && ops->setup(e, err) < 0)
+		return -1;
+	w->engine_ready = true;
+	return 0;
+}
+
+void ioloop_free(struct io_worker *w)
+{
+	if (w->engine_ready && w->in.ops->teardown)
+		w->in.ops->teardown(&w->eng);
+	w->engine_ready = false;
+	free(w->eng.units);
+	free(w->eng.bufs);
+	free(w->free_units);
+	free(w->retry_units);
+	hist_free(w->hist);
+	w->eng.units = NULL;
+	w->eng.bufs = NULL;
+	w->free_units = w->retry_units = NULL;
+	w->hist = NULL;
+}
+
+static int fadvise_advice(int hint)
+{
+	static const int advice[] = {
+		[HINT_NONE] = POSIX_FADV_NORMAL,     [HINT_SEQUENTIAL] = POSIX_FADV_SEQUENTIAL,
+		[HINT_RANDOM] = POSIX_FADV_RANDOM,   [HINT_WILLNEED] = POSIX_FADV_WILLNEED,
+		[HINT_NOREUSE] = POSIX_FADV_NOREUSE,
+	};
+	return advice[hint];
+}
+
+int ioloop_advise(struct io_worker *w, char *err)
+{
+	struct io_engine *e = &w->eng;
+	int rc;
+
+	if (w->in.ops->advise)
+		return w->in.ops->advise(e, err);
+	if (e->direct || e->hint == HINT_NONE)
+		return 0;
+	rc = posix_fadvise(e->fd, 0, 0, fadvise_advice(e->hint));
+	if (rc)
+		return err_set(err, "posix_fadvise: %s", strerror(rc));
+	return 0;
+}
+
+/* ---- the hooks: every unit begins and ends here ---- */
+
+static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
+{
+	(void)w;
+	u->t_issue = t;
+}
+
+static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t t)
+{
+	struct io_results *r = &w->res;
+
+	hist_record(w->hist, t - u->t_issue);
+	w->cons.step(&w->cons, u->buf, u->len, u->off);
+	r->ops[u->dir]++;
+	r->bytes[u->dir] += u->len;
+	/* the progress line reads the snapshot from another thread */
+	__atomic_store_n(&w->snap->bytes, w->snap->bytes + u->len, __ATOMIC_RELAXED);
+}
+
+/* ---- the loop ---- */
+
+static void loop_fail(struct io_worker *w, struct loop *L, int error, uint64_t off,
+		      const char *what)
+{
+	if (!L->failed) {
+		w->res.error = error;
+		w->res.error_off = off;
+		w->res.error_what = what;
+	}
+	L->failed = L->stopping = true;
+}
+
+/* The next unit to queue: a remainder first, else a new one from the
+ * pattern in a free unit; NULL when there is nothing to queue now. */
+static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
+{
+	struct io_unit *u;
+
+	if (L->stopping)
+		return NULL;
+	if (L->nretry)
+		return &w->eng.units[w->retry_units[--L->nretry]];
+	if (!L->nfree || L->exhausted)
+		return NULL;
+	u = &w->eng.units[w->free_units[L->nfree - 1]];
+	if (!pattern_next(&w->in.pat, &u->off, &u->len)) {
+		L->exhausted = true;
+		return NULL;
+	}
+	/* O_DIRECT needs whole logical blocks; the end of the file cuts the transfer */
+	u->want = io_round_up(u->len, w->in.align_mask);
+	u->done = 0;
+	L->nfree--;
+	return u;
+}
+
+/* Stops issuing: by the deadline or the stop flag, right after the last
+ * counted unit was consumed, which is where this worker's time ends. */
+static void stop_now(struct io_worker *w, struct loop *L)
+{
+	if (!w->res.truncated)
+		w->res.t_last_ns = now_ns();
+	w->res.truncated = true;
+	L->stopping = true;
+}
+
+/* What a result means: a unit done (counted and consumed), a remainder to
+ * queue again, a failure, or, once the worker is stopping, nothing. */
+static inline void complete(struct io_worker *w, struct loop *L, struct io_unit *u, uint64_t t)
+{
+	long res = u->res;
+
+	if (__builtin_expect(L->stopping || res <= 0, 0)) {
+		if (!L->stopping && res == -EINTR && !*w->in.stop) {
+			w->retry_units[L->nretry++] = u->idx; /* interrupted: ask again */
+			return;
+		}
+		if (!L->stopping && res == -EINTR)
+			stop_now(w, L); /* interrupted by the signal that stops us */
+		w->free_units[L->nfree++] = u->idx;
+		if (L->stopping)
+			return; /* in flight when the worker stopped: not counted */
+		if (res < 0)
+			loop_fail(w, L, (int)-res, io_unit_off(u),
+				  u->what ? u->what : u->dir == IO_WRITE ? "write" : "read");
+		else
+			loop_fail(w, L, 0, io_unit_off(u), u->what ? u->what : "unexpected end of file");
+		return;
+	}
+	u->done += (uint64_t)res;
+	if (u->done < u->len) {
+		w->retry_units[L->nretry++] = u->idx; /* short: the rest keeps its issue time */
+		return;
+	}
+	w->free_units[L->nfree++] = u->idx;
+	io_end(w, u, t);
+	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
+		stop_now(w, L);
+}
+
+/* Hands what is queued to the kernel; leaves the rest queued when the
+ * engine says to reap first and something is in flight. */
+static void commit(struct io_worker *w, struct loop *L)
+{
+	while (L->queued) {
+		int n = w->in.ops->commit(&w->eng);
+
+		if (n > 0) {
+			L->queued -= (unsigned)n < L->queued ? (unsigned)n : L->queued;
+			L->inflight += (unsigned)n;
+		} else if (n == -EINTR) {
+			continue;
+		} else if ((n == 0 || n == -EAGAIN) && L->inflight) {
+			return;
+		} else {
+			loop_fail(w, L, n ? -n : EAGAIN, 0, w->eng.what ? w->eng.what : "submit");
+			L->queued = 0; /* dropped with the engine at teardown */
+			return;
+		}
+	}
+}
+
+/* Waits for at least min completions and handles every one that is there;
+ * one completion time for the batch. */
+static void reap(struct io_worker *w, struct loop *L, unsigned min)
+{
+	const struct engine_ops *ops = w->in.ops;
+	int n;
+	uint64_t t;
+
+	do
+		n = ops->reap(&w->eng, min);
+	while (n == -EINTR && !*w->in.stop);
+	if (n == -EINTR) {
+		/* a signal stops a wait that may never end (a hung device): what is in
+		 * flight is left to the engine's teardown, and not counted */
+		stop_now(w, L);
+		L->inflight = 0;
+		return;
+	}
+	if (n < 0) {
+		/* what is in flight cannot be waited for here: the engine's teardown will */
+		loop_fail(w, L, -n, 0, w->eng.what ? w->eng.what : "reap");
+		L->inflight = 0;
+		return;
+	}
+	t = now_ns();
+	L->inflight -= (unsigned)n < L->inflight ? (unsigned)n : L->inflight;
+	for (int i = 0; i < n; i++)
+		complete(w, L, ops->event(&w->eng, (unsigned)i), t);
+}
+
+/* Queues every unit there is room for.  A unit the engine completes at
+ * once is handled here; a queued one is committed at once. */
+static inline void issue(struct io_worker *w, struct loop *L)
+{
+	const struct engine_ops *ops = w->in.ops;
+	struct io_unit *u;
+
+	while ((u = next_unit(w, L)) != NULL) {
+		uint64_t t = now_ns();
+
+		if (__builtin_expect(!w->res.t_first_ns, 0))
+			w->res.t_first_ns = t;
+		if (!u->done)
+			io_begin(w, u, t);
+		u->res = 0;
+		u->what = NULL;
+		switch (ops->queue(&w->eng, u)) {
+		case IO_DONE:
+			complete(w, L, u, now_ns());
+			break;
+		case IO_QUEUED:
+			L->queued++;
+			commit(w, L);
+			break;
+		case IO_BUSY:
+			w->retry_units[L->nretry++] = u->idx;
+			return;
+		}
+	}
+}
+
+int ioloop_run(struct io_worker *w)
+{
+	struct io_engine *e = &w->eng;
+	struct loop L = { .deadline_ns = UINT64_MAX };
+
+	memset(&w->res, 0, sizeof(w->res));
+	consume_reset(&w->cons);
+	hist_reset(w->hist);
+	__atomic_store_n(&w->snap->bytes, 0, __ATOMIC_RELAXED);
+	for (unsigned k = e->iodepth; k-- > 0;)
+		w->free_units[L.nfree++] = k;
+	if (w->in.runtime_ns)
+		L.deadline_ns = now_ns() + w->in.runtime_ns;
+	for (;;) {
+		issue(w, &L);
+		if (L.queued)
+			commit(w, &L);
+		if (!L.inflight) {
+			/* units the engine holds back with nothing in flight would wait forever */
+			if (L.queued || (L.nretry && !L.stopping))
+				loop_fail(w, &L, EAGAIN, 0, w->eng.what ? w->eng.what : "queue");
+			break;
+		}
+		reap(w, &L, L.stopping ? L.inflight : L.inflight > w->min_batch ? w->min_batch : 1);
+	}
+	consume_finish(&w->cons);
+	w->res.sum = w->cons.sum;
+	if (!w->res.truncated)
+		w->res.t_last_ns = now_ns();
+	return L.failed ? -1 : 0;
+}

@@ -1,0 +1,117 @@
+/*
+ * ioloop.h - the I/O core: the one timed loop every engine runs under.
+ *
+ * A worker is one thread's share of a run.  The loop draws the next offset
+ * from the worker's pattern, takes a free I/O unit, gives it to the
+ * engine's queue() (committing each one at once: fio's default
+ * iodepth_batch_submit=1), and reaps completions when every unit is busy or
+ * the pattern is done.  It alone stamps times (CLOCK_MONOTONIC), records
+ * latency, continues short transfers, retries EINTR, rounds O_DIRECT
+ * requests to whole logical blocks, honours stop and deadline, and runs the
+ * consume step inside the timed region.
+ *
+ * Definitions, the same for every engine:
+ *   issue      the moment a unit is handed to the engine (first attempt);
+ *   completion the moment the engine's result is seen (for a queued engine
+ *              once per reaped batch);
+ *   latency    completion - issue;
+ *   t_first_ns the issue of the worker's first unit;
+ *   t_last_ns  the moment the worker's last counted unit has been consumed
+ *              (consume step included; for a stopped worker, before it
+ *              waits for the units still in flight, which are not counted).
+ * A worker's time to end is t_last_ns - t_first_ns.
+ */
+#ifndef IOSWEEP_IOLOOP_H
+#define IOSWEEP_IOLOOP_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "consume.h"
+#include "engine.h"
+#include "hist.h"
+#include "pattern.h"
+
+/* What a worker is asked to do; set by the runner (pat per repeat). */
+struct io_inputs {
+	const struct engine_ops *ops;
+	struct pattern pat;          /* this worker's share of the units */
+	uint64_t align_mask;         /* O_DIRECT: logical block size - 1; else 0 */
+	uint64_t runtime_ns;         /* stop issuing after this long; 0: no limit */
+	volatile sig_atomic_t *stop; /* set by a signal handler */
+};
+
+/* What a worker measured in one repeat. */
+struct io_results {
+	uint64_t ops[IO_DIRS], bytes[IO_DIRS]; /* completed units, per direction */
+	uint64_t t_first_ns, t_last_ns;        /* see the definitions above */
+	uint64_t sum;                          /* the consume result */
+	bool truncated;                        /* stopped by runtime or a signal */
+	/* a failed unit: error_what is set ("read", "unexpected end of file"),
+	 * error is its errno or 0 when there is none (end of file) */
+	int error;
+	uint64_t error_off;
+	const char *error_what;
+};
+
+/* Published for the progress line, which reads it from another thread. */
+struct io_snapshot {
+	uint64_t bytes; /* of this repeat, all directions */
+};
+
+struct io_worker {
+	struct io_inputs in;
+	struct io_engine eng;        /* the engine's view of the worker, and its state */
+	struct consume cons;         /* the consume step and its state */
+	struct hist *hist;           /* latencies of this repeat */
+	struct io_results res;
+	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
+	unsigned *free_units;        /* stack of free unit numbers */
+	unsigned *retry_units;       /* units whose remainder is to be queued again */
+	unsigned min_batch;          /* completions to wait for while the queue is full */
+	bool engine_ready;           /* setup succeeded: teardown is due */
+};
+
+/*
+ * Prepares a worker for a whole run (not timed): e's shape (fd, size, bs,
+ * iodepth, dir, direct, sparse, hint, knobs) must be set; allocates the
+ * units, their buffers (touched, so their page faults are not measured) and
+ * the histogram, then runs the engine's setup.  snap is where the worker
+ * publishes its progress.  -1 with a message in err;
+ * ioloop_free() is due either way.
+ */
+int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct io_engine *shape,
+		enum consume_kind consume, struct io_snapshot *snap, char *err);
+void ioloop_free(struct io_worker *w);
+
+/* Before a repeat (not timed): the engine's hints, or posix_fadvise of
+ * e->hint when the engine has no advise(); nothing with O_DIRECT, which
+ * does not go through the page cache. */
+int ioloop_advise(struct io_worker *w, char *err);
+
+/* The timed loop over w->in.pat: 0, or -1 with w->res.error* set. */
+int ioloop_run(struct io_worker *w);
+
+/* The one clock every time of the loop is read from. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Completed units and bytes in both directions. */
+static inline uint64_t io_results_ops(const struct io_results *r)
+{
+	return r->ops[IO_READ] + r->ops[IO_WRITE];
+}
+
+static inline uint64_t io_results_bytes(const struct io_results *r)
+{
+	return r->bytes[IO_READ] + r->bytes[IO_WRITE];
+}
+
+#endif

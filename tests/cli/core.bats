@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# The timed loop: what time to end includes, threads released together, and
+# which hints are given when (iosweep(1) TIME TO END, iosweep-job(5) hint).
+
+load helpers
+
+# median FILE JOB EXPR: the median over the repeats of JOB of EXPR on a repeat `r`
+median() {
+	python3 -c 'import json,statistics,sys
+d = json.load(open(sys.argv[1]))
+run = [x for x in d["runs"] if x["job"] == sys.argv[2]][0]
+print(statistics.median(eval(sys.argv[3], {}, {"r": r}) for r in run["repeats"]))' "$@"
+}
+
+@test "time to end includes consuming the last block: consume=ints in one 64 MiB block" {
+	# one block: everything consume does happens after the block's one read completed
+	job t "[global]\nfilename = $TESTDIR/text\nsize = 64m\nfill = text\nbs = 64m\nrepeat = 3\n[none]\nconsume = none\n[ints]\nconsume = ints\n"
+	run "$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t.json"
+	[ "$status" -eq 0 ]
+	cpu_none=$(median "$TESTDIR/t.json" none 'r["cpu_user_s"] + r["cpu_sys_s"]')
+	cpu_ints=$(median "$TESTDIR/t.json" ints 'r["cpu_user_s"] + r["cpu_sys_s"]')
+	tte_ints=$(median "$TESTDIR/t.json" ints 'r["time_to_end_s"]')
+	# one thread: the CPU time that parsing adds was spent inside the time to end
+	python3 -c "import sys; c = $cpu_ints - $cpu_none; t = $tte_ints
+assert c > 0, c
+assert t >= c, 'time to end %g s < CPU time of consuming %g s' % (t, c)"
+	thread=$(median "$TESTDIR/t.json" ints 'r["thread_time_to_end_s"][0]')
+	python3 -c "assert $thread >= $cpu_ints - $cpu_none, $thread"
+}
+
+@test "threads are released together: start_skew_s, and time to end spans every thread" {
+	head -c 8m /dev/urandom >"$TESTDIR/f"
+	job s "[global]\nfilename = $TESTDIR/f\nrepeat = 3\n[s]\nthreads = 4\nengine = sync, aio, mmap, uring, psync2\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" -o csv:"$TESTDIR/s.csv"
+	[ "$status" -eq 0 ]
+	python3 - "$TESTDIR/s.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for run in d["runs"]:
+    for r in run["repeats"]:
+        skew, tte, threads = r["start_skew_s"], r["time_to_end_s"], r["thread_time_to_end_s"]
+        assert len(threads) == 4, threads
+        # every thread ran within the repeat's time to end, which starts at the first
+        # thread's first read and ends at the last one's last block: at most its own
+        # time plus how much later it started
+        assert 0 <= skew <= tte, (skew, tte)
+        assert max(threads) <= tte + 1e-9, (threads, tte)
+        assert tte <= max(threads) + skew + 1e-6, (threads, skew, tte)
+        assert r["reads"] == 2048, r["reads"]
+EOF
+	head -n1 "$TESTDIR/s.csv" | grep -q ',start_skew_s,'
+}
+
+@test "the table notes a start skew above 5% of the time to end exactly when there is one" {
+	command -v taskset >/dev/null || skip "no taskset"
+	head -c 8m /dev/urandom >"$TESTDIR/f"
+	# two threads on one CPU: the second usually starts a time slice after the first
+	job s "[global]\nfilename = $TESTDIR/f\nrepeat = 3\n[s]\nthreads = 2\n[t]\nthreads = 1\n"
+	run taskset -c 0 "$IOSWEEP" run "$TESTDIR/s.ini" -o table -o json:"$TESTDIR/s.json"
+	[ "$status" -eq 0 ]
+	for k in 0 1; do
+		skewed=$(json_get "$TESTDIR/s.json" "max(r['start_skew_s'] / r['time_to_end_s'] for r in d['runs'][$k]['repeats']) > 0.05")
+		if [ "$skewed" = True ]; then
+			[[ "$output" == *"run $k: the threads' first reads were up to "*"% of the time to end apart"* ]]
+		else
+			[[ "$output" != *"run $k: the threads' first reads"* ]]
+		fi
+	done
+	# one thread has no skew
+	[ "$(json_get "$TESTDIR/s.json" 'd["runs"][1]["repeats"][0]["start_skew_s"]')" = 0.0 ]
+}
+
+# hints NAME JOB-LINES: runs a job on $TESTDIR/f with the hint shim; the calls in $TESTDIR/NAME.log
+hints() {
+	job "$1" "[global]\nfilename = $TESTDIR/f\nrepeat = 2\ncache = keep\n[$1]\n$2\n"
+	IOSWEEP_HINT_FILE=$TESTDIR/f IOSWEEP_HINT_LOG=$TESTDIR/$1.log LD_PRELOAD=$HELPERS/hint_shim.so \
+		"$IOSWEEP" run "$TESTDIR/$1.ini" >/dev/null
+	touch "$TESTDIR/$1.log"
+}
+
+@test "mmap runs get madvise only, the others posix_fadvise only, before every repeat" {
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	# POSIX_FADV_RANDOM = MADV_RANDOM = 1, ..._SEQUENTIAL = 2, MADV_NORMAL = 0
+	hints sync "engine = sync\nhint = random"
+	[ "$(grep -c '^fadvise 1$' "$TESTDIR/sync.log")" -eq 2 ]
+	! grep -q '^madvise' "$TESTDIR/sync.log"
+	hints mmap "engine = mmap\nhint = sequential"
+	[ "$(grep -c '^madvise 2$' "$TESTDIR/mmap.log")" -eq 2 ]
+	! grep -q '^fadvise' "$TESTDIR/mmap.log"
+	# sparse mmap without a hint: MADV_RANDOM, so faults do not read ahead megabytes
+	hints sparse "engine = mmap\nspacing = 1m"
+	[ "$(grep -c '^madvise 1$' "$TESTDIR/sparse.log")" -eq 2 ]
+	hints dense "engine = mmap"
+	[ "$(grep -c '^madvise 0$' "$TESTDIR/dense.log")" -eq 2 ]
+	hints none "engine = uring"
+	! grep -q '^fadvise' "$TESTDIR/none.log"
+}
+
+@test "cache=direct gives no advice: hints steer a page cache the reads bypass" {
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	python3 -c 'import os,sys
+try:
+    os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECT))
+except OSError:
+    sys.exit(1)' "$TESTDIR/f" || skip "no O_DIRECT on $TESTDIR"
+	hints direct "engine = sync\ncache = direct\nhint = random"
+	! grep -q '^fadvise' "$TESTDIR/direct.log"
+}
+
+@test "resident_before is measured after the hints: willneed after cache=fadvise" {
+	head -c 8m /dev/urandom >"$TESTDIR/f"
+	job w "[global]\nfilename = $TESTDIR/f\nrepeat = 2\ncache = fadvise\nconsume = none\n[w]\nhint = willneed\n[n]\nhint = none\n"
+	run "$IOSWEEP" run "$TESTDIR/w.ini" -o json:"$TESTDIR/w.json"
+	[ "$status" -eq 0 ]
+	r=$(json_get "$TESTDIR/w.json" 'd["runs"][0]["repeats"][0]["resident_before"]')
+	[ "$r" != None ] || skip "residency cannot be measured here"
+	python3 -c "assert $r >= 0.9, $r"
+	# the policy did its part before the hint: the cache state is as asked
+	[ "$(json_get "$TESTDIR/w.json" 'd["runs"][0]["repeats"][1]["cache_as_asked"]')" = True ]
+	python3 -c "assert $(json_get "$TESTDIR/w.json" 'd["runs"][1]["repeats"][1]["resident_before"]') <= 0.01"
+}
