@@ -39,7 +39,7 @@ vg() {
 }
 
 printf '[global]\nfilename = %s/f.dat\nsize = 1m\nrepeat = 2\nwarmup = 1\nthreads = 1, 2\n' "$dir" >"$dir/base.ini"
-for engine in sync aio mmap uring; do
+for engine in sync aio mmap uring psync2; do
 	cp "$dir/base.ini" "$dir/$engine.ini"
 	printf '[seq]\nengine = %s\niodepth = 4\ncache = keep, fadvise\n' "$engine" >>"$dir/$engine.ini"
 	printf '[sparse]\nengine = %s\nspacing = 64k\npattern = sequential, reverse, random\nbaseline = seq\n' "$engine" >>"$dir/$engine.ini"
