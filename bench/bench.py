@@ -205,6 +205,9 @@ class Table:
         r, lo, hi = median_ratio(a, b, higher)
         g = float(re.search(r"[\d.]+", goal).group()) if goal[:2] == ">=" else None
         met = "-" if g is None else ("yes" if r >= g else "**no**")
+        if goal.startswith("within "):
+            band = float(re.search(r"[\d.]+", goal).group()) / 100
+            met = "yes" if abs(r - 1) <= band else "**no**"
         self.rows.append([case, against, fmt_rate(statistics.median(a), unit),
                           fmt_rate(statistics.median(b), unit), f"{r:.3f}",
                           f"{lo:.3f} … {hi:.3f}", goal, met])
@@ -321,6 +324,49 @@ def case_direct(table, engine, goal_bare, goal_fio):
     table.add(case, bare, "IOPS", v["iosweep"], v[bare], True, goal_bare)
     table.add(case, f"fio ioengine={fio_engine}", "IOPS", v["iosweep"], v[f"fio {fio_engine}"],
               True, goal_fio)
+
+
+# fio jobs translated by `iosweep import`, then run by fio and by iosweep on
+# the same file: (name, fio job options, the figure compared).  Cold cache
+# (fio's invalidate=1, iosweep's cache=fadvise) for the buffered ones.
+IMPORT_CASES = [
+    ("sequential", "rw=read\nbs=1m\nsize=256m\n", "throughput_Bps"),
+    ("random", "rw=randread\nbs=4k\nsize=256m\nnumber_ios=8192\n", "iops"),
+    ("strided", "rw=read:60k\nbs=4k\nsize=1g\nnumber_ios=16384\n", "iops"),
+    ("direct QD32 aio", "rw=randread\nbs=4k\nsize=1g\ndirect=1\nioengine=libaio\n"
+     "iodepth=32\nnumber_ios=32768\n", "iops"),
+    ("direct QD32 uring", "rw=randread\nbs=4k\nsize=1g\ndirect=1\nioengine=io_uring\n"
+     "iodepth=32\nnumber_ios=32768\n", "iops"),
+]
+
+
+def case_import(table, name, options, metric):
+    """A fio job and its `iosweep import` translation, on the same file."""
+    slug = name.replace(" ", "-")
+    fio_file = os.path.join(Tmp.dir, slug + ".fio")
+    with open(fio_file, "w", encoding="utf-8") as f:
+        f.write(f"[{slug}]\nfilename={CACHED}\n{options}")
+    job = os.path.join(Tmp.dir, slug + ".ini")
+    run([IOSWEEP, "import", fio_file, "-o", job], "iosweep import")
+    fio_key = {"throughput_Bps": "bw_bytes", "iops": "iops"}[metric]
+
+    def fio_go():
+        rd = fio_job([fio_file], "fio")
+        fio_go.reads = rd["total_ios"]
+        return rd[fio_key]
+
+    def iosweep_go():
+        doc = iosweep_json(job, "iosweep")
+        iosweep_go.reads = doc["runs"][0]["repeats"][0]["reads"]
+        return doc["runs"][0]["summary"][metric]["median"]
+
+    log(f"import: {name} ({metric}), fio and its translation")
+    v = alternate([("iosweep", iosweep_go), ("fio", fio_go)], ROUNDS)
+    if v["iosweep"] and v["fio"] and fio_go.reads != iosweep_go.reads:
+        log(f"  warning: fio did {fio_go.reads} reads, the translation {iosweep_go.reads}")
+    unit = "B/s" if metric == "throughput_Bps" else "IOPS"
+    table.add(f"iosweep import: {name} ({'throughput' if unit == 'B/s' else 'IOPS'})",
+              "fio, same job file", unit, v["iosweep"], v["fio"], True, "within 10%")
 
 
 def case_sparse(table):
@@ -703,6 +749,8 @@ def main():
             ("plan", lambda: case_plan(table)),
             ("check-jobs", lambda: case_check_jobs(table)),
             ("whole-run", lambda: case_whole_run(table)),
+            *[("import-" + c[0].replace(" ", "-"), lambda c=c: case_import(table, *c))
+              for c in IMPORT_CASES],
         ):
             if only and name not in only:
                 continue

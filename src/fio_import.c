@@ -855,7 +855,7 @@ static uint64_t file_size(const char *path, bool *exists)
 }
 
 /* The job's size in bytes, from size, a percentage of the file, filesize or
- * the existing file; 0 when it follows from the file at run time. */
+ * the existing file (0 for a block device: its size is found at run time). */
 static int job_size(struct fio_state *st, const char *path, uint64_t *size, char *err)
 {
 	bool exists = false;
@@ -877,6 +877,8 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, char
 	if (*size == 0 && !exists)
 		return err_set(err, "%s:%d: job '%s': fio needs a size (or an existing file) and "
 				    "so does iosweep", st->job->file, st->job->line, st->job->name);
+	if (*size == 0)
+		*size = have; /* fio reads the whole file (0 for a block device: iosweep asks) */
 	return 0;
 }
 
@@ -920,6 +922,20 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 				    "bypass the page cache with mmap", st->job->file, st->job->line,
 			       st->job->name);
 	}
+	if (st->rw_skip) {
+		/* checked against fio 3.33: rw=read:N does size/bs reads, and when
+		 * its holes reach the end of the region it starts over at the first
+		 * offset; number_ios stops it after one pass */
+		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
+
+		if (!st->number_ios || st->number_ios > pass)
+			return bad(st->rw_at, err, "fio does size/bs reads (%llu here): at the end of "
+						   "the region it starts over and reads the same %llu "
+						   "blocks again; iosweep reads them once: add "
+						   "number_ios=%llu (one pass) to the fio job",
+				   (unsigned long long)(size / st->bs), (unsigned long long)pass,
+				   (unsigned long long)pass);
+	}
 	if (st->number_ios && size) {
 		if (random && st->number_ios < size / st->bs)
 			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)st->number_ios);
@@ -927,8 +943,7 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 			size = (st->number_ios - 1) * spacing + st->bs;
 	} else if (st->number_ios) {
 		rc |= note(im, NULL, job_at,
-			   "number_ios with the size of an existing file: applied to nothing; "
-			   "give size");
+			   "irrelevant: number_ios with a block device of unknown size");
 	}
 	if (size)
 		rc |= set_size(ij, OPT_SIZE, size);
