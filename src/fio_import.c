@@ -891,6 +891,9 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	uint64_t size, spacing = st->bs + st->rw_skip;
 	int rc = 0;
 
+	if (st->bs == 0 || spacing == 0) /* bsrange=0-0 or bssplit=0/100 */
+		return err_set(err, "%s:%d: job '%s': a block size of 0 reads nothing",
+			       st->job->file, st->job->line, st->job->name);
 	if (st->job->line)
 		snprintf(job_at, sizeof(job_at), "%s:%d", st->job->file, st->job->line);
 	else
