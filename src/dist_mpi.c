@@ -270,6 +270,7 @@ static int agree(int status, char *err, bool spin)
 	char *all = NULL;
 	char mine[ERR_MAX] = "";
 	int failing = 0;
+	bool failed = status & DIST_FAILED; /* err is this rank's own message */
 	MPI_Request req;
 
 	status |= stopped() ? DIST_STOP : 0;
@@ -282,8 +283,9 @@ static int agree(int status, char *err, bool spin)
 	if (!(status & DIST_FAILED))
 		return status;
 	/* the failing ranks' messages to rank 0, which reports the first */
-	if (err[0])
-		snprintf(mine, sizeof(mine), "rank %d on %s: %s", rank, dist_host(), err);
+	if (failed)
+		snprintf(mine, sizeof(mine), "rank %d on %s: %s", rank, dist_host(),
+			 err[0] ? err : "failed");
 	all = rank == 0 ? calloc((size_t)size, ERR_MAX) : NULL;
 	dist_gather(mine, sizeof(mine), all ? all : mine);
 	for (int k = 0; all && k < size; k++) {
