@@ -1,7 +1,7 @@
 # iosweep - job-file driven file-read I/O tester.
 #
 #   make            build build/iosweep
-#   make demo       run jobs/demo.ini on a small temporary file
+#   make demo       run jobs/demo.ini on a 64 MiB file in ${IOSWEEP_DIR:-/var/tmp}, kept for the next run
 #   make check      every test (installs missing Debian packages first)
 #   make sanitize   the tests again under ASan + UBSan
 #   make lint       cppcheck, clang-tidy, mandoc -T lint
@@ -39,6 +39,9 @@ $(error libaio.h not found: apt-get install libaio-dev)
 endif
 endif
 override CFLAGS += $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# `iosweep run NAME.ini` also looks in the installed jobs directory
+JOBS_DIR := $(PREFIX)/share/iosweep/jobs
+override CFLAGS += -DIOSWEEP_JOBS_DIR='"$(JOBS_DIR)"'
 LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
 
 # DIST=mpi (make mpi) swaps the single-host collectives for MPI's.
@@ -60,6 +63,12 @@ test-deps:
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
 	$(CC) $(CFLAGS) -c $< -o $@
+# the objects that name JOBS_DIR are rebuilt when PREFIX changes
+PREFIX_STAMP := $(BUILD)/obj/prefix$(subst /,_,$(PREFIX))
+$(BUILD)/obj/cli.o $(BUILD)/obj/help.o: $(PREFIX_STAMP)
+$(PREFIX_STAMP): | $(BUILD)/obj
+	rm -f $(BUILD)/obj/prefix_*
+	touch $@
 $(BUILD)/libiosweep.a: $(LIB_OBJ)
 	ar rcs $@ $^
 $(BUILD)/iosweep: $(BUILD)/obj/main.o $(BUILD)/libiosweep.a
@@ -130,8 +139,11 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/iosweep/jobs
 	install -m 755 $(BUILD)/iosweep $(DESTDIR)$(PREFIX)/bin/iosweep
-	install -m 644 man/iosweep.1 $(DESTDIR)$(PREFIX)/share/man/man1/iosweep.1
-	install -m 644 man/iosweep-job.5 $(DESTDIR)$(PREFIX)/share/man/man5/iosweep-job.5
+	# the man pages name the PREFIX they are installed with
+	for m in man1/iosweep.1 man5/iosweep-job.5; do \
+		sed 's|/usr/local/share/iosweep|$(PREFIX)/share/iosweep|g' "man/$${m#*/}" \
+			>"$(DESTDIR)$(PREFIX)/share/man/$$m" && chmod 644 "$(DESTDIR)$(PREFIX)/share/man/$$m" || exit 1; \
+	done
 	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/iosweep/jobs/
 
 clean:

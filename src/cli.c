@@ -5,14 +5,17 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dist.h"
 #include "error.h"
+#include "help.h"
 
 /* One line, whatever the message quotes: a control character (a newline in
  * a variable, a CR in a file name) is written as a C escape. */
@@ -186,23 +189,54 @@ int cli_agree(int failed, const char *err)
 	return n ? EXIT_USAGE : 0;
 }
 
-int cli_load(const struct cli *c, const char *path, struct jobfile *jf, struct plan *plan)
+/* A bare NAME.ini that is not here is the installed example of that name
+ * (rank 0 decides, the others are told).  Returns a malloc'd path. */
+static char *find_job_file(const char *path)
 {
-	char err[ERR_MAX] = "", *text = NULL;
+	char *found = NULL;
+	size_t len;
+
+	if (dist_rank() == 0) {
+		if (!strchr(path, '/') && access(path, F_OK) != 0 && errno == ENOENT &&
+		    asprintf(&found, "%s/%s", IOSWEEP_JOBS_DIR, path) >= 0 &&
+		    access(found, F_OK) != 0) {
+			free(found);
+			found = NULL;
+		}
+		if (!found)
+			found = strdup(path);
+		len = found ? strlen(found) : 0;
+	}
+	if (dist_broadcast(&found, &len) < 0) {
+		free(found);
+		return NULL;
+	}
+	return found;
+}
+
+int cli_load(const struct cli *c, const char *name, struct jobfile *jf, struct plan *plan)
+{
+	char err[ERR_MAX] = "", *text = NULL, *path = find_job_file(name);
 	size_t len = 0;
 	int rc = 0, nomem;
 
 	memset(jf, 0, sizeof(*jf));
 	memset(plan, 0, sizeof(*plan)); /* freed below even when never expanded */
+	if (!path) {
+		cli_error("out of memory");
+		return EXIT_RUN;
+	}
 	/* rank 0 reads the job file; other hosts need not have it */
 	if (dist_rank() == 0)
 		rc = jobfile_read(path, &text, &len, err);
 	nomem = rc == JOBFILE_NOMEM;
 	if (cli_agree(rc, err) || dist_broadcast(&text, &len) < 0) {
 		free(text);
+		free(path);
 		return dist_max_int(nomem) ? EXIT_RUN : EXIT_USAGE;
 	}
 	rc = jobfile_parse(jf, path, text, len, err);
+	free(path);
 	nomem = rc == JOBFILE_NOMEM;
 	free(text);
 	for (size_t i = 0; rc == 0 && i < c->nsets; i++)

@@ -224,8 +224,9 @@ int cmd_options(int argc, char **argv)
 	tt_print(&t, stdout, "");
 	tt_free(&t);
 	print_engines();
-	printf("\nsizes: k m g t = KiB MiB GiB TiB (1024), KB MB GB TB (1000); durations: ns us "
-	       "ms s m h.\na list (a, b, c) makes one run per value; ${VAR} and ${VAR:-default} "
-	       "expand from the environment.\n");
+	printf("\nsizes: k m g t = KiB MiB GiB TiB (1024), KB MB GB TB (1000), a bare number is "
+	       "bytes;\ndurations: ns us ms s m h, a bare number is seconds.\na list (a, b, c) makes "
+	       "one run per value; ${VAR} and ${VAR:-default} expand from the environment;\na "
+	       "relative filename is relative to the job file's directory, ~/ is $HOME.\n");
 	return EXIT_OK;
 }

@@ -192,6 +192,41 @@ static int value_copy(enum opt_id id, struct job_value *dst, const struct job_va
 	return 0;
 }
 
+/*
+ * The one rule for paths (filename), after ${VAR} expansion: `~` and `~/...`
+ * are in the home directory ($HOME), as in a shell; a relative path read
+ * from a job file is relative to the directory of the job file, so that a
+ * job checked in beside its data works from any directory; a relative path
+ * from --set (jobfile NULL) is relative to the current directory, as any
+ * path on a command line.  Takes text (malloc'd); returns the path to use
+ * (malloc'd), or NULL with a message in err.
+ */
+static char *job_resolve_path(const char *jobfile, char *text, char *err)
+{
+	const char *home = getenv("HOME"), *slash = jobfile ? strrchr(jobfile, '/') : NULL;
+	char *out = NULL;
+	int rc = 0;
+
+	if (text[0] == '~' && (text[1] == '\0' || text[1] == '/')) {
+		if (!home || !*home) {
+			free(text);
+			err_set(err, "'~' in a path, but HOME is not set");
+			return NULL;
+		}
+		rc = asprintf(&out, "%s%s", home, text + 1);
+	} else if (text[0] != '/' && text[0] && slash) {
+		rc = asprintf(&out, "%.*s/%s", (int)(slash - jobfile), jobfile, text);
+	} else {
+		return text;
+	}
+	free(text);
+	if (rc < 0) {
+		err_set(err, NOMEM);
+		return NULL;
+	}
+	return out;
+}
+
 /* ${VAR} and ${VAR:-default}; the result is not expanded again. */
 static char *expand_env(const char *in, char *err)
 {
@@ -511,6 +546,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		return fail(ps, ps->dangling, "%s: list ends with ','",
 			    option_table[ps->dangling_id].name);
 	text = expand_env(value, err);
+	if (text && option_table[id].type == T_PATH)
+		text = job_resolve_path(ps->jf->path, text, err);
 	ps->dangling = 0;
 	if (text && option_table[id].list && *text && text[strlen(text) - 1] == ',') {
 		/* "bs = 4k, 8k," goes on on the next, indented line */
@@ -772,6 +809,17 @@ int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 	if (!text)
 		return err_set(err, "--set '%s': %s", kv, why);
 	char *value = trim(text);
+	if (option_table[id].type == T_PATH) {
+		char *path = strdup(value);
+
+		free(text);
+		if (!path)
+			return err_set(err, "--set '%s': %s", kv, NOMEM);
+		text = job_resolve_path(NULL, path, why);
+		if (!text)
+			return err_set(err, "--set '%s': %s", kv, why);
+		value = text;
+	}
 	for (size_t i = 0; i < jf->njobs; i++) {
 		struct job_value *jv = &jf->jobs[i].opt[id];
 
