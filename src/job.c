@@ -214,7 +214,10 @@ static char *job_resolve_path(const char *jobfile, char *text, char *err)
 			return NULL;
 		}
 		rc = asprintf(&out, "%s%s", home, text + 1);
-	} else if (text[0] != '/' && text[0] && slash) {
+	} else if (text[0] != '/' && text[0] && slash && !strchr("\"'~", text[0]) &&
+		   !strchr(text, '$')) {
+		/* (a quoted value, ~user or a '$' is left as written: the plan
+		 * refuses it with a suggestion) */
 		rc = asprintf(&out, "%.*s/%s", (int)(slash - jobfile), jobfile, text);
 	} else {
 		return text;
