@@ -28,7 +28,7 @@ PKGS       := inih jansson liburing libxxhash
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
 # Targets that install packages first (and then run make again) skip the check.
-SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi lint fuzz valgrind bench
+SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi mpi-bin lint fuzz valgrind bench
 ifeq ($(filter $(SELF_INSTALLING),$(MAKECMDGOALS)),)
 $(call pkg_check,inih,libinih-dev)
 $(call pkg_check,jansson,libjansson-dev)
@@ -53,7 +53,7 @@ HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helper
 SHIMS   := $(patsubst tests/shim/%.c,$(BUILD)/tests/%.so,$(wildcard tests/shim/*_shim.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all deps test-deps demo demo-plots check sanitize mpi bench install clean lint fuzz valgrind
+.PHONY: all deps test-deps demo demo-plots check sanitize mpi mpi-bin bench install clean lint fuzz valgrind
 all: $(BUILD)/iosweep
 
 deps:
@@ -90,9 +90,13 @@ demo:
 	@$(MAKE) --no-print-directory all
 	$(BUILD)/iosweep run jobs/demo.ini
 
+# make check builds build/iosweep-mpi too where Open MPI's compiler is, so that
+# the multi-host tests run (with plain CFLAGS: not under the sanitizers)
+MPICC := $(shell command -v mpicc 2>/dev/null)
 check:
 	@tools/deps.sh $(TEST_DEBS)
 	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS) $(SHIMS)
+	$(if $(MPICC),@$(MAKE) --no-print-directory mpi-bin CFLAGS="-O2 -g")
 	@BUILD=$(BUILD) tests/run.sh
 
 bench:
@@ -106,6 +110,8 @@ sanitize:
 
 mpi:
 	@tools/deps.sh $(BUILD_DEBS) openmpi-bin libopenmpi-dev
+	@$(MAKE) --no-print-directory mpi-bin
+mpi-bin:
 	@$(MAKE) --no-print-directory BUILD=build-mpi CC=mpicc DIST=mpi build-mpi/iosweep
 	@mkdir -p build && cp build-mpi/iosweep build/iosweep-mpi
 

@@ -290,8 +290,14 @@ int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
 static const char *memory_fs(const char *path)
 {
 	struct statfs sf;
+	struct stat st;
 	char *dir;
-	int rc = statfs(path, &sf);
+	int rc;
+
+	/* a device node's own file system (devtmpfs) is not where its pages are */
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		return NULL;
+	rc = statfs(path, &sf);
 
 	if (rc < 0 && errno == ENOENT) { /* a file still to be created */
 		dir = strdup(path);

@@ -9,7 +9,23 @@ export IOSWEEP_TEST_DIR=${IOSWEEP_TEST_DIR:-/var/tmp}
 export CMOCKA_MESSAGE_OUTPUT=TAP
 pass=0 fail=0 skip=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+loop=
+trap 'rm -f "$log"; exec 9<&-; [ -z "$loop" ] || losetup -d "$loop"; rm -f "${loopfile:-}"' EXIT
+
+# the block-device test reads a loop device when none is given and we are root
+if [ -z "${IOSWEEP_TEST_BLOCKDEV:-}" ] && [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	loopfile=$(mktemp "$IOSWEEP_TEST_DIR/iosweep-loop.XXXXXX")
+	if head -c 4m /dev/urandom >"$loopfile" && loop=$(losetup -f --show "$loopfile" 2>/dev/null); then
+		export IOSWEEP_TEST_BLOCKDEV=$loop
+		# held open, as a mounted disk is: the kernel drops a block device's
+		# page cache when its last opener closes it
+		exec 9<"$loop"
+		echo "# block-device tests on $loop"
+	else
+		loop=
+		echo "# no loop device (losetup failed): the block-device test may skip"
+	fi
+fi
 
 # count TAP lines of one suite; a suite that dies without reporting a failure counts as one
 count() {

@@ -69,7 +69,7 @@ refused() {
 replace_mid_run() {
 	local pid rc=0
 	head -c 4m /dev/urandom >"$TESTDIR/f.dat"
-	job r "[a]\nfilename = $TESTDIR/f.dat\npattern = random\ncount = 1000000000\nbs = 512\nruntime = 1s\nrepeat = 3\n"
+	job r "[a]\nfilename = $TESTDIR/f.dat\ncache = keep\npattern = random\ncount = 1000000000\nbs = 512\nruntime = 1s\nrepeat = 3\n"
 	"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" >"$TESTDIR/out" 2>&1 &
 	pid=$!
 	# measuring: more bytes read than the job file and the checks before
@@ -96,7 +96,7 @@ replace_mid_run() {
 
 @test "a test file replaced by another regular file between repeats ends the run" {
 	head -c 4m /dev/urandom >"$TESTDIR/f.dat"
-	job r "[a]\nfilename = $TESTDIR/f.dat\npattern = random\ncount = 1000000000\nbs = 512\nruntime = 1s\nrepeat = 3\n"
+	job r "[a]\nfilename = $TESTDIR/f.dat\ncache = keep\npattern = random\ncount = 1000000000\nbs = 512\nruntime = 1s\nrepeat = 3\n"
 	"$IOSWEEP" run "$TESTDIR/r.ini" >"$TESTDIR/out" 2>&1 &
 	pid=$!
 	# measuring: more bytes read than the job file and the checks before

@@ -639,7 +639,8 @@ static void test_block_device(void **state)
 		SKIP("the test file is on no block device");
 	fd = open(node, O_RDONLY);
 	if (fd < 0)
-		SKIP("cannot open %s: %s (set IOSWEEP_TEST_BLOCKDEV)", node, strerror(errno));
+		SKIP("cannot open %s: %s (set IOSWEEP_TEST_BLOCKDEV; tests/run.sh makes a loop "
+		     "device when root)", node, strerror(errno));
 	assert_int_equal(close(fd), 0);
 	assert_int_equal(stat(node, &st), 0);
 	assert_true(S_ISBLK(st.st_mode));
