@@ -93,8 +93,14 @@ static void read_pass(const struct bench_opts *o, int fd, unsigned char *buf, st
 			struct slot *s = &a->slots[k];
 
 			bench_block(o, next++, &s->off, &s->len);
-			io_prep_pread(&a->iocbs[k], fd, buf + (uint64_t)k * o->bs, (size_t)s->len,
-				      (long long)s->off);
+			if (o->write) {
+				bench_stamp(buf + (uint64_t)k * o->bs, s->len, s->off);
+				io_prep_pwrite(&a->iocbs[k], fd, buf + (uint64_t)k * o->bs,
+					       (size_t)s->len, (long long)s->off);
+			} else {
+				io_prep_pread(&a->iocbs[k], fd, buf + (uint64_t)k * o->bs,
+					      (size_t)s->len, (long long)s->off);
+			}
 			a->pend[a->npend++] = &a->iocbs[k];
 			submit(o, a, r);
 		}

@@ -8,7 +8,8 @@
  * Like iosweep, a read's issue time is taken at its submit and its
  * completion time once per reaped batch.  A short read
  * is an error here: with O_DIRECT and whole blocks inside the file there
- * are none.  See common.h for the options (-d IODEPTH, -D for O_DIRECT)
+ * are none.  With -W it writes the blocks instead (each stamped with its
+ * offset).  See common.h for the options (-d IODEPTH, -D for O_DIRECT)
  * and the output.
  */
 #define _GNU_SOURCE
@@ -46,8 +47,14 @@ static void read_pass(const struct bench_opts *o, int fd, unsigned char *buf, st
 			if (!sqe)
 				bench_die(o, "io_uring_get_sqe: submission queue full");
 			bench_block(o, next++, &s->off, &s->len);
-			io_uring_prep_read(sqe, fd, buf + (uint64_t)k * o->bs, (unsigned)s->len,
-					   s->off);
+			if (o->write) {
+				bench_stamp(buf + (uint64_t)k * o->bs, s->len, s->off);
+				io_uring_prep_write(sqe, fd, buf + (uint64_t)k * o->bs,
+						    (unsigned)s->len, s->off);
+			} else {
+				io_uring_prep_read(sqe, fd, buf + (uint64_t)k * o->bs,
+						   (unsigned)s->len, s->off);
+			}
 			io_uring_sqe_set_data64(sqe, k);
 			s->t_issue = now_ns();
 			do

@@ -44,6 +44,9 @@ COLD = os.path.join(DIR, "iosweep-bench-4g.dat")
 HOLE = os.path.join(DIR, "iosweep-bench-64g-sparse.dat")
 HOLE_1T = os.path.join(DIR, "iosweep-bench-1t-sparse.dat")
 TINY = os.path.join(DIR, "iosweep-bench-1m.dat")
+# Writes go to a file iosweep made (it writes no other): cached, overwritten.
+WFILE = os.path.join(DIR, "iosweep-bench-64m-write.dat")
+WSIZE = 64 << 20
 
 # Reads per repeat and repeats per trial, chosen so that one trial lasts
 # about half a second on a small VM and the whole benchmark a few minutes.
@@ -133,15 +136,15 @@ def bare_metric(prog, args, metric, what):
     return statistics.median(vals)
 
 
-def fio_job(args, what):
-    """Runs fio with --output-format=json; the first job's 'read' section."""
+def fio_job(args, what, section="read"):
+    """Runs fio with --output-format=json; the first job's 'read' (or 'write') section."""
     out = os.path.join(Tmp.dir, "fio.json")
     run(["fio", "--output-format=json", "--output=" + out, *args], what)
     with open(out, encoding="utf-8") as f:
         text = f.read()
     # fio may put warnings before the JSON in the file
     doc = json.loads(text[text.index("{"):])
-    return doc["jobs"][0]["read"]
+    return doc["jobs"][0][section]
 
 
 def warm(path, size):
@@ -367,6 +370,100 @@ def case_import(table, name, options, metric):
     unit = "B/s" if metric == "throughput_Bps" else "IOPS"
     table.add(f"iosweep import: {name} ({'throughput' if unit == 'B/s' else 'IOPS'})",
               "fio, same job file", unit, v["iosweep"], v["fio"], True, "within 10%")
+
+
+WRITE_REPEATS = 5         # passes over the 64 MiB write file per trial
+COMMITS = 256             # fdatasync'ed 4 KiB writes per repeat
+COMMIT_REPEATS = 3
+
+
+def case_write_buffered(table):
+    """4 KiB sequential buffered overwrites of a cached file: iosweep, bare, fio."""
+    job = iosweep_job("write-4k", WFILE, "64m", "keep",
+                      {"op": "write", "bs": "4k", "engine": "sync", "consume": "none"},
+                      WRITE_REPEATS)
+    zero = iosweep_job("write-4k-zero", WFILE, "64m", "keep",
+                       {"op": "write", "bs": "4k", "engine": "sync", "consume": "none",
+                        "data": "zero"}, WRITE_REPEATS)
+
+    def warmed(fn):
+        def go():
+            warm(WFILE, WSIZE)
+            return fn()
+        return go
+
+    contenders = [
+        ("iosweep", warmed(lambda: iosweep_metric(job, "iops", "iosweep"))),
+        ("iosweep data=zero", warmed(lambda: iosweep_metric(zero, "iops", "iosweep"))),
+        ("bare_pwrite", warmed(lambda: bare_metric(
+            "bare_pwrite", ["-b", "4k", "-S", "64m", "-r", str(WRITE_REPEATS), WFILE], "iops",
+            "bare_pwrite"))),
+        ("fio psync", warmed(lambda: fio_job(
+            ["--name=write", "--filename=" + WFILE, "--size=64m", "--rw=write", "--bs=4k",
+             "--ioengine=psync", "--invalidate=0", "--fadvise_hint=0", "--fallocate=none",
+             f"--loops={WRITE_REPEATS}"], "fio", "write")["iops"])),
+    ]
+    log("sync, 4k sequential buffered overwrite of a cached 64 MiB file (IOPS)")
+    v = alternate(contenders, ROUNDS)
+    case = "sync, 4k sequential buffered overwrite, cached, sync=none (IOPS)"
+    table.add(case, "bare_pwrite", "IOPS", v["iosweep"], v["bare_pwrite"], True, ">= 0.95")
+    table.add(case, "fio ioengine=psync rw=write", "IOPS", v["iosweep"], v["fio psync"], True,
+              ">= 1.0")
+    table.add(case.replace("sync=none", "sync=none, data=zero"), "bare_pwrite", "IOPS",
+              v["iosweep data=zero"], v["bare_pwrite"], True,
+              "none (the loop alone: no data produced)")
+
+
+def case_write_fdatasync(table):
+    """4 KiB sequential writes, fdatasync after each: iosweep, bare, fio fdatasync=1."""
+    size = f"{COMMITS * 4}k"
+    job = iosweep_job("commit", WFILE, size, "keep",
+                      {"op": "write", "bs": "4k", "engine": "sync", "consume": "none",
+                       "sync": "fdatasync", "sync_every": 1}, COMMIT_REPEATS)
+    contenders = [
+        ("iosweep", lambda: iosweep_metric(job, "iops", "iosweep")),
+        ("bare_pwrite -F 1", lambda: bare_metric(
+            "bare_pwrite", ["-b", "4k", "-S", size, "-F", "1", "-r", str(COMMIT_REPEATS), WFILE],
+            "iops", "bare_pwrite")),
+        ("fio fdatasync=1", lambda: fio_job(
+            ["--name=commit", "--filename=" + WFILE, "--size=" + size, "--rw=write", "--bs=4k",
+             "--ioengine=psync", "--fdatasync=1", "--invalidate=0", "--fadvise_hint=0",
+             "--fallocate=none", f"--loops={COMMIT_REPEATS}"], "fio", "write")["iops"]),
+    ]
+    log(f"sync, 4k sequential writes, fdatasync after each ({COMMITS} per repeat; IOPS)")
+    v = alternate(contenders, ROUNDS)
+    case = "sync, 4k sequential writes, fdatasync after each (IOPS)"
+    table.add(case, "bare_pwrite -F 1", "IOPS", v["iosweep"], v["bare_pwrite -F 1"], True,
+              ">= 0.95")
+    table.add(case, "fio fdatasync=1", "IOPS", v["iosweep"], v["fio fdatasync=1"], True,
+              ">= 0.97")
+
+
+def case_write_direct(table, engine):
+    """Random 4 KiB O_DIRECT writes, iodepth 32: iosweep, the bare loop, fio."""
+    bare = {"aio": "bare_aio", "uring": "bare_uring"}[engine]
+    fio_engine = {"aio": "libaio", "uring": "io_uring"}[engine]
+    job = iosweep_job(f"{engine}-direct-write", WFILE, "64m", "direct",
+                      {"op": "write", "bs": "4k", "engine": engine, "iodepth": 32,
+                       "pattern": "random", "count": DIRECT_COUNT, "seed": 1,
+                       "consume": "none"}, DIRECT_REPEATS)
+    contenders = [
+        ("iosweep", lambda: iosweep_metric(job, "iops", "iosweep")),
+        (bare, lambda: bare_metric(bare, ["-W", "-D", "-d", "32", "-p", "rand", "-n",
+                                          str(DIRECT_COUNT), "-s", "1", "-S", "64m", "-r",
+                                          str(DIRECT_REPEATS), WFILE], "iops", bare)),
+        (f"fio {fio_engine}", lambda: fio_job(
+            ["--name=direct", "--filename=" + WFILE, "--size=64m", "--rw=randwrite", "--bs=4k",
+             "--direct=1", "--iodepth=32", "--ioengine=" + fio_engine, "--norandommap",
+             "--fadvise_hint=0", "--fallocate=none",
+             f"--number_ios={DIRECT_COUNT * DIRECT_REPEATS}"], "fio", "write")["iops"]),
+    ]
+    log(f"{engine}, 4k random writes, cache=direct, iodepth 32 (IOPS)")
+    v = alternate(contenders, ROUNDS)
+    case = f"{engine}, 4k random writes, cache=direct, iodepth 32 (IOPS)"
+    table.add(case, bare, "IOPS", v["iosweep"], v[bare], True, ">= 0.95")
+    table.add(case, f"fio ioengine={fio_engine} rw=randwrite", "IOPS", v["iosweep"],
+              v[f"fio {fio_engine}"], True, ">= 1.0")
 
 
 def case_sparse(table):
@@ -691,6 +788,14 @@ How each contender was run:
 - sparse time to end: the 4 GiB file is evicted before every trial (iosweep `cache=fadvise`;
   fio `--invalidate=1` after a POSIX_FADV_DONTNEED of ours); iosweep's figure is
   `time_to_end_s`, fio's is `read.runtime` (milliseconds) of exactly the same 4096 reads.
+- write cases: the 64 MiB file (`{os.path.basename(WFILE)}`) is made by iosweep (iosweep writes
+  only files it made) and overwritten in place by all three; iosweep writes its incompressible
+  blocks (produced inside the timed loop), the bare loops one random buffer with each block's
+  offset stamped into its first bytes, fio its default buffers (`scramble_buffers`). Buffered:
+  the file is read in before every trial, `sync=none`, {WRITE_REPEATS} passes. fdatasync:
+  {COMMITS} writes of 4 KiB per repeat, each followed by fdatasync (iosweep `sync=fdatasync
+  sync_every=1`, the bare loop `-F 1`, fio `--fdatasync=1`). O_DIRECT: as the reads, into
+  the 64 MiB file.
 - peak RSS: `/usr/bin/time -f %M` of the whole `iosweep run`.
 - start-to-exit timings: wall time around the process, measured by the driver (it includes about
   half a millisecond of fork and exec).
@@ -751,6 +856,12 @@ def main():
             ("whole-run", lambda: case_whole_run(table)),
             *[("import-" + c[0].replace(" ", "-"), lambda c=c: case_import(table, *c))
               for c in IMPORT_CASES],
+            ("write-4k", lambda: ensure_write_file(created) or case_write_buffered(table)),
+            ("write-fdatasync", lambda: ensure_write_file(created) or case_write_fdatasync(table)),
+            ("aio-direct-write", lambda: ensure_write_file(created) or
+             case_write_direct(table, "aio")),
+            ("uring-direct-write", lambda: ensure_write_file(created) or
+             case_write_direct(table, "uring")),
         ):
             if only and name not in only:
                 continue
@@ -782,6 +893,12 @@ def main():
             print("  " + f, file=sys.stderr)
         return 1
     return 0
+
+
+def ensure_write_file(created):
+    """The file the write cases overwrite: made by iosweep, or it would not write it."""
+    if not os.path.exists(WFILE):
+        ensure_file(WFILE, WSIZE, created)
 
 
 def create_hole(created):

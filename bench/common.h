@@ -50,6 +50,8 @@ struct bench_opts {
 	unsigned iodepth;
 	unsigned repeat;
 	bool direct;	/* O_DIRECT */
+	bool write;	/* -W: write the blocks instead of reading them */
+	uint64_t sync_every; /* -F N: fdatasync after every N writes (0: never) */
 	uint64_t reads; /* of one repeat, computed by bench_parse() */
 };
 
@@ -117,12 +119,13 @@ static inline void bench_usage(const struct bench_opts *o, bool queued)
 	fprintf(
 	    stderr,
 	    "usage: %s [-b BS] [-g SPACING] [-p seq|rand] [-n COUNT] [-s SEED] [-S SIZE]\n"
-	    "       %*s [-r REPEAT] [-D]%s FILE\n"
+	    "       %*s [-r REPEAT] [-D] [-W] [-F N]%s FILE\n"
 	    "  -b  bytes per read (default 4k)      -g  distance between read starts (default BS)\n"
 	    "  -p  sequential or random (bs-aligned, seeded, with replacement)\n"
 	    "  -n  random reads (default: size/bs)  -s  seed (default 1)\n"
 	    "  -S  bytes of the file to cover (default: its size)\n"
-	    "  -r  repeats, one output line each    -D  O_DIRECT\n%s",
+	    "  -r  repeats, one output line each    -D  O_DIRECT\n"
+	    "  -W  write instead of read            -F  fdatasync every N writes\n%s",
 	    o->name, (int)strlen(o->name), "", queued ? " [-d IODEPTH]" : "",
 	    queued ? "  -d  reads in flight (default 32)\n" : "");
 	exit(2);
@@ -138,7 +141,7 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 	o->seed = 1;
 	o->iodepth = queued ? 32 : 1;
 	o->repeat = 1;
-	while ((c = getopt(argc, argv, queued ? "b:g:p:n:s:S:r:Dd:h" : "b:g:p:n:s:S:r:Dh")) != -1) {
+	while ((c = getopt(argc, argv, queued ? "b:g:p:n:s:S:r:DWF:d:h" : "b:g:p:n:s:S:r:DWF:h")) != -1) {
 		switch (c) {
 		case 'b':
 			o->bs = bench_size(o, optarg);
@@ -166,6 +169,12 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 			break;
 		case 'D':
 			o->direct = true;
+			break;
+		case 'W':
+			o->write = true;
+			break;
+		case 'F':
+			o->sync_every = bench_size(o, optarg);
 			break;
 		case 'd':
 			o->iodepth = (unsigned)bench_size(o, optarg);
@@ -199,24 +208,12 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 
 static inline int bench_open(const struct bench_opts *o)
 {
-	int fd = open(o->path, O_RDONLY | O_CLOEXEC | (o->direct ? O_DIRECT : 0));
+	int fd = open(o->path, (o->write ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+			       (o->direct ? O_DIRECT : 0));
 
 	if (fd < 0)
 		bench_die(o, "%s: %s", o->path, strerror(errno));
 	return fd;
-}
-
-/* iodepth buffers of bs bytes, 4 KiB aligned (O_DIRECT), touched so that
- * their page faults happen before the timing. */
-static inline unsigned char *bench_buffers(const struct bench_opts *o)
-{
-	size_t len = (size_t)(o->bs * o->iodepth);
-	void *p = NULL;
-
-	if (posix_memalign(&p, 4096, (len + 4095) & ~(size_t)4095))
-		bench_die(o, "out of memory for %zu bytes of buffers", len);
-	memset(p, 0, len);
-	return p;
 }
 
 static inline uint64_t splitmix64(uint64_t x)
@@ -225,6 +222,31 @@ static inline uint64_t splitmix64(uint64_t x)
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
 	return x ^ (x >> 31);
+}
+
+/* iodepth buffers of bs bytes, 4 KiB aligned (O_DIRECT), touched so that
+ * their page faults happen before the timing; random bytes, for writes. */
+static inline unsigned char *bench_buffers(const struct bench_opts *o)
+{
+	size_t len = (size_t)(o->bs * o->iodepth);
+	void *p = NULL;
+
+	if (posix_memalign(&p, 4096, (len + 4095) & ~(size_t)4095))
+		bench_die(o, "out of memory for %zu bytes of buffers", len);
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t w = splitmix64(i);
+
+		memcpy((unsigned char *)p + i, &w, len - i < 8 ? len - i : 8);
+	}
+	return p;
+}
+
+
+/* Before a write: the block's offset in its first bytes, so that no two
+ * blocks written are the same (what fio's scramble_buffers does). */
+static inline void bench_stamp(unsigned char *buf, uint64_t len, uint64_t off)
+{
+	memcpy(buf, &off, len < 8 ? len : 8);
 }
 
 /* Read i: its offset and length (the last dense block may be short). */

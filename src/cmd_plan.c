@@ -36,6 +36,8 @@ int cmd_check(int argc, char **argv)
 			continue;
 		}
 		fio_hint_sizes(&jf, stderr);
+		/* silent when fine, except to say what a job will write */
+		plan_print_writes(&plan, stdout);
 		plan_free(&plan);
 		jobfile_free(&jf);
 	}
@@ -46,7 +48,7 @@ int cmd_check(int argc, char **argv)
 static int print_plan_text(const struct plan *plan, FILE *out)
 {
 	struct texttable t;
-	size_t ncols = 5;
+	size_t ncols = 5 + plan->writes;
 	char val[512], b[32];
 
 	for (int i = 0; i < OPT__COUNT; i++)
@@ -57,10 +59,13 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (plan_column(plan, i))
 			tt_add(&t, "%s", option_table[i].name);
-	tt_add(&t, "reads");
+	tt_add(&t, plan->writes ? "ios" : "reads");
 	tt_add(&t, "bytes");
+	if (plan->writes)
+		tt_add(&t, "written");
 	tt_add(&t, "repeats");
 	t.right[0] = t.right[ncols - 1] = t.right[ncols - 2] = t.right[ncols - 3] = true;
+	t.right[ncols - 4] |= plan->writes;
 	for (size_t r = 0; r < plan->n; r++) {
 		const struct run *run = &plan->runs[r];
 
@@ -72,15 +77,21 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		tt_add(&t, "%llu", (unsigned long long)run->reads);
 		units_fmt_size(run->bytes, b, sizeof(b));
 		tt_add(&t, "%s", b);
+		if (plan->writes) {
+			units_fmt_size(run->write_bytes, b, sizeof(b));
+			tt_add(&t, "%s%s", run->v[OPT_OP].u == OP_READWRITE ? "<= " : "",
+			       run->write_bytes ? b : "-");
+		}
 		tt_add(&t, "%llu", (unsigned long long)run->v[OPT_REPEAT].u);
 	}
 	plan_print_constants(plan, out);
 	tt_print(&t, out, "");
 	tt_free(&t);
 	units_fmt_bytes((double)plan->total_bytes, b, sizeof(b));
-	fprintf(out, "total: %zu runs, %llu reads, %llu bytes (%s) over all measured repeats\n",
-		plan->n, (unsigned long long)plan->total_reads,
+	fprintf(out, "total: %zu runs, %llu %s, %llu bytes (%s) over all measured repeats\n",
+		plan->n, (unsigned long long)plan->total_reads, plan->writes ? "ios" : "reads",
 		(unsigned long long)plan->total_bytes, b);
+	plan_print_writes(plan, out);
 	return 0;
 }
 

@@ -27,23 +27,15 @@
 /* Four words at a time: SSE2 or AVX2 moves, whatever the compiler's flags. */
 typedef uint64_t vec4 __attribute__((vector_size(32)));
 
-static inline uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* A different stream from the fill of created files and from the offsets. */
 static uint64_t data_key(uint64_t seed)
 {
-	return mix64(seed ^ 0x6461746164617461ULL);
+	return splitmix64(seed ^ 0x6461746164617461ULL);
 }
 
 static inline uint64_t unit_key(uint64_t key, uint64_t unit_off)
 {
-	return mix64(key ^ unit_off);
+	return splitmix64(key ^ unit_off);
 }
 
 int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct, uint64_t seed,
@@ -57,6 +49,7 @@ int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct
 	g->kind = kind;
 	g->seed = seed;
 	g->key = data_key(seed);
+	g->mix_key = splitmix64(g->key ^ 0x6d69786d69786d69ULL);
 	g->random_bytes = (unsigned)(UNIT_WORDS * (100 - compress_pct) / 100) * 8 & ~31u;
 	if (kind == DATA_ZERO)
 		return 0;
@@ -64,7 +57,7 @@ int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct
 	if (!g->pool)
 		return err_set(err, "out of memory");
 	for (size_t i = 0; i < words; i++)
-		g->pool[i] = mix64(g->key + i);
+		g->pool[i] = splitmix64(g->key + i);
 	return 0;
 }
 
@@ -290,12 +283,16 @@ static int read_full(int fd, unsigned char *buf, uint64_t len, uint64_t off, cha
 	return 0;
 }
 
-int data_verify(const struct data_gen *g, int fd, struct pattern *p, unsigned char *buf,
-		struct data_fault *f, char *err)
+int data_verify(const struct data_gen *g, int fd, struct pattern *p, unsigned rwmixread,
+		unsigned char *buf, struct data_fault *f, uint64_t *checked, char *err)
 {
 	uint64_t off, len;
 
+	*checked = 0;
 	while (pattern_next(p, &off, &len)) {
+		if (rwmixread && data_draw_percent(g, off) < rwmixread)
+			continue;
+		*checked += len;
 		if (read_full(fd, buf, len, off, err) < 0)
 			return -1;
 		if (!data_check(g, buf, len, off, f))

@@ -21,16 +21,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "options.h"
 #include "pattern.h"
+#include "splitmix.h"
 
 #define DATA_UNIT 4096u
 #define DATA_HEADER 32u
 
-enum data_kind { DATA_RANDOM, DATA_ZERO }; /* same order as option `data` */
-
 struct data_gen {
 	enum data_kind kind;
 	uint64_t seed, key;
+	uint64_t mix_key;       /* op=readwrite: which blocks are read */
 	unsigned random_bytes;  /* of a unit's bytes after the header; the rest are zeros */
 	uint64_t *pool;         /* words the units are cut from */
 };
@@ -39,6 +40,13 @@ struct data_gen {
 int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct, uint64_t seed,
 		  char *err);
 void data_gen_free(struct data_gen *g);
+
+/* A number 0..99 drawn from (seed, off): which blocks of a mixed run are
+ * read.  The same for the same seed and offset, whatever order or thread. */
+static inline unsigned data_draw_percent(const struct data_gen *g, uint64_t off)
+{
+	return (unsigned)(((unsigned __int128)splitmix64(g->mix_key ^ off) * 100) >> 64);
+}
 
 /* Fills buf with the len bytes that belong at file offset off. */
 void data_produce(const struct data_gen *g, unsigned char *buf, uint64_t len, uint64_t off);
@@ -75,11 +83,13 @@ const char *data_fault_name(enum data_fault_kind kind);
  * this write's". */
 void data_fault_describe(const struct data_fault *f, char *buf, size_t n);
 
-/* Reads back every block of a pattern share from fd (buffered: the caller
+/* Reads back the blocks of a pattern share from fd (buffered: the caller
  * flushes and evicts the file first so that the blocks come from storage)
- * and checks them; not timed.  0 when all are good; 1 with *f at the first
- * bad one; -1 with err when a read fails.  buf holds at least bs bytes. */
-int data_verify(const struct data_gen *g, int fd, struct pattern *p, unsigned char *buf,
-		struct data_fault *f, char *err);
+ * and checks them; not timed.  Blocks an op=readwrite run with this
+ * rwmixread reads are skipped (0: none is).  0 when all are good; 1 with
+ * *f at the first bad one; -1 with err when a read fails.  buf holds at
+ * least bs bytes.  *checked counts the bytes checked. */
+int data_verify(const struct data_gen *g, int fd, struct pattern *p, unsigned rwmixread,
+		unsigned char *buf, struct data_fault *f, uint64_t *checked, char *err);
 
 #endif

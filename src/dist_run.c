@@ -55,11 +55,13 @@ static int create(const struct run *run, volatile sig_atomic_t *stop,
 		  prepare_progress_fn progress, void *arg, char *err)
 {
 	const union optval *v = run->v;
+	/* a file that every repeat of a write run empties first is made empty */
+	bool empty = v[OPT_OP].u != OP_READ && v[OPT_ALLOC].u != ALLOC_OVERWRITE;
 
 	if (run->blockdev)
 		return 0;
-	return prepare_file(v[OPT_FILENAME].s, v[OPT_SIZE].u, v[OPT_FILL].u, v[OPT_SEED].u, stop,
-			    progress, arg, err);
+	return prepare_file(v[OPT_FILENAME].s, empty ? 0 : v[OPT_SIZE].u, v[OPT_FILL].u,
+			    v[OPT_SEED].u, stop, progress, arg, err);
 }
 
 /* What a rank sees at the path: its size and creation record. */

@@ -88,6 +88,9 @@ struct engine_ops {
 	int (*reap)(struct io_engine *e, unsigned min);
 	/* the i-th unit of the last reap, res set */
 	struct io_unit *(*event)(struct io_engine *e, unsigned i);
+	/* makes the writes done so far durable (engine_mmap: msync); NULL: the
+	 * core calls fsync or fdatasync on fd.  0 or -1 with errno */
+	int (*flush)(struct io_engine *e, bool data_only);
 	void (*teardown)(struct io_engine *e);
 };
 

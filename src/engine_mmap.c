@@ -286,6 +286,18 @@ static enum io_queued mmap_queue(struct io_engine *e, struct io_unit *u)
 	return IO_DONE;
 }
 
+/* msync of the whole mapping: every page of the file written through this
+ * or an earlier mapping (dirty pages stay in the page cache when a mapping
+ * goes).  msync has no data-only variant: it is always an fdatasync. */
+static int mmap_flush(struct io_engine *e, bool data_only)
+{
+	struct mmap_state *s = e->priv;
+
+	(void)data_only;
+	e->what = s->len ? "msync" : "fdatasync";
+	return s->len ? msync(s->map, s->len, MS_SYNC) : fdatasync(e->fd);
+}
+
 const struct engine_ops engine_mmap = {
 	.name = "mmap",
 	.flags = ENGINE_MAPPED,
@@ -293,5 +305,6 @@ const struct engine_ops engine_mmap = {
 	.setup = mmap_setup,
 	.advise = mmap_advise,
 	.queue = mmap_queue,
+	.flush = mmap_flush,
 	.teardown = mmap_teardown,
 };

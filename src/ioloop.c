@@ -27,6 +27,8 @@ struct loop {
 	bool exhausted;    /* the pattern has no more units */
 	bool stopping;     /* issue nothing more: stopped or failed */
 	bool failed;
+	uint64_t unflushed; /* writes issued since the last flush */
+	bool flush_due;     /* sync_every writes issued: drain, then flush */
 };
 
 int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct io_engine *shape,
@@ -51,7 +53,11 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 	w->free_units = calloc(n, sizeof(*w->free_units));
 	w->retry_units = calloc(n, sizeof(*w->retry_units));
 	w->hist = hist_new();
-	if (!e->units || !w->free_units || !w->retry_units || !w->hist ||
+	w->dir_hist[IO_READ] = hist_new();
+	w->dir_hist[IO_WRITE] = hist_new();
+	w->flush_hist = hist_new();
+	if (!e->units || !w->free_units || !w->retry_units || !w->hist || !w->flush_hist ||
+	    !w->dir_hist[IO_READ] || !w->dir_hist[IO_WRITE] ||
 	    posix_memalign((void **)&e->bufs, 4096, e->bufs_len)) {
 		e->bufs = NULL;
 		return err_set(err, "out of memory for %zu bytes of buffers", e->bufs_len);
@@ -79,6 +85,10 @@ void ioloop_free(struct io_worker *w)
 	free(w->free_units);
 	free(w->retry_units);
 	hist_free(w->hist);
+	hist_free(w->dir_hist[IO_READ]);
+	hist_free(w->dir_hist[IO_WRITE]);
+	hist_free(w->flush_hist);
+	w->dir_hist[IO_READ] = w->dir_hist[IO_WRITE] = w->flush_hist = NULL;
 	w->eng.units = NULL;
 	w->eng.bufs = NULL;
 	w->free_units = w->retry_units = NULL;
@@ -123,6 +133,7 @@ static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t
 	struct io_results *r = &w->res;
 
 	hist_record(w->hist, t - u->t_issue);
+	hist_record(w->dir_hist[u->dir], t - u->t_issue);
 	w->cons.step(&w->cons, u->buf, u->len, u->off);
 	r->ops[u->dir]++;
 	r->bytes[u->dir] += u->len;
@@ -153,7 +164,7 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 		return NULL;
 	if (L->nretry)
 		return &w->eng.units[w->retry_units[--L->nretry]];
-	if (!L->nfree || L->exhausted)
+	if (!L->nfree || L->exhausted || L->flush_due)
 		return NULL;
 	u = &w->eng.units[w->free_units[L->nfree - 1]];
 	if (!pattern_next(&w->in.pat, &u->off, &u->len)) {
@@ -164,6 +175,18 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 	u->want = io_round_up(u->len, w->in.align_mask);
 	u->done = 0;
 	L->nfree--;
+	if (w->in.gen) {
+		/* not timed as the unit's latency, but inside the time to end */
+		u->dir = w->in.op == OP_READWRITE ? io_mix_dir(w->in.gen, w->in.rwmixread, u->off)
+						  : IO_WRITE;
+		if (u->dir == IO_WRITE) {
+			if (w->produce)
+				data_produce(w->in.gen, u->buf, u->len, u->off);
+			/* the sync_every-th write since the last flush: issue nothing
+			 * more until it and all before it are done and flushed */
+			L->flush_due = ++L->unflushed >= w->in.sync_every;
+		}
+	}
 	return u;
 }
 
@@ -209,6 +232,30 @@ static inline void complete(struct io_worker *w, struct loop *L, struct io_unit 
 	io_end(w, u, t);
 	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
 		stop_now(w, L);
+}
+
+/* Makes the writes completed so far durable: fsync, fdatasync or the
+ * engine's own (msync), timed into the flush histogram. */
+static void flush(struct io_worker *w, struct loop *L)
+{
+	bool data_only = w->in.sync == SYNC_FDATASYNC;
+	uint64_t t0 = now_ns();
+	int rc;
+
+	do
+		rc = w->in.ops->flush ? w->in.ops->flush(&w->eng, data_only)
+		     : data_only      ? fdatasync(w->eng.fd)
+				      : fsync(w->eng.fd);
+	while (rc < 0 && errno == EINTR);
+	hist_record(w->flush_hist, now_ns() - t0);
+	w->res.flushes++;
+	L->unflushed = 0;
+	L->flush_due = false;
+	if (rc < 0)
+		loop_fail(w, L, errno, 0,
+			  w->in.ops->flush ? (w->eng.what ? w->eng.what : "flush")
+			  : data_only	   ? "fdatasync"
+					   : "fsync");
 }
 
 /* Hands what is queued to the kernel; leaves the rest queued when the
@@ -300,6 +347,9 @@ int ioloop_run(struct io_worker *w)
 	struct loop L = { .deadline_ns = UINT64_MAX };
 
 	memset(&w->res, 0, sizeof(w->res));
+	/* zeros written from buffers nothing else writes to (ioloop_init zeroed
+	 * them) are there already */
+	w->produce = w->in.gen && (w->in.gen->kind != DATA_ZERO || w->in.op == OP_READWRITE);
 	consume_reset(&w->cons);
 	hist_reset(w->hist);
 	__atomic_store_n(&w->snap->bytes, 0, __ATOMIC_RELAXED);
@@ -311,13 +361,27 @@ int ioloop_run(struct io_worker *w)
 		issue(w, &L);
 		if (L.queued)
 			commit(w, &L);
+		if (!L.inflight && L.flush_due && !L.stopping && !L.nretry) {
+			flush(w, &L);
+			continue;
+		}
 		if (!L.inflight) {
 			/* units the engine holds back with nothing in flight would wait forever */
 			if (L.queued || (L.nretry && !L.stopping))
 				loop_fail(w, &L, EAGAIN, 0, w->eng.what ? w->eng.what : "queue");
 			break;
 		}
-		reap(w, &L, L.stopping ? L.inflight : L.inflight > w->min_batch ? w->min_batch : 1);
+		reap(w, &L,
+		     L.stopping || L.flush_due ? L.inflight
+		     : L.inflight > w->min_batch ? w->min_batch : 1);
+	}
+	/* durable time to end: the last flush is part of it (after a runtime
+	 * limit too; not after a failure or a signal) */
+	if (!L.failed && !*w->in.stop &&
+	    (w->in.sync == SYNC_END || (w->in.sync_every != UINT64_MAX && L.unflushed))) {
+		flush(w, &L);
+		if (w->res.truncated && !L.failed)
+			w->res.t_last_ns = now_ns();
 	}
 	consume_finish(&w->cons);
 	w->res.sum = w->cons.sum;

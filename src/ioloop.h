@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "consume.h"
+#include "data.h"
 #include "engine.h"
 #include "hist.h"
 #include "pattern.h"
@@ -41,6 +42,15 @@ struct io_inputs {
 	uint64_t align_mask;         /* O_DIRECT: logical block size - 1; else 0 */
 	uint64_t runtime_ns;         /* stop issuing after this long; 0: no limit */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
+	/* writes (op=write or readwrite; gen NULL for reads): each unit's
+	 * direction, the data it writes (produced inside the timed region,
+	 * before the unit is issued), and when writes are made durable */
+	const struct data_gen *gen;
+	enum op_kind op;
+	unsigned rwmixread;          /* op=readwrite: percent of units read */
+	enum sync_kind sync;         /* none, end: one flush after the last unit; fsync,
+				      * fdatasync: every sync_every writes and at the end */
+	uint64_t sync_every;         /* UINT64_MAX: no flush in the loop */
 };
 
 /* What a worker measured in one repeat. */
@@ -48,6 +58,7 @@ struct io_results {
 	uint64_t ops[IO_DIRS], bytes[IO_DIRS]; /* completed units, per direction */
 	uint64_t t_first_ns, t_last_ns;        /* see the definitions above */
 	uint64_t sum;                          /* the consume result */
+	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
 	bool truncated;                        /* stopped by runtime or a signal */
 	/* a failed unit: error_what is set ("read", "unexpected end of file"),
 	 * error is its errno or 0 when there is none (end of file) */
@@ -66,12 +77,15 @@ struct io_worker {
 	struct io_engine eng;        /* the engine's view of the worker, and its state */
 	struct consume cons;         /* the consume step and its state */
 	struct hist *hist;           /* latencies of this repeat */
+	struct hist *dir_hist[IO_DIRS]; /* the same, per direction */
+	struct hist *flush_hist;     /* latencies of the flushes */
 	struct io_results res;
 	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
 	unsigned *free_units;        /* stack of free unit numbers */
 	unsigned *retry_units;       /* units whose remainder is to be queued again */
 	unsigned min_batch;          /* completions to wait for while the queue is full */
 	bool engine_ready;           /* setup succeeded: teardown is due */
+	bool produce;                /* writes need data_produce() */
 };
 
 /*
@@ -90,6 +104,13 @@ void ioloop_free(struct io_worker *w);
  * e->hint when the engine has no advise(); nothing with O_DIRECT, which
  * does not go through the page cache. */
 int ioloop_advise(struct io_worker *w, char *err);
+
+/* The direction of the unit at file offset off in an op=readwrite run:
+ * fixed per offset by the seed, rwmixread percent of them reads. */
+static inline enum io_dir io_mix_dir(const struct data_gen *g, unsigned rwmixread, uint64_t off)
+{
+	return data_draw_percent(g, off) < rwmixread ? IO_READ : IO_WRITE;
+}
 
 /* The timed loop over w->in.pat: 0, or -1 with w->res.error* set. */
 int ioloop_run(struct io_worker *w);

@@ -26,6 +26,12 @@ static const char *const hint_values[] = { "none", "sequential", "random", "will
 					    "noreuse", NULL };
 static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
 static const char *const fill_values[] = { "random", "zero", "text", "existing", NULL };
+static const char *const op_values[] = { "read", "write", "readwrite", NULL };
+static const char *const sync_values[] = { "none", "end", "fsync", "fdatasync", "dsync",
+					    "osync", NULL };
+static const char *const data_values[] = { "random", "zero", NULL };
+static const char *const alloc_values[] = { "overwrite", "allocate", "prealloc", NULL };
+static const char *const verify_values[] = { "none", "after", NULL };
 
 #define GiB (1ULL << 30)
 
@@ -72,6 +78,29 @@ const struct option_def option_table[OPT__COUNT] = {
 			  "parallel readers, each on its own contiguous share of the reads" },
 	[OPT_CONSUME] = { "consume", T_ENUM, true, false, "checksum", 0, 0, consume_values,
 			  "verify", "what is done with the bytes read" },
+	[OPT_OP] = { "op", T_ENUM, true, false, "read", 0, 0, op_values, "readwrite",
+		     "read, write, or both (readwrite: rwmixread percent of the blocks are read)" },
+	[OPT_RWMIXREAD] = { "rwmixread", T_UINT, true, false, "50", 0, 100, NULL, "rwmixread",
+			    "op=readwrite: percent of blocks read, the others written (per offset, "
+			    "from seed)" },
+	[OPT_SYNC] = { "sync", T_ENUM, true, false, "none", 0, 0, sync_values, "fsync",
+		       "durability: none; end (one timed fsync); fsync|fdatasync every "
+		       "sync_every writes; dsync|osync (open flags)" },
+	[OPT_SYNC_EVERY] = { "sync_every", T_UINT, true, false, "1", 1, INT64_MAX, NULL, NULL,
+			     "sync=fsync|fdatasync: writes between two flushes" },
+	[OPT_DATA] = { "data", T_ENUM, true, false, "random", 0, 0, data_values, NULL,
+		       "what writes write: random (incompressible, checkable) or zeros" },
+	[OPT_COMPRESS] = { "compress", T_UINT, true, false, "0", 0, 99, NULL,
+			   "buffer_compress_percentage",
+			   "data=random: percent of each 4 KiB written that is zeros" },
+	[OPT_ALLOC] = { "alloc", T_ENUM, true, false, "overwrite", 0, 0, alloc_values,
+			"fallocate",
+			"writes go into written blocks, a file truncated before each repeat, or "
+			"fallocated blocks" },
+	[OPT_VERIFY] = { "verify", T_ENUM, false, false, "none", 0, 0, verify_values, "verify",
+			 "after: read back and check every block a repeat wrote or read" },
+	[OPT_ALLOW_WRITE] = { "allow_write", T_PATH, false, true, NULL, 0, 0, NULL, NULL,
+			      "the filename again: lets writes into a file iosweep did not make" },
 	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL, "loops",
 			 "measured repeats of each run" },
 	[OPT_WARMUP] = { "warmup", T_UINT, false, false, "0", 0, 100000, NULL, NULL,

@@ -32,6 +32,7 @@
 #include "pattern.h"
 #include "prepare.h"
 #include "units.h"
+#include "wtarget.h"
 
 /* Size of a file or block device; -1 with errno when it cannot be read. */
 static int plan_file_size(const char *path, uint64_t *size, bool *blockdev)
@@ -69,6 +70,7 @@ struct target {
 	const char *maker;           /* the earlier job of the plan that will make it */
 	uint64_t have;               /* the size of the file that exists */
 	bool seen;                   /* an earlier job named it: known already */
+	bool ours;                   /* a write target of iosweep's own (wtarget.h) */
 };
 
 /* A file the plan names, by name: looked at once however many jobs name it,
@@ -217,9 +219,56 @@ static int look_at(const char *where, struct target *t, const struct job_value *
 	return 1;
 }
 
+/* Whether some run of job writes; whether every run that writes empties the
+ * file first (alloc=allocate or prealloc), so that its size may grow. */
+static bool job_writes(const struct job *job, bool *only_allocating)
+{
+	const struct job_value *op = &job->opt[OPT_OP], *alloc = &job->opt[OPT_ALLOC];
+	bool writes = false;
+
+	for (size_t i = 0; i < op->n; i++)
+		writes |= op->v[i].u != OP_READ;
+	*only_allocating = writes && alloc->n;
+	for (size_t i = 0; i < alloc->n; i++)
+		*only_allocating &= alloc->v[i].u != ALLOC_OVERWRITE;
+	return writes;
+}
+
+/* A job that writes: may its file be written (wtarget.h), and is there room
+ * for what the runs will allocate? */
+static int check_write_target(const struct jobfile *jf, const struct job *job, struct target *t,
+			      char *err)
+{
+	const struct job_value *allow = &job->opt[OPT_ALLOW_WRITE];
+	enum wtarget_kind kind;
+	const struct job_value *size = &job->opt[OPT_SIZE];
+	struct stat st;
+	char where[300], why[ERR_MAX];
+	uint64_t need = size->n ? size->v[0].u : 0, have = 0;
+	bool alloc_only;
+
+	job_where(jf, job, allow->n ? OPT_ALLOW_WRITE : OPT_FILENAME, where, sizeof(where));
+	if (wtarget_check(t->filename, allow->n ? allow->v[0].s : NULL, &kind, why) < 0)
+		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+	t->ours = kind == WTARGET_OURS;
+	/* an existing file gives back what it holds when it is emptied */
+	if (kind != WTARGET_NEW && stat(t->filename, &st) == 0) {
+		have = (uint64_t)st.st_blocks * 512;
+		need = size->n ? need : (uint64_t)st.st_size;
+	}
+	(void)job_writes(job, &alloc_only);
+	if (kind != WTARGET_NEW && !alloc_only && have >= need)
+		return 0;
+	need = need > have ? need - have : 0;
+	if (wtarget_space(t->filename, need, why) < 0)
+		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+	return 0;
+}
+
 static int resolve_target(const struct jobfile *jf, const struct job *job, struct target *t,
 			  struct hsearch_data *known, char *err)
 {
+	bool alloc_only, writes = job_writes(job, &alloc_only);
 	const struct job_value *name = &job->opt[OPT_FILENAME], *size = &job->opt[OPT_SIZE];
 	char where[300], want[32];
 	int rc;
@@ -239,6 +288,9 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 		if (!t->filename)
 			return err_set(err, "out of memory");
 	}
+	/* before anything follows a link or opens a device */
+	if (writes && check_write_target(jf, job, t, err) < 0)
+		return -1;
 	ENTRY name_key = { .key = t->filename }, *hit = NULL;
 	if (hsearch_r(name_key, FIND, &hit, known) && hit) {
 		const struct known_file *k = hit->data;
@@ -260,7 +312,7 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 	}
 	t->exists = true;
 	t->size = size->n ? size->v[0].u : t->have;
-	if (t->size > t->have) {
+	if (t->size > t->have && !alloc_only) {
 		units_fmt_size(t->size, want, sizeof(want));
 		job_where(jf, job, OPT_SIZE, where, sizeof(where));
 		return err_set(err, "%s: %s is %llu bytes, smaller than size=%s (iosweep never "
@@ -459,6 +511,51 @@ static union optval default_value(enum opt_id id)
 	return v;
 }
 
+/* What writes cannot be combined with. */
+static int check_write_run(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	const char *engine = option_table[OPT_ENGINE].values[v[OPT_ENGINE].u];
+	const char *op = option_table[OPT_OP].values[v[OPT_OP].u];
+	char where[300];
+
+#define FAIL_AT(id, ...) \
+	(job_where(jf, job, id, where, sizeof(where)), err_set(err, __VA_ARGS__))
+	if (r->blockdev)
+		return FAIL_AT(OPT_FILENAME, "%s: %s is a block device: iosweep never writes to a "
+					     "device, whatever the job says (job '%s')", where,
+			       v[OPT_FILENAME].s, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints parses text, and op=%s writes binary "
+					    "data: use consume=checksum or none (job '%s')", where, op,
+			       job->name);
+	if (v[OPT_CACHE].u == CACHE_WARM && v[OPT_ALLOC].u != ALLOC_OVERWRITE)
+		return FAIL_AT(OPT_CACHE, "%s: cache=warm reads the file in before each repeat, but "
+					  "alloc=%s empties it first: use cache=keep or fadvise "
+					  "(job '%s')", where,
+			       option_table[OPT_ALLOC].values[v[OPT_ALLOC].u], job->name);
+	if (strcmp(engine, "mmap") == 0 &&
+	    (v[OPT_SYNC].u == SYNC_DSYNC || v[OPT_SYNC].u == SYNC_OSYNC))
+		return FAIL_AT(OPT_SYNC, "%s: sync=%s makes write(2) synchronous, and engine=mmap "
+					 "stores into memory: use sync=fsync or fdatasync (msync) "
+					 "(job '%s')", where,
+			       option_table[OPT_SYNC].values[v[OPT_SYNC].u], job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT &&
+	    v[OPT_SIZE].u % cache_logical_block_size(v[OPT_FILENAME].s))
+		return FAIL_AT(OPT_SIZE, "%s: cache=direct writes whole logical blocks (%u bytes), "
+					 "and size=%llu is not a multiple: the last write would go "
+					 "past the end (job '%s')", where,
+			       cache_logical_block_size(v[OPT_FILENAME].s),
+			       (unsigned long long)v[OPT_SIZE].u, job->name);
+	if (strcmp(engine, "mmap") == 0 && v[OPT_ALLOC].u == ALLOC_ALLOCATE)
+		return FAIL_AT(OPT_ALLOC, "%s: engine=mmap cannot report a full disk (a store that "
+					  "cannot allocate kills the process with SIGBUS): use "
+					  "alloc=prealloc or overwrite (job '%s')", where, job->name);
+#undef FAIL_AT
+	return 0;
+}
+
 /* Contradictions within one combination; `where` names the option at fault. */
 static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 {
@@ -519,6 +616,8 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 				       "device's logical block size (%u): bs=%s spacing=%s (job '%s')",
 				       where, lbs, a, b, job->name);
 	}
+	if (v[OPT_OP].u != OP_READ && check_write_run(jf, r, err) < 0)
+		return -1;
 	if (random && v[OPT_COUNT].u > INT64_MAX / v[OPT_BS].u)
 		return FAIL_AT(OPT_COUNT, "%s: count=%llu reads of bs %s are more than 2^63 bytes "
 					  "(job '%s')", where, (unsigned long long)v[OPT_COUNT].u, a,
@@ -529,6 +628,34 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 			       (unsigned long long)r->reads);
 #undef FAIL_AT
 	return 0;
+}
+
+/* Options about writing that do not apply to this combination do not
+ * multiply it (false: a duplicate) and are set to what the run does:
+ * rwmixread 100 for reads, 0 for writes. */
+static bool write_options_apply(struct run *r, const size_t *idx)
+{
+	union optval *v = r->v;
+	bool writes = v[OPT_OP].u != OP_READ;
+	bool flushes = v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+
+	if ((!writes && (idx[OPT_SYNC] || idx[OPT_DATA] || idx[OPT_ALLOC])) ||
+	    (v[OPT_OP].u != OP_READWRITE && idx[OPT_RWMIXREAD]) ||
+	    ((!writes || !flushes) && idx[OPT_SYNC_EVERY]) ||
+	    ((!writes || v[OPT_DATA].u == DATA_ZERO) && idx[OPT_COMPRESS]))
+		return false;
+	if (v[OPT_OP].u != OP_READWRITE)
+		v[OPT_RWMIXREAD].u = writes ? 0 : 100;
+	if (!writes) {
+		v[OPT_SYNC].u = SYNC_NONE;
+		v[OPT_DATA].u = DATA_RANDOM;
+		v[OPT_ALLOC].u = ALLOC_OVERWRITE;
+	}
+	if (!writes || !flushes)
+		v[OPT_SYNC_EVERY].u = 1;
+	if (!writes || v[OPT_DATA].u == DATA_ZERO)
+		v[OPT_COMPRESS].u = 0;
+	return true;
 }
 
 struct dims {
@@ -583,10 +710,13 @@ static int add_total(struct plan *plan, const struct jobfile *jf, const struct r
 	uint64_t reads, bytes, repeat = r->v[OPT_REPEAT].u;
 	char where[300];
 
+	plan->writes |= r->write_bytes > 0;
 	if (!__builtin_mul_overflow(r->reads, repeat, &reads) &&
 	    !__builtin_mul_overflow(r->bytes, repeat, &bytes) &&
 	    !__builtin_add_overflow(plan->total_reads, reads, &plan->total_reads) &&
-	    !__builtin_add_overflow(plan->total_bytes, bytes, &plan->total_bytes))
+	    !__builtin_add_overflow(plan->total_bytes, bytes, &plan->total_bytes) &&
+	    !__builtin_add_overflow(plan->total_write_bytes, r->write_bytes * repeat,
+				    &plan->total_write_bytes))
 		return 0;
 	job_where(jf, r->job, OPT_REPEAT, where, sizeof(where));
 	return err_set(err, "%s: the plan reads more than 2^64 bytes in all (job '%s')", where,
@@ -625,7 +755,7 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			       job->name, PLAN_MAX_RUNS);
 	for (uint64_t c = 0; c < d.combos; c++) {
 		struct run r = { .job = job, .exists = t->exists, .blockdev = t->blockdev,
-				 .per_rank = t->per_rank, .rank_file = t->rank_file };
+				 .per_rank = t->per_rank, .rank_file = t->rank_file, .ours = t->ours };
 		uint64_t rest = c;
 
 		for (size_t k = d.n; k-- > 0;) {
@@ -639,7 +769,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		bool random = pattern_is_random(r.v[OPT_PATTERN].u);
 		/* values that do not apply take their first value only */
 		if ((!(e->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
-		    (random && idx[OPT_SPACING]) || engine_options_skip(e, idx))
+		    (random && idx[OPT_SPACING]) || engine_options_skip(e, idx) ||
+		    !write_options_apply(&r, idx))
 			continue;
 		if (!(e->flags & ENGINE_QUEUED))
 			r.v[OPT_IODEPTH].u = 1;
@@ -660,6 +791,7 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
+		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
 		if (apply_record(jf, t, &r, err) < 0 || check_run(jf, &r, err) < 0 ||
 		    check_memory(plan, jf, &r, err) < 0 || add_total(plan, jf, &r, err) < 0 ||
 		    add_run(plan, &r, err) < 0)
@@ -672,8 +804,10 @@ static void find_varying(struct plan *plan)
 {
 	bool sparse = false;
 
-	for (size_t k = 0; k < plan->n; k++)
+	for (size_t k = 0; k < plan->n; k++) {
 		sparse |= plan->runs[k].v[OPT_SPACING].u != plan->runs[k].v[OPT_BS].u;
+		plan->mixed |= plan->runs[k].v[OPT_OP].u == OP_READWRITE;
+	}
 	for (int i = 0; i < OPT__COUNT; i++) {
 		plan->varies[i] = false;
 		for (size_t k = 1; k < plan->n && !option_table[i].per_job && !plan->varies[i]; k++)
@@ -781,9 +915,19 @@ static bool plan_any_applies(const struct plan *plan, enum opt_id id)
 	return false;
 }
 
+/* Options that only writes read: said when some run writes. */
+static bool write_option(enum opt_id id)
+{
+	return id == OPT_RWMIXREAD || id == OPT_SYNC || id == OPT_SYNC_EVERY || id == OPT_DATA ||
+	       id == OPT_COMPRESS || id == OPT_ALLOC;
+}
+
 bool plan_column(const struct plan *plan, enum opt_id id)
 {
-	/* spacing that follows bs everywhere says nothing bs does not */
+	/* spacing that follows bs everywhere says nothing bs does not; rwmixread
+	 * that follows op (100 for reads, 0 for writes) neither */
+	if (id == OPT_RWMIXREAD)
+		return plan->varies[id] && plan->mixed;
 	return plan->varies[id] && (id != OPT_SPACING || plan->sparse);
 }
 
@@ -795,9 +939,18 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 {
 	const union optval *v = plan->runs[0].v;
 
-	if (plan->varies[id] || option_table[id].per_job)
+	if (plan->varies[id] || option_table[id].per_job || (write_option(id) && !plan->writes))
 		return false;
 	switch (id) {
+	case OPT_OP:
+	case OPT_VERIFY:
+		return plan->writes || v[id].u != 0;
+	case OPT_RWMIXREAD:
+		return v[OPT_OP].u == OP_READWRITE;
+	case OPT_SYNC_EVERY:
+		return v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+	case OPT_COMPRESS:
+		return v[OPT_DATA].u == DATA_RANDOM && v[id].u != 0;
 	case OPT_COUNT:
 		/* 0: not set, a pass over the blocks (what reads says) */
 		return v[id].u != 0 && plan_any_applies(plan, id);
@@ -860,6 +1013,38 @@ void plan_print_constants(const struct plan *plan, FILE *out)
 		col += (size_t)fprintf(out, "%s%s=%s", col ? "  " : "", option_table[i].name, val);
 	}
 	fputc('\n', out);
+}
+
+void plan_print_writes(const struct plan *plan, FILE *out)
+{
+	for (size_t k = 0; plan->writes && k < plan->n; k++) {
+		const struct run *r = &plan->runs[k];
+		uint64_t most = 0, all = 0;
+		bool upto = false, seen = false;
+		char a[32], b[32];
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = plan->runs[j].write_bytes &&
+			       strcmp(plan->runs[j].v[OPT_FILENAME].s, r->v[OPT_FILENAME].s) == 0;
+		if (seen || !r->write_bytes)
+			continue;
+		for (size_t j = k; j < plan->n; j++) {
+			const struct run *o = &plan->runs[j];
+
+			if (!o->write_bytes || strcmp(o->v[OPT_FILENAME].s, r->v[OPT_FILENAME].s) != 0)
+				continue;
+			most = o->write_bytes > most ? o->write_bytes : most;
+			all += o->write_bytes * o->v[OPT_REPEAT].u;
+			upto |= o->v[OPT_OP].u == OP_READWRITE;
+		}
+		units_fmt_size(most, a, sizeof(a));
+		units_fmt_size(all, b, sizeof(b));
+		fprintf(out, "writes %s (%s): %s%s per repeat, %s in all\n", r->v[OPT_FILENAME].s,
+			!r->exists ? "to be created"
+			: r->ours  ? "created by iosweep"
+				   : "your file: allow_write",
+			upto ? "at most " : "", a, b);
+	}
 }
 
 void plan_free(struct plan *plan)

@@ -25,12 +25,15 @@ struct run {
 	size_t index;              /* position in the plan */
 	const struct job *job;
 	union optval v[OPT__COUNT]; /* v[OPT_FILENAME].s is owned by the plan */
-	uint64_t reads, bytes;     /* per repeat, all threads together */
+	uint64_t reads, bytes;     /* per repeat, all threads together: every I/O, both ways */
+	uint64_t write_bytes;      /* of them written (op=readwrite: at most, as each block's
+				    * direction is drawn from seed when it comes) */
 	bool exists;               /* the file exists (else it will be created) */
 	bool per_rank;             /* filename had {rank} or {host}: one file per rank */
 	bool rank_file;            /* filename had {rank}: no other rank opens it */
 	bool blockdev;
 	bool cache_default;        /* cache was not set: fadvise, or keep where nothing can be evicted */
+	bool ours;                 /* the file exists and iosweep made it */
 };
 
 struct plan {
@@ -38,6 +41,9 @@ struct plan {
 	struct run *runs;
 	size_t n, cap;
 	uint64_t total_reads, total_bytes; /* over all runs and measured repeats */
+	uint64_t total_write_bytes;
+	bool writes;               /* some run writes */
+	bool mixed;                /* some run is op=readwrite */
 	bool varies[OPT__COUNT];   /* the option takes more than one value in the plan */
 	bool sparse;               /* some run has spacing != bs */
 	uint64_t mem_available;    /* bytes a run's buffers may take (UINT64_MAX: no bound known) */
@@ -75,6 +81,8 @@ bool plan_column(const struct plan *plan, enum opt_id id);
 /* "name=value" of the options that are the same in every run (those worth
  * saying), wrapped before 110 columns: the line above a plan or a table. */
 void plan_print_constants(const struct plan *plan, FILE *out);
+/* One line per file the plan writes: which, whose, how many bytes. */
+void plan_print_writes(const struct plan *plan, FILE *out);
 
 
 #endif

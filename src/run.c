@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -32,6 +33,7 @@
 #include "ioloop.h"
 #include "pattern.h"
 #include "prepare.h"
+#include "wtarget.h"
 
 struct runner {
 	const struct run *run;
@@ -40,6 +42,9 @@ struct runner {
 	struct io_snapshot *snaps; /* one per worker, read by the progress line */
 	unsigned nw, ready;    /* workers, and how many were initialised */
 	struct hist *total;    /* all workers' latencies of one repeat */
+	struct hist *dir_total[IO_DIRS], *flush_total; /* per direction; of the flushes */
+	struct data_gen gen;   /* what writes write, and what verify expects */
+	bool writes;           /* op=write or readwrite */
 	unsigned arrived;      /* the start line: workers there (atomic) */
 	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
 	volatile sig_atomic_t *stop;
@@ -85,6 +90,35 @@ static uint64_t run_knobs(const struct run *run, const struct engine_ops *e)
 	return knobs;
 }
 
+/* A write run's file: opened for writing as wtarget.h allows (O_DSYNC or
+ * O_SYNC for sync=dsync|osync, O_DIRECT for cache=direct), and still the
+ * file the run began with. */
+static int open_for_writing(const struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	int flags = (r->direct ? O_DIRECT : 0) | (v[OPT_SYNC].u == SYNC_DSYNC ? O_DSYNC : 0) |
+		    (v[OPT_SYNC].u == SYNC_OSYNC ? O_SYNC : 0);
+	struct stat st;
+	int fd = wtarget_open(path, flags, v[OPT_ALLOW_WRITE].s, err);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_dev != r->id.dev || st.st_ino != r->id.ino) {
+		close(fd);
+		return err_set(err, "%s was replaced during the run: it is no longer the file the "
+				    "run started with", path);
+	}
+	if (r->direct && (v[OPT_BS].u % cache_fd_direct_alignment(fd) ||
+			  v[OPT_SIZE].u % cache_fd_direct_alignment(fd))) {
+		close(fd);
+		return err_set(err, "%s: cache=direct writes need bs and size to be multiples of %u "
+				    "here (the O_DIRECT alignment of its device)", path,
+			       cache_fd_direct_alignment(fd));
+	}
+	return fd;
+}
+
 /* Opens the file and sets up one worker for the whole run (not timed). */
 static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 {
@@ -93,14 +127,17 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		.size = v[OPT_SIZE].u,
 		.bs = v[OPT_BS].u,
 		.iodepth = (unsigned)v[OPT_IODEPTH].u,
-		.dir = IO_READ,
+		/* a readwrite run's units go both ways: its file is open for writing */
+		.dir = r->writes ? IO_WRITE : IO_READ,
 		.direct = r->direct,
 		.sparse = pattern_is_random(v[OPT_PATTERN].u) || v[OPT_SPACING].u > v[OPT_BS].u,
 		.hint = (int)v[OPT_HINT].u,
 		.knobs = run_knobs(r->run, r->engine),
 	};
+	bool flushes = v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+
 	/* read-only, O_DIRECT for cache=direct, and still the file the run began with */
-	shape.fd = prepare_open(v, &r->id, err);
+	shape.fd = r->writes ? open_for_writing(r, err) : prepare_open(v, &r->id, err);
 	if (shape.fd < 0)
 		return -1;
 	r->ready = t + 1;
@@ -110,6 +147,11 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.align_mask = align - 1;
 	r->w[t].in.runtime_ns = v[OPT_RUNTIME].u;
 	r->w[t].in.stop = r->stop;
+	r->w[t].in.gen = r->writes ? &r->gen : NULL;
+	r->w[t].in.op = (enum op_kind)v[OPT_OP].u;
+	r->w[t].in.rwmixread = (unsigned)v[OPT_RWMIXREAD].u;
+	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
+	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
 	return 0;
 }
 
@@ -129,8 +171,17 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	r->w = calloc(r->nw, sizeof(*r->w));
 	r->snaps = calloc(r->nw, sizeof(*r->snaps));
 	r->total = hist_new();
-	if (!r->w || !r->snaps || !r->total)
+	r->dir_total[IO_READ] = hist_new();
+	r->dir_total[IO_WRITE] = hist_new();
+	r->flush_total = hist_new();
+	r->writes = v[OPT_OP].u != OP_READ;
+	if (!r->w || !r->snaps || !r->total || !r->dir_total[IO_READ] ||
+	    !r->dir_total[IO_WRITE] || !r->flush_total)
 		return err_set(err, "out of memory");
+	if ((r->writes || v[OPT_VERIFY].u == VERIFY_AFTER) &&
+	    data_gen_init(&r->gen, (enum data_kind)v[OPT_DATA].u, (unsigned)v[OPT_COMPRESS].u,
+			  v[OPT_SEED].u, err) < 0)
+		return -1;
 	/* ranks reading one shared file each take a contiguous share, like threads */
 	dist_share(run->reads, run->per_rank ? 0 : dist_rank(), run->per_rank ? 1 : dist_size(),
 		   &r->first, &r->end);
@@ -170,23 +221,35 @@ static void runner_free(struct runner *r)
 	free(r->done);
 	free(r->thread_s);
 	hist_free(r->total);
+	hist_free(r->dir_total[IO_READ]);
+	hist_free(r->dir_total[IO_WRITE]);
+	hist_free(r->flush_total);
+	data_gen_free(&r->gen);
 }
 
 /* Each worker's share of the units, and the hints, for one repeat (not
  * timed).  The hints come after the cache policy, so that what they do
  * (willneed reads ahead) is in the residency measured before the reads. */
-static int repeat_setup(struct runner *r, char *err)
+/* Worker t's share of this rank's units. */
+static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
 {
 	const union optval *v = r->run->v;
 	uint64_t units = r->end - r->first;
+	uint64_t first = r->first + share_start(units, t, r->nw);
+	uint64_t end = r->first + share_start(units, t + 1, r->nw);
+
+	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+}
+
+static int repeat_setup(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
 
 	for (unsigned t = 0; t < r->nw; t++) {
 		struct io_worker *w = &r->w[t];
-		uint64_t first = r->first + share_start(units, t, r->nw);
-		uint64_t end = r->first + share_start(units, t + 1, r->nw);
 
-		pattern_init(&w->in.pat, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
-			     v[OPT_SPACING].u, v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+		worker_share(r, t, &w->in.pat);
 		if (ioloop_advise(w, err) < 0) {
 			char why[ERR_MAX];
 
@@ -282,8 +345,8 @@ static uint64_t tv_us(struct timeval tv)
  * as their clocks agree (NTP, PTP), as with IOR. */
 struct tally {
 	struct { /* summed */
-		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, user_us, sys_us, major, minor, vcsw,
-			ivcsw;
+		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
+			vcsw, ivcsw;
 	} add;
 	uint64_t first;                /* earliest first issue, wall-clock ns */
 	struct { /* largest */
@@ -298,6 +361,9 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	memset(tl, 0, sizeof(*tl));
 	tl->first = UINT64_MAX;
 	hist_reset(r->total);
+	hist_reset(r->dir_total[IO_READ]);
+	hist_reset(r->dir_total[IO_WRITE]);
+	hist_reset(r->flush_total);
 	for (unsigned t = 0; t < r->nw; t++) {
 		const struct io_results *res = &r->w[t].res;
 		bool did = io_results_ops(res) != 0;
@@ -320,6 +386,10 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 		tl->max.runtime_limited |= res->truncated && !*r->stop;
 		r->thread_s[t] = did ? (double)(res->t_last_ns - res->t_first_ns) / 1e9 : 0;
 		hist_merge(r->total, r->w[t].hist);
+		hist_merge(r->dir_total[IO_READ], r->w[t].dir_hist[IO_READ]);
+		hist_merge(r->dir_total[IO_WRITE], r->w[t].dir_hist[IO_WRITE]);
+		hist_merge(r->flush_total, r->w[t].flush_hist);
+		tl->add.flushes += res->flushes;
 	}
 	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
 	tl->add.sys_us = tv_us(ru1->ru_stime) - tv_us(ru0->ru_stime);
@@ -330,6 +400,17 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	tl->max.not_as_asked = !rr->cache_as_asked;
 	tl->resident[0] = rr->resident_before;
 	tl->resident[1] = rr->resident_after;
+}
+
+/* Every rank's h, merged into rank 0's (collective). */
+static void gather_hist(struct runner *r, struct hist *h)
+{
+	dist_gather(h, hist_size(), r->hists ? r->hists : (unsigned char *)h);
+	if (r->hists) {
+		hist_reset(h);
+		for (int k = 0; k < dist_size(); k++)
+			hist_merge(h, (const struct hist *)(r->hists + hist_size() * (size_t)k));
+	}
 }
 
 /* Adds up the tallies and histograms of all ranks (collective). */
@@ -344,12 +425,10 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
 	dist_gather(r->mine, r->nw * sizeof(*r->mine), r->done);
 	dist_gather(r->thread_s, r->nw * sizeof(double), rr->thread_time_s);
-	dist_gather(r->total, hist_size(), r->hists ? r->hists : (unsigned char *)r->total);
-	if (r->hists) {
-		hist_reset(r->total);
-		for (int k = 0; k < dist_size(); k++)
-			hist_merge(r->total, (const struct hist *)(r->hists + hist_size() * (size_t)k));
-	}
+	gather_hist(r, r->total);
+	gather_hist(r, r->dir_total[IO_READ]);
+	gather_hist(r, r->dir_total[IO_WRITE]);
+	gather_hist(r, r->flush_total);
 }
 
 /*
@@ -415,6 +494,23 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->lat_p99_ns = hist_percentile(h, 99);
 	rr->lat_p999_ns = hist_percentile(h, 99.9);
 	rr->lat_max_ns = hist_max(h);
+	for (int d = 0; d < IO_DIRS; d++) {
+		const struct hist *hd = r->dir_total[d];
+
+		rr->dir[d].lat_mean_ns = hist_mean(hd);
+		rr->dir[d].lat_p50_ns = hist_percentile(hd, 50);
+		rr->dir[d].lat_p99_ns = hist_percentile(hd, 99);
+		rr->dir[d].lat_max_ns = hist_max(hd);
+		if (rr->time_to_end_s > 0) {
+			rr->dir[d].throughput_Bps = (double)rr->dir_bytes[d] / rr->time_to_end_s;
+			rr->dir[d].iops = (double)rr->ops[d] / rr->time_to_end_s;
+		}
+	}
+	rr->flushes = tl->add.flushes;
+	rr->flush.lat_mean_ns = hist_mean(r->flush_total);
+	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
+	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
+	rr->flush.lat_max_ns = hist_max(r->flush_total);
 	rr->cpu_user_s = (double)tl->add.user_us / 1e6;
 	rr->cpu_sys_s = (double)tl->add.sys_us / 1e6;
 	rr->major_faults = tl->add.major;
@@ -433,6 +529,86 @@ static bool cache_as_asked(int policy, double resident)
 	if (policy == CACHE_WARM)
 		return resident >= 0.99;
 	return true;
+}
+
+/* alloc=allocate and prealloc: the file emptied and given its size back as a
+ * hole or as unwritten extents, before every repeat (not timed).  With
+ * ranks sharing one file, rank 0 does it for all (before the start line
+ * that every rank waits at). */
+static int alloc_reset(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *alloc = option_table[OPT_ALLOC].values[v[OPT_ALLOC].u];
+	int fd = r->w[0].eng.fd, rc;
+
+	if (!r->writes || v[OPT_ALLOC].u == ALLOC_OVERWRITE || (!r->run->per_rank && dist_rank()))
+		return 0;
+	if (ftruncate(fd, 0) < 0)
+		return err_set(err, "%s: alloc=%s: ftruncate: %s", v[OPT_FILENAME].s, alloc,
+			       strerror(errno));
+	if (v[OPT_ALLOC].u == ALLOC_ALLOCATE) {
+		rc = ftruncate(fd, (off_t)v[OPT_SIZE].u);
+	} else {
+		do
+			rc = fallocate(fd, 0, 0, (off_t)v[OPT_SIZE].u);
+		while (rc < 0 && errno == EINTR);
+	}
+	if (rc < 0)
+		return err_set(err, "%s: alloc=%s: %s: %s%s", v[OPT_FILENAME].s, alloc,
+			       v[OPT_ALLOC].u == ALLOC_ALLOCATE ? "ftruncate" : "fallocate",
+			       strerror(errno),
+			       errno == EOPNOTSUPP ? " (this file system cannot preallocate: use "
+						     "alloc=allocate)" : "");
+	return 0;
+}
+
+/* verify=after: every block the repeat wrote (or, for a read run, read) is
+ * read back from storage -- flushed, then evicted from the page cache --
+ * and checked (not timed).  The first bad one fails the run. */
+static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	struct data_fault f;
+	struct pattern p;
+	char proc[64], line[ERR_MAX - 100];
+	unsigned char *buf;
+	int fd, rc = 0;
+	uint64_t checked;
+
+	/* a buffered descriptor of the same file, whatever the run's flags */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", r->w[0].eng.fd);
+	fd = open(proc, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, "%s: verify: reopening: %s", path, strerror(errno));
+	if ((r->writes && fdatasync(fd) < 0) ||
+	    (rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
+		err_set(err, "%s: verify: %s: %s", path, rc ? "posix_fadvise" : "fdatasync",
+			strerror(rc ? rc : errno));
+		close(fd);
+		return -1;
+	}
+	/* not the workers' buffers: data=zero writes from them as they are */
+	buf = malloc(v[OPT_BS].u);
+	if (!buf) {
+		close(fd);
+		return err_set(err, "out of memory");
+	}
+	rr->verified_bytes = 0;
+	for (unsigned t = 0; t < r->nw && rc == 0; t++) {
+		worker_share(r, t, &p);
+		rc = data_verify(&r->gen, fd, &p,
+				 v[OPT_OP].u == OP_READWRITE ? (unsigned)v[OPT_RWMIXREAD].u : 0, buf,
+				 &f, &checked, err);
+		rr->verified_bytes += checked;
+	}
+	free(buf);
+	close(fd);
+	if (rc > 0) {
+		data_fault_describe(&f, line, sizeof(line));
+		return err_set(err, "%s: verify found a bad block: %s", path, line);
+	}
+	return rc;
 }
 
 /* Where this rank's share starts, for consume=ints: the number cut there is
@@ -466,7 +642,7 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	set_status(r->status, PHASE_CACHE, 0, 0);
 	/* a cache step cut short by a signal returns 1: the stop is then agreed
 	 * at the start line and the repeat is not measured */
-	if (prepare_check(path, &r->id, err) < 0 ||
+	if (prepare_check(path, &r->id, err) < 0 || alloc_reset(r, err) < 0 ||
 	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, r->stop, err) < 0) {
 		rc = -1;
 	} else {
@@ -492,6 +668,13 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = repeat_measure(r);
 	getrusage(RUSAGE_SELF, &ru1);
+	rr->dirty_end_bytes = -1;
+	if (r->writes) {
+		int64_t dirty = cache_dirty_bytes(r->w[0].eng.fd, v[OPT_SIZE].u,
+						  &rr->dirty_system_wide);
+
+		rr->dirty_end_bytes = (double)dirty;
+	}
 	set_status(r->status, PHASE_IDLE, 0, 0);
 	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
 		const struct io_results *w = &r->w[t].res;
@@ -517,6 +700,9 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		    &ru1, &tl);
 	tally_ranks(r, rr, &tl);
 	fill_figures(r, rr, &tl);
+	/* a repeat cut short wrote only part of its blocks: nothing to check */
+	if (v[OPT_VERIFY].u == VERIFY_AFTER && !rr->interrupted && !rr->runtime_limited)
+		return verify_repeat(r, rr, err);
 	return 0;
 }
 

@@ -19,11 +19,25 @@
 #include "error.h"
 #include "plan.h"
 
+/* Latency of one kind of operation (a direction, the flushes). */
+struct op_figures {
+	double throughput_Bps, iops; /* directions only */
+	double lat_mean_ns;
+	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns;
+};
+
 struct repeat_result {
 	double time_to_end_s, throughput_Bps, coverage_Bps, iops;
 	uint64_t bytes;              /* both directions */
 	uint64_t ops[IO_DIRS];       /* completed units per direction (ops[IO_READ]: "reads") */
 	uint64_t dir_bytes[IO_DIRS];
+	struct op_figures dir[IO_DIRS]; /* per direction */
+	uint64_t flushes;            /* fsync/fdatasync/msync calls in the timed loop */
+	struct op_figures flush;     /* their latencies */
+	double dirty_end_bytes;      /* written but only in memory when the repeat ended
+				      * (dirty or under writeback); < 0: unknown or no writes */
+	bool dirty_system_wide;      /* that figure is the whole system's (no cachestat) */
+	uint64_t verified_bytes;     /* verify=after: bytes read back and found good */
 	double start_skew_s;         /* latest first issue of a worker - earliest */
 	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
 	double lat_mean_ns;

@@ -233,6 +233,7 @@ static void test_verify_reads_back_a_file(void **state)
 	struct data_gen g;
 	struct data_fault f;
 	struct pattern p;
+	uint64_t checked;
 	int fd = mkstemp(path);
 
 	(void)state;
@@ -243,18 +244,19 @@ static void test_verify_reads_back_a_file(void **state)
 	assert_int_equal(pwrite(fd, data, SIZE, 0), SIZE);
 	pattern_init(&p, PATTERN_SEQUENTIAL, SIZE, BS, BS, 0, 5, 0,
 		     pattern_reads(PATTERN_SEQUENTIAL, SIZE, BS, BS, 0));
-	assert_int_equal(data_verify(&g, fd, &p, buf, &f, err), 0);
+	assert_int_equal(data_verify(&g, fd, &p, 0, buf, &f, &checked, err), 0);
+	assert_int_equal(checked, SIZE);
 	assert_int_equal(pwrite(fd, "x", 1, 777777), 1);
 	pattern_init(&p, PATTERN_SEQUENTIAL, SIZE, BS, BS, 0, 5, 0,
 		     pattern_reads(PATTERN_SEQUENTIAL, SIZE, BS, BS, 0));
-	assert_int_equal(data_verify(&g, fd, &p, buf, &f, err), 1);
+	assert_int_equal(data_verify(&g, fd, &p, 0, buf, &f, &checked, err), 1);
 	assert_int_equal(f.off, 777777);
 	assert_int_equal(f.kind, FAULT_CORRUPT);
 	/* a file shorter than the pattern: an error, not a verdict */
 	assert_int_equal(ftruncate(fd, SIZE / 2), 0);
 	pattern_init(&p, PATTERN_REVERSE, SIZE, BS, BS, 0, 5, 0,
 		     pattern_reads(PATTERN_REVERSE, SIZE, BS, BS, 0));
-	assert_int_equal(data_verify(&g, fd, &p, buf, &f, err), -1);
+	assert_int_equal(data_verify(&g, fd, &p, 0, buf, &f, &checked, err), -1);
 	assert_non_null(strstr(err, "unexpected end of file"));
 	close(fd);
 	data_gen_free(&g);

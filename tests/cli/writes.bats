@@ -1,0 +1,268 @@
+#!/usr/bin/env bats
+# Writes: what they put on disk (against an independent generator, wdata.py,
+# and the independent reader, refsum), the calls that make them durable
+# (counted by an LD_PRELOAD shim), verification, and every refusal that
+# keeps iosweep from writing what it must not.
+
+load helpers
+
+# Not a multiple of the block size, so that the last block is short.
+SIZE=3149837
+
+# sync_calls NAME JOB-LINES...: runs a job on $TESTDIR/f under the sync shim;
+# the calls it counted, sorted and counted, in $output
+sync_calls() {
+	local name=$1
+	shift
+	job "$name" "[global]\nfilename = $TESTDIR/f\nsize = 4m\nrepeat = 1\nop = write\ncache = keep\n[j]\n$*\n"
+	"$IOSWEEP" run "$TESTDIR/$name.ini" >/dev/null # creates the file: not counted
+	rm -f "$TESTDIR/$name.log"
+	IOSWEEP_SYNC_FILE=$TESTDIR/f IOSWEEP_SYNC_LOG=$TESTDIR/$name.log \
+		LD_PRELOAD=$HELPERS/sync_shim.so "$IOSWEEP" run "$TESTDIR/$name.ini" >/dev/null
+	touch "$TESTDIR/$name.log"
+	output=$(sort "$TESTDIR/$name.log" | uniq -c | awk '{printf "%s %s;", $1, $2 ($3 ? " " $3 : "")}')
+}
+
+@test "every engine, pattern, thread count and iodepth writes the documented bytes with the checksum the reader finds" {
+	job m "[global]\nfilename = $TESTDIR/w.dat\nsize = $SIZE\nbs = 4k\nrepeat = 1\nop = write\nengine = sync, mmap, aio, uring\nthreads = 1, 4\niodepth = 1, 16\n[dense]\npattern = sequential, reverse, random\n[sparse]\nspacing = 20k\n"
+	run "$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/m.json" 'len(d["runs"])')" = 48 ]
+	# every block was written with the content wdata.py computes from the format
+	python3 "$BATS_TEST_DIRNAME/wdata.py" bytes 1 0 $SIZE | cmp - "$TESTDIR/w.dat"
+	for p in sequential reverse random; do
+		ref=$(refsum "$TESTDIR/w.dat" $p $SIZE 4096 4096 0 1)
+		n=$(python3 "$BATS_TEST_DIRNAME/offsets.py" $p $SIZE 4096 4096 0 1 | wc -l)
+		got=$(json_get "$TESTDIR/m.json" "sorted({(r['repeats'][0]['checksum'], r['repeats'][0]['writes'], r['repeats'][0]['reads']) for r in d['runs'] if r['job'] == 'dense' and r['params']['pattern'] == '$p'})")
+		[ "$got" = "[('$ref', $n, 0)]" ] || { echo "$p: $got != $ref $n"; false; }
+	done
+	ref=$(refsum "$TESTDIR/w.dat" sequential $SIZE 4096 20480 0 1)
+	got=$(json_get "$TESTDIR/m.json" "sorted({(r['repeats'][0]['checksum'], r['repeats'][0]['writes']) for r in d['runs'] if r['job'] == 'sparse'})")
+	[ "$got" = "[('$ref', 154)]" ]
+	# and a read run of the same blocks reports the same checksum
+	job r "[r]\nfilename = $TESTDIR/w.dat\nrepeat = 1\nengine = sync, uring\npattern = random\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 0 ]
+	ref=$(refsum "$TESTDIR/w.dat" random $SIZE 4096 4096 0 1)
+	[ "$(json_get "$TESTDIR/r.json" '[r["repeats"][0]["checksum"] for r in d["runs"]]')" = "['$ref', '$ref']" ]
+}
+
+@test "readwrite reads rwmixread percent of the blocks, chosen per offset from the seed, and writes the others" {
+	job x "[x]\nfilename = $TESTDIR/x.dat\nsize = 4m\nrepeat = 2\nop = readwrite\nrwmixread = 30\nengine = sync, uring\niodepth = 8\nthreads = 1, 3\npattern = random\nseed = 9\n"
+	run "$IOSWEEP" run "$TESTDIR/x.ini" -o json:"$TESTDIR/x.json"
+	[ "$status" -eq 0 ]
+	writes=$(python3 "$BATS_TEST_DIRNAME/offsets.py" random 4194304 4096 4096 0 9 |
+		python3 "$BATS_TEST_DIRNAME/wdata.py" writes 9 30)
+	[ "$(json_get "$TESTDIR/x.json" 'sorted({(x["writes"], x["reads"] + x["writes"], x["write_bytes"], x["read_bytes"] + x["write_bytes"]) for r in d["runs"] for x in r["repeats"]})')" = "[($writes, 1024, $((writes * 4096)), 4194304)]" ]
+	# what was read is still there and what was written is there now: the
+	# file as it is afterwards gives every run's checksum
+	ref=$(refsum "$TESTDIR/x.dat" random 4194304 4096 4096 0 9)
+	[ "$(json_get "$TESTDIR/x.json" 'sorted({x["checksum"] for r in d["runs"] for x in r["repeats"]})')" = "['$ref']" ]
+	# the table shows both directions' throughput
+	run "$IOSWEEP" run "$TESTDIR/x.ini" --set engine=sync --set threads=1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rwmixread=30"* ]]
+}
+
+@test "verify=after reads every written block back and a flipped byte is found at its offset" {
+	job v "[v]\nfilename = $TESTDIR/v.dat\nsize = 2m\nrepeat = 1\nop = write\nverify = after\nbs = 16k\n"
+	run "$IOSWEEP" run "$TESTDIR/v.ini" -o json:"$TESTDIR/v.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/v.json" 'd["runs"][0]["repeats"][0]["verified_bytes"]')" = 2097152 ]
+	# a read run verifies too: good now ...
+	job r "[r]\nfilename = $TESTDIR/v.dat\nrepeat = 1\nverify = after\nbs = 4k\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini"
+	[ "$status" -eq 0 ]
+	# ... and not after one byte is flipped
+	printf '\x5a' | dd of="$TESTDIR/v.dat" bs=1 seek=1000005 conv=notrunc status=none
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"verify found a bad block: offset 1000005: corrupt: 1 byte of the 4 KiB unit at 999424 differ"* ]]
+	# a block copied to the wrong place, and a hole
+	dd if="$TESTDIR/v.dat" of="$TESTDIR/v.dat" bs=4096 skip=3 seek=5 count=1 conv=notrunc status=none
+	run "$IOSWEEP" run "$TESTDIR/r.ini"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 20480: misplaced: holds the iosweep data of offset 12288"* ]]
+	fallocate -p -o 8192 -l 4096 "$TESTDIR/v.dat" || skip "no hole punching here"
+	run "$IOSWEEP" run "$TESTDIR/r.ini"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 8192: zeros"* ]]
+}
+
+@test "durability options make exactly the calls they promise" {
+	[ -e "$HELPERS/sync_shim.so" ] || skip "the sync shim is not built (make check builds it)"
+	sync_calls none "sync = none"
+	[ "$output" = "1 open;" ]
+	sync_calls end "sync = end"
+	[ "$output" = "1 fsync;1 open;" ]
+	# 1024 writes: 10 flushes of 100, and one for the last 24
+	sync_calls fs "sync = fsync\nsync_every = 100"
+	[ "$output" = "11 fsync;1 open;" ]
+	sync_calls fds "sync = fdatasync\nsync_every = 1\nengine = uring\niodepth = 4"
+	[ "$output" = "1024 fdatasync;1 open;" ]
+	sync_calls ds "sync = dsync"
+	[ "$output" = "1 open dsync;" ]
+	sync_calls os "sync = osync\nengine = aio"
+	[ "$output" = "1 open sync;" ]
+	sync_calls mm "sync = fdatasync\nsync_every = 256\nengine = mmap"
+	[ "$output" = "4 msync;1 open;" ]
+}
+
+@test "dirty bytes at the end: a buffered write leaves them, a final flush does not" {
+	job d "[global]\nfilename = $TESTDIR/d.dat\nsize = 4m\nrepeat = 1\nop = write\n[lie]\nsync = none\n[honest]\nsync = end\n"
+	run "$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json" -o table
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][0]["repeats"][0]["dirty_end_bytes"] > 0')" = True ]
+	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][1]["repeats"][0]["dirty_end_bytes"]')" = 0.0 ]
+	[ "$(json_get "$TESTDIR/d.json" '[r["repeats"][0]["flushes"] for r in d["runs"]]')" = "[0, 1]" ]
+	[[ "$output" == *"of the written bytes were still only in memory at the end"* ]]
+}
+
+@test "alloc: overwrite, allocate and prealloc write the same data, and a fresh file is created empty" {
+	job a "[a]\nfilename = $TESTDIR/a.dat\nsize = 1m\nrepeat = 2\nop = write\nalloc = allocate, prealloc, overwrite\nverify = after\n"
+	run "$IOSWEEP" plan "$TESTDIR/a.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"writes $TESTDIR/a.dat (to be created): 1MiB per repeat, 6MiB in all"* ]]
+	run "$IOSWEEP" run "$TESTDIR/a.ini" -o json:"$TESTDIR/a.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/a.json" '[(r["params"]["alloc"], r["repeats"][1]["verified_bytes"]) for r in d["runs"]]')" = "[('allocate', 1048576), ('prealloc', 1048576), ('overwrite', 1048576)]" ]
+	python3 "$BATS_TEST_DIRNAME/wdata.py" bytes 1 0 1048576 | cmp - "$TESTDIR/a.dat"
+}
+
+@test "plan and check say which files a job writes and how much" {
+	head -c 1m /dev/urandom >"$TESTDIR/mine"
+	job p "[global]\nsize = 1m\n[new]\nfilename = $TESTDIR/n.dat\nop = write, readwrite\n[yours]\nfilename = $TESTDIR/mine\nallow_write = $TESTDIR/mine\nop = write\nrepeat = 2\n[reader]\nfilename = $TESTDIR/mine\n"
+	run "$IOSWEEP" check "$TESTDIR/p.ini"
+	[ "$status" -eq 0 ]
+	[ "$output" = "writes $TESTDIR/n.dat (to be created): at most 1MiB per repeat, 6MiB in all
+writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
+	run "$IOSWEEP" plan "$TESTDIR/p.ini"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^ +1 +new .* readwrite .* <= 1MiB +3$'
+	# a read-only job is checked silently, as before
+	job q "[r]\nfilename = $TESTDIR/mine\n"
+	run "$IOSWEEP" check "$TESTDIR/q.ini"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "writes never go to a device, a symbolic link, another user's file or a file iosweep did not make" {
+	head -c 1m /dev/urandom >"$TESTDIR/mine"
+	sum=$(sha256sum <"$TESTDIR/mine")
+	# a character device, even with the opt-in
+	job c "[c]\nfilename = /dev/null\nsize = 1m\nop = write\nallow_write = /dev/null\n"
+	run "$IOSWEEP" check "$TESTDIR/c.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"/dev/null is a character device: iosweep writes only regular files"* ]]
+	# a block device
+	if [ "$(id -u)" = 0 ] && mknod "$TESTDIR/blk" b 7 200 2>/dev/null; then
+		job b "[b]\nfilename = $TESTDIR/blk\nsize = 1m\nop = write\n"
+		run "$IOSWEEP" run "$TESTDIR/b.ini"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"$TESTDIR/blk is a block device"* ]]
+	fi
+	# a symbolic link, even to a file iosweep made
+	job m "[m]\nfilename = $TESTDIR/made\nsize = 1m\nrepeat = 1\nop = write\n"
+	run "$IOSWEEP" run "$TESTDIR/m.ini"
+	[ "$status" -eq 0 ]
+	ln -s "$TESTDIR/made" "$TESTDIR/link"
+	job l "[l]\nfilename = $TESTDIR/link\nop = write\n"
+	run "$IOSWEEP" run "$TESTDIR/l.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$TESTDIR/link is a symbolic link: iosweep never writes through one"* ]]
+	# the user's own file: only with the opt-in, and the opt-in names that file
+	job u "[u]\nfilename = $TESTDIR/mine\nop = write\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/u.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$TESTDIR/mine was not created by iosweep"*"allow_write = $TESTDIR/mine"* ]]
+	job o "[o]\nfilename = $TESTDIR/mine\nop = write\nallow_write = $TESTDIR/other\n"
+	run "$IOSWEEP" run "$TESTDIR/o.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"allow_write names '$TESTDIR/other' but the job writes '$TESTDIR/mine'"* ]]
+	[ "$(sha256sum <"$TESTDIR/mine")" = "$sum" ]
+	job y "[y]\nfilename = $TESTDIR/mine\nop = write\nrepeat = 1\nallow_write = $TESTDIR/mine\n"
+	run "$IOSWEEP" run "$TESTDIR/y.ini"
+	[ "$status" -eq 0 ]
+	[ "$(sha256sum <"$TESTDIR/mine")" != "$sum" ]
+	# another user's file, made by iosweep or not
+	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to act as nobody"
+	chmod 755 "$TESTDIR"
+	mkdir "$TESTDIR/shared" && chmod 1777 "$TESTDIR/shared"
+	job n "[n]\nfilename = $TESTDIR/shared/theirs\nsize = 1m\nrepeat = 1\n"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSWEEP" run "$TESTDIR/n.ini"
+	[ "$status" -eq 0 ]
+	theirs=$(sha256sum <"$TESTDIR/shared/theirs")
+	job t "[t]\nfilename = $TESTDIR/shared/theirs\nop = write\nallow_write = $TESTDIR/shared/theirs\n"
+	run "$IOSWEEP" run "$TESTDIR/t.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"belongs to uid 65534, not to you"* ]]
+	[ "$(sha256sum <"$TESTDIR/shared/theirs")" = "$theirs" ]
+}
+
+@test "combinations writes cannot do are refused with the reason" {
+	job a "[a]\nsize = 1m\nop = write\nengine = mmap\nsync = dsync\n"
+	run "$IOSWEEP" check "$TESTDIR/a.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"sync=dsync makes write(2) synchronous, and engine=mmap stores into memory"* ]]
+	job b "[b]\nsize = 1m\nop = write\nengine = mmap\nalloc = allocate\n"
+	run "$IOSWEEP" check "$TESTDIR/b.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"SIGBUS"* ]]
+	job c "[c]\nsize = 1m\nfill = text\nop = write\nconsume = ints\n"
+	run "$IOSWEEP" check "$TESTDIR/c.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"consume=ints parses text"* ]]
+	job d "[d]\nsize = 1m\nop = write\ncache = warm\nalloc = prealloc\n"
+	run "$IOSWEEP" check "$TESTDIR/d.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cache=warm reads the file in before each repeat"* ]]
+	job e "[e]\nsize = 1000000\nop = write\ncache = direct\nbs = 4k\n"
+	run "$IOSWEEP" check "$TESTDIR/e.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"is not a multiple: the last write would go past the end"* ]]
+	# and more than the file system holds, at plan time
+	job f "[f]\nsize = 1000t\nop = write\n"
+	run "$IOSWEEP" check "$TESTDIR/f.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"free for you, and the run writes 1000TiB there"* ]]
+	[ ! -e "$TESTDIR/iosweep-1000TiB-random.dat" ]
+}
+
+@test "a disk that fills up during a write run ends it with a clear error and keeps what was measured" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir "$TESTDIR/small"
+	mount -t tmpfs -o size=3m tmpfs "$TESTDIR/small" || skip "cannot mount tmpfs here"
+	job f "[global]\nrepeat = 1\n[first]\nfilename = $TESTDIR/small/a\nsize = 1m\nop = write\n[second]\nfilename = $TESTDIR/small/b\nsize = 2560k\nop = write\nalloc = allocate\n"
+	run "$IOSWEEP" run "$TESTDIR/f.ini" -o json:"$TESTDIR/f.json" -o csv:"$TESTDIR/f.csv"
+	umount "$TESTDIR/small"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$TESTDIR/small/b: write at offset "*": No space left on device"* ]]
+	[ "$(json_get "$TESTDIR/f.json" '[(r["job"], len(r["repeats"]), r["failed"]) for r in d["runs"]]')" = "[('first', 1, False), ('second', 0, True)]" ]
+	[ "$(wc -l <"$TESTDIR/f.csv")" = 2 ]
+}
+
+@test "a signal during a write run ends it as for reads: exit 130, what was measured kept" {
+	job i "[global]\nfilename = $TESTDIR/i.dat\nsize = 4m\nrepeat = 1\nop = write\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\nsync = fdatasync\nsync_every = 64\n"
+	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for json_runs "$TESTDIR/i.json" 1
+	sleep 0.3
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	[ "$(json_get "$TESTDIR/i.json" '[(r["repeats"][0]["interrupted"], r["repeats"][0]["writes"] > 0) for r in d["runs"]]')" = "[(False, True), (True, True)]" ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["flushes"] > 0')" = True ]
+}
+
+@test "data: random does not compress, compress=N compresses by about N percent, zero is zeros" {
+	job d "[global]\nsize = 4m\nrepeat = 2\nop = write\nverify = after\n[r]\nfilename = $TESTDIR/r.dat\n[c]\nfilename = $TESTDIR/c.dat\ncompress = 50\n[z]\nfilename = $TESTDIR/z.dat\ndata = zero\n"
+	run "$IOSWEEP" run "$TESTDIR/d.ini"
+	[ "$status" -eq 0 ]
+	[ "$(gzip -c "$TESTDIR/r.dat" | wc -c)" -gt $((4194304 * 99 / 100)) ]
+	c=$(gzip -c "$TESTDIR/c.dat" | wc -c)
+	[ "$c" -gt $((4194304 * 48 / 100)) ] && [ "$c" -lt $((4194304 * 56 / 100)) ]
+	cmp -n 4194304 "$TESTDIR/z.dat" /dev/zero
+	python3 "$BATS_TEST_DIRNAME/wdata.py" bytes 1 0 4194304 50 | cmp - "$TESTDIR/c.dat"
+}
