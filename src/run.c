@@ -16,7 +16,9 @@
 #include <math.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +268,14 @@ struct thread_arg {
 	int rc;
 };
 
+#define START_SPINS 1024 /* pauses before a worker at the start line sleeps */
+
+/* Wakes every worker asleep at the start line (after go was set). */
+static void start_wake(struct runner *r)
+{
+	(void)syscall(SYS_futex, &r->go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -274,21 +284,25 @@ static inline void cpu_relax(void)
 }
 
 /* The start line: every worker (the calling thread's too) waits here until
- * all are there, then all go at once.  Spinning, because a futex wake-up
- * takes from microseconds to milliseconds per thread; a worker that has
- * spun long yields its CPU, for runs with more threads than CPUs. */
+ * all are there, then all go at once.  A worker spins a little first, so
+ * that workers arriving close together leave together without a wake-up
+ * (a futex wake-up takes from microseconds to milliseconds per thread),
+ * then sleeps on the futex, so that waiting workers do not take CPU from
+ * the ones still on their way (more threads than CPUs). */
 static int start_line(struct runner *r)
 {
-	unsigned spins = 0;
 	int go;
 
-	if (__atomic_add_fetch(&r->arrived, 1, __ATOMIC_ACQ_REL) == r->nw)
+	if (__atomic_add_fetch(&r->arrived, 1, __ATOMIC_ACQ_REL) == r->nw) {
 		__atomic_store_n(&r->go, 1, __ATOMIC_RELEASE);
-	while ((go = __atomic_load_n(&r->go, __ATOMIC_ACQUIRE)) == 0) {
-		if (++spins < (1u << 16))
+		start_wake(r);
+		return 1;
+	}
+	for (unsigned spins = 0; (go = __atomic_load_n(&r->go, __ATOMIC_ACQUIRE)) == 0;) {
+		if (++spins < START_SPINS)
 			cpu_relax();
-		else
-			sched_yield();
+		else /* returns at once when go is no longer 0; EINTR: look again */
+			(void)syscall(SYS_futex, &r->go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	}
 	return go;
 }
@@ -322,6 +336,7 @@ static int repeat_measure(struct runner *r)
 		worker_thread(&args[0]);
 	} else {
 		__atomic_store_n(&r->go, -1, __ATOMIC_RELEASE);
+		start_wake(r);
 		rc = -1;
 	}
 	for (unsigned t = 1; t < started; t++)
