@@ -50,6 +50,8 @@ struct fio_state {
 	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
 };
 
+#define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */
+
 typedef int (*handler_fn)(struct fio_state *st, const struct fio_setting *s, char *err);
 
 enum rule_kind {
@@ -914,7 +916,7 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	if (rc == 0 && path)
 		rc = set_val(ij, OPT_FILENAME, "%s", path);
 	else if (rc == 0)
-		rc = note(im, NULL, job_at,
+		rc = note(im, NULL, st->job->file, /* once per file, not per job */
 			  "no filename: fio would lay out a file named after the job in the "
 			  "current directory; iosweep reads its own test file of the same size");
 	free(path);
@@ -977,6 +979,15 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	if (st->description)
 		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
 
+	/* iosweep's job files hold lines of at most 198 characters; lists go on
+	 * on indented lines (write_value), other values cannot */
+	for (int k = 0; k < OPT__COUNT; k++)
+		if (ij->val[k] && !option_table[k].list &&
+		    strlen(ij->val[k]) + strlen(option_table[k].name) + 3 > MAX_LINE)
+			return err_set(err, "%s: job '%s': %s is %zu characters long: an iosweep job "
+					    "file line holds %d; use a shorter one", job_at,
+				       st->job->name, option_table[k].name, strlen(ij->val[k]),
+				       MAX_LINE);
 	/* what is translated with a difference, said where it was written */
 	if (!queued && st->iodepth > 1)
 		rc |= note(im, st->iodepth_at, NULL,

@@ -85,7 +85,7 @@ import_corpus() {
 	grep -q 'include-common.inc:2: thread=1: irrelevant' "$TESTDIR/err"
 	grep -q 'include-common.inc:3: group_reporting: irrelevant' "$TESTDIR/err"
 	grep -q '^;   include-common.inc:2: thread=1: irrelevant' "$TESTDIR/i.ini"
-	grep -q '^;   include.fio:6: no filename: fio would lay out a file' "$TESTDIR/i.ini"
+	grep -q '^;   include.fio: no filename: fio would lay out a file' "$TESTDIR/i.ini"
 }
 
 @test 'a translation without notes warns nothing' {
@@ -205,4 +205,37 @@ import_corpus() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"FILE.fio..."* ]]
 	[[ "$output" == *"-- fio ARGS"* ]]
+}
+
+@test 'a huge fio file: 2000 jobs that differ in bs become one job with a 2000-value list' {
+	cd "$TESTDIR"
+	python3 -c "
+print('[global]\nsize=64m\nstonewall')
+for i in range(2000): print(f'[j{i}]\nbs={(i + 1) * 512}')" >many.fio
+	"$IOSWEEP" import many.fio -o many.ini 2>/dev/null
+	"$IOSWEEP" check many.ini
+	[ "$("$IOSWEEP" plan many.ini -o json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))')" = 2000 ]
+	[ "$(awk 'length > 198' many.ini | wc -l)" -eq 0 ]
+}
+
+@test 'a value too long for an iosweep job file line is refused naming it' {
+	cd "$TESTDIR"
+	python3 -c "print('[d]\nsize=1m\ndescription=' + 'x' * 300)" >long.fio
+	run "$IOSWEEP" import long.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: long.fio:1: job 'd': description is 300 characters long"* ]]
+}
+
+@test 'import -o on a full file system fails and leaves nothing behind' {
+	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
+	mkdir "$TESTDIR/full"
+	mount -t tmpfs -o size=8k tmpfs "$TESTDIR/full" || skip "cannot mount a tmpfs here"
+	head -c 8k /dev/zero >"$TESTDIR/full/filler" 2>/dev/null || true
+	run "$IOSWEEP" import "$FIO_DATA/merge.fio" -o "$TESTDIR/full/x.ini"
+	ls -A "$TESTDIR/full" >"$TESTDIR/left"
+	umount "$TESTDIR/full"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"x.ini"* ]]
+	[ "$(cat "$TESTDIR/left")" = filler ]
 }
