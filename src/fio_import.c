@@ -45,6 +45,7 @@ struct fio_state {
 	uint64_t iodepth;
 	const struct fio_setting *iodepth_at;
 	bool direct, invalidate, pre_read, norandommap, randrepeat, seed_set, ordered;
+	bool fixedbufs, registerfiles, sqthread_poll, hipri, nowait; /* uring, psync2 */
 	const char *hint;                 /* NULL: fio's default, advice by pattern */
 	uint64_t numjobs, runtime_us, loops, seed, number_ios;
 	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
@@ -326,7 +327,7 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	static const char *const map[][2] = {
-		{ "psync", "sync" }, { "sync", "sync" }, { "pvsync", "sync" },
+		{ "psync", "sync" }, { "sync", "sync" }, { "pvsync", "sync" }, { "pvsync2", "psync2" },
 		{ "libaio", "aio" }, { "io_uring", "uring" }, { "mmap", "mmap" },
 	};
 
@@ -338,7 +339,8 @@ static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *e
 			return 0;
 		}
 	return bad(s, err, "iosweep has no such engine; it translates psync, sync and pvsync "
-			   "(engine=sync), libaio (aio), io_uring (uring) and mmap (mmap)");
+			   "(engine=sync), pvsync2 (psync2), libaio (aio), io_uring (uring) and mmap "
+			   "(mmap)");
 }
 
 static int h_iodepth(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -562,6 +564,11 @@ static const struct rule rules[] = {
 	TRANSLATED("allrandrepeat", h_randrepeat),
 	TRANSLATED("randseed", h_randseed),
 	FLAG_AT("norandommap", norandommap),
+	FLAG_AT("fixedbufs", fixedbufs),
+	FLAG_AT("registerfiles", registerfiles),
+	FLAG_AT("sqthread_poll", sqthread_poll),
+	FLAG_AT("hipri", hipri),
+	FLAG_AT("nowait", nowait),
 	TRANSLATED("number_ios", h_number_ios),
 	TRANSLATED("offset", h_offset),
 	TRANSLATED("stonewall", h_order),
@@ -583,8 +590,6 @@ static const struct rule rules[] = {
 	NOTED("startdelay", OFF_ONLY, "iosweep starts every run at once"),
 	NOTED("io_size", OFF_ONLY, "iosweep reads the file once per repeat: use loops or size"),
 	NOTED("io_limit", OFF_ONLY, "iosweep reads the file once per repeat: use loops or size"),
-	NOTED("hipri", OFF_ONLY, "iosweep does not poll for completions"),
-	NOTED("sqthread_poll", OFF_ONLY, "iosweep does not use a submission thread"),
 	NOTED("latency_target", OFF_ONLY, "iosweep keeps iodepth fixed"),
 	NOTED("create_only", OFF_ONLY, "a job that only creates files measures nothing"),
 	NOTED("fill_device", OFF_ONLY, "iosweep does not write yet"),
@@ -678,8 +683,6 @@ static const struct rule rules[] = {
 	  "iosweep reaps what has completed, not in batches"),
 	NOTED("iodepth_low", UNSUPPORTED, "iosweep refills the queue as soon as a read completes"),
 	NOTED("userspace_reap", UNSUPPORTED, "iosweep reaps with io_getevents"),
-	NOTED("fixedbufs", UNSUPPORTED, "iosweep does not register buffers with io_uring"),
-	NOTED("registerfiles", UNSUPPORTED, "iosweep does not register files with io_uring"),
 	NOTED("nonvectored", UNSUPPORTED, "iosweep issues plain reads"),
 	NOTED("mem", UNSUPPORTED, "iosweep allocates its buffers with posix_memalign"),
 	NOTED("iomem", UNSUPPORTED, "iosweep allocates its buffers with posix_memalign"),
@@ -884,6 +887,38 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, char
 	return 0;
 }
 
+/* The io_uring and pvsync2 options, where the engine has them; refused
+ * where it has not (fio ignores them there, but they say the job meant
+ * something else). */
+static int engine_flags(const struct fio_state *st, struct import_job *ij, const char *job_at,
+			char *err)
+{
+	static const struct {
+		const char *name, *engines;
+		size_t flag;
+		enum opt_id id;
+	} flags[] = {
+		{ "fixedbufs", "uring", offsetof(struct fio_state, fixedbufs), OPT_FIXEDBUFS },
+		{ "registerfiles", "uring", offsetof(struct fio_state, registerfiles), OPT_REGISTERFILES },
+		{ "sqthread_poll", "uring", offsetof(struct fio_state, sqthread_poll), OPT_SQTHREAD_POLL },
+		{ "hipri", "uring psync2", offsetof(struct fio_state, hipri), OPT_HIPRI },
+		{ "nowait", "psync2", offsetof(struct fio_state, nowait), OPT_NOWAIT },
+	};
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (!*(const bool *)((const char *)st + flags[i].flag))
+			continue;
+		if (!strstr(flags[i].engines, st->engine))
+			return err_set(err, "%s: job '%s': %s=1 needs ioengine=%s", job_at,
+				       st->job->name, flags[i].name,
+				       strcmp(flags[i].engines, "uring") == 0 ? "io_uring" :
+				       strcmp(flags[i].engines, "psync2") == 0 ? "pvsync2" :
+				       "io_uring or pvsync2");
+		if (set_val(ij, flags[i].id, "1") < 0)
+			return err_set(err, "out of memory");
+	}
+	return 0;
+}
+
 /* The state of a read job, as iosweep options. */
 static int finish(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
 {
@@ -978,6 +1013,8 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	}
 	if (st->description)
 		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
+	if (rc == 0 && engine_flags(st, ij, job_at, err) < 0)
+		return -1;
 
 	/* iosweep's job files hold lines of at most 198 characters; lists go on
 	 * on indented lines (write_value), other values cannot */
