@@ -66,11 +66,11 @@ static const struct {
 	{ "engine", "pvsync", "fio's pvsync (preadv) is 'sync' here" },
 	{ "pattern", "read", "fio's rw=read is 'sequential' here" },
 	{ "pattern", "randread", "fio's rw=randread is 'random' here" },
-	{ "pattern", "randwrite", "iosweep does not write yet" },
-	{ "pattern", "write", "iosweep does not write yet" },
-	{ "pattern", "randrw", "iosweep does not write yet" },
-	{ "pattern", "rw", "iosweep does not write yet" },
-	{ "pattern", "readwrite", "iosweep does not write yet" },
+	{ "pattern", "randwrite", "fio's rw=randwrite is 'op = write' with 'pattern = random' here" },
+	{ "pattern", "write", "fio's rw=write is 'op = write' with 'pattern = sequential' here" },
+	{ "pattern", "randrw", "fio's rw=randrw is 'op = readwrite' with 'pattern = random' here" },
+	{ "pattern", "rw", "fio's rw=rw is 'op = readwrite' with 'pattern = sequential' here" },
+	{ "pattern", "readwrite", "fio's rw=readwrite is 'op = readwrite' with 'pattern = sequential' here" },
 };
 
 const char *fio_hint_option(const char *name)

@@ -305,8 +305,8 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 		st->rw = RW_RANDREAD;
 	} else if (strstr(word, "write") || strcmp(word, "rw") == 0 ||
 		   strcmp(word, "readwrite") == 0 || strcmp(word, "randrw") == 0) {
-		return bad(s, err, "iosweep does not write yet: only rw=read and rw=randread "
-				   "translate");
+		return bad(s, err, "iosweep import does not translate writes yet: write the "
+				   "job by hand with op = write or readwrite (iosweep-job(5), WRITES)");
 	} else if (strstr(word, "trim")) {
 		return bad(s, err, "iosweep does not trim: only rw=read and rw=randread translate");
 	} else {
@@ -522,7 +522,7 @@ static int h_verify(struct fio_state *st, const struct fio_setting *s, char *err
 			 strcmp(s->value, "") == 0))
 		return 0;
 	return bad(s, err, "fio would check data it wrote earlier; iosweep cannot check fio's "
-			   "verify patterns (and does not write yet)");
+			   "verify patterns");
 }
 
 #define W_ONLY "applies to writes only; this job only reads"
@@ -592,7 +592,7 @@ static const struct rule rules[] = {
 	NOTED("io_limit", OFF_ONLY, "iosweep reads the file once per repeat: use loops or size"),
 	NOTED("latency_target", OFF_ONLY, "iosweep keeps iodepth fixed"),
 	NOTED("create_only", OFF_ONLY, "a job that only creates files measures nothing"),
-	NOTED("fill_device", OFF_ONLY, "iosweep does not write yet"),
+	NOTED("fill_device", OFF_ONLY, "iosweep import does not translate writes yet"),
 	NOTED("do_verify", OFF_ONLY, "iosweep cannot check fio's verify patterns"),
 	NOTED("steadystate", OFF_ONLY, NEEDS_16),
 	NOTED("ss", OFF_ONLY, NEEDS_16),
@@ -601,7 +601,7 @@ static const struct rule rules[] = {
 	NOTED("offset_increment", OFF_ONLY, "iosweep's threads split the file themselves"),
 	NOTED("trim_percentage", OFF_ONLY, "iosweep does not trim"),
 	NOTED("uncached", OFF_ONLY, "iosweep does not read with RWF_UNCACHED"),
-	NOTED("rwmixwrite", OFF_ONLY, "iosweep does not write yet"),
+	NOTED("rwmixwrite", OFF_ONLY, "iosweep import does not translate writes yet"),
 	/* irrelevant */
 	NOTED("thread", IRRELEVANT, "iosweep's readers are always threads of one process"),
 	NOTED("group_reporting", IRRELEVANT, "iosweep always reports a run's threads together"),

@@ -21,7 +21,7 @@ load helpers
 @test "fio values point at the iosweep value" {
 	for pair in "engine:libaio:'aio'" "engine:io_uring:'uring'" "engine:psync:'sync'" \
 		"pattern:randread:'random'" "pattern:read:'sequential'" \
-		"pattern:randwrite:does not write"; do
+		"pattern:randwrite:'op = write' with 'pattern = random'"; do
 		opt=${pair%%:*} rest=${pair#*:}
 		val=${rest%%:*} want=${rest#*:}
 		job j "[a]\nsize = 1m\n$opt = $val\n"
