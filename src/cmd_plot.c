@@ -29,7 +29,7 @@
 #include "error.h"
 #include "figures.h"
 #include "options.h"
-#include "report.h"
+#include "output.h"
 #include "resultfile.h"
 #include "units.h"
 
@@ -48,6 +48,7 @@ struct chart {
 	struct resultfile rf;
 	const struct figure *fig;
 	char *out;               /* destination (malloc'd) */
+	struct output dest;      /* out, checked */
 	bool png;
 	const char *x;           /* a params key, or "job" */
 	bool numeric, size, logx, logy;
@@ -97,17 +98,21 @@ static int choose_output(struct chart *ch, const struct cli *cl)
 	return 0;
 }
 
-/* The output's directory must exist and be writable: found before any work. */
-static int check_output_dir(const char *out)
+/* The output is a regular file (or absent), not the result file: found
+ * before any work. */
+static int check_output(struct chart *ch, const char *in)
 {
-	const char *slash = strrchr(out, '/');
-	char *dir = slash ? strndup(out, (size_t)(slash - out + 1)) : strdup(".");
-	int rc = dir ? access(dir, W_OK) : -1;
+	char err[ERR_MAX];
 
-	if (rc < 0)
-		cli_error("plot: cannot write %s: %s", out, dir ? strerror(errno) : "out of memory");
-	free(dir);
-	return rc;
+	if (output_check(ch->out, &ch->dest, err) < 0) {
+		cli_error("plot: %s", err);
+		return -1;
+	}
+	if (output_names(&ch->dest, in)) {
+		cli_error("plot: cannot write %s: it is the result file", ch->out);
+		return -1;
+	}
+	return 0;
 }
 
 static int choose_figure(struct chart *ch, const struct cli *cl)
@@ -547,7 +552,7 @@ static char *read_all(const char *path, size_t *len)
 }
 
 /* Copies dir/out.EXT to the destination. */
-static int deliver(const struct chart *ch, const char *dir)
+static int deliver(struct chart *ch, const char *dir)
 {
 	char path[TMPFILE_MAX], err[ERR_MAX];
 	size_t len = 0;
@@ -560,7 +565,7 @@ static int deliver(const struct chart *ch, const char *dir)
 		cli_error("plot: gnuplot wrote no chart");
 		return -1;
 	}
-	rc = report_write_atomic(ch->out, data, len, err);
+	rc = output_write(&ch->dest, data, len, err);
 	if (rc < 0)
 		cli_error("plot: %s", err);
 	free(data);
@@ -581,7 +586,7 @@ static void remove_dir(const char *dir)
 		cli_error("plot: cannot remove %s: %s", dir, strerror(errno));
 }
 
-static int draw(const struct chart *ch)
+static int draw(struct chart *ch)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[PATH_MAX], path[TMPFILE_MAX];
@@ -621,7 +626,7 @@ static int prepare(struct chart *ch, const struct cli *cl)
 			  help_usage("plot"));
 		return -1;
 	}
-	if (choose_output(ch, cl) < 0 || check_output_dir(ch->out) < 0 ||
+	if (choose_output(ch, cl) < 0 || check_output(ch, cl->files[0]) < 0 ||
 	    choose_figure(ch, cl) < 0)
 		return -1;
 	if (resultfile_load(&ch->rf, cl->files[0], err) < 0) {
@@ -647,6 +652,7 @@ static int collect(struct chart *ch)
 static void chart_free(struct chart *ch)
 {
 	resultfile_free(&ch->rf);
+	output_free(&ch->dest);
 	free(ch->out);
 	free(ch->cats);
 	free(ch->series);

@@ -22,6 +22,7 @@
 #include "dist.h"
 #include "error.h"
 #include "host.h"
+#include "output.h"
 #include "prepare.h"
 #include "progress.h"
 #include "report.h"
@@ -76,6 +77,46 @@ static int check_sinks(struct cli *c, struct report_sink *sinks)
 		return -1;
 	}
 	return 0;
+}
+
+/* Each output is a regular file (or absent) that is neither the job file, a
+ * data file nor another output; found before any I/O. */
+static int check_outputs(struct report_sink *sinks, size_t n, const struct plan *plan,
+			 char *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct output *o = &sinks[i].out;
+		const char *prev = NULL;
+
+		if (!sinks[i].path)
+			continue;
+		if (output_check(sinks[i].path, o, err) < 0)
+			return -1;
+		if (output_names(o, plan->jf->path))
+			return err_set(err, "cannot write %s: it is the job file", sinks[i].path);
+		for (size_t r = 0; r < plan->n; r++) {
+			const char *data = plan->runs[r].v[OPT_FILENAME].s;
+
+			if (prev && strcmp(prev, data) == 0)
+				continue;
+			prev = data;
+			if (output_names(o, data))
+				return err_set(err, "cannot write %s: it is the data file of job '%s'",
+					       sinks[i].path, plan->runs[r].job->name);
+		}
+		for (size_t j = 0; j < i; j++)
+			if (sinks[j].path && output_names(o, sinks[j].out.path))
+				return err_set(err, "cannot write %s: -o %s:%s names the same file; "
+					       "give each output its own path", sinks[i].path,
+					       sinks[j].reporter->name, sinks[j].path);
+	}
+	return 0;
+}
+
+static void free_outputs(struct report_sink *sinks, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		output_free(&sinks[i].out);
 }
 
 static void note_leftover(const char *msg, void *arg)
@@ -143,8 +184,9 @@ static void iso_now(char *buf, size_t n)
 	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
 }
 
-/* Each sink is told the same thing; the first error is kept, and one failing
- * destination does not stop the others. */
+/* Each sink is told the same thing; a destination that failed (a full
+ * disk) is said once and told nothing more (its file is never completed),
+ * and does not stop the others. */
 static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *r, int what,
 		      size_t idx)
 {
@@ -153,11 +195,18 @@ static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *
 
 	for (size_t i = 0; i < n; i++) {
 		const struct reporter *rep = sinks[i].reporter;
-		int e = what == 0 ? rep->begin(&sinks[i], r, err)
+		int e;
+
+		if (sinks[i].failed) {
+			rc = -1;
+			continue;
+		}
+		e = what == 0 ? rep->begin(&sinks[i], r, err)
 			: what == 1 ? rep->add(&sinks[i], r, idx, err)
 				    : rep->end(&sinks[i], r, err);
 		if (e < 0) {
 			cli_error("%s", err);
+			sinks[i].failed = true;
 			rc = -1;
 		}
 	}
@@ -302,6 +351,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 int cmd_run(int argc, char **argv)
 {
 	struct report_sink sinks[CLI_MAX_OUTPUTS] = { 0 };
+	char err[ERR_MAX] = "";
 	struct jobfile jf;
 	struct plan plan;
 	struct cli c;
@@ -320,7 +370,11 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = cli_load(&c, c.files[0], &jf, &plan);
 	if (rc == 0) {
-		rc = preflight(&plan) ? EXIT_USAGE : 0;
+		/* on many hosts, rank 0 alone writes the outputs */
+		if (cli_agree(dist_rank() == 0 && check_outputs(sinks, c.nout, &plan, err) < 0,
+			      err) ||
+		    preflight(&plan))
+			rc = EXIT_USAGE;
 		if (rc == 0) {
 			if (dist_rank() == 0)
 				plan_cache_notes(&plan, stderr);
@@ -329,6 +383,7 @@ int cmd_run(int argc, char **argv)
 		plan_free(&plan);
 		jobfile_free(&jf);
 	}
+	free_outputs(sinks, c.nout);
 	cli_free(&c);
 	return rc;
 }

@@ -29,6 +29,8 @@
 #include <cpuid.h>
 #endif
 
+#include "jsontext.h"
+
 #define LINE_MAX_LEN 4096
 #define BALLOON_DRIVER "/sys/bus/virtio/drivers/virtio_balloon"
 #define VIRTIO_BALLOON_F_REPORTING 5
@@ -36,30 +38,6 @@
 extern char **environ;
 
 /* ---- JSON helpers: NULL return means out of memory, nothing else ---- */
-
-/* jansson refuses strings that are not UTF-8; such a name (a mount point,
- * a device model) is kept with its odd bytes replaced rather than lost. */
-static json_t *text(const char *s)
-{
-	json_t *v;
-	char *copy;
-	size_t i;
-
-	if (!s)
-		return json_null();
-	v = json_string(s);
-	if (v)
-		return v;
-	copy = strdup(s);
-	if (!copy)
-		return NULL;
-	for (i = 0; copy[i]; i++)
-		if ((unsigned char)copy[i] < 0x20 || (unsigned char)copy[i] >= 0x7f)
-			copy[i] = '?';
-	v = json_string(copy);
-	free(copy);
-	return v;
-}
 
 static json_t *number(long long v, int known)
 {
@@ -162,9 +140,9 @@ static int add_names(json_t *obj)
 	host[sizeof(host) - 1] = '\0';
 	if (have_u)
 		snprintf(kernel, sizeof(kernel), "%s %s", u.sysname, u.release);
-	if (put(obj, "hostname", text(have_host ? host : NULL)) < 0 ||
-	    put(obj, "kernel", text(have_u ? kernel : NULL)) < 0 ||
-	    put(obj, "machine", text(have_u ? u.machine : NULL)) < 0)
+	if (put(obj, "hostname", json_text(have_host ? host : NULL)) < 0 ||
+	    put(obj, "kernel", json_text(have_u ? kernel : NULL)) < 0 ||
+	    put(obj, "machine", json_text(have_u ? u.machine : NULL)) < 0)
 		return -1;
 	return 0;
 }
@@ -183,7 +161,7 @@ static int add_cpu_memory(json_t *obj)
 		if (errno || end == mem || strcmp(end, " kB") != 0 || kib > LLONG_MAX / 1024)
 			kib = 0;
 	}
-	if (put(obj, "cpu_model", text(have_model && model[0] ? model : NULL)) < 0 ||
+	if (put(obj, "cpu_model", json_text(have_model && model[0] ? model : NULL)) < 0 ||
 	    put(obj, "cpus", number(cpus, cpus > 0)) < 0 ||
 	    put(obj, "memory_bytes", number(kib * 1024, kib > 0)) < 0)
 		return -1;
@@ -202,16 +180,16 @@ static json_t *bracketed(const char *path)
 	open = strchr(line, '[');
 	close = open ? strchr(open, ']') : NULL;
 	if (!open || !close)
-		return text(line);
+		return json_text(line);
 	*close = '\0';
-	return text(open + 1);
+	return json_text(open + 1);
 }
 
 static json_t *line_or_null(const char *path)
 {
 	char line[256];
 
-	return read_line(path, line, sizeof(line)) == 0 ? text(line) : json_null();
+	return read_line(path, line, sizeof(line)) == 0 ? json_text(line) : json_null();
 }
 
 /* Whether /proc/cpuinfo's flags say the CPU runs under a hypervisor. */
@@ -243,7 +221,7 @@ static json_t *cpuid_hypervisor(void)
 	memcpy(vendor + 8, &d, 4);
 	vendor[12] = '\0';
 	trim(vendor);
-	return vendor[0] ? text(vendor) : json_null();
+	return vendor[0] ? json_text(vendor) : json_null();
 #else
 	return json_null();
 #endif
@@ -286,7 +264,7 @@ static json_t *detect_virt(void)
 	out[len] = '\0';
 	trim(out);
 	/* it prints "none" and exits 1 outside a VM */
-	return out[0] && WIFEXITED(status) ? text(out) : json_null();
+	return out[0] && WIFEXITED(status) ? json_text(out) : json_null();
 }
 
 bool host_balloon_reports_free_pages(const char *features)
@@ -530,11 +508,11 @@ static json_t *filesystem_object(const char *real, const struct mount *m)
 
 	if (!fs)
 		return NULL;
-	if (put(fs, "path", text(real)) < 0 || put(fs, "type", text(m ? m->type : NULL)) < 0 ||
-	    put(fs, "mountpoint", text(m ? m->mountpoint : NULL)) < 0 ||
-	    put(fs, "mount_options", text(m ? m->options : NULL)) < 0 ||
-	    put(fs, "super_options", text(m ? m->super : NULL)) < 0 ||
-	    put(fs, "source", text(m ? m->source : NULL)) < 0) {
+	if (put(fs, "path", json_text(real)) < 0 || put(fs, "type", json_text(m ? m->type : NULL)) < 0 ||
+	    put(fs, "mountpoint", json_text(m ? m->mountpoint : NULL)) < 0 ||
+	    put(fs, "mount_options", json_text(m ? m->options : NULL)) < 0 ||
+	    put(fs, "super_options", json_text(m ? m->super : NULL)) < 0 ||
+	    put(fs, "source", json_text(m ? m->source : NULL)) < 0) {
 		json_decref(fs);
 		return NULL;
 	}
@@ -658,9 +636,9 @@ static json_t *device_object(const char *dir)
 	d = json_object();
 	if (!d)
 		return NULL;
-	if (put(d, "name", text(name)) < 0 ||
-	    put(d, "model", text(have_model ? model : NULL)) < 0 ||
-	    put(d, "scheduler", text(have_sched ? sched : NULL)) < 0 ||
+	if (put(d, "name", json_text(name)) < 0 ||
+	    put(d, "model", json_text(have_model ? model : NULL)) < 0 ||
+	    put(d, "scheduler", json_text(have_sched ? sched : NULL)) < 0 ||
 	    put(d, "read_ahead_kb", queue_number(dir, "read_ahead_kb")) < 0 ||
 	    put(d, "logical_block_size", queue_number(dir, "logical_block_size")) < 0 ||
 	    put(d, "rotational", rotational(dir)) < 0) {

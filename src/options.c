@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "error.h"
 #include "fio_hints.h"
+#include "jsontext.h"
 #include "units.h"
 
 static const char *const pattern_values[] = { "sequential", "reverse", "random",
@@ -306,7 +307,7 @@ static json_t *option_json(enum opt_id id, union optval v)
 	case T_PATH:
 	case T_TEXT:
 	case T_JOB:
-		return v.s ? json_string(v.s) : json_null();
+		return json_text(v.s);
 	case T_ENUM:
 		return json_string(o->values[v.u]);
 	case T_DURATION:

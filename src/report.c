@@ -1,16 +1,13 @@
 /*
  * report.c - the table of reporters and what they share: opening their
- * destination and writing a file atomically.
+ * destination and completing it.
  */
 #define _GNU_SOURCE
 #include "report.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static const struct reporter *const reporters[] = { &report_table, &report_json, &report_csv };
 
@@ -39,48 +36,23 @@ int report_open(struct report_sink *s, char *err)
 		s->f = stdout;
 		return 0;
 	}
-	s->f = fopen(s->path, "w");
-	if (!s->f)
-		return err_set(err, "cannot write %s: %s", s->path, strerror(errno));
+	if (output_begin(&s->out, err) < 0)
+		return -1;
+	s->f = s->out.f;
 	return 0;
 }
 
-int report_write_atomic(const char *path, const char *data, size_t len, char *err)
+int report_close(struct report_sink *s, char *err)
 {
-	char *tmp;
-	int fd;
+	FILE *f = s->f;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-		return err_set(err, "out of memory");
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err_set(err, "cannot write %s: %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	for (size_t done = 0; done < len;) {
-		ssize_t n = write(fd, data + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err_set(err, "writing %s: %s", tmp, strerror(errno));
-			goto fail;
-		}
-		done += (size_t)n;
-	}
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0 || rename(tmp, path) < 0) {
-		err_set(err, "writing %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	close(fd);
-	free(tmp);
-	return 0;
-fail:
-	close(fd);
-	unlink(tmp);
-	free(tmp);
-	return -1;
+	s->f = NULL;
+	if (!s->path)
+		return f && (fflush(f) != 0 || ferror(f))
+			? err_set(err, "writing %s to stdout: %s", s->reporter->name,
+				  strerror(errno))
+			: 0;
+	return f ? output_commit(&s->out, err) : 0;
 }
 
 void report_consume_text(const struct run *run, uint64_t sum, char *buf, size_t n)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "output.h"
 #include "plan.h"
 #include "run.h"
 
@@ -29,13 +30,16 @@ struct report {
 	int ranks;
 	char started[32];           /* ISO 8601 UTC */
 	bool interrupted;
+	const char *stopped_by;     /* when interrupted: "SIGINT", "closed stdout", ... */
 };
 
 struct report_sink {
 	const struct reporter *reporter;
-	const char *path;           /* NULL: stdout */
+	const char *path;           /* as given; NULL: stdout */
+	struct output out;          /* the checked destination of path */
 	FILE *f;
 	void *priv;
+	bool failed;                /* a write failed: told nothing more */
 };
 
 struct reporter {
@@ -52,10 +56,11 @@ const struct reporter *reporter_find(const char *name);
 /* "table, json, csv" for messages. */
 const char *reporter_names(void);
 
-/* Opens s->path (or stdout) for writing into s->f. */
+/* Opens a temporary file beside s->path (or stdout) for writing into s->f. */
 int report_open(struct report_sink *s, char *err);
-/* Writes a whole file atomically: to a temporary name beside it, then rename. */
-int report_write_atomic(const char *path, const char *data, size_t len, char *err);
+/* Completes s->f: the temporary file is renamed over s->path when every
+ * write succeeded (and removed when one did not: -1); stdout is flushed. */
+int report_close(struct report_sink *s, char *err);
 /* The consume result of a repeat as text: 16 hex digits for checksum, the
  * decimal sum for ints, "" for none. */
 void report_consume_text(const struct run *run, uint64_t sum, char *buf, size_t n);

@@ -1,9 +1,12 @@
 /*
  * report_csv.c - tidy CSV: a header, then one row per measured repeat with
  * the run's parameters and that repeat's figures (RFC 4180 quoting).  Rows
- * are written and flushed as each run completes.
+ * are written and flushed as each run completes: to stdout, or to a
+ * temporary file beside the destination that is renamed over it at the end
+ * (also after an interruption), when every row was written.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <string.h>
 
 #include "figures.h"
@@ -25,6 +28,13 @@ void report_csv_field(FILE *f, const char *s, bool last)
 	fputs(last ? "\r\n" : ",", f);
 }
 
+static int csv_flush(struct report_sink *s, char *err)
+{
+	return fflush(s->f) == 0 ? 0
+				 : err_set(err, "writing %s: %s", s->path ? s->path : "CSV to stdout",
+					   strerror(errno));
+}
+
 static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 {
 	(void)r;
@@ -44,7 +54,7 @@ static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 	report_csv_field(s->f, "cache_as_asked", false);
 	report_csv_field(s->f, "runtime_limited", false);
 	report_csv_field(s->f, "interrupted", true);
-	return fflush(s->f) == 0 ? 0 : err_set(err, "writing CSV failed");
+	return csv_flush(s, err);
 }
 
 static int csv_add(struct report_sink *s, const struct report *r, size_t idx, char *err)
@@ -87,16 +97,14 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 		report_csv_field(s->f, rr->runtime_limited ? "true" : "false", false);
 		report_csv_field(s->f, rr->interrupted ? "true" : "false", true);
 	}
-	return fflush(s->f) == 0 ? 0 : err_set(err, "writing CSV failed");
+	return csv_flush(s, err);
 }
 
+/* A file is renamed into place complete, or (after a failed write) not at all. */
 static int csv_end(struct report_sink *s, const struct report *r, char *err)
 {
 	(void)r;
-	if (s->f && s->f != stdout && fclose(s->f) != 0)
-		return err_set(err, "writing CSV failed");
-	s->f = NULL;
-	return 0;
+	return report_close(s, err);
 }
 
 const struct reporter report_csv = {

@@ -1,17 +1,26 @@
 /*
  * report_json.c - results as JSON (jansson), in the shape DESIGN.md fixes.
  *
- * The whole document is rebuilt and rewritten atomically after each run, so
- * a run killed halfway leaves a valid file holding the runs that finished.
- * To stdout it is written once, at the end.  64-bit counters are JSON
- * integers (exact); the checksum is 16 hex digits.
+ * A file is kept valid while the plan runs: each finished run is turned
+ * into text once, and the document (head, then those runs) is rewritten
+ * atomically at most about once a second, so the cost over a sweep grows
+ * with the runs, and a run killed halfway leaves a valid file holding the
+ * runs that finished, marked "complete": false.  The last document is
+ * written at the end (also after an interruption); to stdout it is written
+ * then only.  Text of any bytes goes through json_text().  64-bit counters
+ * are JSON integers (exact); the checksum is 16 hex digits.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "figures.h"
+#include "jsontext.h"
 #include "report.h"
 
 static json_t *figure_json(const struct figure *f, const struct repeat_result *rr)
@@ -112,79 +121,194 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 			json_decref(reps);
 			reps = NULL;
 		}
-	o = json_pack("{s:s, s:I, s:s?, s:o, s:I, s:I, s:o?, s:o, s:b, s:s?, s:s?}", "job",
-		      run->job->name, "index", (json_int_t)run->index, "description",
-		      run->v[OPT_DESCRIPTION].s, "params", options_params_json(run->v),
+	o = json_pack("{s:o, s:I, s:o, s:o, s:I, s:I, s:o?, s:o, s:b, s:o, s:o}", "job",
+		      json_text(run->job->name), "index", (json_int_t)run->index, "description",
+		      json_text(run->v[OPT_DESCRIPTION].s), "params", options_params_json(run->v),
 		      "planned_reads", (json_int_t)run->reads, "planned_bytes",
 		      (json_int_t)run->bytes, "repeats", reps, "summary", summary_json(res),
-		      "failed", res->failed, "error", res->failed ? res->error : NULL, "note",
-		      res->note);
+		      "failed", res->failed, "error", json_text(res->failed ? res->error : NULL),
+		      "note", json_text(res->note));
 	if (o)
 		set(o, "cold_pages_from_host", json_boolean(figure_cold_from_host(res)));
 	if (o && (base || run->job->opt[OPT_BASELINE].n))
 		set(o, "baseline",
-		    base ? json_pack("{s:s, s:I, s:f}", "job", base->run->job->name, "run",
-				     (json_int_t)base->run->index, "ratio",
+		    base ? json_pack("{s:o, s:I, s:f}", "job", json_text(base->run->job->name),
+				     "run", (json_int_t)base->run->index, "ratio",
 				     figure_speedup(res, base))
-			 : json_pack("{s:s, s:n, s:n}", "job",
-				     run->job->opt[OPT_BASELINE].v[0].s, "run", "ratio"));
+			 : json_pack("{s:o, s:n, s:n}", "job",
+				     json_text(run->job->opt[OPT_BASELINE].v[0].s), "run", "ratio"));
 	return o;
 }
 
-static json_t *report_json_doc(const struct report *r)
+/* Everything but the runs. */
+static json_t *doc_head(const struct report *r, bool complete)
 {
 	const struct jobfile *jf = r->jf;
-	json_t *runs = json_array(), *overrides = json_array();
+	json_t *overrides = json_array();
 
 	for (size_t i = 0; overrides && i < jf->noverrides; i++)
-		json_array_append_new(overrides, json_string(jf->overrides[i]));
-	for (size_t i = 0; runs && i < r->ndone; i++)
-		if (json_array_append_new(runs, run_json(r, &r->results[i])) < 0) {
-			json_decref(runs);
-			runs = NULL;
+		if (json_array_append_new(overrides, json_text(jf->overrides[i])) < 0) {
+			json_decref(overrides);
+			overrides = NULL;
 		}
-	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:O?, s:{s:s, s:s}, s:o?, s:b, s:o?}",
+	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:O?, s:{s:o, s:o}, s:o, s:b, "
+			 "s:o, s:b}",
 			 "iosweep", "version", IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA,
 			 "started", r->started, "host", r->host, "ranks", r->ranks, "hosts",
-			 r->hosts, "rank_hosts", r->rank_hosts, "job_file", "path", jf->path, "text", jf->text, "overrides",
-			 overrides, "interrupted", r->interrupted, "runs", runs);
+			 r->hosts, "rank_hosts", r->rank_hosts, "job_file", "path",
+			 json_text(jf->path), "text", json_text(jf->text), "overrides", overrides,
+			 "interrupted", r->interrupted, "stopped_by", json_text(r->stopped_by),
+			 "complete", complete);
 }
 
-static int write_doc(struct report_sink *s, const struct report *r, char *err)
-{
-	json_t *doc = report_json_doc(r);
-	char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
-	int rc;
+/* Runs already written, as the text that goes between "runs": [ and ]. */
+struct json_priv {
+	char *runs;
+	size_t len, cap, nruns;
+	double next_write_s;   /* monotonic time of the next rewrite */
+};
 
-	json_decref(doc);
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Appends a run's JSON to the text, indented to sit in the runs array. */
+static int append_run(struct json_priv *p, const struct report *r, size_t i)
+{
+	json_t *o = run_json(r, &r->results[i]);
+	char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
+	size_t need = text ? strlen(text) * 5 + 8 : 0;
+	int rc = -1;
+
+	json_decref(o);
 	if (!text)
-		return err_set(err, "out of memory for the JSON report");
-	if (s->path) {
-		rc = report_write_atomic(s->path, text, strlen(text), err);
-	} else {
-		rc = fputs(text, stdout) < 0 || fputc('\n', stdout) < 0 ? -1 : 0;
-		if (rc < 0)
-			err_set(err, "writing JSON to stdout failed");
+		return -1;
+	if (p->len + need > p->cap) {
+		size_t cap = (p->len + need) * 2;
+		char *grown = realloc(p->runs, cap);
+
+		if (!grown)
+			goto out;
+		p->runs = grown;
+		p->cap = cap;
 	}
+	p->len += (size_t)sprintf(p->runs + p->len, "%s    ", p->nruns ? ",\n" : "\n");
+	for (const char *c = text; *c; c++) {
+		p->runs[p->len++] = *c;
+		if (*c == '\n')
+			p->len += (size_t)sprintf(p->runs + p->len, "    ");
+	}
+	p->runs[p->len] = '\0';
+	p->nruns++;
+	rc = 0;
+out:
 	free(text);
 	return rc;
 }
 
-/* Writing the empty document now proves the destination is writable. */
+/* The whole document: the head, then the runs' text. */
+static int write_doc(FILE *f, const struct report *r, const char *runs, size_t len,
+		     bool complete)
+{
+	json_t *head = doc_head(r, complete);
+	char *text = head ? json_dumps(head, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
+	size_t n = text ? strlen(text) : 0;
+	int rc;
+
+	json_decref(head);
+	if (n < 2)
+		return -1;
+	/* "...\n}" becomes "...,\n  \"runs\": [RUNS\n  ]\n}\n" */
+	rc = fwrite(text, 1, n - 2, f) == n - 2 && fputs(",\n  \"runs\": [", f) >= 0 &&
+	     fwrite(runs, 1, len, f) == len && fputs(len ? "\n  ]\n}\n" : "]\n}\n", f) >= 0
+		? 0 : -1;
+	free(text);
+	return rc;
+}
+
+/* Writes the document to s (a temporary file renamed into place, or stdout). */
+static int put_doc(struct report_sink *s, const struct report *r, bool complete, char *err)
+{
+	struct json_priv *p = s->priv;
+
+	if (report_open(s, err) < 0)
+		return -1;
+	if (write_doc(s->f, r, p->runs ? p->runs : "", p->len, complete) < 0) {
+		const char *why = ferror(s->f) ? strerror(errno) : "out of memory";
+
+		err_set(err, "writing %s: %s", s->path ? s->path : "JSON to stdout", why);
+		if (s->path)
+			output_discard(&s->out);
+		s->f = NULL;
+		return -1;
+	}
+	return report_close(s, err);
+}
+
+/* After the end, or a failure (the sink is then told nothing more). */
+static int release(struct report_sink *s, int rc)
+{
+	struct json_priv *p = s->priv;
+
+	if (p)
+		free(p->runs);
+	free(p);
+	s->priv = NULL;
+	return rc;
+}
+
+/* The empty document now proves the destination is writable. */
 static int json_begin(struct report_sink *s, const struct report *r, char *err)
 {
-	return s->path ? write_doc(s, r, err) : 0;
+	s->priv = calloc(1, sizeof(struct json_priv));
+	if (!s->priv)
+		return err_set(err, "out of memory");
+	return s->path && put_doc(s, r, false, err) < 0 ? release(s, -1) : 0;
 }
 
+/* A file is kept valid and up to date as runs complete: each run is turned
+ * into text once, and the file is rewritten between runs (never during a
+ * measured repeat), at most about once a second and for at most about a
+ * tenth of the time. */
 static int json_add(struct report_sink *s, const struct report *r, size_t i, char *err)
 {
-	(void)i;
-	return s->path ? write_doc(s, r, err) : 0;
+	struct json_priv *p = s->priv;
+	double t0 = now_s();
+
+	if (!s->path)
+		return 0;
+	while (p->nruns <= i)
+		if (append_run(p, r, p->nruns) < 0)
+			return release(s, err_set(err, "out of memory for the JSON report"));
+	if (t0 < p->next_write_s)
+		return 0;
+	if (put_doc(s, r, false, err) < 0)
+		return release(s, -1);
+	p->next_write_s = now_s() + fmax(1.0, 10 * (now_s() - t0));
+	return 0;
 }
 
+/* The last document is written from the results again (a baseline ratio
+ * may name a run that came later), and marked complete when the whole plan
+ * ran; a write that fails leaves the previous one, marked incomplete. */
 static int json_end(struct report_sink *s, const struct report *r, char *err)
 {
-	return write_doc(s, r, err);
+	struct json_priv *p = s->priv;
+	bool complete = !r->interrupted && r->ndone == r->plan->n;
+	int rc = 0;
+
+	free(p->runs);
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < r->ndone && rc == 0; i++)
+		if (append_run(p, r, i) < 0)
+			rc = err_set(err, "out of memory for the JSON report");
+	if (rc == 0)
+		rc = put_doc(s, r, complete, err);
+	return release(s, rc);
 }
 
 const struct reporter report_json = {

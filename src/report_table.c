@@ -402,10 +402,7 @@ static int table_end(struct report_sink *s, const struct report *r, char *err)
 	tt_free(&t);
 	legend(f, &lg);
 	notes(f, r);
-	if (f != stdout && fclose(f) != 0)
-		return err_set(err, "writing the table failed");
-	s->f = NULL;
-	return fflush(stdout) == 0 ? 0 : err_set(err, "writing the table failed");
+	return report_close(s, err);
 }
 
 const struct reporter report_table = {
