@@ -85,16 +85,6 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The name of the long option that takes a value and getopt calls val
- * (what optopt holds when one came without its value), or NULL. */
-static const char *long_name(int val)
-{
-	for (const struct option *o = long_options; o->name; o++)
-		if (o->val == val && o->has_arg == required_argument && val > 0)
-			return o->name;
-	return NULL;
-}
-
 int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
 {
 	int opt;
@@ -106,6 +96,7 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
 	while (optind < argc) {
 		int rc = 0;
 		char *end;
+		const char *given;
 
 		/* options and positional arguments may come in any order */
 		if (argv[optind][0] != '-' || strcmp(argv[optind], "-") == 0) {
@@ -116,7 +107,10 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
 				rc = push(&c->files, &c->nfiles, argv[optind]);
 			opt = 0;
 		} else {
-			opt = getopt_long(argc, argv, "+o:q", long_options, NULL);
+			/* ':' first: a missing value is ':', not '?' */
+			opt = getopt_long(argc, argv, "+:o:q", long_options, NULL);
+			if (opt != ':' && opt != '?' && opt != 'q' && optarg[0] == '\0')
+				opt = ':'; /* --set= (every option but -q takes a value) */
 		}
 
 		switch (opt) {
@@ -147,14 +141,15 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
 				rc = -1;
 			}
 			break;
+		case ':':
+			given = argv[optind - 1] ? argv[optind - 1] : "";
+			cli_error("%s: option %.*s needs a value", cmd, (int)strcspn(given, "="),
+				  given);
+			rc = -1;
+			break;
 		default:
-			if (optopt == 'o')
-				cli_error("%s: option -o needs a value", cmd);
-			else if (long_name(optopt))
-				cli_error("%s: option --%s needs a value", cmd, long_name(optopt));
-			else
-				cli_error("%s: unknown option '%s' (see 'iosweep help %s')", cmd,
-					  argv[optind - 1], cmd);
+			cli_error("%s: unknown option '%s' (see 'iosweep help %s')", cmd,
+				  argv[optind - 1], cmd);
 			rc = -1;
 		}
 		if (rc < 0) {

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "fio_hints.h"
+#include "jsontext.h"
 #include "help.h"
 #include "options.h"
 #include "texttable.h"
@@ -95,34 +96,32 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	return 0;
 }
 
+/* Streamed, one run per line: a plan of 100 000 runs never sits in memory
+ * as one JSON tree. */
 static int print_plan_json(const struct plan *plan, FILE *out)
 {
-	json_t *runs = json_array(), *doc;
-	int rc;
-
-	for (size_t r = 0; runs && r < plan->n; r++) {
+	fputs("{\n  \"runs\": [", out);
+	for (size_t r = 0; r < plan->n; r++) {
 		const struct run *run = &plan->runs[r];
+		json_t *o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I}", "job",
+				      json_text(run->job->name), "index", (json_int_t)run->index,
+				      "params", options_params_json(run->v), "reads",
+				      (json_int_t)run->reads, "bytes", (json_int_t)run->bytes,
+				      "repeat", (json_int_t)run->v[OPT_REPEAT].u);
+		int rc;
 
-		if (json_array_append_new(runs, json_pack("{s:s, s:I, s:o, s:I, s:I, s:I}", "job",
-							  run->job->name, "index",
-							  (json_int_t)run->index, "params",
-							  options_params_json(run->v), "reads",
-							  (json_int_t)run->reads, "bytes",
-							  (json_int_t)run->bytes, "repeat",
-							  (json_int_t)run->v[OPT_REPEAT].u)) < 0) {
-			json_decref(runs);
-			runs = NULL;
-		}
+		if (!o)
+			return -1;
+		fputs(r ? ",\n    " : "\n    ", out);
+		rc = json_dumpf(o, out, JSON_COMPACT);
+		json_decref(o);
+		if (rc < 0)
+			return -1;
 	}
-	doc = json_pack("{s:o?, s:{s:I, s:I, s:I}}", "runs", runs, "total", "runs",
-			(json_int_t)plan->n, "reads", (json_int_t)plan->total_reads, "bytes",
-			(json_int_t)plan->total_bytes);
-	if (!doc || !runs)
-		return -1;
-	rc = json_dumpf(doc, out, JSON_INDENT(2));
-	fputc('\n', out);
-	json_decref(doc);
-	return rc;
+	fprintf(out, "%s],\n  \"total\": {\"runs\": %zu, \"reads\": %llu, \"bytes\": %llu}\n}\n",
+		plan->n ? "\n  " : "", plan->n, (unsigned long long)plan->total_reads,
+		(unsigned long long)plan->total_bytes);
+	return 0;
 }
 
 int cmd_plan(int argc, char **argv)

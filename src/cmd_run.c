@@ -4,15 +4,21 @@
  * Everything that can make the command fail for reasons other than I/O is
  * checked before the first byte is read or written: the job file and
  * everything `check` checks (plan_expand), the output destinations.
- * Temporary files that interrupted creations left are removed first.  SIGINT and SIGTERM stop the current repeat; what was measured
- * is still reported, and the exit code is 130.
+ * Temporary files that interrupted creations left are removed first.
+ * SIGINT, SIGTERM, SIGHUP and a closed stdout stop the current repeat; what
+ * was measured is still written, marked interrupted, and the exit code is
+ * 128 + the signal's number (130 for SIGINT, 141 for a closed stdout, as
+ * SIGPIPE), or 1 when an output could not be written whole.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,22 +35,68 @@
 #include "run.h"
 
 static volatile sig_atomic_t stop_requested;
+/* what stopped the run: a signal, or SIGPIPE for a closed stdout */
+static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (!stop_signal)
+		stop_signal = sig;
 	stop_requested = 1;
 }
 
+/* SIGINT, SIGTERM and SIGHUP stop the current repeat; SIGPIPE is ignored,
+ * so that a closed stdout is an EPIPE that stops the run the same way. */
 static void install_signals(void)
 {
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal; /* no SA_RESTART: waits return EINTR */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaddset(&sa.sa_mask, stops[i]);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		sigaction(stops[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* A pipe or socket on stdout whose reader has gone (`| head -1`) stops the
+ * run as soon as it goes, not only when the next write fails: a thread
+ * waits for the error condition that poll(2) reports then. */
+static void *watch_stdout(void *arg)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = 0 };
+
+	(void)arg;
+	while (poll(&p, 1, -1) < 0 || !(p.revents & (POLLERR | POLLHUP | POLLNVAL)))
+		;
+	on_signal(SIGPIPE);
+	return NULL;
+}
+
+static bool start_stdout_watch(pthread_t *tid)
+{
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return false;
+	return pthread_create(tid, NULL, watch_stdout, NULL) == 0;
+}
+
+static void stop_stdout_watch(pthread_t tid, bool started)
+{
+	if (started) {
+		pthread_cancel(tid); /* poll is a cancellation point */
+		pthread_join(tid, NULL);
+	}
+}
+
+static const char *stop_name(int sig)
+{
+	return sig == SIGPIPE ? "closed stdout" : sig == SIGTERM ? "SIGTERM"
+	       : sig == SIGHUP ? "SIGHUP" : "SIGINT";
 }
 
 static int check_sinks(struct cli *c, struct report_sink *sinks)
@@ -198,16 +250,21 @@ static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *
 		int e;
 
 		if (sinks[i].failed) {
-			rc = -1;
+			rc = sinks[i].path ? -1 : rc;
 			continue;
 		}
 		e = what == 0 ? rep->begin(&sinks[i], r, err)
 			: what == 1 ? rep->add(&sinks[i], r, idx, err)
 				    : rep->end(&sinks[i], r, err);
 		if (e < 0) {
-			cli_error("%s", err);
+			/* a closed stdout stops the run like a signal; said once, below */
+			if (!sinks[i].path && errno == EPIPE) {
+				on_signal(SIGPIPE);
+			} else {
+				cli_error("%s", err);
+				rc = -1;
+			}
 			sinks[i].failed = true;
-			rc = -1;
 		}
 	}
 	return rc;
@@ -263,6 +320,7 @@ static void write_interrupted(void *arg, bool final)
 	char err[ERR_MAX];
 
 	lw->rep->interrupted = true;
+	lw->rep->stopped_by = stop_signal ? stop_name(stop_signal) : "another rank";
 	if (!final) {
 		for (size_t i = 0; i < lw->nsinks; i++)
 			if (lw->sinks[i].reporter->snapshot &&
@@ -281,6 +339,8 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 	struct report rep = { .plan = plan, .jf = plan->jf };
 	struct run_status status;
 	struct progress *prog = NULL;
+	pthread_t watcher = 0;
+	bool watching, outputs_failed = false;
 	/* on many hosts, rank 0 alone prints and writes */
 	size_t nsinks = dist_rank() == 0 ? c->nout : 0;
 	struct last_words lw = { sinks, nsinks, &rep, NULL };
@@ -294,12 +354,13 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 		return EXIT_RUN;
 	}
 	iso_now(rep.started, sizeof(rep.started));
+	install_signals();
 	if (dist_max_int(tell_sinks(sinks, nsinks, &rep, 0, 0) < 0)) {
 		free(rep.results);
 		return EXIT_USAGE;
 	}
-	install_signals();
 	dist_watch(&stop_requested);
+	watching = dist_rank() == 0 && start_stdout_watch(&watcher);
 	if (dist_rank() == 0)
 		prog = progress_start(plan, &status, c->quiet);
 	lw.prog = prog;
@@ -327,25 +388,29 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 		rep.ndone = i + 1;
 		progress_run_done(prog, &plan->runs[i]);
 		if (tell_sinks(sinks, nsinks, &rep, 1, i) < 0)
-			rc = EXIT_RUN;
+			outputs_failed = true;
 	}
 	dist_on_stop(NULL, NULL);
 	progress_stop(prog);
+	stop_stdout_watch(watcher, watching);
 	rep.interrupted = stop_requested != 0;
+	rep.stopped_by = rep.interrupted ? stop_name(stop_signal) : NULL;
 	if (tell_sinks(sinks, nsinks, &rep, 2, 0) < 0)
-		rc = EXIT_RUN;
+		outputs_failed = true;
 	for (size_t i = 0; i < plan->n; i++)
 		run_result_free(&rep.results[i]);
 	free(rep.results);
 	json_decref(rep.host);
 	json_decref(rep.hosts);
 	json_decref(rep.rank_hosts);
-	if (rep.interrupted) {
-		if (dist_rank() == 0)
-			cli_error("interrupted: results of %zu of %zu runs written", rep.ndone, plan->n);
-		return EXIT_INTERRUPTED;
-	}
-	return rc;
+	if (stop_signal && dist_rank() == 0)
+		cli_error("interrupted: results of %zu of %zu runs written%s (%s)", rep.ndone, plan->n,
+			  outputs_failed ? ", but not every output is whole" : "",
+			  stop_name(stop_signal));
+	/* an output that is not whole says so first; then what stopped the run */
+	if (outputs_failed)
+		return EXIT_RUN;
+	return stop_signal ? 128 + stop_signal : rc;
 }
 
 int cmd_run(int argc, char **argv)

@@ -21,7 +21,7 @@ load helpers
 	for c in run plan check options compare plot import; do
 		grep -qE "^\.B $c\$" "$BATS_TEST_DIRNAME/../../man/iosweep.1" || { echo "no $c"; false; }
 	done
-	for e in 0 1 2 130; do
+	for e in 0 1 2 129 130 141 143; do
 		grep -qE "^\.B $e\$" "$BATS_TEST_DIRNAME/../../man/iosweep.1"
 	done
 }

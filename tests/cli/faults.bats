@@ -56,7 +56,7 @@ teardown() {
 	[ "$(json_get "$TESTDIR/s.json" '"failed" in d["runs"][0] and d["runs"][0]["failed"]')" = False ]
 }
 
-@test "SIGINT and SIGTERM while creating the test file remove the temporary file and exit 130" {
+@test "SIGINT and SIGTERM while creating the test file remove the temporary file and exit 130 and 143" {
 	for sig in INT TERM; do
 		job c "[a]\nfilename = $TESTDIR/big.dat\nsize = 4g\nrepeat = 1\n"
 		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json" >"$TESTDIR/out" 2>&1 &
@@ -66,7 +66,7 @@ teardown() {
 		kill -$sig $pid
 		rc=0
 		wait $pid || rc=$?
-		[ "$rc" -eq 130 ]
+		[ "$rc" -eq $((128 + $(kill -l $sig))) ]
 		[ -z "$(ls "$TESTDIR" | grep big.dat)" ]
 		grep -q "interrupted: results of 0 of 1 runs written" "$TESTDIR/out"
 		[ "$(json_get "$TESTDIR/c.json" 'd["interrupted"]')" = True ]
@@ -74,7 +74,7 @@ teardown() {
 	done
 }
 
-@test "SIGTERM while measuring leaves valid JSON and CSV marked interrupted, and exits 130" {
+@test "SIGTERM while measuring leaves valid JSON and CSV marked interrupted, and exits 143" {
 	interrupt_second_run TERM
 	grep -q "interrupted: results of 2 of 2 runs written" "$TESTDIR/out"
 }

@@ -72,11 +72,13 @@ json_runs() {
 
 # interrupt_second_run SIGNAL [RUN ARGS...]: runs a job of two runs (a quick one, then one that
 # would read for a minute) with JSON and CSV outputs, sends SIGNAL once the first run is in the
-# JSON, and checks what every interruption must leave: exit 130, valid JSON and CSV with the
+# JSON, and checks what every interruption must leave: exit 128 + the signal's number, valid
+# JSON and CSV with the
 # first run whole and the second marked interrupted.  Its output is in $TESTDIR/out.
 interrupt_second_run() {
-	local sig=$1 pid rc=0
+	local sig=$1 pid rc=0 want
 	shift
+	want=$((128 + $(kill -l "$sig")))
 	head -c 4m /dev/urandom >"$TESTDIR/f"
 	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
 	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" "$@" \
@@ -86,9 +88,11 @@ interrupt_second_run() {
 	sleep 0.3
 	kill -"$sig" $pid
 	wait $pid || rc=$?
-	[ "$rc" -eq 130 ]
+	[ "$rc" -eq "$want" ]
 	python3 -m json.tool "$TESTDIR/i.json" >/dev/null
 	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["stopped_by"]')" = "SIG$sig" ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["complete"]')" = False ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = False ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["interrupted"]')" = True ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["reads"] > 0')" = True ]

@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# Any bytes: job files, values, --set and file names from ${VAR} may hold
+# bytes that are not UTF-8.  The JSON keeps every result and writes each
+# such byte as \xHH (Python's backslashreplace), so the original bytes can
+# be recovered; CSV and the table carry the bytes as they are.
+
+load helpers
+
+# unescape FILE EXPR: the bytes of a JSON string, \xHH turned back into bytes, in hex
+unescape() {
+	python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+s = eval(sys.argv[2])
+raw = b"".join(bytes([int(p[2:], 16)]) if re.fullmatch(r"\\x[0-9a-f]{2}", p) else p.encode()
+               for p in re.split(r"(\\x[0-9a-f]{2})", s) if p)
+print(raw.hex())' "$1" "$2"
+}
+
+hex() {
+	printf '%b' "$1" | od -An -tx1 | tr -d ' \n'
+	echo
+}
+
+@test "Latin-1 in a comment, a description, a job name and --set: every run is in the JSON" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	printf '; caf\xe9 cr\xe8me\n[caf\xe9]\nfilename = %s/f\nrepeat = 1\ndescription = na\xefve \xabtest\xbb\nbs = 4k, 8k\n' \
+		"$TESTDIR" >"$TESTDIR/l.ini"
+	run "$IOSWEEP" run "$TESTDIR/l.ini" -q -o json:"$TESTDIR/l.json" -o csv:"$TESTDIR/l.csv" \
+		--set 'seed=7' --set "$(printf 'description=gr\xfc\xdfe')"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/l.json" 'len(d["runs"])')" = 2 ]
+	[ "$(json_get "$TESTDIR/l.json" 'd["complete"]')" = True ]
+	[ "$(json_get "$TESTDIR/l.json" 'd["runs"][0]["job"]')" = 'caf\xe9' ]
+	[ "$(unescape "$TESTDIR/l.json" 'd["runs"][1]["job"]')" = "$(hex 'caf\xe9')" ]
+	[ "$(unescape "$TESTDIR/l.json" 'd["runs"][0]["description"]')" = "$(hex 'gr\xfc\xdfe')" ]
+	[ "$(unescape "$TESTDIR/l.json" 'd["overrides"][1]')" = "$(hex 'description=gr\xfc\xdfe')" ]
+	# the job file's text comes back byte for byte
+	[ "$(unescape "$TESTDIR/l.json" 'd["job_file"]["text"]')" = "$(od -An -tx1 "$TESTDIR/l.ini" | tr -d ' \n')" ]
+	# CSV carries the bytes as they are
+	grep -q "$(printf '^caf\xe9,0,0,')" "$TESTDIR/l.csv"
+}
+
+@test "overlong UTF-8, surrogates and truncated sequences are escaped; valid UTF-8 is kept" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	# C0 AF: an overlong '/'; ED A0 80: a UTF-16 surrogate; E2 82: a cut-off euro sign
+	printf '[a]\nfilename = %s/f\nrepeat = 1\ndescription = x\xc0\xafy \xed\xa0\x80 \xe2\x82 \xe2\x82\xac \xc3\xa9\n' \
+		"$TESTDIR" >"$TESTDIR/o.ini"
+	run "$IOSWEEP" run "$TESTDIR/o.ini" -q -o json:"$TESTDIR/o.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/o.json" 'd["runs"][0]["description"]')" = 'x\xc0\xafy \xed\xa0\x80 \xe2\x82 € é' ]
+}
+
+@test "control characters in values go into JSON as JSON escapes and come back" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	printf '[a]\nfilename = %s/f\nrepeat = 1\ndescription = bell\x07 esc\x1b[1m tab\there\n' \
+		"$TESTDIR" >"$TESTDIR/c.ini"
+	run "$IOSWEEP" run "$TESTDIR/c.ini" -q -o json:"$TESTDIR/c.json" -o csv:"$TESTDIR/c.csv"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/c.json" 'repr(d["runs"][0]["description"])')" = "'bell\\x07 esc\\x1b[1m tab\\there'" ]
+	grep -q '\\u0007' "$TESTDIR/c.json"
+}
+
+@test "a file name from \${VAR} that is not UTF-8: the run, its JSON, compare and plot all work" {
+	dir=$(printf '%s/d\xe9j\xe0' "$TESTDIR")
+	mkdir "$dir"
+	head -c 1m /dev/urandom >"$dir/f"
+	job v '[a]\nfilename = ${DATA}/f\nrepeat = 3\nbs = 4k, 16k\n'
+	DATA=$dir run "$IOSWEEP" run "$TESTDIR/v.ini" -q -o json:"$TESTDIR/v.json"
+	[ "$status" -eq 0 ]
+	[ "$(unescape "$TESTDIR/v.json" 'd["runs"][0]["params"]["filename"]')" = "$(printf '%s/f' "$dir" | od -An -tx1 | tr -d ' \n')" ]
+	run "$IOSWEEP" compare "$TESTDIR/v.json" "$TESTDIR/v.json"
+	[ "$status" -eq 0 ]
+	if command -v gnuplot >/dev/null; then
+		run "$IOSWEEP" plot "$TESTDIR/v.json" -o "$TESTDIR/v.svg"
+		[ "$status" -eq 0 ]
+	fi
+}
+
+@test "plan -o json of a job that is not UTF-8 is valid JSON" {
+	printf '[caf\xe9]\nfilename = /nonexistent/f\xe9\nsize = 1m\n' >"$TESTDIR/p.ini"
+	"$IOSWEEP" plan "$TESTDIR/p.ini" -o json >"$TESTDIR/p.json"
+	[ "$(json_get "$TESTDIR/p.json" 'd["runs"][0]["job"]')" = 'caf\xe9' ]
+	[ "$(json_get "$TESTDIR/p.json" 'd["runs"][0]["params"]["filename"]')" = '/nonexistent/f\xe9' ]
+}

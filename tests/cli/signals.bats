@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# Signals: SIGINT, SIGTERM, SIGHUP and a closed stdout all stop a run the
+# same way: what was measured is written, JSON and CSV are marked
+# interrupted, and the exit status is 128 + the signal's number (141, as
+# SIGPIPE, for a closed stdout).
+
+load helpers
+
+@test "SIGINT stops the run: results written, marked interrupted, exit 130" {
+	interrupt_second_run INT
+	grep -q "interrupted: results of 2 of 2 runs written (SIGINT)" "$TESTDIR/out"
+}
+
+@test "SIGTERM stops the run the same way, exit 143" {
+	interrupt_second_run TERM
+	grep -q "interrupted: results of 2 of 2 runs written (SIGTERM)" "$TESTDIR/out"
+}
+
+@test "SIGHUP (a closed terminal) stops the run the same way, exit 129" {
+	interrupt_second_run HUP -o table
+	grep -q "interrupted: results of 2 of 2 runs written (SIGHUP)" "$TESTDIR/out"
+	grep -q "interrupted: 2 of 2 runs done" "$TESTDIR/out"
+}
+
+# the two-run job of interrupt_second_run, with its outputs to files and
+# FORMAT to stdout into a reader that reads LINES lines and goes away
+closed_stdout() {
+	local format=$1 lines=$2
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
+	set +e
+	"$IOSWEEP" run "$TESTDIR/i.ini" -q -o "$format" -o json:"$TESTDIR/i.json" \
+		-o csv:"$TESTDIR/i.csv" 2>"$TESTDIR/err" | head -n "$lines" >"$TESTDIR/out"
+	rc=${PIPESTATUS[0]}
+	set -e
+	cat "$TESTDIR/err"
+}
+
+@test "a reader that goes away (| head -2) stops the run like a signal: results kept, exit 141" {
+	closed_stdout csv 2
+	[ "$rc" -eq 141 ]
+	# the reader may go before the slow run starts (1 of 2) or during it (2 of 2)
+	grep -qE "interrupted: results of [12] of 2 runs written \(closed stdout\)" "$TESTDIR/err"
+	[ "$(head -c 4 "$TESTDIR/out")" = "job," ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["stopped_by"]')" = "closed stdout" ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = False ]
+	[ "$(json_get "$TESTDIR/i.json" 'all(r["repeats"][0]["interrupted"] for r in d["runs"][1:])')" = True ]
+	python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) in (2, 3) and r[1][-1] == "false", r' "$TESTDIR/i.csv"
+}
+
+@test "a reader that never reads (| head -0) stops a run whose stdout gets the table only at the end" {
+	closed_stdout table 0
+	[ "$rc" -eq 141 ]
+	[ ! -s "$TESTDIR/out" ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
+	[ "$(json_get "$TESTDIR/i.json" 'd["stopped_by"]')" = "closed stdout" ]
+}
+
+@test "an interrupted run never writes complete: true, and a whole run does" {
+	interrupt_second_run INT
+	[ "$(json_get "$TESTDIR/i.json" 'd["complete"]')" = False ]
+	head -c 1m /dev/urandom >"$TESTDIR/g"
+	job w "[a]\nfilename = $TESTDIR/g\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/w.ini" -q -o json:"$TESTDIR/w.json"
+	[ "$(json_get "$TESTDIR/w.json" 'd["complete"]')" = True ]
+	[ "$(json_get "$TESTDIR/w.json" 'd["interrupted"]')" = False ]
+	[ "$(json_get "$TESTDIR/w.json" 'd["stopped_by"]')" = None ]
+}
