@@ -174,8 +174,8 @@ void help_overview(FILE *out)
 		fprintf(out, "  %-8s %s\n", command_docs[i].name, command_docs[i].summary);
 	fprintf(out, "\n'iosweep help COMMAND' or 'iosweep COMMAND --help' shows a command's usage;\n"
 		     "'man iosweep' and 'man iosweep-job' say more.\n"
-		     "exit codes: 0 ok, 1 a run failed, 2 bad usage or job file, 128+N stopped by "
-		     "signal N (130: Ctrl-C; 141: stdout closed)\n");
+		     "exit codes: 0 ok, 1 a run failed, 2 bad usage or job file, 130 interrupted "
+		     "(Ctrl-C), 143 SIGTERM, 129 SIGHUP, 141 stdout closed\n");
 }
 
 /* the options that take a value as the next argument */
