@@ -49,6 +49,7 @@ struct cell {
 
 struct pair {
 	json_t *old, *new;       /* NULL: the run is only in the other file */
+	size_t at;               /* the labelled run (old, else new) in comparison.all */
 	char label[512];
 	struct cell cell[NFIG];
 };
@@ -60,6 +61,8 @@ struct geomean {
 
 struct comparison {
 	struct resultfile file[2];
+	json_t **all;            /* the runs of both files, old then new */
+	struct runset set;       /* over all */
 	double alpha;
 	struct pair *pairs;      /* old file's order, then runs only in the new one */
 	size_t npairs, nmatched;
@@ -74,79 +77,75 @@ static bool significant(const struct cell *c, double alpha)
 	return c->p <= alpha && isfinite(c->change_pct);
 }
 
-/* Same job and same parameters, except the ones that are not identity. */
-static bool same_run(json_t *a, json_t *b)
-{
-	json_t *pa = json_object_get(a, "params"), *pb = json_object_get(b, "params"), *v;
-	const char *key;
-
-	/* a fio run is matched by its translated parameters alone: its job may
-	 * have become one of a list in the iosweep job (resultfile_fio.c) */
-	if (!json_equal(json_object_get(a, "job"), json_object_get(b, "job")) &&
-	    !json_is_true(json_object_get(a, "from_fio")) &&
-	    !json_is_true(json_object_get(b, "from_fio")))
-		return false;
-	json_object_foreach(pa, key, v) {
-		if (resultfile_identity_key(key) && !json_equal(v, json_object_get(pb, key)))
-			return false;
-	}
-	json_object_foreach(pb, key, v) {
-		if (resultfile_identity_key(key) && !json_object_get(pa, key))
-			return false;
-	}
-	return true;
-}
-
+/* The runs of both files, old then new, numbered by job and identity
+ * parameters (struct runset; a fio run by its translated parameters alone:
+ * its job may have become one of a list in the iosweep job, see
+ * resultfile_fio.c): an old run takes the first new run with the same
+ * number that no earlier old run took, found through per-number lists. */
 static int match_runs(struct comparison *c)
 {
-	const struct resultfile *o = &c->file[0], *n = &c->file[1];
-	bool *used = calloc(n->nruns + 1, sizeof(*used));
+	size_t no = c->file[0].nruns, nn = c->file[1].nruns;
+	size_t *head = NULL, *next = NULL;
+	bool *used = NULL;
+	int rc = -1;
 
-	c->pairs = calloc(o->nruns + n->nruns + 1, sizeof(*c->pairs));
-	if (!used || !c->pairs) {
-		free(used);
+	c->all = calloc(no + nn + 1, sizeof(*c->all));
+	c->pairs = calloc(no + nn + 1, sizeof(*c->pairs));
+	if (!c->all || !c->pairs)
 		return -1;
-	}
-	for (size_t i = 0; i < o->nruns; i++) {
-		struct pair *p = &c->pairs[c->npairs++];
+	memcpy(c->all, c->file[0].runs, no * sizeof(*c->all));
+	memcpy(c->all + no, c->file[1].runs, nn * sizeof(*c->all));
+	if (runset_init(&c->set, c->all, no + nn,
+			!c->file[0].from_fio && !c->file[1].from_fio) < 0)
+		return -1;
+	head = calloc(c->set.nrun_ids + 1, sizeof(*head)); /* new run index + 1; 0: none */
+	next = calloc(nn + 1, sizeof(*next));
+	used = calloc(nn + 1, sizeof(*used));
+	if (!head || !next || !used)
+		goto out;
+	for (size_t j = nn; j-- > 0;) {
+		uint32_t id = c->set.run_id[no + j];
 
-		p->old = o->runs[i];
-		for (size_t j = 0; j < n->nruns && !p->new; j++)
-			if (!used[j] && same_run(o->runs[i], n->runs[j])) {
-				used[j] = true;
-				p->new = n->runs[j];
-				c->nmatched++;
-			}
+		next[j] = head[id];
+		head[id] = j + 1;
 	}
-	for (size_t j = 0; j < n->nruns; j++)
-		if (!used[j])
-			c->pairs[c->npairs++].new = n->runs[j];
+	for (size_t i = 0; i < no; i++) {
+		struct pair *p = &c->pairs[c->npairs++];
+		uint32_t id = c->set.run_id[i];
+
+		p->old = c->all[i];
+		p->at = i;
+		if (head[id]) {
+			used[head[id] - 1] = true;
+			p->new = c->all[no + head[id] - 1];
+			head[id] = next[head[id] - 1];
+			c->nmatched++;
+		}
+	}
+	for (size_t j = 0; j < nn; j++)
+		if (!used[j]) {
+			c->pairs[c->npairs].new = c->all[no + j];
+			c->pairs[c->npairs++].at = no + j;
+		}
+	rc = 0;
+out:
+	free(head);
+	free(next);
 	free(used);
-	return 0;
+	return rc;
 }
 
 /* Labels name the job and the parameters that tell its runs apart, in
  * either file. */
-static int label_pairs(struct comparison *c)
+static void label_pairs(struct comparison *c)
 {
-	size_t n = c->file[0].nruns + c->file[1].nruns, nkeys;
-	json_t **all = calloc(n + 1, sizeof(*all));
 	const char *keys[MAX_KEYS];
+	size_t nkeys = resultfile_keys(&c->set, keys, MAX_KEYS);
 
-	if (!all)
-		return -1;
-	memcpy(all, c->file[0].runs, c->file[0].nruns * sizeof(*all));
-	memcpy(all + c->file[0].nruns, c->file[1].runs, c->file[1].nruns * sizeof(*all));
-	nkeys = resultfile_keys(all, n, keys, MAX_KEYS);
-	nkeys = resultfile_independent(all, n, keys, nkeys);
-	for (size_t i = 0; i < c->npairs; i++) {
-		struct pair *p = &c->pairs[i];
-
-		resultfile_label(all, n, p->old ? p->old : p->new, true, keys, nkeys, p->label,
-				 sizeof(p->label));
-	}
-	free(all);
-	return 0;
+	nkeys = resultfile_independent(&c->set, keys, nkeys);
+	for (size_t i = 0; i < c->npairs; i++)
+		resultfile_label(&c->set, c->pairs[i].at, true, keys, nkeys, c->pairs[i].label,
+				 sizeof(c->pairs[i].label));
 }
 
 static int compute_cell(struct cell *c, json_t *old, json_t *new, const struct figure *f)
@@ -220,8 +219,9 @@ static int compute(struct comparison *c)
 
 	for (size_t k = 0; k < NFIG; k++)
 		f[k] = figure_find(shown[k].name);
-	if (match_runs(c) < 0 || label_pairs(c) < 0)
+	if (match_runs(c) < 0)
 		return -1;
+	label_pairs(c);
 	for (size_t i = 0; i < c->npairs; i++)
 		for (size_t k = 0; k < NFIG; k++) {
 			struct cell *cell = &c->pairs[i].cell[k];
@@ -587,6 +587,8 @@ static int load_files(struct comparison *c, const struct cli *cl)
 
 static void comparison_free(struct comparison *c)
 {
+	runset_free(&c->set);
+	free(c->all);
 	resultfile_free(&c->file[0]);
 	resultfile_free(&c->file[1]);
 	free(c->pairs);

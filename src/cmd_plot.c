@@ -33,6 +33,8 @@
 #include "resultfile.h"
 #include "units.h"
 
+#include <xxhash.h>
+
 #define MAX_KEYS 64
 #define LABEL_MAX 512
 #define TMPFILE_MAX (PATH_MAX + 32) /* a file of the temporary directory */
@@ -50,14 +52,18 @@ struct chart {
 	char *out;               /* destination (malloc'd) */
 	struct output dest;      /* out, checked */
 	bool png;
+	struct runset set;       /* over rf.runs */
 	const char *x;           /* a params key, or "job" */
 	bool numeric, size, logx, logy;
 	json_t **cats;           /* non-numeric x: the values, in first-seen order */
 	size_t ncats;
+	uint32_t *cat_of;        /* a value number of x (set) -> its category */
 	const char *keys[MAX_KEYS]; /* what the series are told apart by */
 	size_t nkeys;
 	char (*series)[LABEL_MAX];
-	size_t nseries;
+	size_t nseries, series_cap;
+	uint32_t *series_slot;   /* hash table of series labels: index + 1; 0: empty */
+	size_t nslots;
 	struct point *pts;
 	size_t npts, nci;        /* points, and how many have a CI (the others: min..max) */
 };
@@ -137,13 +143,13 @@ static int choose_figure(struct chart *ch, const struct cli *cl)
 static int choose_x(struct chart *ch, const struct cli *cl)
 {
 	const char *keys[MAX_KEYS], *best = "job";
-	size_t nkeys = resultfile_keys(ch->rf.runs, ch->rf.nruns, keys, MAX_KEYS), most = 1;
+	size_t nkeys = resultfile_keys(&ch->set, keys, MAX_KEYS), most = 1;
 	char known[1024];
 	size_t len;
 
 	if (!cl->x) {
 		for (size_t k = 0; k < nkeys; k++) {
-			size_t d = resultfile_distinct(ch->rf.runs, ch->rf.nruns, keys[k]);
+			size_t d = resultfile_distinct(&ch->set, keys[k]);
 
 			if (d > most) {
 				most = d;
@@ -199,16 +205,18 @@ static int classify_x(struct chart *ch)
 	ch->size = ch->numeric && is_size_option(ch->x);
 	ch->logx = ch->numeric && lo > 0 && (ch->size || hi >= 100 * lo);
 	ch->cats = calloc(ch->rf.nruns + 1, sizeof(*ch->cats));
-	if (!ch->cats)
+	ch->cat_of = malloc((resultfile_distinct(&ch->set, ch->x) + 1) * sizeof(*ch->cat_of));
+	if (!ch->cats || !ch->cat_of)
 		return -1;
+	memset(ch->cat_of, 0xff, (resultfile_distinct(&ch->set, ch->x) + 1) * sizeof(*ch->cat_of));
 	for (size_t i = 0; !ch->numeric && i < ch->rf.nruns; i++) {
 		json_t *v = resultfile_param(ch->rf.runs[i], ch->x);
-		size_t c = 0;
+		uint32_t id = resultfile_value_id(&ch->set, ch->x, i);
 
-		while (v && c < ch->ncats && !json_equal(ch->cats[c], v))
-			c++;
-		if (v && c == ch->ncats)
+		if (v && ch->cat_of[id] == UINT32_MAX) {
+			ch->cat_of[id] = (uint32_t)ch->ncats;
 			ch->cats[ch->ncats++] = v;
+		}
 	}
 	return 0;
 }
@@ -218,43 +226,51 @@ static int classify_x(struct chart *ch)
 static void choose_series_keys(struct chart *ch)
 {
 	const char *keys[MAX_KEYS];
-	size_t nkeys = resultfile_keys(ch->rf.runs, ch->rf.nruns, keys, MAX_KEYS);
+	size_t nkeys = resultfile_keys(&ch->set, keys, MAX_KEYS);
 
 	for (size_t k = 0; k < nkeys; k++)
-		if (strcmp(keys[k], ch->x) != 0 &&
-		    resultfile_varies(ch->rf.runs, ch->rf.nruns, keys[k], ch->x) &&
-		    resultfile_varies(ch->rf.runs, ch->rf.nruns, keys[k], "job"))
+		if (strcmp(keys[k], ch->x) != 0 && resultfile_varies(&ch->set, keys[k], ch->x) &&
+		    resultfile_varies(&ch->set, keys[k], "job"))
 			ch->keys[ch->nkeys++] = keys[k];
-	ch->nkeys = resultfile_independent(ch->rf.runs, ch->rf.nruns, ch->keys, ch->nkeys);
+	ch->nkeys = resultfile_independent(&ch->set, ch->keys, ch->nkeys);
 }
 
 /* --- the points --- */
 
-static size_t series_of(struct chart *ch, json_t *run)
+/* The series of run i: its label's number, found in a hash table of the
+ * labels seen so far (first seen, first numbered); -1 when out of memory. */
+static long series_of(struct chart *ch, size_t i)
 {
 	char label[LABEL_MAX];
-	size_t s = 0;
+	size_t h;
 
-	resultfile_label(ch->rf.runs, ch->rf.nruns, run, strcmp(ch->x, "job") != 0, ch->keys,
-			 ch->nkeys, label, sizeof(label));
+	resultfile_label(&ch->set, i, strcmp(ch->x, "job") != 0, ch->keys, ch->nkeys, label,
+			 sizeof(label));
 	if (!label[0])
 		snprintf(label, sizeof(label), "%s", "median");
-	while (s < ch->nseries && strcmp(ch->series[s], label) != 0)
-		s++;
-	if (s == ch->nseries)
-		memcpy(ch->series[ch->nseries++], label, sizeof(label));
-	return s;
+	h = (size_t)XXH3_64bits(label, strlen(label)) & (ch->nslots - 1);
+	for (; ch->series_slot[h]; h = (h + 1) & (ch->nslots - 1))
+		if (strcmp(ch->series[ch->series_slot[h] - 1], label) == 0)
+			return (long)ch->series_slot[h] - 1;
+	if (ch->nseries == ch->series_cap) {
+		size_t cap = ch->series_cap ? 2 * ch->series_cap : 16;
+		char (*grown)[LABEL_MAX] = realloc(ch->series, cap * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		ch->series = grown;
+		ch->series_cap = cap;
+	}
+	memcpy(ch->series[ch->nseries], label, sizeof(label));
+	ch->series_slot[h] = (uint32_t)++ch->nseries;
+	return (long)ch->nseries - 1;
 }
 
-static double x_of(const struct chart *ch, json_t *v)
+static double x_of(const struct chart *ch, json_t *v, size_t i)
 {
-	size_t c = 0;
-
 	if (ch->numeric)
 		return json_number_value(v);
-	while (c < ch->ncats && !json_equal(ch->cats[c], v))
-		c++;
-	return (double)c;
+	return (double)ch->cat_of[resultfile_value_id(&ch->set, ch->x, i)];
 }
 
 /* How y is drawn: values * scale, in unit ("" for plain numbers). */
@@ -278,12 +294,13 @@ static const char *y_unit(const struct figure *f, double *scale)
 	return strcmp(f->name, "bytes") == 0 ? "B" : "";
 }
 
-static int add_point(struct chart *ch, json_t *run)
+static int add_point(struct chart *ch, size_t i)
 {
-	json_t *xv = resultfile_param(run, ch->x);
+	json_t *run = ch->rf.runs[i], *xv = resultfile_param(run, ch->x);
 	struct point *p = &ch->pts[ch->npts];
 	struct summary s;
 	double scale;
+	long series;
 	size_t n;
 	double *v;
 
@@ -297,8 +314,11 @@ static int add_point(struct chart *ch, json_t *run)
 	if (n == 0)
 		return 0;
 	y_unit(ch->fig, &scale);
-	p->series = series_of(ch, run);
-	p->x = x_of(ch, xv);
+	series = series_of(ch, i);
+	if (series < 0)
+		return -1;
+	p->series = (size_t)series;
+	p->x = x_of(ch, xv, i);
 	p->y = s.median * scale;
 	p->lo = (s.has_ci ? s.ci95_low : s.min) * scale;
 	p->hi = (s.has_ci ? s.ci95_high : s.max) * scale;
@@ -320,12 +340,15 @@ static int collect_points(struct chart *ch)
 {
 	double lo = 0, hi = 0;
 
+	ch->nslots = 16;
+	while (ch->nslots < 2 * ch->rf.nruns)
+		ch->nslots *= 2;
 	ch->pts = calloc(ch->rf.nruns + 1, sizeof(*ch->pts));
-	ch->series = calloc(ch->rf.nruns + 1, sizeof(*ch->series));
-	if (!ch->pts || !ch->series)
+	ch->series_slot = calloc(ch->nslots, sizeof(*ch->series_slot));
+	if (!ch->pts || !ch->series_slot)
 		return -1;
 	for (size_t i = 0; i < ch->rf.nruns; i++)
-		if (add_point(ch, ch->rf.runs[i]) < 0)
+		if (add_point(ch, i) < 0)
 			return -1;
 	qsort(ch->pts, ch->npts, sizeof(*ch->pts), cmp_point);
 	for (size_t i = 0; i < ch->npts; i++) {
@@ -399,31 +422,43 @@ static void write_title(const struct chart *ch, FILE *f)
 }
 
 /* Sizes get "4KiB" tics at their values; categories their names. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sizes get "4KiB" tics at their values (each once); categories their names. */
 static void write_xtics(const struct chart *ch, FILE *f)
 {
+	size_t n = ch->numeric ? ch->npts : ch->ncats;
+	double *xs = malloc((n + 1) * sizeof(*xs));
 	char label[256];
 	bool first = true;
 
-	if (ch->numeric && !ch->size)
+	if ((ch->numeric && !ch->size) || !xs) {
+		free(xs);
 		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		xs[i] = ch->numeric ? ch->pts[i].x : (double)i;
+	if (ch->numeric)
+		qsort(xs, n, sizeof(*xs), cmp_double);
 	fputs("set xtics (", f);
-	for (size_t i = 0; i < (ch->numeric ? ch->npts : ch->ncats); i++) {
-		if (ch->numeric) {
-			bool seen = false;
-
-			for (size_t j = 0; j < i && !seen; j++)
-				seen = ch->pts[j].x == ch->pts[i].x;
-			if (seen)
-				continue;
-			units_fmt_size((uint64_t)ch->pts[i].x, label, sizeof(label));
-		} else {
+	for (size_t i = 0; i < n; i++) {
+		if (i && xs[i] == xs[i - 1])
+			continue;
+		if (ch->numeric)
+			units_fmt_size((uint64_t)xs[i], label, sizeof(label));
+		else
 			resultfile_param_text(ch->x, ch->cats[i], label, sizeof(label));
-		}
 		fputs(first ? "" : ", ", f);
 		gp_quote(f, label);
-		fprintf(f, " %.17g", ch->numeric ? ch->pts[i].x : (double)i);
+		fprintf(f, " %.17g", xs[i]);
 		first = false;
 	}
+	free(xs);
 	fputs(")\n", f);
 	if (!ch->numeric)
 		fprintf(f, "set xrange [-0.5:%zu.5]\n", ch->ncats ? ch->ncats - 1 : 0);
@@ -637,6 +672,10 @@ static int prepare(struct chart *ch, const struct cli *cl)
 		cli_error("plot: %s: no runs to plot", ch->rf.path);
 		return -1;
 	}
+	if (runset_init(&ch->set, ch->rf.runs, ch->rf.nruns, true) < 0) {
+		cli_error("plot: out of memory");
+		return -1;
+	}
 	return choose_x(ch, cl);
 }
 
@@ -651,11 +690,14 @@ static int collect(struct chart *ch)
 
 static void chart_free(struct chart *ch)
 {
+	runset_free(&ch->set);
 	resultfile_free(&ch->rf);
 	output_free(&ch->dest);
 	free(ch->out);
 	free(ch->cats);
+	free(ch->cat_of);
 	free(ch->series);
+	free(ch->series_slot);
 	free(ch->pts);
 }
 

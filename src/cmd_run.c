@@ -348,6 +348,8 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 	int rc = EXIT_OK;
 
 	rep.ranks = dist_size();
+	for (size_t i = 0; i < plan->n && !rep.baselines; i++)
+		rep.baselines = plan->runs[i].job->opt[OPT_BASELINE].n > 0;
 	rep.results = calloc(plan->n, sizeof(*rep.results));
 	if (!rep.results) {
 		cli_error("out of memory");

@@ -134,6 +134,9 @@ static const char *baseline_job(const struct run_result *res, const struct plan 
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct job_value *b = &plan->runs[i].job->opt[OPT_BASELINE];
 
+		/* a job's runs are consecutive: look at each job once */
+		if (i && plan->runs[i].job == plan->runs[i - 1].job)
+			continue;
 		if (b->n && strcmp(b->v[0].s, job->name) == 0)
 			return job->name;
 	}

@@ -203,7 +203,10 @@ static int still_replaceable(const struct output *o, char *err)
 int output_commit(struct output *o, char *err)
 {
 	int fd = o->f ? fileno(o->f) : -1;
-	bool ok = o->f && fflush(o->f) == 0 && !ferror(o->f) && fsync(fd) == 0;
+	bool ok;
+
+	errno = 0;
+	ok = o->f && fflush(o->f) == 0 && !ferror(o->f) && (o->no_sync || fsync(fd) == 0);
 
 	if (ok && geteuid() == 0 && o->exists)
 		(void)fchown(fd, o->uid, o->gid); /* as root, the owner stays too */

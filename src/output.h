@@ -31,6 +31,8 @@ struct output {
 	/* while writing */
 	FILE *f;
 	char *tmp;       /* the temporary file beside path */
+	bool no_sync;    /* an interim version: renamed without fsync (it survives
+			    iosweep being killed, not the machine crashing) */
 };
 
 /* Checks the destination `given` and fills o; -1 with "cannot write

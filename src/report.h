@@ -29,6 +29,7 @@ struct report {
 	json_t *rank_hosts;         /* the host name of each rank, by rank */
 	int ranks;
 	char started[32];           /* ISO 8601 UTC */
+	bool baselines;             /* some job of the plan has a baseline */
 	bool interrupted;
 	const char *stopped_by;     /* when interrupted: "SIGINT", "closed stdout", ... */
 };

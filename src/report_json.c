@@ -113,7 +113,9 @@ static json_t *summary_json(const struct run_result *res)
 static json_t *run_json(const struct report *r, const struct run_result *res)
 {
 	const struct run *run = res->run;
-	const struct run_result *base = figure_baseline(res, r->plan, r->results, r->ndone);
+	/* figure_baseline looks at every run: only where there are baselines */
+	const struct run_result *base =
+		r->baselines ? figure_baseline(res, r->plan, r->results, r->ndone) : NULL;
 	json_t *reps = json_array(), *o;
 
 	for (size_t i = 0; reps && i < res->nrep; i++)
@@ -161,11 +163,14 @@ static json_t *doc_head(const struct report *r, bool complete)
 			 "complete", complete);
 }
 
-/* Runs already written, as the text that goes between "runs": [ and ]. */
+/* Runs already turned into text: what goes between "runs": [ and ]. */
 struct json_priv {
 	char *runs;
 	size_t len, cap, nruns;
-	double next_write_s;   /* monotonic time of the next rewrite */
+	size_t *off;           /* off[i]: where run i's text (with its separator) starts */
+	size_t written_runs;   /* runs in the file as last rewritten */
+	double last_write_s;   /* monotonic time of that rewrite */
+	double next_write_s;   /* the earliest time of the next one */
 };
 
 static double now_s(void)
@@ -176,38 +181,64 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Room for need more bytes and one more run. */
+static int reserve(struct json_priv *p, size_t need)
+{
+	size_t *off = realloc(p->off, (p->nruns + 1) * sizeof(*off));
+
+	if (!off)
+		return -1;
+	p->off = off;
+	if (p->len + need + 1 > p->cap) {
+		size_t cap = (p->len + need + 1) * 2;
+		char *grown = realloc(p->runs, cap);
+
+		if (!grown)
+			return -1;
+		p->runs = grown;
+		p->cap = cap;
+	}
+	return 0;
+}
+
 /* Appends a run's JSON to the text, indented to sit in the runs array. */
 static int append_run(struct json_priv *p, const struct report *r, size_t i)
 {
 	json_t *o = run_json(r, &r->results[i]);
 	char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
-	size_t need = text ? strlen(text) * 5 + 8 : 0;
 	int rc = -1;
 
 	json_decref(o);
 	if (!text)
 		return -1;
-	if (p->len + need > p->cap) {
-		size_t cap = (p->len + need) * 2;
-		char *grown = realloc(p->runs, cap);
-
-		if (!grown)
-			goto out;
-		p->runs = grown;
-		p->cap = cap;
-	}
-	p->len += (size_t)sprintf(p->runs + p->len, "%s    ", p->nruns ? ",\n" : "\n");
+	if (reserve(p, strlen(text) * 5 + 8) < 0)
+		goto out;
+	p->off[p->nruns++] = p->len;
+	p->len += (size_t)sprintf(p->runs + p->len, "%s    ", p->nruns > 1 ? ",\n" : "\n");
 	for (const char *c = text; *c; c++) {
 		p->runs[p->len++] = *c;
 		if (*c == '\n')
 			p->len += (size_t)sprintf(p->runs + p->len, "    ");
 	}
 	p->runs[p->len] = '\0';
-	p->nruns++;
 	rc = 0;
 out:
 	free(text);
 	return rc;
+}
+
+/* Appends run i's text as it was when it was written (for q: its i-th run). */
+static int copy_run(struct json_priv *q, const struct json_priv *p, size_t i)
+{
+	size_t start = p->off[i], end = i + 1 < p->nruns ? p->off[i + 1] : p->len;
+
+	if (!p->runs || reserve(q, end - start) < 0 || !q->runs)
+		return -1;
+	q->off[q->nruns++] = q->len;
+	memcpy(q->runs + q->len, p->runs + start, end - start);
+	q->len += end - start;
+	q->runs[q->len] = '\0';
+	return 0;
 }
 
 /* The whole document: the head, then the runs' text. */
@@ -231,10 +262,12 @@ static int write_doc(FILE *f, const struct report *r, const char *runs, size_t l
 }
 
 /* Writes the document to s (a temporary file renamed into place, or stdout). */
-static int put_doc(struct report_sink *s, const struct report *r, bool complete, char *err)
+static int put_doc(struct report_sink *s, const struct report *r, bool final, bool complete,
+		   char *err)
 {
 	struct json_priv *p = s->priv;
 
+	s->out.no_sync = !final; /* a crash loses an interim version, not the last */
 	if (report_open(s, err) < 0)
 		return -1;
 	if (write_doc(s->f, r, p->runs ? p->runs : "", p->len, complete) < 0) {
@@ -254,8 +287,10 @@ static int release(struct report_sink *s, int rc)
 {
 	struct json_priv *p = s->priv;
 
-	if (p)
+	if (p) {
 		free(p->runs);
+		free(p->off);
+	}
 	free(p);
 	s->priv = NULL;
 	return rc;
@@ -267,13 +302,17 @@ static int json_begin(struct report_sink *s, const struct report *r, char *err)
 	s->priv = calloc(1, sizeof(struct json_priv));
 	if (!s->priv)
 		return err_set(err, "out of memory");
-	return s->path && put_doc(s, r, false, err) < 0 ? release(s, -1) : 0;
+	return s->path && put_doc(s, r, false, false, err) < 0 ? release(s, -1) : 0;
 }
 
 /* A file is kept valid and up to date as runs complete: each run is turned
  * into text once, and the file is rewritten between runs (never during a
- * measured repeat), at most about once a second and for at most about a
- * tenth of the time. */
+ * measured repeat), at most once a second and for at most about a tenth of
+ * the time; and once the runs since the last rewrite are fewer than half
+ * of those in it, only every RESTATE_S seconds, so that the bytes written
+ * over a sweep stay a small multiple of the last document's. */
+#define RESTATE_S 30.0
+
 static int json_add(struct report_sink *s, const struct report *r, size_t i, char *err)
 {
 	struct json_priv *p = s->priv;
@@ -284,30 +323,52 @@ static int json_add(struct report_sink *s, const struct report *r, size_t i, cha
 	while (p->nruns <= i)
 		if (append_run(p, r, p->nruns) < 0)
 			return release(s, err_set(err, "out of memory for the JSON report"));
-	if (t0 < p->next_write_s)
+	if (t0 < p->next_write_s ||
+	    (2 * p->nruns < 3 * p->written_runs && t0 < p->last_write_s + RESTATE_S))
 		return 0;
-	if (put_doc(s, r, false, err) < 0)
+	if (put_doc(s, r, false, false, err) < 0)
 		return release(s, -1);
-	p->next_write_s = now_s() + fmax(1.0, 10 * (now_s() - t0));
+	p->written_runs = p->nruns;
+	p->last_write_s = now_s();
+	p->next_write_s = p->last_write_s + fmax(1.0, 10 * (p->last_write_s - t0));
 	return 0;
 }
 
-/* The last document is written from the results again (a baseline ratio
- * may name a run that came later), and marked complete when the whole plan
- * ran; a write that fails leaves the previous one, marked incomplete. */
-static int json_end(struct report_sink *s, const struct report *r, char *err)
+/* The document as it stands, at once (another rank stopped the run), when
+ * it goes to a file. */
+static int json_snapshot(struct report_sink *s, const struct report *r, char *err)
 {
 	struct json_priv *p = s->priv;
+
+	if (!s->path || !p)
+		return 0;
+	while (p->nruns < r->ndone)
+		if (append_run(p, r, p->nruns) < 0)
+			return err_set(err, "out of memory for the JSON report");
+	return put_doc(s, r, false, false, err);
+}
+
+/* The last document, marked complete when the whole plan ran; a write
+ * that fails leaves the previous one, marked incomplete.  Where the plan
+ * has baselines, runs are turned into text again (a baseline may have run
+ * after the run compared with it); otherwise they are as they were written. */
+static int json_end(struct report_sink *s, const struct report *r, char *err)
+{
+	struct json_priv *p = s->priv, q = { 0 };
 	bool complete = !r->interrupted && r->ndone == r->plan->n;
 	int rc = 0;
 
-	free(p->runs);
-	memset(p, 0, sizeof(*p));
-	for (size_t i = 0; i < r->ndone && rc == 0; i++)
-		if (append_run(p, r, i) < 0)
+	for (size_t i = 0; i < r->ndone && rc == 0; i++) {
+		bool again = i >= p->nruns || r->baselines;
+
+		if ((again ? append_run(&q, r, i) : copy_run(&q, p, i)) < 0)
 			rc = err_set(err, "out of memory for the JSON report");
+	}
+	free(p->runs);
+	free(p->off);
+	*p = q;
 	if (rc == 0)
-		rc = put_doc(s, r, complete, err);
+		rc = put_doc(s, r, true, complete, err);
 	return release(s, rc);
 }
 
@@ -316,5 +377,5 @@ const struct reporter report_json = {
 	.begin = json_begin,
 	.add = json_add,
 	.end = json_end,
-	.snapshot = json_begin, /* the whole document, when it goes to a file */
+	.snapshot = json_snapshot,
 };

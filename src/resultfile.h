@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "figures.h"
 
@@ -36,23 +37,47 @@ void resultfile_free(struct resultfile *rf);
 json_t *resultfile_param(json_t *run, const char *key);
 /* Whether a params key is part of what a run is (not filename, repeat, warmup). */
 bool resultfile_identity_key(const char *key);
-/* The identity keys found in runs[0..n), in first-seen order; at most max. */
-size_t resultfile_keys(json_t *const *runs, size_t n, const char **keys, size_t max);
+#define RUNSET_MAX_KEYS 64
+
+/* A set of runs (of one file, or of two being compared) with each
+ * parameter's values numbered once, through a hash table: the questions
+ * below cost O(runs), never a comparison of every pair of runs. */
+struct runset {
+	json_t *const *runs;
+	size_t n;
+	const char *keys[RUNSET_MAX_KEYS];  /* "job", then the identity keys, first seen first */
+	size_t nkeys;
+	uint32_t *id[RUNSET_MAX_KEYS];      /* id[k][i]: run i's value of keys[k], numbered
+					       in first-seen order (absent is a value too) */
+	size_t ndistinct[RUNSET_MAX_KEYS];
+	unsigned char *varies_in_job[RUNSET_MAX_KEYS]; /* [k][job id]: keys[k] varies in it */
+	uint32_t *run_id;                   /* same (job and) identity parameters: same number */
+	size_t nrun_ids;
+};
+
+/* -1 when out of memory.  Runs are numbered (run_id) by their identity
+ * parameters, and their job too when job_in_identity. */
+int runset_init(struct runset *s, json_t *const *runs, size_t n, bool job_in_identity);
+void runset_free(struct runset *s);
+/* The identity keys found in the runs, in first-seen order; at most max. */
+size_t resultfile_keys(const struct runset *s, const char **keys, size_t max);
 /* Number of distinct values of key among the runs. */
-size_t resultfile_distinct(json_t *const *runs, size_t n, const char *key);
+size_t resultfile_distinct(const struct runset *s, const char *key);
+/* The number of run's value of key (0 for a key no run has). */
+uint32_t resultfile_value_id(const struct runset *s, const char *key, size_t run);
 /* Whether key differs between two runs that have the same value of `by`
  * (any two runs when by is NULL). */
-bool resultfile_varies(json_t *const *runs, size_t n, const char *key, const char *by);
+bool resultfile_varies(const struct runset *s, const char *key, const char *by);
 /* Drops from keys[0..nkeys) each key whose value follows from an earlier
  * one's among the runs (spacing from bs, when spacing is left at its
  * default), so that labels say each thing once; returns the new count. */
-size_t resultfile_independent(json_t *const *runs, size_t n, const char **keys, size_t nkeys);
+size_t resultfile_independent(const struct runset *s, const char **keys, size_t nkeys);
 /* A parameter as a job file writes it: "4KiB", "sync", "500ms". */
 void resultfile_param_text(const char *key, const json_t *v, char *buf, size_t n);
-/* A run's label among runs[0..nruns): "JOB key=value ..." with those of
+/* The label of s->runs[run]: "JOB key=value ..." with those of
  * keys[0..nkeys) whose values differ within the run's job; without JOB
  * (with_job false), every one of keys. */
-void resultfile_label(json_t *const *runs, size_t nruns, json_t *run, bool with_job,
+void resultfile_label(const struct runset *s, size_t run, bool with_job,
 		      const char *const *keys, size_t nkeys, char *buf, size_t n);
 
 /* The values of figure f over a run's repeats, leaving out interrupted

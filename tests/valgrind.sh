@@ -72,6 +72,13 @@ if command -v gnuplot >/dev/null; then
 	vg 0 plot "$dir/mmap.json" -o "$dir/mmap.svg"
 fi
 vg 2 compare "$dir/sync.json" "$dir/base.ini"
+# hostile result files: each refused with exit 2, cleanly
+for f in tests/data/hostile/*.json; do
+	case $f in */valid.json) continue ;; esac
+	vg 2 compare tests/data/hostile/valid.json "$f"
+done
+vg 2 plot tests/data/hostile/huge-throughput.json -o "$dir/h.svg"
+vg 2 plot tests/data/hostile/negative-bs.json -o "$dir/h.svg"
 vg 2 check tests/data/bad/list-value-twice-on-continuation.ini
 vg 2 run tests/data/bad/consume-ints-random.ini
 vg 2 plan "$dir/ok.ini" --set bs=4x

@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# Hostile result files (tests/data/hostile/): compare and plot check every
+# number they read and refuse a bad file with exit 2, its path and the JSON
+# location, in one line; a directory, FIFO or device is refused by its type
+# before it is read.  make sanitize and make valgrind run these too.
+
+load helpers
+
+HOSTILE=$BATS_TEST_DIRNAME/../data/hostile
+
+@test "compare and plot refuse every hostile result file with exit 2, the path and why" {
+	for f in "$HOSTILE"/*.json; do
+		[ "$(basename "$f")" = valid.json ] && continue
+		for order in old new; do
+			if [ $order = old ]; then
+				run "$IOSWEEP" compare "$f" "$HOSTILE/valid.json"
+			else
+				run "$IOSWEEP" compare "$HOSTILE/valid.json" "$f"
+			fi
+			[ "$status" -eq 2 ] || { echo "compare ($order) $f: $status $output"; false; }
+			[[ "$output" == "iosweep: $f: "* ]] || { echo "$output"; false; }
+			[ "${#lines[@]}" -eq 1 ]
+		done
+		run "$IOSWEEP" plot "$f" -o "$TESTDIR/x.svg"
+		[ "$status" -eq 2 ] || { echo "plot $f: $status $output"; false; }
+		[[ "$output" == "iosweep: $f: "* ]]
+		[ "${#lines[@]}" -eq 1 ]
+	done
+	[ ! -e "$TESTDIR/x.svg" ]
+}
+
+@test "the valid file of the set is accepted, so the refusals are about what was changed" {
+	run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/valid.json"
+	[ "$status" -eq 0 ]
+}
+
+@test "each refusal names the JSON location of the bad value" {
+	run "$IOSWEEP" compare "$HOSTILE/negative-time.json" "$HOSTILE/valid.json"
+	[ "$output" = "iosweep: $HOSTILE/negative-time.json: runs[0].repeats[0].time_to_end_s: -1.5 is out of range (0 to 1.84467e+19); not a result iosweep wrote" ]
+	run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/huge-throughput.json"
+	[[ "$output" == *"huge-throughput.json: runs[1].repeats[1].throughput_Bps: 1e+30 is out of range"* ]]
+	run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/huge-latency.json"
+	[[ "$output" == *"runs[0].repeats[0].lat_ns.p99: 1e+300 is out of range"* ]]
+	run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/fraction-above-one.json"
+	[[ "$output" == *"runs[0].repeats[0].resident_before: 5 is out of range (0 to 1)"* ]]
+	run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/negative-bs.json"
+	[[ "$output" == *"runs[0].params.bs: -4096 is out of range"* ]]
+	run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/figure-is-text.json"
+	[[ "$output" == *"runs[0].repeats[0].iops: not a number" ]]
+}
+
+@test "a directory, a FIFO or a device given as a result file is refused by its type, without hanging" {
+	mkfifo "$TESTDIR/fifo.json"
+	mkdir "$TESTDIR/dir.json"
+	for f in "$TESTDIR/fifo.json" "$TESTDIR/dir.json" /dev/zero; do
+		run timeout 10 "$IOSWEEP" compare "$f" "$HOSTILE/valid.json"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: $f: a "*", not a result file" ]]
+		run timeout 10 "$IOSWEEP" plot "$f" -o "$TESTDIR/x.svg"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: $f: a "*", not a result file" ]]
+	done
+}

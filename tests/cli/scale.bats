@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# Scale: what iosweep does per run costs the same at the thousandth run as at
+# the first.  Small here (a few thousand runs, no timings); the 10 000- and
+# 100 000-run figures are in make bench (bench/RESULTS.md).
+
+load helpers
+
+# many N FILE [SEED]: a made-up result file of N runs
+many() {
+	python3 "$BATS_TEST_DIRNAME/many_runs.py" "$@"
+}
+
+# sweep FILE GLOBALS NBS NSPACING SPACING-UNIT: a job of NBS block sizes (512
+# bytes apart) x NSPACING spacings (SPACING-UNIT apart), the lists wrapped
+sweep() {
+	python3 - "$@" <<'PY'
+import sys
+path, head, nbs, nsp, unit = sys.argv[1:]
+wrap = lambda v: ",\n    ".join(", ".join(v[i:i + 10]) for i in range(0, len(v), 10))
+open(path, "w").write(
+    head.replace("\\n", "\n") + "\n[sweep]\n"
+    f"bs = {wrap([str(512 * (i + 1)) for i in range(int(nbs))])}\n"
+    f"spacing = {wrap([f'{int(unit[:-1]) * (i + 1)}{unit[-1]}' for i in range(int(nsp))])}\n")
+PY
+}
+
+@test "compare matches every run of two 3000-run files, whatever their order" {
+	many 3000 "$TESTDIR/a.json" 1
+	many 3000 "$TESTDIR/b.json" 2
+	# the same runs, in another order and with their parameters in another order
+	python3 - "$TESTDIR/b.json" <<'PY'
+import json, random, sys
+d = json.load(open(sys.argv[1]))
+random.Random(3).shuffle(d["runs"])
+for r in d["runs"]:
+    r["params"] = dict(reversed(list(r["params"].items())))
+json.dump(d, open(sys.argv[1], "w"))
+PY
+	"$IOSWEEP" compare "$TESTDIR/a.json" "$TESTDIR/b.json" -o json >"$TESTDIR/c.json"
+	python3 - "$TESTDIR/a.json" "$TESTDIR/b.json" "$TESTDIR/c.json" <<'PY'
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:])
+assert len(c["runs"]) == 3000 and not c["only_in_old"] and not c["only_in_new"]
+# each pair is the run of the same parameters: its old median is a's
+key = lambda r: (r["params"]["bs"], r["params"]["spacing"], r["params"]["engine"])
+old = {key(r): sorted(x["time_to_end_s"] for x in r["repeats"])[1] for r in a["runs"]}
+new = {key(r): sorted(x["time_to_end_s"] for x in r["repeats"])[1] for r in b["runs"]}
+for p in c["runs"]:
+    k = key(p)
+    f = p["figures"]["time_to_end_s"]
+    assert abs(f["old"]["median"] / old[k] - 1) < 1e-8 and abs(f["new"]["median"] / new[k] - 1) < 1e-8, p
+PY
+}
+
+@test "compare pairs runs that are only in one file, and repeated runs, in order" {
+	many 2000 "$TESTDIR/a.json" 1
+	python3 - "$TESTDIR/a.json" "$TESTDIR/b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+d["runs"] = runs[500:] + [runs[600]]   # 500 runs dropped, one repeated
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	"$IOSWEEP" compare "$TESTDIR/a.json" "$TESTDIR/b.json" -o json >"$TESTDIR/c.json"
+	[ "$(json_get "$TESTDIR/c.json" 'len(d["runs"])')" = 1500 ]
+	[ "$(json_get "$TESTDIR/c.json" 'len(d["only_in_old"])')" = 500 ]
+	[ "$(json_get "$TESTDIR/c.json" 'len(d["only_in_new"])')" = 1 ]
+}
+
+@test "plot of a 3000-run file draws one series per engine and spacing" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (apt-get install gnuplot-nox)"
+	many 3000 "$TESTDIR/a.json" 1
+	run "$IOSWEEP" plot "$TESTDIR/a.json" -o "$TESTDIR/a.svg" --x bs
+	[ "$status" -eq 0 ]
+	# 3000 runs = 100 bs x 8 spacings x 4 engines, less the last 200: 32 series at most
+	[ -s "$TESTDIR/a.svg" ]
+}
+
+@test "plan -o json of 10 000 runs is valid JSON, one run per line" {
+	sweep "$TESTDIR/p.ini" "[global]\\nfilename = $TESTDIR/absent.dat\\nsize = 1g" 100 100 1m
+	"$IOSWEEP" plan "$TESTDIR/p.ini" -o json >"$TESTDIR/p.json"
+	[ "$(json_get "$TESTDIR/p.json" 'len(d["runs"]), d["total"]["runs"]')" = "(10000, 10000)" ]
+	[ "$(grep -c '"job":' "$TESTDIR/p.json")" -eq 10000 ]
+}
+
+@test "a 2000-run sweep keeps its JSON valid, rewriting it at most about once a second" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	sweep "$TESTDIR/s.ini" "[global]\\nfilename = $TESTDIR/f\\nrepeat = 1\\ncache = keep" 40 50 64k
+	start=$SECONDS
+	strace -f -e trace=rename -o "$TESTDIR/trace" \
+		"$IOSWEEP" run "$TESTDIR/s.ini" -q -o json:"$TESTDIR/s.json"
+	seconds=$((SECONDS - start))
+	renames=$(grep -c 's.json.tmp' "$TESTDIR/trace")
+	echo "$renames rewrites in $seconds s"
+	# the first, one at most per second after it, and the last
+	[ "$renames" -le $((seconds + 3)) ]
+	[ "$(json_get "$TESTDIR/s.json" 'len(d["runs"]), d["complete"]')" = "(2000, True)" ]
+}
