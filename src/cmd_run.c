@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <pthread.h>
@@ -64,16 +65,27 @@ static void install_signals(void)
 
 /* A pipe or socket on stdout whose reader has gone (`| head -1`) stops the
  * run as soon as it goes, not only when the next write fails: a thread
- * waits for the error condition that poll(2) reports then. */
+ * waits for the error condition that poll(2) reports then, or for a byte
+ * on its own pipe that says the run is over (no pthread_cancel: it does
+ * not mix with the sanitizers' thread teardown). */
+static int watch_wake[2] = { -1, -1 };
+
 static void *watch_stdout(void *arg)
 {
-	struct pollfd p = { .fd = STDOUT_FILENO, .events = 0 };
+	struct pollfd p[2] = { { .fd = STDOUT_FILENO, .events = 0 },
+			       { .fd = watch_wake[0], .events = POLLIN } };
 
 	(void)arg;
-	while (poll(&p, 1, -1) < 0 || !(p.revents & (POLLERR | POLLHUP | POLLNVAL)))
-		;
-	on_signal(SIGPIPE);
-	return NULL;
+	for (;;) {
+		if (poll(p, 2, -1) < 0)
+			continue; /* EINTR */
+		if (p[1].revents)
+			return NULL;
+		if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			on_signal(SIGPIPE);
+			return NULL;
+		}
+	}
 }
 
 static bool start_stdout_watch(pthread_t *tid)
@@ -82,15 +94,24 @@ static bool start_stdout_watch(pthread_t *tid)
 
 	if (fstat(STDOUT_FILENO, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 		return false;
-	return pthread_create(tid, NULL, watch_stdout, NULL) == 0;
+	if (pipe2(watch_wake, O_CLOEXEC) < 0)
+		return false;
+	if (pthread_create(tid, NULL, watch_stdout, NULL) == 0)
+		return true;
+	close(watch_wake[0]);
+	close(watch_wake[1]);
+	return false;
 }
 
 static void stop_stdout_watch(pthread_t tid, bool started)
 {
-	if (started) {
-		pthread_cancel(tid); /* poll is a cancellation point */
-		pthread_join(tid, NULL);
-	}
+	if (!started)
+		return;
+	while (write(watch_wake[1], "", 1) < 0 && errno == EINTR)
+		;
+	pthread_join(tid, NULL);
+	close(watch_wake[0]);
+	close(watch_wake[1]);
 }
 
 static const char *stop_name(int sig)
