@@ -113,7 +113,7 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 		if (!o)
 			return -1;
 		fputs(r ? ",\n    " : "\n    ", out);
-		rc = json_dumpf(o, out, JSON_COMPACT);
+		rc = json_dumpf(o, out, 0); /* one line, ", " and ": " between */
 		json_decref(o);
 		if (rc < 0)
 			return -1;

@@ -417,7 +417,9 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 	progress_stop(prog);
 	stop_stdout_watch(watcher, watching);
 	rep.interrupted = stop_requested != 0;
-	rep.stopped_by = rep.interrupted ? stop_name(stop_signal) : NULL;
+	/* a rank that another rank's signal stopped: "another rank", exit 130 */
+	rep.stopped_by = !rep.interrupted ? NULL : stop_signal ? stop_name(stop_signal)
+							       : "another rank";
 	if (tell_sinks(sinks, nsinks, &rep, 2, 0) < 0)
 		outputs_failed = true;
 	for (size_t i = 0; i < plan->n; i++)
@@ -426,14 +428,15 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 	json_decref(rep.host);
 	json_decref(rep.hosts);
 	json_decref(rep.rank_hosts);
-	if (stop_signal && dist_rank() == 0)
+	if (rep.interrupted && dist_rank() == 0)
 		cli_error("interrupted: results of %zu of %zu runs written%s (%s)", rep.ndone, plan->n,
-			  outputs_failed ? ", but not every output is whole" : "",
-			  stop_name(stop_signal));
+			  outputs_failed ? ", but not every output is whole" : "", rep.stopped_by);
 	/* an output that is not whole says so first; then what stopped the run */
 	if (outputs_failed)
 		return EXIT_RUN;
-	return stop_signal ? 128 + stop_signal : rc;
+	if (rep.interrupted)
+		return stop_signal ? 128 + stop_signal : EXIT_INTERRUPTED;
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
