@@ -270,7 +270,7 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 {
 	bool alloc_only, writes = job_writes(job, &alloc_only);
 	const struct job_value *name = &job->opt[OPT_FILENAME], *size = &job->opt[OPT_SIZE];
-	char where[300], want[32];
+	char where[300], want[32], have[32];
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -315,9 +315,11 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 	if (t->size > t->have && !alloc_only) {
 		units_fmt_size(t->size, want, sizeof(want));
 		job_where(jf, job, OPT_SIZE, where, sizeof(where));
-		return err_set(err, "%s: %s is %llu bytes, smaller than size=%s (iosweep never "
-				    "writes to an existing file)", where, t->filename,
-			       (unsigned long long)t->have, want);
+		units_fmt_size(t->have, have, sizeof(have));
+		return err_set(err, "%s: %s is %llu bytes, smaller than size=%s, and iosweep never "
+				    "writes to an existing file: give size=%s or less (--set size=%s), "
+				    "or, if iosweep made it, remove it to have it made at %s", where, t->filename,
+			       (unsigned long long)t->have, want, have, have, want);
 	}
 	if (t->size == 0)
 		return err_set(err, "%s: %s is empty", where, t->filename);

@@ -56,7 +56,7 @@ static void draw(struct progress *p)
 	int phase = __atomic_load_n(&p->st->phase, __ATOMIC_ACQUIRE);
 	unsigned repeat = __atomic_load_n(&p->st->repeat, __ATOMIC_RELAXED);
 	uint64_t done = 0, total = 0, now = now_ns(), current = 0;
-	char rate[32] = "", eta[32] = "?", label[160], pct[16] = "";
+	char rate[32] = "", eta[32] = "estimating", label[160], pct[16] = "";
 
 	if (!run || phase == PHASE_IDLE)
 		return;
@@ -83,7 +83,9 @@ static void draw(struct progress *p)
 	if (total)
 		snprintf(pct, sizeof(pct), " %3.0f%%", 100.0 * (double)done / (double)total);
 	uint64_t all = p->done_bytes + current;
-	if (all > 0 && now > p->started_ns)
+	/* no ETA before a whole repeat was measured: creation, cache setting and a
+	 * repeat's first moments say little about the rest */
+	if ((p->done_bytes > 0 || repeat > 1) && all > 0 && now > p->started_ns)
 		units_fmt_seconds((double)(now - p->started_ns) / 1e9 *
 					  (double)(p->plan_bytes - all) / (double)all,
 				  eta, sizeof(eta));

@@ -40,3 +40,25 @@ load helpers
 	echo "$output" | grep -qx "iosweep: note: the page-cache state of $TESTDIR/f can be read only by its owner or root: cache=fadvise evicts it but cannot verify that it did"
 	echo "$output" | grep -E '^0 .* \? +[0-9a-f]{16}$'
 }
+
+@test "a size larger than the existing file says how to fix it, and the fix works" {
+	head -c 10000 /dev/urandom >"$TESTDIR/small"
+	job s "[a]\nfilename = $TESTDIR/small\nsize = 1m\nrepeat = 1\n"
+	run "$IOSWEEP" check "$TESTDIR/s.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: $TESTDIR/s.ini:3: $TESTDIR/small is 10000 bytes, smaller than size=1MiB, and iosweep never writes to an existing file: give size=10000 or less (--set size=10000), or, if iosweep made it, remove it to have it made at 1MiB" ]
+	run "$IOSWEEP" check "$TESTDIR/s.ini" --set size=10000
+	[ "$status" -eq 0 ]
+}
+
+@test "the progress ETA says estimating until a whole repeat was measured" {
+	command -v script >/dev/null || skip "needs script (util-linux) for a terminal"
+	head -c 4m /dev/urandom >"$TESTDIR/e.dat"
+	job e "[a]\nfilename = $TESTDIR/e.dat\npattern = random\ncount = 1000000000\nbs = 512\nruntime = 1s\nrepeat = 2\n"
+	script -qfec "'$IOSWEEP' run '$TESTDIR/e.ini' -o json:'$TESTDIR/e.json'" /dev/null |
+		tr '\r' '\n' | grep -a 'ETA' >"$TESTDIR/progress" || true
+	cat "$TESTDIR/progress"
+	grep -q 'repeat 1/2 .*ETA estimating$' "$TESTDIR/progress"
+	! grep 'repeat 1/2 ' "$TESTDIR/progress" | grep -v 'ETA estimating$'
+	json_runs "$TESTDIR/e.json" 1
+}
