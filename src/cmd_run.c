@@ -28,12 +28,14 @@
 #include "help.h"
 #include "dist.h"
 #include "error.h"
+#include "figures.h"
 #include "host.h"
 #include "output.h"
 #include "prepare.h"
 #include "progress.h"
 #include "report.h"
 #include "run.h"
+#include "units.h"
 
 static volatile sig_atomic_t stop_requested;
 /* what stopped the run: a signal, or SIGPIPE for a closed stdout */
@@ -355,7 +357,29 @@ static void write_interrupted(void *arg, bool final)
 		  lw->rep->plan->n);
 }
 
-static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
+/* After the first run of a plan plan_print_totals() spoke of: how long the
+ * repeats still to come would take if each took the first run's median time
+ * to end (an estimate, and said to be one; cache setting not included). */
+static void estimate_rest(const struct plan *plan, const struct run_result *first,
+			  struct progress *prog)
+{
+	uint64_t left = 0;
+	struct summary tte;
+	char a[32], b[32];
+
+	figure_summary(figure_find("time_to_end_s"), first, &tte);
+	if (plan->n < 2 || tte.n == 0)
+		return;
+	for (size_t i = 1; i < plan->n; i++)
+		left += plan->runs[i].v[OPT_REPEAT].u + plan->runs[i].v[OPT_WARMUP].u;
+	units_fmt_seconds(tte.median, a, sizeof(a));
+	units_fmt_seconds(tte.median * (double)left, b, sizeof(b));
+	progress_clear(prog);
+	cli_error("plan: the first run's repeats took %s each (median); if the other %llu repeats "
+		  "take as long, about %s more", a, (unsigned long long)left, b);
+}
+
+static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, bool big)
 {
 	struct report rep = { .plan = plan, .jf = plan->jf };
 	struct run_status status;
@@ -409,6 +433,8 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks)
 		if (rep.ndone == 0) /* collective: every rank, once */
 			gather_hosts(&rep, plan->runs[i].v[OPT_FILENAME].s);
 		rep.ndone = i + 1;
+		if (i == 0 && big)
+			estimate_rest(plan, res, prog);
 		progress_run_done(prog, &plan->runs[i]);
 		if (tell_sinks(sinks, nsinks, &rep, 1, i) < 0)
 			outputs_failed = true;
@@ -467,9 +493,11 @@ int cmd_run(int argc, char **argv)
 		    preflight(&plan))
 			rc = EXIT_USAGE;
 		if (rc == 0) {
+			bool big = dist_rank() == 0 && plan_print_totals(&plan, stderr);
+
 			if (dist_rank() == 0)
 				plan_cache_notes(&plan, stderr);
-			rc = execute(&c, &plan, sinks);
+			rc = execute(&c, &plan, sinks, big);
 		}
 		plan_free(&plan);
 		jobfile_free(&jf);

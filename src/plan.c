@@ -968,6 +968,39 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 	}
 }
 
+bool plan_print_totals(const struct plan *plan, FILE *out)
+{
+	uint64_t create = 0, repeats = 0;
+	bool limited = false; /* runtime may stop repeats before they read it all */
+	size_t files = 0;
+	char c[32], r[32];
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *run = &plan->runs[i];
+		bool seen = false;
+
+		repeats += run->v[OPT_REPEAT].u;
+		limited |= run->v[OPT_RUNTIME].u != 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(plan->runs[k].v[OPT_FILENAME].s, run->v[OPT_FILENAME].s) == 0;
+		if (!run->exists && !seen) {
+			create += run->v[OPT_SIZE].u;
+			files++;
+		}
+	}
+	/* small plans, like those of the tests, go by without it */
+	if (create < ((uint64_t)64 << 20) && plan->total_bytes < ((uint64_t)1 << 30))
+		return false;
+	units_fmt_bytes((double)create, c, sizeof(c));
+	units_fmt_bytes((double)plan->total_bytes, r, sizeof(r));
+	fprintf(out, "iosweep: plan: %zu run%s, %llu measured repeats; creates %s (%zu file%s) and "
+		     "reads %s%s in all%s\n", plan->n, plan->n == 1 ? "" : "s",
+		(unsigned long long)repeats, files ? c : "nothing", files, files == 1 ? "" : "s",
+		limited ? "at most " : "", r,
+		plan->n > 1 ? "; a time estimate follows the first run" : "");
+	return true;
+}
+
 void plan_cache_notes(const struct plan *plan, FILE *out)
 {
 	char why[ERR_MAX];

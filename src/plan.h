@@ -66,6 +66,11 @@ uint64_t plan_memory_available(const char *root, const char **what);
  * written before each line. */
 void plan_cache_notes(const struct plan *plan, FILE *out);
 
+/* Before a plan that creates 64 MiB or more or reads 1 GiB or more: one line on out
+ * with the bytes it will create and read ("iosweep: " first), and true;
+ * nothing for smaller plans, and false. */
+bool plan_print_totals(const struct plan *plan, FILE *out);
+
 /* Whether option id means anything for run r: iodepth only for engines that
  * queue, spacing only for sequential and reverse reads, count only for
  * random ones.  Reports leave the cells of the others blank. */
