@@ -493,7 +493,7 @@ int cmd_run(int argc, char **argv)
 		    preflight(&plan))
 			rc = EXIT_USAGE;
 		if (rc == 0) {
-			bool big = dist_rank() == 0 && plan_print_totals(&plan, stderr);
+			bool big = dist_rank() == 0 && !c.quiet && plan_print_totals(&plan, stderr);
 
 			if (dist_rank() == 0)
 				plan_cache_notes(&plan, stderr);

@@ -54,8 +54,8 @@ static const struct option_doc option_docs[] = {
 	  "engine=sync,mmap); may be given several times; recorded in the results" },
 	{ H_JOB, "--job NAME", "only this job (a [section] of the job file); may be given several times" },
 	{ H_QUIET, "-q, --quiet",
-	  "no progress line; with -o to files, no table on stdout either (unless\n"
-	  "-o table asks for it)" },
+	  "no progress line and no plan totals; with -o to files, no table on\n"
+	  "stdout either (unless -o table asks for it)" },
 	{ H_ALPHA, "--alpha A", "significance level of the Mann-Whitney U test (default 0.05)" },
 	{ H_X, "--x OPTION", "the x axis: a run parameter (bs, spacing, engine, ...) or job" },
 	{ H_Y, "--y FIGURE",

@@ -31,7 +31,7 @@ teardown() {
 	head -c 64m /dev/zero >"$TESTDIR/f.dat"
 	# run 0 is quick; runs 1-4 read random blocks for up to 20 s each
 	job s "[global]\nfilename = $TESTDIR/f.dat\nrepeat = 1\n[before]\nsize = 1m\n[shrink]\npattern = random\ncount = 1000000000\nruntime = 20s\nengine = sync, aio, mmap, uring\niodepth = 4\n"
-	"$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" >"$TESTDIR/out" 2>"$TESTDIR/err" &
+	"$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" --quiet >"$TESTDIR/out" 2>"$TESTDIR/err" &
 	pid=$!
 	wait_for json_runs "$TESTDIR/s.json" 1
 	sleep 0.3
