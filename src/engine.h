@@ -37,6 +37,7 @@ struct io_unit {
 	uint64_t want, done; /* bytes asked (O_DIRECT: whole logical blocks), done so far */
 	unsigned char *buf;  /* this unit's buffer (want bytes) */
 	uint64_t t_issue;    /* when it was first queued (core) */
+	uint64_t t_due;      /* under a rate limit, when it was due (core) */
 	long res;            /* engine: bytes moved by this attempt, 0 at end of file, -errno */
 	const char *what;    /* engine: names a failure (NULL: the core names it) */
 	unsigned idx;        /* 0..iodepth-1 */

@@ -28,6 +28,12 @@ const struct figure figure_table[] = {
 	F("lat_p99_ns", "lat_ns", "p99", FIG_U64, lat_p99_ns),
 	F("lat_p99.9_ns", "lat_ns", "p99.9", FIG_U64, lat_p999_ns),
 	F("lat_max_ns", "lat_ns", "max", FIG_U64, lat_max_ns),
+	F("resp_p50_ns", "response_ns", "p50", FIG_MAYBE, resp_p50_ns),
+	F("resp_p90_ns", "response_ns", "p90", FIG_MAYBE, resp_p90_ns),
+	F("resp_p99_ns", "response_ns", "p99", FIG_MAYBE, resp_p99_ns),
+	F("resp_p99.9_ns", "response_ns", "p99.9", FIG_MAYBE, resp_p999_ns),
+	F("resp_max_ns", "response_ns", "max", FIG_MAYBE, resp_max_ns),
+	F("behind_schedule_s", NULL, "behind_schedule_s", FIG_MAYBE, behind_schedule_s),
 	F("cpu_user_s", NULL, "cpu_user_s", FIG_DOUBLE, cpu_user_s),
 	F("cpu_sys_s", NULL, "cpu_sys_s", FIG_DOUBLE, cpu_sys_s),
 	F("major_faults", NULL, "major_faults", FIG_U64, major_faults),
@@ -87,6 +93,8 @@ double figure_value(const struct figure *f, const struct repeat_result *rr)
 
 bool figure_known(const struct figure *f, const struct repeat_result *rr)
 {
+	if (f->type == FIG_MAYBE)
+		return !isnan(figure_value(f, rr));
 	return f->type != FIG_FRACTION || figure_value(f, rr) >= 0;
 }
 

@@ -13,7 +13,11 @@
 #include "run.h"
 #include "stats.h"
 
-enum figure_type { FIG_U64, FIG_DOUBLE, FIG_FRACTION /* < 0: unknown (null) */ };
+enum figure_type {
+	FIG_U64, FIG_DOUBLE,
+	FIG_FRACTION, /* < 0: unknown (null) */
+	FIG_MAYBE,    /* a double; NAN: not measured in this run (null) */
+};
 
 struct figure {
 	const char *name;   /* flat name: CSV column, summary key */

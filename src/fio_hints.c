@@ -50,8 +50,6 @@ static const struct {
 	{ "thread", "iosweep's readers are always threads; remove it" IMPORT },
 	{ "group_reporting", "iosweep always reports a run's threads together; remove it" IMPORT },
 	{ "stonewall", "iosweep runs jobs one after another; remove it" IMPORT },
-	{ "rate", "iosweep has no rate limits yet" IMPORT },
-	{ "rate_iops", "iosweep has no rate limits yet" IMPORT },
 	{ "kb_base", "here k m g t and KiB MiB GiB TiB are powers of 1024, KB MB GB TB powers of "
 		     "1000, always" IMPORT },
 	{ "offset", "iosweep reads from the start of the file" IMPORT },

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "error.h"
 
@@ -24,6 +25,9 @@ struct loop {
 	unsigned queued;   /* given to the engine, not yet committed */
 	unsigned inflight; /* committed, not yet reaped */
 	uint64_t deadline_ns;
+	uint64_t t0_ns;    /* rate limit: when unit 0 was due */
+	uint64_t nbegun;   /* rate limit: new units begun */
+	uint64_t next_due; /* rate limit: when the next new unit is due */
 	bool exhausted;    /* the pattern has no more units */
 	bool stopping;     /* issue nothing more: stopped or failed */
 	bool failed;
@@ -56,7 +60,8 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 	w->dir_hist[IO_READ] = hist_new();
 	w->dir_hist[IO_WRITE] = hist_new();
 	w->flush_hist = hist_new();
-	if (!e->units || !w->free_units || !w->retry_units || !w->hist || !w->flush_hist ||
+	w->resp_hist = hist_new();
+	if (!e->units || !w->free_units || !w->retry_units || !w->hist || !w->flush_hist || !w->resp_hist ||
 	    !w->dir_hist[IO_READ] || !w->dir_hist[IO_WRITE] ||
 	    posix_memalign((void **)&e->bufs, 4096, e->bufs_len)) {
 		e->bufs = NULL;
@@ -89,10 +94,11 @@ void ioloop_free(struct io_worker *w)
 	hist_free(w->dir_hist[IO_WRITE]);
 	hist_free(w->flush_hist);
 	w->dir_hist[IO_READ] = w->dir_hist[IO_WRITE] = w->flush_hist = NULL;
+	hist_free(w->resp_hist);
 	w->eng.units = NULL;
 	w->eng.bufs = NULL;
 	w->free_units = w->retry_units = NULL;
-	w->hist = NULL;
+	w->hist = w->resp_hist = NULL;
 }
 
 static int fadvise_advice(int hint)
@@ -124,8 +130,9 @@ int ioloop_advise(struct io_worker *w, char *err)
 
 static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
 {
-	(void)w;
 	u->t_issue = t;
+	if (w->in.period_ns > 0)
+		w->res.behind_ns = t > u->t_due ? t - u->t_due : 0;
 }
 
 static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t t)
@@ -134,6 +141,8 @@ static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t
 
 	hist_record(w->hist, t - u->t_issue);
 	hist_record(w->dir_hist[u->dir], t - u->t_issue);
+	if (w->in.period_ns > 0)
+		hist_record(w->resp_hist, t - u->t_due);
 	w->cons.step(&w->cons, u->buf, u->len, u->off);
 	r->ops[u->dir]++;
 	r->bytes[u->dir] += u->len;
@@ -142,6 +151,16 @@ static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t
 }
 
 /* ---- the loop ---- */
+
+/* Stops issuing: by the deadline or the stop flag, right after the last
+ * counted unit was consumed, which is where this worker's time ends. */
+static void stop_now(struct io_worker *w, struct loop *L)
+{
+	if (!w->res.truncated)
+		w->res.t_last_ns = now_ns();
+	w->res.truncated = true;
+	L->stopping = true;
+}
 
 static void loop_fail(struct io_worker *w, struct loop *L, int error, uint64_t off,
 		      const char *what)
@@ -152,6 +171,34 @@ static void loop_fail(struct io_worker *w, struct loop *L, int error, uint64_t o
 		w->res.error_what = what;
 	}
 	L->failed = L->stopping = true;
+}
+
+/*
+ * Rate limit: whether the next new unit is due.  When it is not, and units
+ * are in flight, the loop reaps them meanwhile; when none is, it sleeps
+ * until the unit is due, or stops at the deadline or on the stop flag.
+ */
+static bool due(struct io_worker *w, struct loop *L)
+{
+	uint64_t when = L->t0_ns + (uint64_t)((double)L->nbegun * w->in.period_ns);
+	struct timespec ts;
+
+	L->next_due = when;
+	if (now_ns() >= when)
+		return true;
+	if (L->inflight)
+		return false;
+	if (when > L->deadline_ns)
+		when = L->deadline_ns;
+	ts.tv_sec = (time_t)(when / 1000000000ULL);
+	ts.tv_nsec = (long)(when % 1000000000ULL);
+	while (!*w->in.stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	if (*w->in.stop || now_ns() >= L->deadline_ns) {
+		stop_now(w, L);
+		return false;
+	}
+	return true;
 }
 
 /* The next unit to queue: a remainder first, else a new one from the
@@ -166,11 +213,15 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 		return &w->eng.units[w->retry_units[--L->nretry]];
 	if (!L->nfree || L->exhausted || L->flush_due)
 		return NULL;
+	if (w->in.period_ns > 0 && !due(w, L))
+		return NULL;
 	u = &w->eng.units[w->free_units[L->nfree - 1]];
 	if (!pattern_next(&w->in.pat, &u->off, &u->len)) {
 		L->exhausted = true;
 		return NULL;
 	}
+	u->t_due = L->next_due;
+	L->nbegun++;
 	/* O_DIRECT needs whole logical blocks; the end of the file cuts the transfer */
 	u->want = io_round_up(u->len, w->in.align_mask);
 	u->done = 0;
@@ -188,16 +239,6 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 		}
 	}
 	return u;
-}
-
-/* Stops issuing: by the deadline or the stop flag, right after the last
- * counted unit was consumed, which is where this worker's time ends. */
-static void stop_now(struct io_worker *w, struct loop *L)
-{
-	if (!w->res.truncated)
-		w->res.t_last_ns = now_ns();
-	w->res.truncated = true;
-	L->stopping = true;
 }
 
 /* What a result means: a unit done (counted and consumed), a remainder to
@@ -352,11 +393,15 @@ int ioloop_run(struct io_worker *w)
 	w->produce = w->in.gen && (w->in.gen->kind != DATA_ZERO || w->in.op == OP_READWRITE);
 	consume_reset(&w->cons);
 	hist_reset(w->hist);
+	hist_reset(w->resp_hist);
 	__atomic_store_n(&w->snap->bytes, 0, __ATOMIC_RELAXED);
 	for (unsigned k = e->iodepth; k-- > 0;)
 		w->free_units[L.nfree++] = k;
+	if (w->in.period_ns > 0)
+		prctl(PR_SET_TIMERSLACK, 1UL); /* wake when a unit is due, not 50 µs later */
+	L.t0_ns = now_ns();
 	if (w->in.runtime_ns)
-		L.deadline_ns = now_ns() + w->in.runtime_ns;
+		L.deadline_ns = L.t0_ns + w->in.runtime_ns;
 	for (;;) {
 		issue(w, &L);
 		if (L.queued)

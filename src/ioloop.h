@@ -20,6 +20,14 @@
  *              (consume step included; for a stopped worker, before it
  *              waits for the units still in flight, which are not counted).
  * A worker's time to end is t_last_ns - t_first_ns.
+ *
+ * Under a rate limit the schedule is open-loop: unit i of a repeat is due
+ * i * period_ns after the loop starts, whatever happened to the units before
+ * it.  A unit is not issued before it is due; when the device falls behind,
+ * it is issued late.  Then, besides latency (service: issue -> completion),
+ *   response   completion - due,
+ * which counts the wait a slow unit caused the units due after it
+ * (coordinated omission); hist has the one, resp_hist the other.
  */
 #ifndef IOSWEEP_IOLOOP_H
 #define IOSWEEP_IOLOOP_H
@@ -41,6 +49,7 @@ struct io_inputs {
 	struct pattern pat;          /* this worker's share of the units */
 	uint64_t align_mask;         /* O_DIRECT: logical block size - 1; else 0 */
 	uint64_t runtime_ns;         /* stop issuing after this long; 0: no limit */
+	double period_ns;            /* rate limit: ns between due times; 0: no limit */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
 	/* writes (op=write or readwrite; gen NULL for reads): each unit's
 	 * direction, the data it writes (produced inside the timed region,
@@ -60,6 +69,8 @@ struct io_results {
 	uint64_t sum;                          /* the consume result */
 	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
 	bool truncated;                        /* stopped by runtime or a signal */
+	uint64_t behind_ns;                    /* rate limit: the last unit issued this
+						* long after it was due */
 	/* a failed unit: error_what is set ("read", "unexpected end of file"),
 	 * error is its errno or 0 when there is none (end of file) */
 	int error;
@@ -79,6 +90,7 @@ struct io_worker {
 	struct hist *hist;           /* latencies of this repeat */
 	struct hist *dir_hist[IO_DIRS]; /* the same, per direction */
 	struct hist *flush_hist;     /* latencies of the flushes */
+	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
 	struct io_results res;
 	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
 	unsigned *free_units;        /* stack of free unit numbers */

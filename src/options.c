@@ -108,6 +108,11 @@ const struct option_def option_table[OPT__COUNT] = {
 			 "unmeasured repeats before the measured ones" },
 	[OPT_RUNTIME] = { "runtime", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
 			  "runtime", "stop a repeat after this long (0: no limit)" },
+	[OPT_RATE] = { "rate", T_SIZE, true, false, "0", 0, INT64_MAX, NULL, "rate",
+		       "bytes per second of the job, split over its threads: each read is due at "
+		       "a fixed time and a late one is measured from then (0: no limit)" },
+	[OPT_RATE_IOPS] = { "rate_iops", T_UINT, true, false, "0", 0, INT64_MAX, NULL, "rate_iops",
+			    "reads per second of the job, as rate (0: no limit)" },
 	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,

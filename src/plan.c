@@ -935,8 +935,8 @@ bool plan_column(const struct plan *plan, enum opt_id id)
 
 /* An option worth saying once above a table: the same in every run, about
  * runs rather than jobs, and telling something (count only for random reads
- * and when set, spacing only when some run is sparse, runtime and warmup
- * only when set). */
+ * and when set, spacing only when some run is sparse, runtime, warmup and
+ * the rate limits only when set). */
 static bool plan_constant(const struct plan *plan, enum opt_id id)
 {
 	const union optval *v = plan->runs[0].v;
@@ -962,6 +962,8 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 		return plan->sparse;
 	case OPT_RUNTIME:
 	case OPT_WARMUP:
+	case OPT_RATE:
+	case OPT_RATE_IOPS:
 		return v[id].u != 0;
 	default:
 		return !engine_option(id) || v[id].u != FLAG_OFF;

@@ -47,6 +47,8 @@ struct runner {
 	struct hist *dir_total[IO_DIRS], *flush_total; /* per direction; of the flushes */
 	struct data_gen gen;   /* what writes write, and what verify expects */
 	bool writes;           /* op=write or readwrite */
+	struct hist *resp_total; /* and their response times (rate limit) */
+	double period_ns;      /* rate limit: each worker's ns between due times; 0: none */
 	unsigned arrived;      /* the start line: workers there (atomic) */
 	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
 	volatile sig_atomic_t *stop;
@@ -121,6 +123,20 @@ static int open_for_writing(const struct runner *r, char *err)
 	return fd;
 }
 
+/* The ns between a worker's due times under the job's rate limits (the
+ * stricter of rate and rate_iops), which are split over every worker of
+ * every rank; 0 without a limit. */
+static double rate_period_ns(const union optval *v, unsigned nw)
+{
+	double workers = (double)nw * (double)dist_size(), p = 0;
+
+	if (v[OPT_RATE].u)
+		p = workers * (double)v[OPT_BS].u * 1e9 / (double)v[OPT_RATE].u;
+	if (v[OPT_RATE_IOPS].u)
+		p = fmax(p, workers * 1e9 / (double)v[OPT_RATE_IOPS].u);
+	return p;
+}
+
 /* Opens the file and sets up one worker for the whole run (not timed). */
 static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 {
@@ -148,6 +164,9 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		return -1;
 	r->w[t].in.align_mask = align - 1;
 	r->w[t].in.runtime_ns = v[OPT_RUNTIME].u;
+	r->w[t].in.period_ns = r->period_ns;
+	if (r->period_ns > 0)
+		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
 	r->w[t].in.stop = r->stop;
 	r->w[t].in.gen = r->writes ? &r->gen : NULL;
 	r->w[t].in.op = (enum op_kind)v[OPT_OP].u;
@@ -172,13 +191,15 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	r->nw = (unsigned)v[OPT_THREADS].u;
 	r->w = calloc(r->nw, sizeof(*r->w));
 	r->snaps = calloc(r->nw, sizeof(*r->snaps));
+	r->period_ns = rate_period_ns(v, r->nw);
 	r->total = hist_new();
 	r->dir_total[IO_READ] = hist_new();
 	r->dir_total[IO_WRITE] = hist_new();
 	r->flush_total = hist_new();
+	r->resp_total = hist_new();
 	r->writes = v[OPT_OP].u != OP_READ;
 	if (!r->w || !r->snaps || !r->total || !r->dir_total[IO_READ] ||
-	    !r->dir_total[IO_WRITE] || !r->flush_total)
+	    !r->dir_total[IO_WRITE] || !r->flush_total || !r->resp_total)
 		return err_set(err, "out of memory");
 	if ((r->writes || v[OPT_VERIFY].u == VERIFY_AFTER) &&
 	    data_gen_init(&r->gen, (enum data_kind)v[OPT_DATA].u, (unsigned)v[OPT_COMPRESS].u,
@@ -227,6 +248,7 @@ static void runner_free(struct runner *r)
 	hist_free(r->dir_total[IO_WRITE]);
 	hist_free(r->flush_total);
 	data_gen_free(&r->gen);
+	hist_free(r->resp_total);
 }
 
 /* Each worker's share of the units, and the hints, for one repeat (not
@@ -365,7 +387,7 @@ struct tally {
 	} add;
 	uint64_t first;                /* earliest first issue, wall-clock ns */
 	struct { /* largest */
-		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked;
+		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind;
 	} max;                         /* first_last: the latest first issue */
 	double resident[2];            /* before, after: the most cached rank */
 };
@@ -379,6 +401,7 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	hist_reset(r->dir_total[IO_READ]);
 	hist_reset(r->dir_total[IO_WRITE]);
 	hist_reset(r->flush_total);
+	hist_reset(r->resp_total);
 	for (unsigned t = 0; t < r->nw; t++) {
 		const struct io_results *res = &r->w[t].res;
 		bool did = io_results_ops(res) != 0;
@@ -405,6 +428,9 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 		hist_merge(r->dir_total[IO_WRITE], r->w[t].dir_hist[IO_WRITE]);
 		hist_merge(r->flush_total, r->w[t].flush_hist);
 		tl->add.flushes += res->flushes;
+		hist_merge(r->resp_total, r->w[t].resp_hist);
+		if (res->behind_ns > tl->max.behind)
+			tl->max.behind = res->behind_ns;
 	}
 	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
 	tl->add.sys_us = tv_us(ru1->ru_stime) - tv_us(ru0->ru_stime);
@@ -444,6 +470,8 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	gather_hist(r, r->dir_total[IO_READ]);
 	gather_hist(r, r->dir_total[IO_WRITE]);
 	gather_hist(r, r->flush_total);
+	if (r->period_ns > 0)
+		gather_hist(r, r->resp_total);
 }
 
 /*
@@ -526,6 +554,16 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
 	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
 	rr->flush.lat_max_ns = hist_max(r->flush_total);
+	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
+	rr->behind_schedule_s = NAN;
+	if (r->period_ns > 0) {
+		rr->resp_p50_ns = (double)hist_percentile(r->resp_total, 50);
+		rr->resp_p90_ns = (double)hist_percentile(r->resp_total, 90);
+		rr->resp_p99_ns = (double)hist_percentile(r->resp_total, 99);
+		rr->resp_p999_ns = (double)hist_percentile(r->resp_total, 99.9);
+		rr->resp_max_ns = (double)hist_max(r->resp_total);
+		rr->behind_schedule_s = (double)tl->max.behind / 1e9;
+	}
 	rr->cpu_user_s = (double)tl->add.user_us / 1e6;
 	rr->cpu_sys_s = (double)tl->add.sys_us / 1e6;
 	rr->major_faults = tl->add.major;

@@ -41,6 +41,9 @@ struct repeat_result {
 	double start_skew_s;         /* latest first issue of a worker - earliest */
 	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
 	double lat_mean_ns;
+	/* rate limit only (NAN without): response time (due -> completion), and how
+	 * long after it was due the last unit was issued */
+	double resp_p50_ns, resp_p90_ns, resp_p99_ns, resp_p999_ns, resp_max_ns, behind_schedule_s;
 	double cpu_user_s, cpu_sys_s;
 	uint64_t major_faults, minor_faults, ctx_voluntary, ctx_involuntary;
 	double resident_before, resident_after; /* fraction; < 0: unknown */

@@ -6,6 +6,7 @@
  *   IOSWEEP_SLOW_FILE=PATH        the file (same device and inode)
  *   IOSWEEP_SLOW_AFTER=N          its first N preads go at full speed (default 0)
  *   IOSWEEP_SLOW_MS=M             every later pread first waits M ms
+ *   IOSWEEP_SLOW_COUNT=K          only K of them do (default: all)
  *   IOSWEEP_SLOW_MS_PER_GIB=M     posix_fadvise and sync_file_range of it wait
  *                                 M ms per GiB of their range (0: to the end)
  *   IOSWEEP_SLOW_SYNC_MS=M        sync() waits M ms
@@ -76,10 +77,13 @@ static ssize_t slow_pread(const char *name, int fd, void *buf, size_t n, off_t o
 {
 	static unsigned long long calls;
 	ssize_t (*fn)(int, void *, size_t, off_t) = (ssize_t (*)(int, void *, size_t, off_t))real(name);
+	unsigned long long after = env_u("IOSWEEP_SLOW_AFTER", 0), call;
 
-	if (is_slow_file(fd) && __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) >=
-				       env_u("IOSWEEP_SLOW_AFTER", 0))
-		wait_ms(env_u("IOSWEEP_SLOW_MS", 0));
+	if (is_slow_file(fd)) {
+		call = __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
+		if (call >= after && call - after < env_u("IOSWEEP_SLOW_COUNT", ~0ULL))
+			wait_ms(env_u("IOSWEEP_SLOW_MS", 0));
+	}
 	if (!fn) {
 		errno = ENOSYS;
 		return -1;

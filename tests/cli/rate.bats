@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# Rate limits: an open-loop schedule, and response time (due -> completion)
+# beside latency (issue -> completion).  No timing here: the slow shim makes
+# one read slow, and the assertions are on how many reads a stall delays.
+
+load helpers
+
+# stalled_run ENGINE: 256 reads of 4 KiB due every ms; read 61 of the file takes 100 ms more
+stalled_run() {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 1000\nrepeat = 1\ncache = keep\nconsume = none\nengine = $1\n"
+	IOSWEEP_SLOW_FILE=$TESTDIR/f IOSWEEP_SLOW_AFTER=60 IOSWEEP_SLOW_COUNT=1 IOSWEEP_SLOW_MS=100 \
+		LD_PRELOAD=$HELPERS/slow_shim.so \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" --quiet
+}
+
+rep() {
+	json_get "$TESTDIR/r.json" "d['runs'][0]['repeats'][0]$1"
+}
+
+@test "a stall at a fixed rate shows in the response time of the reads due during it, not in their latency" {
+	stalled_run sync
+	[ "$(rep "['reads']")" -eq 256 ]
+	# the slow read itself: latency and response of 100 ms or more
+	[ "$(rep "['lat_ns']['max'] >= 100e6")" = True ]
+	[ "$(rep "['response_ns']['max'] >= 100e6")" = True ]
+	# no other read was slow to serve: p99 is the 254th of 256
+	[ "$(rep "['lat_ns']['p99'] < 20e6")" = True ]
+	# the ~100 reads due during the stall start when it ends: the first ~80 of them
+	# (31% of the reads) respond more than 20 ms after they were due; p90 needs 26
+	# of them, p50 would need 128
+	[ "$(rep "['response_ns']['p90'] >= 20e6")" = True ]
+	[ "$(rep "['response_ns']['p50'] < 20e6")" = True ]
+	[ "$(rep "['behind_schedule_s'] >= 0")" = True ]
+}
+
+@test "a rate is an upper bound: a repeat stopped by runtime has issued at most runtime x rate + 1 reads" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	# 100 reads/s, as ops or as bytes (the stricter of the two), one worker or two sharing it
+	for rate in "rate_iops = 100" "rate = 400k" "rate = 4m\nrate_iops = 100" \
+		    "rate_iops = 100\nthreads = 2"; do
+		job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\n$rate\nruntime = 200ms\nrepeat = 1\ncache = keep\n"
+		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" --quiet
+		echo "$rate: $(rep "['reads']")"
+		[ "$(rep "['reads']")" -le 22 ]
+		[ "$(rep "['runtime_limited']")" = True ]
+	done
+}
+
+@test "without a rate limit there is no response time and nothing about a schedule" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *rate* ]]
+	[ "$(rep "['response_ns']")" = "{'p50': None, 'p90': None, 'p99': None, 'p99.9': None, 'max': None}" ]
+	[ "$(rep "['behind_schedule_s']")" = None ]
+	[ "$(json_get "$TESTDIR/r.json" "d['runs'][0]['summary']['resp_p99_ns']['n']")" -eq 0 ]
+}
+
+@test "a rate limit is said above the table" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\nrate = 1m\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"rate=1MiB"* ]]
+	[[ "$output" != *rate_iops* ]]
+}
