@@ -418,6 +418,14 @@ static int64_t resident_pages(const char *path, int fd, uint64_t size, uint64_t 
 	return mincore_pages(fd, size, page);
 }
 
+double cache_resident_cheap(int fd, uint64_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int64_t n = size ? cachestat_pages(fd, size) : -1;
+
+	return n < 0 || page <= 0 ? -1 : (double)n / (double)page_count(size, (uint64_t)page);
+}
+
 /* A file of size 0 has no pages: its residency is 0.0 (nothing cached). */
 double cache_residency(const char *path, uint64_t size)
 {

@@ -44,6 +44,10 @@ int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
  */
 double cache_residency(const char *path, uint64_t size);
 
+/* The share of the first size bytes of the file open as fd in the page
+ * cache, by cachestat(2) alone (cheap enough between reads); -1 without it. */
+double cache_resident_cheap(int fd, uint64_t size);
+
 /*
  * Bytes of the first `size` bytes of the file open as fd that are dirty or
  * under writeback in the page cache (cachestat nr_dirty + nr_writeback): what

@@ -36,7 +36,8 @@ struct option_doc {
 
 static const struct option_doc option_docs[] = {
 	{ H_OUTPUT, "-o, --output FORMAT[:PATH]",
-	  "table (the default), json or csv; to PATH, or to stdout without one (or with\n"
+	  "table (the default), json, csv, or series (one CSV row per interval of a\n"
+	  "repeat: see the interval option); to PATH, or to stdout without one (or with\n"
 	  "'-'); may be given several times, but only one format may take stdout.  The\n"
 	  "table stays on stdout when the other formats go to files, unless --quiet" },
 	{ H_OUTPUT_PLAN, "-o, --output table|json", "the plan as text (the default) or as JSON, to stdout" },
@@ -76,7 +77,7 @@ struct command_doc {
 
 static const struct command_doc command_docs[] = {
 	{ "run", "run JOB.ini [-o FORMAT[:PATH]]... [--set KEY=VALUE]... [--job NAME]... [--quiet]",
-	  "run the plan of a job file and report the results (FORMAT: table, json, csv)",
+	  "run the plan of a job file and report the results (FORMAT: table, json, csv, series)",
 	  "Runs every run of the job file's plan, each repeated as the job says, and\n"
 	  "reports the results.  A JOB.ini that is not found as given and has no '/' is\n"
 	  "also looked for in the installed jobs directory (" IOSWEEP_JOBS_DIR ").",

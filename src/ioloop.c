@@ -95,6 +95,10 @@ void ioloop_free(struct io_worker *w)
 	hist_free(w->flush_hist);
 	w->dir_hist[IO_READ] = w->dir_hist[IO_WRITE] = w->flush_hist = NULL;
 	hist_free(w->resp_hist);
+	if (w->series)
+		series_free(w->series);
+	free(w->series);
+	w->series = NULL;
 	w->eng.units = NULL;
 	w->eng.bufs = NULL;
 	w->free_units = w->retry_units = NULL;
@@ -143,6 +147,8 @@ static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t
 	hist_record(w->dir_hist[u->dir], t - u->t_issue);
 	if (w->in.period_ns > 0)
 		hist_record(w->resp_hist, t - u->t_due);
+	if (w->series)
+		series_record(w->series, u->dir, t, t - u->t_issue, u->len);
 	w->cons.step(&w->cons, u->buf, u->len, u->off);
 	r->ops[u->dir]++;
 	r->bytes[u->dir] += u->len;
@@ -399,9 +405,13 @@ int ioloop_run(struct io_worker *w)
 		w->free_units[L.nfree++] = k;
 	if (w->in.period_ns > 0)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* wake when a unit is due, not 50 µs later */
+	if (w->series)
+		series_start(w->series, 0, w->in.interval_ns); /* empties 2 MiB: not timed */
 	L.t0_ns = now_ns();
 	if (w->in.runtime_ns)
 		L.deadline_ns = L.t0_ns + w->in.runtime_ns;
+	if (w->series)
+		series_origin(w->series, L.t0_ns);
 	for (;;) {
 		issue(w, &L);
 		if (L.queued)

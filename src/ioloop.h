@@ -42,6 +42,7 @@
 #include "engine.h"
 #include "hist.h"
 #include "pattern.h"
+#include "series.h"
 
 /* What a worker is asked to do; set by the runner (pat per repeat). */
 struct io_inputs {
@@ -50,6 +51,7 @@ struct io_inputs {
 	uint64_t align_mask;         /* O_DIRECT: logical block size - 1; else 0 */
 	uint64_t runtime_ns;         /* stop issuing after this long; 0: no limit */
 	double period_ns;            /* rate limit: ns between due times; 0: no limit */
+	uint64_t interval_ns;        /* series: the interval asked; 0: no series */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
 	/* writes (op=write or readwrite; gen NULL for reads): each unit's
 	 * direction, the data it writes (produced inside the timed region,
@@ -91,6 +93,7 @@ struct io_worker {
 	struct hist *dir_hist[IO_DIRS]; /* the same, per direction */
 	struct hist *flush_hist;     /* latencies of the flushes */
 	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
+	struct series *series;       /* per interval (interval_ns), or NULL */
 	struct io_results res;
 	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
 	unsigned *free_units;        /* stack of free unit numbers */

@@ -113,6 +113,9 @@ const struct option_def option_table[OPT__COUNT] = {
 		       "a fixed time and a late one is measured from then (0: no limit)" },
 	[OPT_RATE_IOPS] = { "rate_iops", T_UINT, true, false, "0", 0, INT64_MAX, NULL, "rate_iops",
 			    "reads per second of the job, as rate (0: no limit)" },
+	[OPT_INTERVAL] = { "interval", T_DURATION, false, false, "1s", 0, INT64_MAX, NULL, NULL,
+			   "length of the intervals of a repeat's series (reads, bytes, latency "
+			   "percentiles, residency); none for a repeat shorter than three (0: none)" },
 	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,

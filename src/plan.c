@@ -965,6 +965,8 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_RATE:
 	case OPT_RATE_IOPS:
 		return v[id].u != 0;
+	case OPT_INTERVAL:
+		return false; /* it shapes the series in the JSON, not the figures */
 	default:
 		return !engine_option(id) || v[id].u != FLAG_OFF;
 	}

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct reporter *const reporters[] = { &report_table, &report_json, &report_csv };
+static const struct reporter *const reporters[] = { &report_table, &report_json, &report_csv,
+							       &report_series };
 
 const struct reporter *reporter_find(const char *name)
 {

@@ -69,6 +69,9 @@ void report_consume_text(const struct run *run, uint64_t sum, char *buf, size_t 
 /* One CSV field (RFC 4180 quoting), then ',' or, when last, the row's end. */
 void report_csv_field(FILE *f, const char *s, bool last);
 
-extern const struct reporter report_table, report_json, report_csv;
+/* Closes a CSV sink's file (not stdout): the end of the CSV formats. */
+int report_csv_end(struct report_sink *s, const struct report *r, char *err);
+
+extern const struct reporter report_table, report_json, report_csv, report_series;
 
 #endif

@@ -101,7 +101,7 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 }
 
 /* A file is renamed into place complete, or (after a failed write) not at all. */
-static int csv_end(struct report_sink *s, const struct report *r, char *err)
+int report_csv_end(struct report_sink *s, const struct report *r, char *err)
 {
 	(void)r;
 	return report_close(s, err);
@@ -111,5 +111,5 @@ const struct reporter report_csv = {
 	.name = "csv",
 	.begin = csv_begin,
 	.add = csv_add,
-	.end = csv_end,
+	.end = report_csv_end,
 };

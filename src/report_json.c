@@ -37,6 +37,32 @@ static int set(json_t *obj, const char *key, json_t *v)
 	return v ? json_object_set_new(obj, key, v) : -1;
 }
 
+/* {"interval_s", "coarsened", "intervals": [one per interval and direction]} */
+static json_t *series_json(const struct repeat_result *rr)
+{
+	static const char *const dir_name[IO_DIRS] = { [IO_READ] = "read", [IO_WRITE] = "write" };
+	json_t *list = json_array();
+
+	for (size_t i = 0; list && i < rr->nseries; i++) {
+		const struct series_point *p = &rr->series[i];
+		json_t *pt = json_pack("{s:f, s:s, s:I, s:I, s:I, s:I, s:I}", "start_s", p->start_s,
+				       "dir", dir_name[p->dir], "ops", (json_int_t)p->ops, "bytes",
+				       (json_int_t)p->bytes, "lat_p50_ns", (json_int_t)p->lat_p50_ns,
+				       "lat_p99_ns", (json_int_t)p->lat_p99_ns, "lat_max_ns",
+				       (json_int_t)p->lat_max_ns);
+
+		if (!pt || set(pt, "resident", p->resident < 0 ? json_null()
+							       : json_real(p->resident)) < 0 ||
+		    json_array_append_new(list, pt) < 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list ? json_pack("{s:f, s:I, s:o}", "interval_s", rr->series_interval_s,
+				"coarsened", (json_int_t)rr->series_coarsened, "intervals", list)
+		    : NULL;
+}
+
 static json_t *repeat_json(const struct run_result *res, const struct repeat_result *rr,
 			   int ranks)
 {
@@ -75,6 +101,8 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 	rc |= set(o, "cache_as_asked", json_boolean(rr->cache_as_asked));
 	rc |= set(o, "runtime_limited", json_boolean(rr->runtime_limited));
 	rc |= set(o, "interrupted", json_boolean(rr->interrupted));
+	if (rr->series)
+		rc |= set(o, "series", series_json(rr));
 	if (rc) {
 		json_decref(o);
 		return NULL;

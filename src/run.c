@@ -36,6 +36,7 @@
 #include "pattern.h"
 #include "prepare.h"
 #include "wtarget.h"
+#include "series.h"
 
 struct runner {
 	const struct run *run;
@@ -49,6 +50,7 @@ struct runner {
 	bool writes;           /* op=write or readwrite */
 	struct hist *resp_total; /* and their response times (rate limit) */
 	double period_ns;      /* rate limit: each worker's ns between due times; 0: none */
+	struct series *series; /* all workers' series of one repeat, or NULL */
 	unsigned arrived;      /* the start line: workers there (atomic) */
 	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
 	volatile sig_atomic_t *stop;
@@ -137,6 +139,31 @@ static double rate_period_ns(const union optval *v, unsigned nw)
 	return p;
 }
 
+/* A series, allocated for a run (not timed); worker 0 reads residency
+ * at the boundaries.  NULL on out of memory. */
+static struct series *series_alloc(int fd, uint64_t size)
+{
+	struct series *s = calloc(1, sizeof(*s));
+
+	if (s && series_init(s) < 0) {
+		series_free(s);
+		free(s);
+		return NULL;
+	}
+	if (s) {
+		s->fd = fd;
+		s->size = size;
+	}
+	return s;
+}
+
+/* Series on one host only (merging them across ranks is not done), and
+ * for SERIES_MAX_THREADS threads at most. */
+static uint64_t series_interval_ns(const union optval *v)
+{
+	return dist_size() == 1 && v[OPT_THREADS].u <= SERIES_MAX_THREADS ? v[OPT_INTERVAL].u : 0;
+}
+
 /* Opens the file and sets up one worker for the whole run (not timed). */
 static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 {
@@ -165,6 +192,12 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.align_mask = align - 1;
 	r->w[t].in.runtime_ns = v[OPT_RUNTIME].u;
 	r->w[t].in.period_ns = r->period_ns;
+	r->w[t].in.interval_ns = series_interval_ns(v);
+	if (r->w[t].in.interval_ns) {
+		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u);
+		if (!r->w[t].series)
+			return err_set(err, "out of memory for the series of %u threads", r->nw);
+	}
 	if (r->period_ns > 0)
 		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
 	r->w[t].in.stop = r->stop;
@@ -198,6 +231,11 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	r->flush_total = hist_new();
 	r->resp_total = hist_new();
 	r->writes = v[OPT_OP].u != OP_READ;
+	if (series_interval_ns(v)) {
+		r->series = series_alloc(-1, 0);
+		if (!r->series)
+			return err_set(err, "out of memory for a series");
+	}
 	if (!r->w || !r->snaps || !r->total || !r->dir_total[IO_READ] ||
 	    !r->dir_total[IO_WRITE] || !r->flush_total || !r->resp_total)
 		return err_set(err, "out of memory");
@@ -249,6 +287,9 @@ static void runner_free(struct runner *r)
 	hist_free(r->flush_total);
 	data_gen_free(&r->gen);
 	hist_free(r->resp_total);
+	if (r->series)
+		series_free(r->series);
+	free(r->series);
 }
 
 /* Each worker's share of the units, and the hints, for one repeat (not
@@ -572,6 +613,47 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->ctx_involuntary = tl->add.ivcsw;
 }
 
+/* The series of the repeat, over its workers (not timed): for a repeat of
+ * three intervals or more.  -1 on out of memory. */
+static int fill_series(struct runner *r, struct repeat_result *rr)
+{
+	struct series *s = r->series;
+	uint64_t interval = r->w[0].in.interval_ns;
+	unsigned n;
+
+	rr->series = NULL;
+	rr->nseries = 0;
+	if (!s || rr->time_to_end_s * 1e9 < 3.0 * (double)interval)
+		return 0;
+	series_start(s, 0, interval);
+	for (unsigned t = 0; t < r->nw; t++)
+		series_merge(s, r->w[t].series);
+	n = series_used(s);
+	rr->series = calloc((size_t)n * IO_DIRS, sizeof(*rr->series));
+	if (!rr->series)
+		return -1;
+	rr->series_interval_s = (double)s->interval_ns / 1e9;
+	rr->series_coarsened = s->coarsened;
+	for (unsigned k = 0; k < n; k++)
+		for (int d = 0; d < IO_DIRS; d++) {
+			const struct series_slot *sl = &s->slot[k];
+			struct series_point *p = &rr->series[rr->nseries];
+
+			if (!rr->ops[d])
+				continue; /* a direction the repeat did not do */
+			p->start_s = (double)k * rr->series_interval_s;
+			p->dir = d;
+			p->ops = sl->ops[d];
+			p->bytes = sl->bytes[d];
+			p->lat_p50_ns = hist_percentile(sl->h[d], 50);
+			p->lat_p99_ns = hist_percentile(sl->h[d], 99);
+			p->lat_max_ns = hist_max(sl->h[d]);
+			p->resident = sl->resident;
+			rr->nseries++;
+		}
+	return 0;
+}
+
 /* Whether the residency before the repeat is what the policy promises. */
 static bool cache_as_asked(int policy, double resident)
 {
@@ -753,6 +835,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		    &ru1, &tl);
 	tally_ranks(r, rr, &tl);
 	fill_figures(r, rr, &tl);
+	if (fill_series(r, rr) < 0)
+		return err_set(err, "out of memory for a series");
 	/* a repeat cut short wrote only part of its blocks: nothing to check */
 	if (v[OPT_VERIFY].u == VERIFY_AFTER && !rr->interrupted && !rr->runtime_limited)
 		return verify_repeat(r, rr, err);
@@ -822,6 +906,7 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 			rr->rank_time_s = rank_s;
 		}
 		rc = one_repeat(&r, rr, res->error);
+		free(scratch.series);
 		if (rc < 0)
 			res->failed = true;
 		if (rc != 0)
@@ -842,6 +927,7 @@ void run_result_free(struct run_result *res)
 	for (size_t i = 0; res->rep && i < res->nalloc; i++) {
 		free(res->rep[i].thread_time_s);
 		free(res->rep[i].rank_time_s);
+		free(res->rep[i].series);
 	}
 	free(res->rep);
 	memset(res, 0, sizeof(*res));

@@ -26,6 +26,15 @@ struct op_figures {
 	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns;
 };
 
+/* One interval and direction of a repeat's series. */
+struct series_point {
+	double start_s;            /* from the start of the repeat */
+	int dir;                   /* enum io_dir */
+	uint64_t ops, bytes;
+	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns; /* of this interval's own reads */
+	double resident;           /* of the file at the interval's start; < 0: unknown */
+};
+
 struct repeat_result {
 	double time_to_end_s, throughput_Bps, coverage_Bps, iops;
 	uint64_t bytes;              /* both directions */
@@ -54,6 +63,12 @@ struct repeat_result {
 	double *thread_time_s; /* time to end of each thread, rank after rank (rank 0
 				* holds threads * dist_size() entries, the others their own) */
 	double *rank_time_s;   /* time to end of each rank (dist_size() entries on rank 0) */
+	/* per interval and direction with reads in the repeat; NULL: no series
+	 * (interval 0, a repeat shorter than three intervals, or several ranks) */
+	struct series_point *series;
+	size_t nseries;
+	double series_interval_s;  /* interval asked, doubled at each coarsening */
+	unsigned series_coarsened;
 };
 
 struct io_snapshot;

@@ -1,0 +1,53 @@
+#!/usr/bin/env bats
+# Per-interval series: what happened inside a repeat.  No timing here: a
+# fixed rate paces the reads and the slow shim stalls one of them.
+
+load helpers
+
+series() {
+	json_get "$TESTDIR/r.json" "d['runs'][0]['repeats'][0]['series']$1"
+}
+
+@test "a series sums exactly to its repeat, per direction, and shows a stall in the interval it ended in" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	# 256 reads due every ms, intervals of 50 ms; one read, due at about 60 ms,
+	# takes 100 ms more: nothing completes in [100, 150) ms, it completes in [150, 200)
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 1000\ninterval = 50ms\nrepeat = 1\ncache = keep\n"
+	IOSWEEP_SLOW_FILE=$TESTDIR/f IOSWEEP_SLOW_AFTER=60 IOSWEEP_SLOW_COUNT=1 IOSWEEP_SLOW_MS=100 \
+		LD_PRELOAD=$HELPERS/slow_shim.so \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" -o series:"$TESTDIR/r.csv" --quiet
+	json_get "$TESTDIR/r.json" "[(p['start_s'], p['ops'], p['lat_max_ns']) for p in d['runs'][0]['repeats'][0]['series']['intervals']]"
+	[ "$(series "['interval_s']")" = 0.05 ]
+	[ "$(series "['coarsened']")" = 0 ]
+	[ "$(series "['intervals'][0]['dir']")" = read ]
+	[ "$(series "['intervals'][0]['resident']")" = 1.0 ]
+	[ "$(json_get "$TESTDIR/r.json" "(r := d['runs'][0]['repeats'][0]) and (sum(p['ops'] for p in r['series']['intervals']), sum(p['bytes'] for p in r['series']['intervals'])) == (r['reads'], r['bytes']) == (256, 1048576)")" = True ]
+	[ "$(series "['intervals'][2]['ops']")" -eq 0 ]
+	# the same in long-format CSV: a header, one row per interval
+	head -1 "$TESTDIR/r.csv" | grep -qx $'job,run,repeat,interval_s,coarsened,start_s,dir,ops,bytes,lat_p50_ns,lat_p99_ns,lat_max_ns,resident\r'
+	[ "$(($(wc -l <"$TESTDIR/r.csv") - 1))" -eq "$(series "['intervals'].__len__()")" ]
+	[ "$(tail -n +2 "$TESTDIR/r.csv" | awk -F, '{ n += $8 } END { print n }')" -eq 256 ]
+	[ "$(sed -n 4p "$TESTDIR/r.csv" | cut -d, -f6-8)" = "0.1,read,0" ]
+	[ "$(series "['intervals'][3]['lat_max_ns'] >= 100e6")" = True ]
+	[ "$(series "['intervals']" | grep -o "'lat_max_ns': [0-9]*" | awk '$2 >= 100e6' | wc -l)" -eq 1 ]
+}
+
+@test "a series is left out for a repeat shorter than three intervals, and with interval = 0" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	for extra in "" "interval = 0\nrate_iops = 100"; do
+		job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\n$extra\n"
+		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" --quiet
+		[ "$(json_get "$TESTDIR/r.json" "'series' in d['runs'][0]['repeats'][0]")" = False ]
+	done
+}
+
+@test "a long repeat's series is coarsened: pairs merged, the interval doubled, and said" {
+	head -c 256k /dev/urandom >"$TESTDIR/f"
+	# 64 reads at 500/s: 128 ms in intervals of 2 ms needs 64 slots, twice the 32 kept
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 500\ninterval = 2ms\nrepeat = 1\ncache = keep\nthreads = 2\n"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" --quiet
+	[ "$(series "['coarsened'] >= 1")" = True ]
+	[ "$(series "['interval_s'] == 0.002 * 2 ** d['runs'][0]['repeats'][0]['series']['coarsened']")" = True ]
+	[ "$(series "['intervals'][-1]['start_s'] < 0.128 + 2 * d['runs'][0]['repeats'][0]['series']['interval_s']")" = True ]
+	[ "$(json_get "$TESTDIR/r.json" "(r := d['runs'][0]['repeats'][0]) and sum(p['ops'] for p in r['series']['intervals']) == r['reads'] == 64")" = True ]
+}
