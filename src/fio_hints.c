@@ -29,8 +29,8 @@ static const struct {
 	{ "blocksize", "fio's blocksize is 'bs' here" IMPORT },
 	{ "readwrite", "fio's readwrite is 'pattern' here (read: sequential, randread: random)" IMPORT },
 	{ "rw", "fio's rw is 'pattern' here (read: sequential, randread: random)" IMPORT },
-	{ "time_based", "iosweep has no time-based runs yet; 'runtime' stops a repeat early" IMPORT },
-	{ "ramp_time", "iosweep has no ramp-up time; 'warmup' runs whole unmeasured repeats first" IMPORT },
+	{ "ramp_time", "fio's ramp_time is 'ramp' here (with time_based); 'warmup' runs whole "
+		       "unmeasured repeats first" IMPORT },
 	{ "randrepeat", "iosweep's random reads always repeat for a seed: set 'seed'" IMPORT },
 	{ "randseed", "fio's randseed is 'seed' here" IMPORT },
 	{ "norandommap", "fio's norandommap is 'pattern = random-replace' here" IMPORT },

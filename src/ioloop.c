@@ -28,6 +28,7 @@ struct loop {
 	uint64_t t0_ns;    /* rate limit: when unit 0 was due */
 	uint64_t nbegun;   /* rate limit: new units begun */
 	uint64_t next_due; /* rate limit: when the next new unit is due */
+	struct pattern pat0; /* time_based: the pattern as the repeat began */
 	bool exhausted;    /* the pattern has no more units */
 	bool stopping;     /* issue nothing more: stopped or failed */
 	bool failed;
@@ -143,13 +144,15 @@ static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t
 {
 	struct io_results *r = &w->res;
 
+	w->cons.step(&w->cons, u->buf, u->len, u->off);
+	if (__builtin_expect(t < w->measure_ns, 0))
+		return; /* during the ramp: consumed, not counted */
 	hist_record(w->hist, t - u->t_issue);
 	hist_record(w->dir_hist[u->dir], t - u->t_issue);
 	if (w->in.period_ns > 0)
 		hist_record(w->resp_hist, t - u->t_due);
 	if (w->series)
 		series_record(w->series, u->dir, t, t - u->t_issue, u->len);
-	w->cons.step(&w->cons, u->buf, u->len, u->off);
 	r->ops[u->dir]++;
 	r->bytes[u->dir] += u->len;
 	/* the progress line reads the snapshot from another thread */
@@ -223,8 +226,13 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 		return NULL;
 	u = &w->eng.units[w->free_units[L->nfree - 1]];
 	if (!pattern_next(&w->in.pat, &u->off, &u->len)) {
-		L->exhausted = true;
-		return NULL;
+		/* time_based: round the file again, until the deadline */
+		if (w->in.wrap)
+			w->in.pat = L->pat0;
+		if (!w->in.wrap || !pattern_next(&w->in.pat, &u->off, &u->len)) {
+			L->exhausted = true;
+			return NULL;
+		}
 	}
 	u->t_due = L->next_due;
 	L->nbegun++;
@@ -407,11 +415,13 @@ int ioloop_run(struct io_worker *w)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* wake when a unit is due, not 50 µs later */
 	if (w->series)
 		series_start(w->series, 0, w->in.interval_ns); /* empties 2 MiB: not timed */
+	L.pat0 = w->in.pat;
 	L.t0_ns = now_ns();
+	w->measure_ns = w->in.ramp_ns ? L.t0_ns + w->in.ramp_ns : 0;
 	if (w->in.runtime_ns)
-		L.deadline_ns = L.t0_ns + w->in.runtime_ns;
+		L.deadline_ns = L.t0_ns + w->in.ramp_ns + w->in.runtime_ns;
 	if (w->series)
-		series_origin(w->series, L.t0_ns);
+		series_origin(w->series, L.t0_ns + w->in.ramp_ns);
 	for (;;) {
 		issue(w, &L);
 		if (L.queued)
@@ -438,6 +448,9 @@ int ioloop_run(struct io_worker *w)
 		if (w->res.truncated && !L.failed)
 			w->res.t_last_ns = now_ns();
 	}
+	/* after a ramp, time starts where the measured part did */
+	if (w->measure_ns && w->res.t_first_ns && w->res.t_first_ns < w->measure_ns)
+		w->res.t_first_ns = w->measure_ns;
 	consume_finish(&w->cons);
 	w->res.sum = w->cons.sum;
 	if (!w->res.truncated)

@@ -52,6 +52,8 @@ struct io_inputs {
 	uint64_t runtime_ns;         /* stop issuing after this long; 0: no limit */
 	double period_ns;            /* rate limit: ns between due times; 0: no limit */
 	uint64_t interval_ns;        /* series: the interval asked; 0: no series */
+	bool wrap;                   /* time_based: a done pattern starts again */
+	uint64_t ramp_ns;            /* time_based: unmeasured time before runtime_ns */
 	volatile sig_atomic_t *stop; /* set by a signal handler */
 	/* writes (op=write or readwrite; gen NULL for reads): each unit's
 	 * direction, the data it writes (produced inside the timed region,
@@ -94,6 +96,7 @@ struct io_worker {
 	struct hist *flush_hist;     /* latencies of the flushes */
 	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
 	struct series *series;       /* per interval (interval_ns), or NULL */
+	uint64_t measure_ns;         /* units completed before this are not counted (ramp) */
 	struct io_results res;
 	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
 	unsigned *free_units;        /* stack of free unit numbers */

@@ -108,6 +108,11 @@ const struct option_def option_table[OPT__COUNT] = {
 			 "unmeasured repeats before the measured ones" },
 	[OPT_RUNTIME] = { "runtime", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
 			  "runtime", "stop a repeat after this long (0: no limit)" },
+	[OPT_TIME_BASED] = { "time_based", T_ENUM, false, false, "0", 0, 0, flag_values,
+			     "time_based", "a repeat reads for its runtime, going round the file "
+			     "again at its end; figures are over the measured time" },
+	[OPT_RAMP] = { "ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL, "ramp_time",
+		       "time_based: read this long, unmeasured, before the runtime starts" },
 	[OPT_RATE] = { "rate", T_SIZE, true, false, "0", 0, INT64_MAX, NULL, "rate",
 		       "bytes per second of the job, split over its threads: each read is due at "
 		       "a fixed time and a late one is measured from then (0: no limit)" },

@@ -624,6 +624,19 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_COUNT, "%s: count=%llu reads of bs %s are more than 2^63 bytes "
 					  "(job '%s')", where, (unsigned long long)v[OPT_COUNT].u, a,
 			       job->name);
+	if (v[OPT_TIME_BASED].u && !v[OPT_RUNTIME].u)
+		return FAIL_AT(OPT_TIME_BASED, "%s: time_based needs a runtime (runtime = 10s) "
+					       "(job '%s')", where, job->name);
+	if (v[OPT_RAMP].u && !v[OPT_TIME_BASED].u)
+		return FAIL_AT(OPT_RAMP, "%s: ramp is for time_based runs; use warmup to discard "
+					 "whole repeats (job '%s')", where, job->name);
+	if (v[OPT_TIME_BASED].u && v[OPT_CONSUME].u == CONSUME_INTS)
+		return FAIL_AT(OPT_TIME_BASED, "%s: consume=ints sums the file once: not with "
+					       "time_based (job '%s')", where, job->name);
+	if (v[OPT_TIME_BASED].u && v[OPT_OP].u != OP_READ && v[OPT_VERIFY].u == VERIFY_AFTER)
+		return FAIL_AT(OPT_TIME_BASED, "%s: a time_based repeat may stop before it has "
+					       "written every block, which verify=after checks: not "
+					       "both (job '%s')", where, job->name);
 	if (v[OPT_THREADS].u > r->reads)
 		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu reads",
 			       where, (unsigned long long)v[OPT_THREADS].u, job->name,
@@ -962,6 +975,8 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 		return plan->sparse;
 	case OPT_RUNTIME:
 	case OPT_WARMUP:
+	case OPT_TIME_BASED:
+	case OPT_RAMP:
 	case OPT_RATE:
 	case OPT_RATE_IOPS:
 		return v[id].u != 0;

@@ -21,6 +21,7 @@
 
 struct columns {
 	bool job, baseline, consume, dirty;
+	bool timed; /* some run is time_based: its time is the runtime, not a time to end */
 };
 
 static void find_columns(const struct report *r, struct columns *c)
@@ -32,6 +33,7 @@ static void find_columns(const struct report *r, struct columns *c)
 		c->job |= run->job != r->plan->runs[0].job;
 		c->baseline |= run->job->opt[OPT_BASELINE].n > 0;
 		c->consume |= run->v[OPT_CONSUME].u != CONSUME_NONE;
+		c->timed |= run->v[OPT_TIME_BASED].u == FLAG_ON;
 	}
 	c->dirty = r->plan->writes;
 }
@@ -52,7 +54,7 @@ static void header(struct texttable *t, const struct report *r, const struct col
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (plan_column(r->plan, i))
 			tt_add(t, "%s", option_table[i].name);
-	tt_add(t, "time to end");
+	tt_add(t, c->timed ? "time" : "time to end");
 	tt_add(t, "throughput");
 	tt_add(t, "IOPS");
 	tt_add(t, "p50");
@@ -362,10 +364,13 @@ static int table_add(struct report_sink *s, const struct report *r, size_t i, ch
 	return 0;
 }
 
-static void legend(FILE *f, const struct legend *lg)
+static void legend(FILE *f, const struct legend *lg, const struct columns *c)
 {
-	fprintf(f, "time to end: median of the repeats ± the farther end of its 95%% confidence "
-		   "interval, in %% of it; other figures: medians\n");
+	if (c->timed)
+		fprintf(f, "time: time to end, or for time_based runs the time measured (runtime); "
+			   "throughput and IOPS are over it\n");
+	fprintf(f, "%s: median of the repeats ± the farther end of its 95%% confidence "
+		   "interval, in %% of it; other figures: medians\n", c->timed ? "time" : "time to end");
 	if (lg->range)
 		fprintf(f, "¹: ± spans the min..max of the repeats instead: a confidence interval "
 			   "needs %zu repeats or more\n", stats_min_n_for_ci());
@@ -400,7 +405,7 @@ static int table_end(struct report_sink *s, const struct report *r, char *err)
 	plan_print_constants(r->plan, f);
 	tt_print(&t, f, "");
 	tt_free(&t);
-	legend(f, &lg);
+	legend(f, &lg, &c);
 	notes(f, r);
 	return report_close(s, err);
 }

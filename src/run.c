@@ -193,6 +193,8 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.runtime_ns = v[OPT_RUNTIME].u;
 	r->w[t].in.period_ns = r->period_ns;
 	r->w[t].in.interval_ns = series_interval_ns(v);
+	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
+	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
 	if (r->w[t].in.interval_ns) {
 		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u);
 		if (!r->w[t].series)
@@ -456,13 +458,17 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 			tl->max.last = last;
 		r->mine[t].from = r->first + share_start(r->end - r->first, t, r->nw);
 		r->mine[t].to = r->mine[t].from + io_results_ops(res);
+		/* time_based: a share read more than once covers it once */
+		if (r->mine[t].to > r->first + share_start(r->end - r->first, t + 1, r->nw))
+			r->mine[t].to = r->first + share_start(r->end - r->first, t + 1, r->nw);
 		for (int d = 0; d < IO_DIRS; d++) {
 			tl->add.ops[d] += res->ops[d];
 			tl->add.bytes[d] += res->bytes[d];
 		}
 		tl->add.sum += res->sum;
 		tl->max.interrupted |= res->truncated && *r->stop;
-		tl->max.runtime_limited |= res->truncated && !*r->stop;
+		/* a time_based repeat ends at its runtime: that is not a cut */
+		tl->max.runtime_limited |= res->truncated && !*r->stop && !r->w[t].in.wrap;
 		r->thread_s[t] = did ? (double)(res->t_last_ns - res->t_first_ns) / 1e9 : 0;
 		hist_merge(r->total, r->w[t].hist);
 		hist_merge(r->dir_total[IO_READ], r->w[t].dir_hist[IO_READ]);
@@ -531,6 +537,8 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 	if (!pattern_is_random(v[OPT_PATTERN].u)) {
 		uint64_t planned = run->reads * (run->per_rank ? ranks : 1);
 
+		if (ops > planned)
+			ops = planned; /* time_based: the file once, however often it was read */
 		return (double)v[OPT_SIZE].u * (double)ops / (double)planned *
 		       (double)(run->per_rank ? ranks : 1);
 	}

@@ -5,8 +5,8 @@ load helpers
 
 @test "fio option names point at the iosweep option or at iosweep import" {
 	for pair in "direct:cache = direct" "ioengine:'engine'" "numjobs:'threads'" \
-		"blocksize:'bs'" "readwrite:'pattern'" "rw:'pattern'" "time_based:time-based" \
-		"ramp_time:'warmup'" "randrepeat:'seed'" "iodepth_batch:'iodepth'" \
+		"blocksize:'bs'" "readwrite:'pattern'" "rw:'pattern'" \
+		"ramp_time:'ramp'" "randrepeat:'seed'" "iodepth_batch:'iodepth'" \
 		"buffered:cache = direct" "loops:'repeat'"; do
 		opt=${pair%%:*} want=${pair#*:}
 		job j "[a]\nsize = 1m\n$opt = 1\n"
