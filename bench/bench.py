@@ -294,6 +294,33 @@ def case_cached(table, engine, bs, unit, goal_bare, goal_fio):
                   v["iosweep"], v["fio clock_gettime"], True, "none (like-for-like clock)")
 
 
+def case_overtime(table):
+    """The cost per read of series and of rate scheduling: the cached 4 KiB
+    sync pass with them against the same job without (interval = 0)."""
+    def job(name, opts):
+        return iosweep_job(name, CACHED, "1g", "keep",
+                           {"bs": "4k", "engine": "sync", "consume": "none", **opts},
+                           CACHED_REPEATS)
+    plain = job("ot-plain", {"interval": "0"})
+    series = job("ot-series", {"interval": "10ms"})
+    # a rate never reached: every read goes through the schedule, none waits
+    rate = job("ot-rate", {"interval": "0", "rate_iops": "1000000000"})
+
+    def warmed(j, what):
+        def go():
+            warm(CACHED, GiB)
+            return iosweep_metric(j, "iops", what, 1.0)
+        return go
+
+    log("series and rate scheduling, sync 4k sequential, cached 1 GiB (IOPS)")
+    v = alternate([("plain", warmed(plain, "plain")), ("series", warmed(series, "series")),
+                   ("rate", warmed(rate, "rate"))], ROUNDS)
+    table.add("sync, 4k cached, series every 10 ms (IOPS)", "same job, interval = 0", "IOPS",
+              v["series"], v["plain"], True, ">= 0.97")
+    table.add("sync, 4k cached, rate_iops far above reach (IOPS)", "same job, no rate", "IOPS",
+              v["rate"], v["plain"], True, ">= 0.97")
+
+
 def fio_cached(fio_engine, bs, metric, extra=()):
     """A function running fio over the cached file; the figure iosweep's metric names."""
     key = "bw_bytes" if metric == "throughput_Bps" else metric
@@ -932,6 +959,7 @@ def main():
             ("sync-4k", lambda: case_cached(table, "sync", "4k", "IOPS", ">= 0.95", ">= 1.05")),
             ("sync-1m", lambda: case_cached(table, "sync", "1m", "B/s", ">= 0.97", ">= 1.0")),
             ("mmap-4k", lambda: case_cached(table, "mmap", "4k", "IOPS", ">= 0.95", ">= 1.0")),
+            ("overtime", lambda: case_overtime(table)),
             ("aio-direct", lambda: case_direct(table, "aio", ">= 0.95", ">= 1.0")),
             ("uring-direct", lambda: case_direct(table, "uring", ">= 0.95", ">= 1.0")),
             ("sparse", lambda: case_sparse(table)),

@@ -199,15 +199,21 @@ static bool due(struct io_worker *w, struct loop *L)
 		return false;
 	if (when > L->deadline_ns)
 		when = L->deadline_ns;
-	ts.tv_sec = (time_t)(when / 1000000000ULL);
-	ts.tv_nsec = (long)(when % 1000000000ULL);
-	while (!*w->in.stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-	if (*w->in.stop || now_ns() >= L->deadline_ns) {
-		stop_now(w, L);
-		return false;
+	/* in naps of at most 50 ms: the signal that stops the run may go to
+	 * another thread, and a slow rate may be minutes between reads */
+	for (;;) {
+		uint64_t t = now_ns(), until = when - t < 50000000ULL ? when : t + 50000000ULL;
+
+		if (*w->in.stop || t >= L->deadline_ns) {
+			stop_now(w, L);
+			return false;
+		}
+		if (t >= when)
+			return true;
+		ts.tv_sec = (time_t)(until / 1000000000ULL);
+		ts.tv_nsec = (long)(until % 1000000000ULL);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
-	return true;
 }
 
 /* The next unit to queue: a remainder first, else a new one from the

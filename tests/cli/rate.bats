@@ -66,3 +66,21 @@ rep() {
 	[[ "$output" == *"rate=1MiB"* ]]
 	[[ "$output" != *rate_iops* ]]
 }
+
+@test "Ctrl-C while the next read is not yet due stops the run at once, results kept" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	# 100 bytes/s of 4 KiB reads: one every 41 s; the first read marks that the
+	# run is measuring, and the signal comes while the loop waits for the second
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\nrate = 100\n"
+	IOSWEEP_SLOW_FILE=$TESTDIR/f IOSWEEP_SLOW_AFTER=0 IOSWEEP_SLOW_COUNT=1 IOSWEEP_SLOW_MS=1 \
+		IOSWEEP_SLOW_MARK=$TESTDIR/slow LD_PRELOAD=$HELPERS/slow_shim.so \
+		timeout 20 "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" --quiet &
+	pid=$!
+	wait_for test -e "$TESTDIR/slow"
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	[ "$(rep "['interrupted']")" = True ]
+	[ "$(rep "['reads']")" -lt 16 ]
+}
