@@ -424,8 +424,10 @@ int ioloop_run(struct io_worker *w)
 	L.pat0 = w->in.pat;
 	L.t0_ns = now_ns();
 	w->measure_ns = w->in.ramp_ns ? L.t0_ns + w->in.ramp_ns : 0;
-	if (w->in.runtime_ns)
-		L.deadline_ns = L.t0_ns + w->in.ramp_ns + w->in.runtime_ns;
+	/* saturated: runtime and ramp may each be up to 2^63 - 1 ns */
+	if (w->in.runtime_ns &&
+	    __builtin_add_overflow(L.t0_ns, w->in.ramp_ns + w->in.runtime_ns, &L.deadline_ns))
+		L.deadline_ns = UINT64_MAX;
 	if (w->series)
 		series_origin(w->series, L.t0_ns + w->in.ramp_ns);
 	for (;;) {
