@@ -5,7 +5,7 @@
 #   make check      every test (installs missing Debian packages first)
 #   make sanitize   the tests again under ASan + UBSan
 #   make lint       cppcheck, clang-tidy, mandoc -T lint
-#   make fuzz       the job-file fuzzer for FUZZ_SECONDS (default 60)
+#   make fuzz       the fuzzers (job files, fio job files, result files), FUZZ_SECONDS each
 #   make valgrind   memcheck over one small run of each engine
 #   make bench      iosweep against bare loops and fio: bench/RESULTS.md
 #   make mpi        build/iosweep-mpi, for mpirun across hosts (Open MPI)

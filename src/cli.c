@@ -234,8 +234,10 @@ int cli_load(const struct cli *c, const char *name, struct jobfile *jf, struct p
 	free(path);
 	nomem = rc == JOBFILE_NOMEM;
 	free(text);
-	for (size_t i = 0; rc == 0 && i < c->nsets; i++)
+	for (size_t i = 0; rc == 0 && i < c->nsets; i++) {
 		rc = jobfile_set(jf, c->sets[i], err);
+		nomem = nomem || rc == JOBFILE_NOMEM;
+	}
 	if (rc == 0)
 		rc = jobfile_select(jf, c->jobs, c->njobs, err);
 	if (rc == 0)

@@ -783,6 +783,15 @@ int jobfile_read(const char *path, char **text, size_t *len, char *err)
 	return 0;
 }
 
+/* "--set 'KV': why" in err (a long KV cut short, so that why is still
+ * said); JOBFILE_NOMEM when why is running out of memory, which is no fault
+ * of the --set. */
+static int set_failed(char *err, const char *kv, const char *why)
+{
+	err_set(err, "--set '%.200s%s': %s", kv, strlen(kv) > 200 ? "..." : "", why);
+	return strcmp(why, NOMEM) == 0 ? JOBFILE_NOMEM : -1;
+}
+
 int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 {
 	const char *eq = strchr(kv, '=');
@@ -802,15 +811,15 @@ int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 	}
 	ov = realloc(jf->overrides, (jf->noverrides + 1) * sizeof(*ov));
 	if (!ov)
-		return err_set(err, NOMEM);
+		return set_failed(err, kv, NOMEM);
 	jf->overrides = ov;
 	ov[jf->noverrides] = strdup(kv);
 	if (!ov[jf->noverrides])
-		return err_set(err, NOMEM);
+		return set_failed(err, kv, NOMEM);
 	jf->noverrides++;
 	text = expand_env(eq + 1, why);
 	if (!text)
-		return err_set(err, "--set '%s': %s", kv, why);
+		return set_failed(err, kv, why);
 	char *value = trim(text);
 	if (option_table[id].type == T_PATH) {
 		char *path = strdup(value);
@@ -829,7 +838,7 @@ int jobfile_set(struct jobfile *jf, const char *kv, char *err)
 		if (parse_into(id, value, jv, false, why) < 0 ||
 		    (i == 0 && check_no_repeats(id, jv, why) < 0)) {
 			free(text);
-			return err_set(err, "--set '%s': %s", kv, why);
+			return set_failed(err, kv, why);
 		}
 		if (jv->n > MAX_VALUES / jf->njobs) {
 			free(text);

@@ -50,7 +50,8 @@ int jobfile_read(const char *path, char **text, size_t *len, char *err);
 /* Parses text as if read from path (a job file broadcast to many ranks,
  * tests); -1 with "FILE:LINE: message", or JOBFILE_NOMEM. */
 int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t len, char *err);
-/* Applies `--set KEY=VALUE` to every job. */
+/* Applies `--set KEY=VALUE` to every job.  -1 with "--set 'KV': why", or
+ * JOBFILE_NOMEM when memory ran out. */
 int jobfile_set(struct jobfile *jf, const char *kv, char *err);
 /* Keeps only the named jobs (in file order); -1 naming an unknown one. */
 int jobfile_select(struct jobfile *jf, char *const *names, size_t n, char *err);

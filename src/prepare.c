@@ -44,6 +44,9 @@
 #include "splitmix.h"
 
 #define CHUNK (4u << 20)
+/* the new file reaches the disk this much at a time, so that a stop is
+ * honoured between pieces and not only after the whole flush */
+#define FLUSH_CHUNK (8u << 20)
 #define TMP_SUFFIX ".iosweep-tmp."
 #define RECORD_XATTR "user.iosweep"
 #define RECORD_SUFFIX ".iosweep-record"
@@ -104,6 +107,27 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 	return 0;
 }
 
+/* Writes the file's data to the disk piece by piece (a large file's flush
+ * takes long), then fdatasync for the rest; 1 when stopped between pieces. */
+static int flush_file(int fd, uint64_t size, volatile sig_atomic_t *stop)
+{
+	for (uint64_t off = 0; off < size; off += FLUSH_CHUNK) {
+		uint64_t len = size - off < FLUSH_CHUNK ? size - off : FLUSH_CHUNK;
+
+		if (*stop)
+			return 1;
+		/* not every file system has it (EINVAL, ENOSYS): fdatasync does it all */
+		if (sync_file_range(fd, (off_t)off, (off_t)len,
+				    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER) < 0 &&
+		    errno != EINVAL && errno != ENOSYS && errno != ESPIPE)
+			return -1;
+	}
+	if (*stop)
+		return 1;
+	return fdatasync(fd) < 0 ? -1 : 0;
+}
+
 static int fill_file(int fd, uint64_t size, enum fill_kind fill, uint64_t seed,
 		     volatile sig_atomic_t *stop, prepare_progress_fn progress, void *arg,
 		     unsigned char *buf)
@@ -126,7 +150,7 @@ static int fill_file(int fd, uint64_t size, enum fill_kind fill, uint64_t seed,
 		if (progress)
 			progress(done, size, arg);
 	}
-	return fdatasync(fd) < 0 ? -1 : 0;
+	return flush_file(fd, size, stop);
 }
 
 void prepare_dirname(const char *path, char *dir, size_t n)

@@ -89,6 +89,21 @@ same_plan() {
 	[ "$output" = "iosweep: $TESTDIR/big.ini: out of memory while reading it" ]
 }
 
+@test "running out of memory while applying --set is exit 1 and not a usage error" {
+	grep -q __asan_init "$IOSWEEP" && skip "the sanitizers' allocator is not interposed"
+	shim=$HELPERS/nomem_shim.so
+	[ -e "$shim" ] || skip "build/tests/nomem_shim.so is missing (make check builds it)"
+	printf '[a]\nsize = 1g\nbs = 512\npattern = random\ncount = 1\n' >"$TESTDIR/small.ini"
+	# a list of 10 000 values grows past 64 KiB while --set is applied
+	set=spacing=$(seq 4096 4096 40960000 | paste -sd,)
+	"$IOSWEEP" check "$TESTDIR/small.ini" --set "$set" >/dev/null
+	run env IOSWEEP_REALLOC_MAX=65536 LD_PRELOAD="$shim" "$IOSWEEP" check "$TESTDIR/small.ini" \
+		--set "$set"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *": out of memory" ]]
+}
+
 @test "100 000 jobs are checked, and a duplicate among them is named with its first line" {
 	{
 		printf '[global]\nsize = 1m\n'

@@ -222,3 +222,25 @@ record() {
 	"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
 	[ "$(json_get "$TESTDIR/c.json" '[(r["params"]["fill"], r["params"]["seed"]) for r in d["runs"]]')" = "[('text', 3), ('text', 3)]" ]
 }
+
+@test "SIGINT while a new test file is flushed to the disk ends the run at once, exit 130" {
+	# the flush slowed by the shim: 3 s for each 8 MiB piece, 12 s for the
+	# whole 32 MiB file in one fdatasync as before
+	mkdir "$TESTDIR/slow-dir"
+	job c "[a]\nfilename = $TESTDIR/slow-dir/new.dat\nsize = 32m\nbs = 1m\nrepeat = 1\ncache = keep\n"
+	IOSWEEP_SLOW_DIR=$TESTDIR/slow-dir IOSWEEP_SLOW_MS_PER_GIB=384000 \
+		IOSWEEP_SLOW_MARK=$TESTDIR/slow LD_PRELOAD=$HELPERS/slow_shim.so \
+		"$IOSWEEP" run "$TESTDIR/c.ini" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for test -e "$TESTDIR/slow"
+	t0=$(date +%s%N)
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	t1=$(date +%s%N)
+	cat "$TESTDIR/out"
+	[ "$rc" -eq 130 ]
+	[ $(((t1 - t0) / 1000000)) -lt 8000 ]
+	# neither the file nor its temporary name is left
+	[ -z "$(ls -A "$TESTDIR/slow-dir")" ]
+}

@@ -4,11 +4,14 @@
  * without timing anything themselves.
  *
  *   IOSWEEP_SLOW_FILE=PATH        the file (same device and inode)
+ *   IOSWEEP_SLOW_DIR=DIR          or every file under DIR, by the name it was
+ *                                 opened with (a file not created yet)
  *   IOSWEEP_SLOW_AFTER=N          its first N preads go at full speed (default 0)
  *   IOSWEEP_SLOW_MS=M             every later pread first waits M ms
  *   IOSWEEP_SLOW_COUNT=K          only K of them do (default: all)
  *   IOSWEEP_SLOW_MS_PER_GIB=M     posix_fadvise and sync_file_range of it wait
- *                                 M ms per GiB of their range (0: to the end)
+ *                                 M ms per GiB of their range (0: to the end),
+ *                                 fdatasync M ms per GiB of the whole file
  *   IOSWEEP_SLOW_SYNC_MS=M        sync() waits M ms
  *   IOSWEEP_SLOW_MARK=FILE        created when the first wait starts
  *
@@ -20,7 +23,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -40,9 +45,19 @@ static unsigned long long env_u(const char *name, unsigned long long def)
 
 static int is_slow_file(int fd)
 {
-	const char *path = getenv("IOSWEEP_SLOW_FILE");
+	const char *path = getenv("IOSWEEP_SLOW_FILE"), *dir = getenv("IOSWEEP_SLOW_DIR");
 	struct stat want, have;
 
+	if (dir && *dir) {
+		char link[64], name[4096];
+		ssize_t n;
+		size_t len = strlen(dir);
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, name, sizeof(name) - 1);
+		if (n > 0 && (size_t)n > len && strncmp(name, dir, len) == 0 && name[len] == '/')
+			return 1;
+	}
 	if (!path || stat(path, &want) < 0 || fstat(fd, &have) < 0)
 		return 0;
 	return want.st_dev == have.st_dev && want.st_ino == have.st_ino;
@@ -138,6 +153,18 @@ int sync_file_range(int fd, off_t off, off_t len, unsigned int flags)
 		return -1;
 	}
 	return fn(fd, off, len, flags);
+}
+
+int fdatasync(int fd)
+{
+	int (*fn)(int) = (int (*)(int))real("fdatasync");
+
+	range_wait(fd, 0, 0);
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return fn(fd);
 }
 
 void sync(void)

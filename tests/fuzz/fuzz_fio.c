@@ -1,0 +1,63 @@
+/*
+ * fuzz_fio.c - libFuzzer target for `iosweep import`'s reading of fio job
+ * files.
+ *
+ * The input is a fio job file, written to job.fio in a directory of its own
+ * (so that `include` lines find what the corpus puts next to it, or
+ * nothing): it is read (fio_read_file), translated (import_translate),
+ * merged (import_merge) and written out as an iosweep job file to
+ * /dev/null, then everything is freed.  Refusals are the expected outcome;
+ * crashes, sanitizer reports, leaks and slow inputs are the bugs.  Built and
+ * run by tests/fuzz/run.sh (make fuzz).
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "fio.h"
+#include "fio_import.h"
+
+static char path[4096];
+static FILE *sink;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char dir[] = "/tmp/iosweep-fuzz-fio.XXXXXX";
+
+	(void)argc;
+	(void)argv;
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/job.fio", dir);
+	sink = fopen("/dev/null", "w");
+	if (!sink)
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fio_input in = { 0 };
+	struct import im = { 0 };
+	char err[ERR_MAX];
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		abort();
+	if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
+		abort();
+	if (fio_read_file(&in, path, err) == 0 && import_translate(&in, &im, err) == 0 &&
+	    import_merge(&im, err) == 0)
+		import_write(&im, "fuzz", sink);
+	import_free(&im);
+	fio_input_free(&in);
+	return 0;
+}

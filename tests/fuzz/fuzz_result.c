@@ -1,0 +1,100 @@
+/*
+ * fuzz_result.c - libFuzzer target for the result files `compare` and
+ * `plot` read: iosweep's JSON (run -o json) and fio's JSON
+ * (--output-format=json), told apart by resultfile_load.
+ *
+ * The input is written to result.json in a directory of its own and read
+ * back (resultfile_load); when it loads, the helpers plot and compare use
+ * to label runs (keys, distinct values, labels, figure values) are run on
+ * it, and `iosweep compare` compares it with itself (table, JSON and CSV to
+ * /dev/null), which takes every run through the statistics.  Refusals are
+ * the expected outcome; crashes, sanitizer reports, leaks and slow inputs
+ * are the bugs.  Built and run by tests/fuzz/run.sh (make fuzz).
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "cli.h"
+#include "figures.h"
+#include "resultfile.h"
+
+static char path[4096];
+static FILE *sink;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char dir[] = "/tmp/iosweep-fuzz-result.XXXXXX";
+
+	(void)argc;
+	(void)argv;
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/result.json", dir);
+	/* compare prints its answer, and its complaints through stderr (swapped
+	 * for sink around the call: the sanitizers' reports go to descriptor 2) */
+	sink = fopen("/dev/null", "w");
+	if (!sink || !freopen("/dev/null", "w", stdout))
+		abort();
+	return 0;
+}
+
+static void labels(struct resultfile *rf)
+{
+	const char *keys[64];
+	size_t nkeys = resultfile_keys(rf->runs, rf->nruns, keys, 64);
+	char buf[1024];
+
+	nkeys = resultfile_independent(rf->runs, rf->nruns, keys, nkeys);
+	for (size_t k = 0; k < nkeys; k++) {
+		(void)resultfile_distinct(rf->runs, rf->nruns, keys[k]);
+		(void)resultfile_varies(rf->runs, rf->nruns, keys[k], "job");
+	}
+	for (size_t i = 0; i < rf->nruns; i++) {
+		resultfile_label(rf->runs, rf->nruns, rf->runs[i], i % 2, keys, nkeys, buf,
+				 sizeof(buf));
+		for (size_t k = 0; k < nkeys; k++)
+			resultfile_param_text(keys[k], resultfile_param(rf->runs[i], keys[k]), buf,
+					      sizeof(buf));
+		for (size_t fi = 0; fi < figure_count; fi++) {
+			size_t n;
+
+			free(resultfile_values(rf->runs[i], &figure_table[fi], &n));
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const formats[] = { "table", "json", "csv" };
+	struct resultfile rf;
+	char err[ERR_MAX], format[16];
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		abort();
+	if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
+		abort();
+	if (resultfile_load(&rf, path, err) < 0)
+		return 0;
+	labels(&rf);
+	resultfile_free(&rf);
+	snprintf(format, sizeof(format), "%s", formats[size % 3]);
+	{
+		char *argv[] = { "compare", "-o", format, path, path, NULL };
+
+		FILE *saved = stderr;
+
+		stderr = sink;
+		(void)cmd_compare(5, argv);
+		stderr = saved;
+	}
+	return 0;
+}
