@@ -26,6 +26,7 @@
 #define ENGINE_QUEUED 0x1 /* keeps iodepth units in flight */
 #define ENGINE_DIRECT 0x2 /* can do I/O with O_DIRECT */
 #define ENGINE_MAPPED 0x4 /* copies through a memory mapping: no O_DIRECT, own hints */
+#define ENGINE_HIPRI_DIRECT 0x8 /* hipri=1 polls for completions: O_DIRECT only */
 
 enum io_dir { IO_READ, IO_WRITE, IO_DIRS };
 

@@ -185,7 +185,7 @@ static struct io_unit *uring_event(struct io_engine *e, unsigned i)
 
 const struct engine_ops engine_uring = {
 	.name = "uring",
-	.flags = ENGINE_QUEUED | ENGINE_DIRECT,
+	.flags = ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_HIPRI_DIRECT,
 	.options = (1ULL << OPT_FIXEDBUFS) | (1ULL << OPT_REGISTERFILES) |
 		   (1ULL << OPT_SQTHREAD_POLL) | (1ULL << OPT_HIPRI),
 	.help = "io_uring (liburing), iodepth reads in flight",

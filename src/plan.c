@@ -605,6 +605,12 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	      ENGINE_DIRECT))
 		return FAIL_AT(OPT_CACHE, "%s: cache=direct cannot be used with engine=%s (job '%s')",
 			       where, option_table[OPT_ENGINE].values[v[OPT_ENGINE].u], job->name);
+	if (v[OPT_CACHE].u != CACHE_DIRECT && v[OPT_HIPRI].u != FLAG_OFF &&
+	    (engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u])->flags &
+	     ENGINE_HIPRI_DIRECT))
+		return FAIL_AT(OPT_HIPRI, "%s: engine=%s hipri=1 polls for completions of O_DIRECT "
+					  "reads only: use cache=direct, or hipri=0 (job '%s')",
+			       where, option_table[OPT_ENGINE].values[v[OPT_ENGINE].u], job->name);
 	if (v[OPT_CACHE].u == CACHE_DIRECT && v[OPT_HINT].u == HINT_WILLNEED)
 		return FAIL_AT(OPT_HINT, "%s: hint=willneed reads the file into the page cache, which "
 					 "cache=direct bypasses: it would warm the cache of an O_DIRECT "

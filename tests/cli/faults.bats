@@ -29,8 +29,8 @@ teardown() {
 
 @test "a file that shrinks under a running job fails each run at an offset past its new end; earlier runs are kept" {
 	head -c 64m /dev/zero >"$TESTDIR/f.dat"
-	# run 0 is quick; runs 1-4 read random blocks for up to 20 s each
-	job s "[global]\nfilename = $TESTDIR/f.dat\nrepeat = 1\n[before]\nsize = 1m\n[shrink]\npattern = random\ncount = 1000000000\nruntime = 20s\nengine = sync, aio, mmap, uring\niodepth = 4\n"
+	# run 0 is quick; runs 1-5 read random blocks in 2 threads for up to 20 s each
+	job s "[global]\nfilename = $TESTDIR/f.dat\nrepeat = 1\n[before]\nsize = 1m\n[shrink]\npattern = random\ncount = 1000000000\nruntime = 20s\nengine = sync, psync2, aio, mmap, uring\niodepth = 4\nthreads = 2\n"
 	"$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" --quiet >"$TESTDIR/out" 2>"$TESTDIR/err" &
 	pid=$!
 	wait_for json_runs "$TESTDIR/s.json" 1
@@ -40,8 +40,8 @@ teardown() {
 	wait $pid || rc=$?
 	cat "$TESTDIR/err"
 	[ "$rc" -eq 1 ]
-	[ "$(wc -l <"$TESTDIR/err")" -eq 4 ]
-	for i in 1 2 3 4; do
+	[ "$(wc -l <"$TESTDIR/err")" -eq 5 ]
+	for i in 1 2 3 4 5; do
 		line=$(grep "^iosweep: run $i (job 'shrink'): " "$TESTDIR/err")
 		[[ "$line" =~ ": $TESTDIR/f.dat: unexpected end of file"( \(SIGBUS\))?" at offset "([0-9]+)$ ]]
 		[ "${BASH_REMATCH[2]}" -ge 1048576 ]
@@ -51,7 +51,7 @@ teardown() {
 		[ "$(json_get "$TESTDIR/s.json" "d['runs'][$i]['summary']['time_to_end_s']")" = \
 			"{'n': 0, 'mean': None, 'sd': None, 'min': None, 'median': None, 'max': None, 'ci95_low': None, 'ci95_high': None}" ]
 	done
-	json_runs "$TESTDIR/s.json" 5
+	json_runs "$TESTDIR/s.json" 6
 	[ "$(json_get "$TESTDIR/s.json" 'd["runs"][0]["repeats"][0]["reads"]')" = 256 ]
 	[ "$(json_get "$TESTDIR/s.json" '"failed" in d["runs"][0] and d["runs"][0]["failed"]')" = False ]
 }
@@ -120,6 +120,20 @@ eio_shim() {
 	# the same job without the fault reads every block
 	run "$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json" --quiet
 	[ "$status" -eq 0 ]
+}
+
+@test "EIO on engine=psync2, and on aio and uring in the middle of a batch of 8, fails the run with the offset" {
+	shim=$(eio_shim)
+	head -c 1m /dev/urandom >"$TESTDIR/bad.dat"
+	job e "[global]\nrepeat = 1\nfilename = $TESTDIR/bad.dat\nbs = 4k\n[p]\nengine = psync2\n[a]\nengine = aio\niodepth = 8\n[u]\nengine = uring\niodepth = 8\n[r]\nengine = uring\niodepth = 8\nregisterfiles = 1\nfixedbufs = 1\n"
+	run env IOSWEEP_EIO_FILE="$TESTDIR/bad.dat" IOSWEEP_EIO_OFFSET=524300 LD_PRELOAD="$shim" \
+		"$IOSWEEP" run "$TESTDIR/e.ini" -o json:"$TESTDIR/e.json" --quiet
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "iosweep: run 0 (job 'p'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
+	[ "${lines[1]}" = "iosweep: run 1 (job 'a'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
+	[ "${lines[2]}" = "iosweep: run 2 (job 'u'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
+	[ "${lines[3]}" = "iosweep: run 3 (job 'r'): $TESTDIR/bad.dat: read at offset 524288: Input/output error" ]
+	[ "${#lines[@]}" -eq 4 ]
 }
 
 @test "EIO while warming the cache names the file and the offset" {
