@@ -79,6 +79,15 @@ teardown() {
 	grep -q "interrupted: results of 2 of 2 runs written" "$TESTDIR/out"
 }
 
+@test "SIGINT and SIGTERM mid-read on every engine, in 2 threads of iodepth 4, leave valid interrupted results" {
+	for engine in sync psync2 aio uring mmap; do
+		for sig in INT TERM; do
+			echo "engine=$engine SIG$sig"
+			interrupt_second_run $sig --set engine=$engine --set threads=2 --set iodepth=4
+		done
+	done
+}
+
 @test "an output in a directory the user cannot write is refused before any I/O" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to become another user"
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
