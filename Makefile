@@ -21,7 +21,7 @@ LDLIBS  += -pthread -lm
 
 # Debian packages: what the build needs, and what the tests and demo add.
 BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev
-TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox
+TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox mandoc fio strace
 BENCH_DEBS := $(BUILD_DEBS) fio time python3
 PKGS       := inih jansson liburing libxxhash
 
