@@ -54,7 +54,7 @@
 #include "engine.h"
 #include "error.h"
 
-#define MMAP_BUDGET (32u << 20)   /* bytes mapped before the file is mapped anew */
+#define MMAP_BUDGET (64u << 20)   /* bytes mapped before the file is mapped anew */
 #define FAULT_AROUND (64u << 10)  /* what the kernel maps around a faulting page */
 
 struct mmap_state {

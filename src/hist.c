@@ -20,35 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SUB_BITS 7                      /* 128 sub-buckets per power of two */
+#define SUB_BITS HIST_SUB_BITS
 #define SUB_COUNT ((size_t)1 << SUB_BITS)
-#define TOP_BITS 40                     /* values tracked up to 2^40 - 1 ns */
-#define MAX_TRACKED ((UINT64_C(1) << TOP_BITS) - 1)
-#define N_BUCKETS ((TOP_BITS - SUB_BITS + 1) * SUB_COUNT)
-
-__extension__ typedef unsigned __int128 u128;
-
-struct hist {
-	uint64_t count;
-	uint64_t min;                   /* UINT64_MAX while empty */
-	uint64_t max;
-	u128 sum;
-	uint64_t buckets[N_BUCKETS];
-};
+#define N_BUCKETS HIST_BUCKETS
 
 _Static_assert(N_BUCKETS == 4352, "bucket layout changed: update the comment");
-
-static unsigned bucket_shift(uint64_t v)
-{
-	return 63u - (unsigned)__builtin_clzll(v | (2 * SUB_COUNT - 1)) - SUB_BITS;
-}
-
-static size_t bucket_index(uint64_t v)
-{
-	unsigned shift = bucket_shift(v);
-
-	return ((size_t)shift << SUB_BITS) + (size_t)(v >> shift);
-}
 
 /* A value representative of bucket i: its midpoint, rounded down (so exact
  * below 256, where buckets are one value wide). */
@@ -83,19 +59,6 @@ void hist_reset(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->min = UINT64_MAX;
-}
-
-void hist_record(struct hist *h, uint64_t ns)
-{
-	uint64_t v = ns < MAX_TRACKED ? ns : MAX_TRACKED;
-
-	h->buckets[bucket_index(v)]++;
-	h->count++;
-	h->sum += ns;
-	if (ns < h->min)
-		h->min = ns;
-	if (ns > h->max)
-		h->max = ns;
 }
 
 void hist_merge(struct hist *dst, const struct hist *src)

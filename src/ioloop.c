@@ -136,27 +136,43 @@ int ioloop_advise(struct io_worker *w, char *err)
 static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
 {
 	u->t_issue = t;
-	if (w->in.period_ns > 0)
+	if (w->rated)
 		w->res.behind_ns = t > u->t_due ? t - u->t_due : 0;
 }
 
-static inline void io_end(struct io_worker *w, const struct io_unit *u, uint64_t t)
+__attribute__((always_inline)) static inline void io_end(struct io_worker *w, const struct io_unit *u,
+						       uint64_t t)
 {
 	struct io_results *r = &w->res;
 
 	w->cons.step(&w->cons, u->buf, u->len, u->off);
 	if (__builtin_expect(t < w->measure_ns, 0))
 		return; /* during the ramp: consumed, not counted */
-	hist_record(w->hist, t - u->t_issue);
-	hist_record(w->dir_hist[u->dir], t - u->t_issue);
-	if (w->in.period_ns > 0)
-		hist_record(w->resp_hist, t - u->t_due);
+	/* one histogram per unit: the series' interval, or the direction's;
+	 * the repeat's are added up from them after the loop (hists_collect) */
 	if (w->series)
 		series_record(w->series, u->dir, t, t - u->t_issue, u->len);
+	else
+		hist_record(w->dir_hist[u->dir], t - u->t_issue);
+	if (w->rated)
+		hist_record(w->resp_hist, t - u->t_due);
 	r->ops[u->dir]++;
 	r->bytes[u->dir] += u->len;
 	/* the progress line reads the snapshot from another thread */
 	__atomic_store_n(&w->snap->bytes, w->snap->bytes + u->len, __ATOMIC_RELAXED);
+}
+
+/* After the loop (not timed): the per-direction histograms from the series'
+ * intervals, when the units were recorded there, and the repeat's from both
+ * directions. */
+static void hists_collect(struct io_worker *w)
+{
+	if (w->series)
+		for (int d = 0; d < IO_DIRS; d++)
+			for (unsigned k = 0; k < SERIES_SLOTS; k++)
+				hist_merge(w->dir_hist[d], w->series->slot[k].h[d]);
+	hist_merge(w->hist, w->dir_hist[IO_READ]);
+	hist_merge(w->hist, w->dir_hist[IO_WRITE]);
 }
 
 /* ---- the loop ---- */
@@ -228,7 +244,7 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 		return &w->eng.units[w->retry_units[--L->nretry]];
 	if (!L->nfree || L->exhausted || L->flush_due)
 		return NULL;
-	if (w->in.period_ns > 0 && !due(w, L))
+	if (w->rated && !due(w, L))
 		return NULL;
 	u = &w->eng.units[w->free_units[L->nfree - 1]];
 	if (!pattern_next(&w->in.pat, &u->off, &u->len)) {
@@ -263,7 +279,8 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 
 /* What a result means: a unit done (counted and consumed), a remainder to
  * queue again, a failure, or, once the worker is stopping, nothing. */
-static inline void complete(struct io_worker *w, struct loop *L, struct io_unit *u, uint64_t t)
+__attribute__((always_inline)) static inline void complete(struct io_worker *w, struct loop *L,
+							 struct io_unit *u, uint64_t t)
 {
 	long res = u->res;
 
@@ -411,13 +428,17 @@ int ioloop_run(struct io_worker *w)
 	/* zeros written from buffers nothing else writes to (ioloop_init zeroed
 	 * them) are there already */
 	w->produce = w->in.gen && (w->in.gen->kind != DATA_ZERO || w->in.op == OP_READWRITE);
+	w->rated = w->in.period_ns > 0;
 	consume_reset(&w->cons);
 	hist_reset(w->hist);
+	hist_reset(w->dir_hist[IO_READ]);
+	hist_reset(w->dir_hist[IO_WRITE]);
+	hist_reset(w->flush_hist);
 	hist_reset(w->resp_hist);
 	__atomic_store_n(&w->snap->bytes, 0, __ATOMIC_RELAXED);
 	for (unsigned k = e->iodepth; k-- > 0;)
 		w->free_units[L.nfree++] = k;
-	if (w->in.period_ns > 0)
+	if (w->rated)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* wake when a unit is due, not 50 µs later */
 	if (w->series)
 		series_start(w->series, 0, w->in.interval_ns); /* empties 2 MiB: not timed */
@@ -463,5 +484,6 @@ int ioloop_run(struct io_worker *w)
 	w->res.sum = w->cons.sum;
 	if (!w->res.truncated)
 		w->res.t_last_ns = now_ns();
+	hists_collect(w);
 	return L.failed ? -1 : 0;
 }

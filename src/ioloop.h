@@ -104,6 +104,7 @@ struct io_worker {
 	unsigned min_batch;          /* completions to wait for while the queue is full */
 	bool engine_ready;           /* setup succeeded: teardown is due */
 	bool produce;                /* writes need data_produce() */
+	bool rated;                  /* in.period_ns > 0 */
 };
 
 /*

@@ -10,7 +10,8 @@
  * - sync_every=N flushes after every N writes issued, never with a unit in
  *   flight, once more at the end for the rest, and the worker's time to end
  *   ends after the last flush; sync=end flushes once, after every write;
- *   sync=none never; a failing flush stops the worker and is named.
+ *   sync=none never; a failing flush stops the worker and is named;
+ * - every repeat's histograms hold that repeat's units and flushes only.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +33,7 @@
 #include "hist.h"
 #include "ioloop.h"
 #include "pattern.h"
+#include "series.h"
 
 #define FSIZE (1u << 20)
 #define MAXQ 64
@@ -264,6 +266,39 @@ static void test_failed_flush_stops_the_worker(void **state)
 	done(&w);
 }
 
+/* A repeat's histograms hold its own units and flushes only, whether the
+ * units were recorded per direction or in a series' intervals. */
+static void test_every_repeat_starts_its_histograms_empty(void **state)
+{
+	(void)state;
+	for (int with_series = 0; with_series < 2; with_series++) {
+		struct io_worker w;
+		struct pattern p0;
+		struct series *s = calloc(1, sizeof(*s));
+
+		assert_non_null(s);
+		worker(&w, OP_READWRITE, 50, SYNC_FDATASYNC, 8, 4, PATTERN_SEQUENTIAL);
+		if (with_series) {
+			assert_int_equal(series_init(s), 0);
+			w.series = s;
+			w.in.interval_ns = 1000000000ULL;
+		} else {
+			free(s);
+		}
+		p0 = w.in.pat;
+		for (int repeat = 0; repeat < 3; repeat++) {
+			w.in.pat = p0; /* the runner's part, per repeat */
+			assert_int_equal(ioloop_run(&w), 0);
+			assert_int_equal(hist_count(w.dir_hist[IO_READ]), w.res.ops[IO_READ]);
+			assert_int_equal(hist_count(w.dir_hist[IO_WRITE]), w.res.ops[IO_WRITE]);
+			assert_int_equal(hist_count(w.hist), io_results_ops(&w.res));
+			assert_int_equal(hist_count(w.flush_hist), w.res.flushes);
+			assert_true(w.res.ops[IO_READ] > 0 && w.res.ops[IO_WRITE] > 0);
+		}
+		done(&w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_flush_every_n_writes_with_nothing_in_flight),
 		cmocka_unit_test(test_sync_end_flushes_once_after_the_last_write),
 		cmocka_unit_test(test_failed_flush_stops_the_worker),
+		cmocka_unit_test(test_every_repeat_starts_its_histograms_empty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
