@@ -8,6 +8,7 @@
 #   make fuzz       the fuzzers (job files, fio job files, result files), FUZZ_SECONDS each
 #   make valgrind   memcheck over one small run of each engine
 #   make bench      iosweep against bare loops and fio: bench/RESULTS.md
+#                   (BEFORE=REV: and against that commit, built apart)
 #   make mpi        build/iosweep-mpi, for mpirun across hosts (Open MPI)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -21,7 +22,8 @@ LDLIBS  += -pthread -lm
 
 # Debian packages: what the build needs, and what the tests and demo add.
 BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev
-TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox mandoc fio strace
+TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox mandoc fio strace \
+              openmpi-bin libopenmpi-dev
 BENCH_DEBS := $(BUILD_DEBS) fio time python3
 PKGS       := inih jansson liburing libxxhash
 
@@ -92,17 +94,17 @@ demo:
 
 # make check builds build/iosweep-mpi too where Open MPI's compiler is, so that
 # the multi-host tests run (with plain CFLAGS: not under the sanitizers)
-MPICC := $(shell command -v mpicc 2>/dev/null)
+# (looked for when the recipe runs: deps.sh may just have installed it)
 check:
 	@tools/deps.sh $(TEST_DEBS)
 	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS) $(SHIMS)
-	$(if $(MPICC),@$(MAKE) --no-print-directory mpi-bin CFLAGS="-O2 -g")
+	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi-bin CFLAGS="-O2 -g"; fi
 	@BUILD=$(BUILD) tests/run.sh
 
 bench:
 	@tools/deps.sh $(BENCH_DEBS)
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
-	@BUILD=$(BUILD) bench/run.sh
+	@BUILD=$(BUILD) BEFORE=$(BEFORE) bench/run.sh
 
 sanitize:
 	@$(MAKE) --no-print-directory check BUILD=build-san CC=clang \

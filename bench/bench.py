@@ -14,7 +14,9 @@ Environment: BUILD (build directory, default build), IOSWEEP_DIR (where the
 test files go, default /var/tmp), BENCH_ROUNDS (rounds per case, default 7),
 BENCH_KEEP=1 (keep the test files this run created), BENCH_OUT (the report,
 default bench/RESULTS.md), BENCH_ONLY (comma-separated case names: run only those;
-the names are those of main()'s list).
+the names are those of main()'s list), BENCH_BEFORE (an older build/iosweep,
+made by `make bench BEFORE=REV`: every case that times iosweep runs it too, in
+the same rounds, and reports iosweep against it) with BENCH_BEFORE_REV (its name).
 """
 
 import json
@@ -32,6 +34,8 @@ from datetime import datetime, timezone
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 IOSWEEP = os.path.join(BUILD, "iosweep")
+BEFORE = os.environ.get("BENCH_BEFORE")
+BEFORE_REV = os.environ.get("BENCH_BEFORE_REV", "before")
 BARE = os.path.join(BUILD, "bench")
 DIR = os.environ.get("IOSWEEP_DIR") or "/var/tmp"
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
@@ -86,6 +90,7 @@ class Tmp:
     host = None
     failures = []
     created = []
+    binary = None  # the iosweep that iosweep_json runs, when not IOSWEEP
 
 
 def job_file(name, text):
@@ -98,7 +103,7 @@ def job_file(name, text):
 def iosweep_json(job, what, extra=()):
     """Runs a job with -o json; the parsed document."""
     out = job[:-4] + ".json"
-    run([IOSWEEP, "run", job, "--quiet", "-o", "json:" + out, *extra], what)
+    run([Tmp.binary or IOSWEEP, "run", job, "--quiet", "-o", "json:" + out, *extra], what)
     with open(out, encoding="utf-8") as f:
         return json.load(f)
 
@@ -236,8 +241,33 @@ class Table:
         return "\n".join(lines)
 
 
+def as_before(fn):
+    """fn, run with the older iosweep (BENCH_BEFORE) in place of this one."""
+    def go():
+        Tmp.binary = BEFORE
+        try:
+            return fn()
+        finally:
+            Tmp.binary = None
+    return go
+
+
+def add_before(table, case, unit, v, higher=True):
+    """The row of iosweep against the older build, where it ran."""
+    if v.get("before") is not None:
+        table.add(case, f"iosweep {BEFORE_REV} (before)", unit, v["iosweep"], v["before"], higher,
+                  ">= 0.98")
+
+
 def alternate(contenders, rounds):
-    """contenders: [(label, fn)]; runs them in turn; {label: [values] | None}."""
+    """contenders: [(label, fn)]; runs them in turn; {label: [values] | None}.
+    With BENCH_BEFORE, the contender "iosweep" has a twin "before", run
+    right after it with the older binary (which may not know every option of
+    a case: then it is left out of that case, and that is no failure)."""
+    if BEFORE:
+        contenders = [c for label, fn in contenders for c in
+                      ([(label, fn), ("before", as_before(fn))] if label == "iosweep"
+                       else [(label, fn)])]
     vals = {label: [] for label, _ in contenders}
     dead = set()
     for i in range(rounds):
@@ -248,7 +278,8 @@ def alternate(contenders, rounds):
                 vals[label].append(fn())
             except Failure as e:
                 log(f"  {label}: could not run: {e}")
-                Tmp.failures.append(f"{label}: {e}")
+                if label != "before":
+                    Tmp.failures.append(f"{label}: {e}")
                 dead.add(label)
         log(f"  round {i + 1}/{rounds}: " + ", ".join(
             f"{label}={vals[label][-1]:.4g}" for label, _ in contenders if label not in dead))
@@ -286,6 +317,7 @@ def case_cached(table, engine, bs, unit, goal_bare, goal_fio):
     log(f"{engine}, {bs} sequential, cached 1 GiB, consume=none ({unit})")
     v = alternate(contenders, ROUNDS)
     case = f"{engine}, {bs} sequential, cached, consume=none ({'IOPS' if unit == 'IOPS' else 'throughput'})"
+    add_before(table, case, unit, v)
     table.add(case, bare, unit, v["iosweep"], v[bare], True, goal_bare)
     table.add(case, f"fio ioengine={fio_engine}", unit, v["iosweep"], v[f"fio {fio_engine}"],
               True, goal_fio)
@@ -351,6 +383,7 @@ def case_direct(table, engine, goal_bare, goal_fio):
     log(f"{engine}, 4k random, cache=direct, iodepth 32 (IOPS)")
     v = alternate(contenders, ROUNDS)
     case = f"{engine}, 4k random, cache=direct, iodepth 32 (IOPS)"
+    add_before(table, case, "IOPS", v)
     table.add(case, bare, "IOPS", v["iosweep"], v[bare], True, goal_bare)
     table.add(case, f"fio ioengine={fio_engine}", "IOPS", v["iosweep"], v[f"fio {fio_engine}"],
               True, goal_fio)
@@ -433,6 +466,7 @@ def case_write_buffered(table):
     log("sync, 4k sequential buffered overwrite of a cached 64 MiB file (IOPS)")
     v = alternate(contenders, ROUNDS)
     case = "sync, 4k sequential buffered overwrite, cached, sync=none (IOPS)"
+    add_before(table, case, "IOPS", v)
     table.add(case, "bare_pwrite", "IOPS", v["iosweep"], v["bare_pwrite"], True, ">= 0.95")
     table.add(case, "fio ioengine=psync rw=write", "IOPS", v["iosweep"], v["fio psync"], True,
               ">= 1.0")
@@ -460,6 +494,7 @@ def case_write_fdatasync(table):
     log(f"sync, 4k sequential writes, fdatasync after each ({COMMITS} per repeat; IOPS)")
     v = alternate(contenders, ROUNDS)
     case = "sync, 4k sequential writes, fdatasync after each (IOPS)"
+    add_before(table, case, "IOPS", v)
     table.add(case, "bare_pwrite -F 1", "IOPS", v["iosweep"], v["bare_pwrite -F 1"], True,
               ">= 0.95")
     table.add(case, "fio fdatasync=1", "IOPS", v["iosweep"], v["fio fdatasync=1"], True,
@@ -488,6 +523,7 @@ def case_write_direct(table, engine):
     log(f"{engine}, 4k random writes, cache=direct, iodepth 32 (IOPS)")
     v = alternate(contenders, ROUNDS)
     case = f"{engine}, 4k random writes, cache=direct, iodepth 32 (IOPS)"
+    add_before(table, case, "IOPS", v)
     table.add(case, bare, "IOPS", v["iosweep"], v[bare], True, ">= 0.95")
     table.add(case, f"fio ioengine={fio_engine} rw=randwrite", "IOPS", v["iosweep"],
               v[f"fio {fio_engine}"], True, ">= 1.0")
@@ -512,6 +548,8 @@ def case_sparse(table):
                   ("fio", fio_time)]
     log("sparse time to end, 4 GiB, 4k every 1 MiB, cold")
     v = alternate(contenders, ROUNDS)
+    add_before(table, "sparse time to end, 4 GiB, 4k every 1 MiB, cache=fadvise (time)", "s", v,
+               False)
     table.add("sparse time to end, 4 GiB, 4k every 1 MiB, cache=fadvise (time)",
               f"fio psync rw=read:{SPARSE_SPACING - 4096} number_ios={reads}", "s",
               v["iosweep"], v["fio"], False, ">= 1.0")

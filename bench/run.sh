@@ -11,7 +11,8 @@
 #
 # Environment: BUILD (default build), CC, CFLAGS, IOSWEEP_DIR (test files,
 # default /var/tmp), BENCH_ROUNDS (default 7), BENCH_KEEP=1 (keep the test
-# files), BENCH_OUT (default bench/RESULTS.md).
+# files), BENCH_OUT (default bench/RESULTS.md), BEFORE (a commit to build
+# apart and run beside this one: see bench.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -32,4 +33,16 @@ for src in bench/*.c; do
 	fi
 done
 
-exec python3 bench/bench.py
+# BEFORE=REV (make bench BEFORE=REV): that commit built apart, to run beside
+# this one in every case that times iosweep
+if [ -n "${BEFORE:-}" ]; then
+	before_dir=$(mktemp -d "${TMPDIR:-/tmp}/iosweep-before.XXXXXX")
+	trap 'rm -rf "$before_dir"' EXIT
+	git archive "$BEFORE" | tar -x -C "$before_dir"
+	make --no-print-directory -C "$before_dir" all >&2
+	export BENCH_BEFORE=$before_dir/build/iosweep
+	BENCH_BEFORE_REV=$(git rev-parse --short "$BEFORE")
+	export BENCH_BEFORE_REV
+fi
+
+python3 bench/bench.py
