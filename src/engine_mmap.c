@@ -222,8 +222,9 @@ static void mmap_teardown(struct io_engine *e)
 	e->priv = NULL;
 }
 
-/* After a SIGBUS in unit u: where a pread would have stopped. */
-static void mmap_bus_fail(const struct io_engine *e, struct io_unit *u)
+/* After a SIGBUS in unit u: where a pread would have stopped.  (Cold, and
+ * out of line like mmap_drop(), so that mmap_queue() stays small.) */
+__attribute__((cold, noinline)) static void mmap_bus_fail(const struct io_engine *e, struct io_unit *u)
 {
 	struct stat st;
 
@@ -241,6 +242,24 @@ static void mmap_bus_fail(const struct io_engine *e, struct io_unit *u)
 	}
 }
 
+/* The budget is spent: the file mapped anew for unit u; -1 when that failed
+ * (u says why). */
+__attribute__((cold, noinline)) static int mmap_drop(const struct io_engine *e,
+						     struct mmap_state *s, struct io_unit *u)
+{
+	int ret = mmap_map(e, s, s->advice);
+
+	if (ret < 0) {
+		u->res = ret;
+		u->what = "mmap";
+		return -1;
+	}
+	s->lo = u->off;
+	s->hi = u->off + u->len;
+	s->est = u->len + FAULT_AROUND;
+	return 0;
+}
+
 static enum io_queued mmap_queue(struct io_engine *e, struct io_unit *u)
 {
 	struct mmap_state *s = e->priv;
@@ -251,18 +270,9 @@ static enum io_queued mmap_queue(struct io_engine *e, struct io_unit *u)
 	s->lo = off < s->lo ? off : s->lo;
 	s->hi = end > s->hi ? end : s->hi;
 	s->est += len + FAULT_AROUND;
-	if (__builtin_expect(s->hi - s->lo > MMAP_BUDGET && s->est > MMAP_BUDGET, 0)) {
-		int ret = mmap_map(e, s, s->advice);
-
-		if (ret < 0) {
-			u->res = ret;
-			u->what = "mmap";
-			return IO_DONE;
-		}
-		s->lo = off;
-		s->hi = end;
-		s->est = len + FAULT_AROUND;
-	}
+	if (__builtin_expect(s->hi - s->lo > MMAP_BUDGET && s->est > MMAP_BUDGET, 0) &&
+	    mmap_drop(e, s, u) < 0)
+		return IO_DONE;
 	if (__builtin_expect(!s->map, 0)) { /* the file was empty when mapped */
 		u->res = 0;
 		return IO_DONE;
