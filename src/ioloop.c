@@ -28,6 +28,7 @@ struct loop {
 	uint64_t t0_ns;    /* rate limit: when unit 0 was due */
 	uint64_t nbegun;   /* rate limit: new units begun */
 	uint64_t next_due; /* rate limit: when the next new unit is due */
+	uint64_t recent_ns; /* the latest time the loop read: now is no earlier */
 	struct pattern pat0; /* time_based: the pattern as the repeat began */
 	bool exhausted;    /* the pattern has no more units */
 	bool stopping;     /* issue nothing more: stopped or failed */
@@ -198,17 +199,14 @@ static void loop_fail(struct io_worker *w, struct loop *L, int error, uint64_t o
 	L->failed = L->stopping = true;
 }
 
-/*
- * Rate limit: whether the next new unit is due.  When it is not, and units
- * are in flight, the loop reaps them meanwhile; when none is, it sleeps
- * until the unit is due, or stops at the deadline or on the stop flag.
- */
-static bool due(struct io_worker *w, struct loop *L)
+/* Rate limit, the unit not due by the loop's latest time: whether it is due
+ * now.  When it is not, and units are in flight, the loop reaps them
+ * meanwhile; when none is, it sleeps until the unit is due, or stops at the
+ * deadline or on the stop flag. */
+__attribute__((noinline)) static bool due_wait(struct io_worker *w, struct loop *L, uint64_t when)
 {
-	uint64_t when = L->t0_ns + (uint64_t)((double)L->nbegun * w->in.period_ns);
 	struct timespec ts;
 
-	L->next_due = when;
 	if (now_ns() >= when)
 		return true;
 	if (L->inflight)
@@ -230,6 +228,17 @@ static bool due(struct io_worker *w, struct loop *L)
 		ts.tv_nsec = (long)(until % 1000000000ULL);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
+}
+
+/* Rate limit: whether the next new unit is due.  A unit that is late by
+ * the time the loop last read costs no clock read (a rate the device
+ * cannot reach makes every unit late). */
+static inline bool due(struct io_worker *w, struct loop *L)
+{
+	uint64_t when = L->t0_ns + (uint64_t)((double)L->nbegun * w->in.period_ns);
+
+	L->next_due = when;
+	return L->recent_ns >= when || due_wait(w, L, when);
 }
 
 /* The next unit to queue: a remainder first, else a new one from the
@@ -382,7 +391,7 @@ static void reap(struct io_worker *w, struct loop *L, unsigned min)
 		L->inflight = 0;
 		return;
 	}
-	t = now_ns();
+	t = L->recent_ns = now_ns();
 	L->inflight -= (unsigned)n < L->inflight ? (unsigned)n : L->inflight;
 	for (int i = 0; i < n; i++)
 		complete(w, L, ops->event(&w->eng, (unsigned)i), t);
@@ -396,7 +405,7 @@ static inline void issue(struct io_worker *w, struct loop *L)
 	struct io_unit *u;
 
 	while ((u = next_unit(w, L)) != NULL) {
-		uint64_t t = now_ns();
+		uint64_t t = L->recent_ns = now_ns();
 
 		if (__builtin_expect(!w->res.t_first_ns, 0))
 			w->res.t_first_ns = t;
@@ -406,7 +415,7 @@ static inline void issue(struct io_worker *w, struct loop *L)
 		u->what = NULL;
 		switch (ops->queue(&w->eng, u)) {
 		case IO_DONE:
-			complete(w, L, u, now_ns());
+			complete(w, L, u, L->recent_ns = now_ns());
 			break;
 		case IO_QUEUED:
 			L->queued++;
@@ -443,7 +452,7 @@ int ioloop_run(struct io_worker *w)
 	if (w->series)
 		series_start(w->series, 0, w->in.interval_ns); /* empties 2 MiB: not timed */
 	L.pat0 = w->in.pat;
-	L.t0_ns = now_ns();
+	L.t0_ns = L.recent_ns = now_ns();
 	w->measure_ns = w->in.ramp_ns ? L.t0_ns + w->in.ramp_ns : 0;
 	/* saturated: runtime and ramp may each be up to 2^63 - 1 ns */
 	if (w->in.runtime_ns &&
