@@ -382,7 +382,7 @@ static void estimate_rest(const struct plan *plan, const struct run_result *firs
 static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, bool big)
 {
 	struct report rep = { .plan = plan, .jf = plan->jf };
-	struct run_status status;
+	struct run_status status = { 0 };
 	struct progress *prog = NULL;
 	pthread_t watcher = 0;
 	bool watching, outputs_failed = false;
@@ -435,7 +435,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, 
 		rep.ndone = i + 1;
 		if (i == 0 && big)
 			estimate_rest(plan, res, prog);
-		progress_run_done(prog, &plan->runs[i]);
+		progress_run_done(prog);
 		if (tell_sinks(sinks, nsinks, &rep, 1, i) < 0)
 			outputs_failed = true;
 	}

@@ -453,6 +453,7 @@ int ioloop_run(struct io_worker *w)
 		series_start(w->series, 0, w->in.interval_ns); /* empties 2 MiB: not timed */
 	L.pat0 = w->in.pat;
 	L.t0_ns = L.recent_ns = now_ns();
+	__atomic_store_n(&w->snap->t0_ns, L.t0_ns, __ATOMIC_RELAXED);
 	w->measure_ns = w->in.ramp_ns ? L.t0_ns + w->in.ramp_ns : 0;
 	/* saturated: runtime and ramp may each be up to 2^63 - 1 ns */
 	if (w->in.runtime_ns &&
@@ -494,5 +495,7 @@ int ioloop_run(struct io_worker *w)
 	if (!w->res.truncated)
 		w->res.t_last_ns = now_ns();
 	hists_collect(w);
+	if (w->series)
+		series_live_end(w->series, w->res.t_last_ns); /* after the time: a copy */
 	return L.failed ? -1 : 0;
 }

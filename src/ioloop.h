@@ -82,9 +82,12 @@ struct io_results {
 	const char *error_what;
 };
 
-/* Published for the progress line, which reads it from another thread. */
+/* Published for the progress line, which reads it from another thread:
+ * atomics, and the live view's buffers (series.h). */
 struct io_snapshot {
-	uint64_t bytes; /* of this repeat, all directions */
+	uint64_t bytes;          /* of this repeat, all directions */
+	uint64_t t0_ns;          /* when this repeat's loop started; 0: not yet */
+	struct series_live live; /* with a series: its latest interval */
 };
 
 struct io_worker {

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <stdio.h>
@@ -72,6 +73,19 @@ static void set_status(struct run_status *st, int phase, uint64_t done, uint64_t
 	__atomic_store_n(&st->done, done, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->total, total, __ATOMIC_RELAXED);
 	__atomic_store_n(&st->phase, phase, __ATOMIC_RELEASE);
+}
+
+/* Leaves the measuring phase (or any other): once the progress line has
+ * seen this, it no longer reads the snapshots, and this waits until it has
+ * let go of them (seq_cst: the reader sets `reading` before it loads the
+ * phase, this stores the phase before it loads `reading`).  Not timed. */
+static void status_idle(struct run_status *st)
+{
+	if (!st)
+		return;
+	__atomic_store_n(&st->phase, PHASE_IDLE, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&st->reading, __ATOMIC_SEQ_CST))
+		sched_yield();
 }
 
 static void create_progress(uint64_t done, uint64_t total, void *arg)
@@ -197,8 +211,9 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
 	if (r->w[t].in.interval_ns) {
 		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u);
-		if (!r->w[t].series)
+		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
 			return err_set(err, "out of memory for the series of %u threads", r->nw);
+		r->w[t].series->live = &r->snaps[t].live; /* for the progress line */
 	}
 	if (r->period_ns > 0)
 		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
@@ -279,6 +294,8 @@ static void runner_free(struct runner *r)
 			close(fd);
 	}
 	free(r->w);
+	for (unsigned t = 0; r->snaps && t < r->nw; t++)
+		series_live_free(&r->snaps[t].live);
 	free(r->snaps);
 	free(r->hists);
 	free(r->done);
@@ -802,6 +819,11 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	if (agreed != 0)
 		return agreed & DIST_FAILED ? -1 : 1;
 	if (r->status) {
+		/* nothing of the repeat before: the line reads them once measuring */
+		for (unsigned t = 0; t < r->nw; t++) {
+			__atomic_store_n(&r->snaps[t].bytes, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&r->snaps[t].t0_ns, 0, __ATOMIC_RELAXED);
+		}
 		r->status->snaps = r->snaps;
 		r->status->nsnaps = r->nw;
 	}
@@ -818,7 +840,10 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 
 		rr->dirty_end_bytes = (double)dirty;
 	}
-	set_status(r->status, PHASE_IDLE, 0, 0);
+	status_idle(r->status);
+	for (unsigned t = 0; r->status && t < r->nw; t++)
+		__atomic_add_fetch(&r->status->bytes_done, io_results_bytes(&r->w[t].res),
+				   __ATOMIC_RELAXED);
 	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
 		const struct io_results *w = &r->w[t].res;
 
@@ -880,14 +905,17 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 	res->run = run;
 	res->nalloc = repeat;
 	if (status) {
-		memset(status, 0, sizeof(*status));
-		status->run = run;
+		status_idle(status);
+		__atomic_store_n(&status->repeat, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->bytes_done, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->run, run, __ATOMIC_RELEASE);
 	}
 	/* every rank leaves together on what all of them agreed (dist.h) */
 	rc = dist_prepare(run, stop, create_progress, status, res->error);
 	if (rc != 0) {
 		res->failed = rc < 0;
 		res->interrupted = rc > 0;
+		status_idle(status);
 		return rc < 0 ? -1 : 0;
 	}
 	rc = alloc_repeats(res, repeat, nw);
@@ -898,6 +926,7 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 	agreed = dist_agree(rc < 0 ? DIST_FAILED : 0, res->error);
 	if (rc < 0 || agreed & DIST_FAILED) {
 		res->failed = true;
+		status_idle(status);
 		runner_free(&r);
 		return -1;
 	}
@@ -926,6 +955,7 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
 			break;
 	}
 	res->interrupted = *stop != 0;
+	status_idle(status);
 	runner_free(&r);
 	return res->failed ? -1 : 0;
 }

@@ -87,14 +87,18 @@ struct run_result {
 enum run_phase { PHASE_IDLE, PHASE_CREATE, PHASE_CACHE, PHASE_MEASURE };
 
 /* What a run is doing, written by run_execute and read by the progress line
- * from another thread (hence the atomics). */
+ * from another thread (hence the atomics).  Zeroed before the first run. */
 struct run_status {
 	const struct run *run;
 	int phase;                /* enum run_phase */
 	unsigned repeat;          /* 1-based, counting warmups */
 	uint64_t done, total;     /* bytes of the current phase */
-	const struct io_snapshot *snaps; /* while measuring: one per worker */
+	uint64_t bytes_done;      /* moved by the run's repeats done, warmups included */
+	struct io_snapshot *snaps; /* while measuring: one per worker */
 	unsigned nsnaps;
+	/* set by the reader while it looks at snaps: once measuring ends, the
+	 * runner waits for it to be 0 before the snapshots change hands */
+	int reading;
 };
 
 /* Runs every repeat of run into res (release it with run_result_free).

@@ -3,13 +3,18 @@
  */
 #include "series.h"
 
+#include <string.h>
+
 #include "cache.h"
+
+#define SERIES_LIVE_NEW 4u /* the middle buffer was published and not taken yet */
 
 int series_init(struct series *s)
 {
 	int rc = 0;
 
 	s->fd = -1;
+	s->live = NULL;
 	for (unsigned k = 0; k < SERIES_SLOTS; k++)
 		for (int d = 0; d < IO_DIRS; d++) {
 			s->slot[k].h[d] = hist_new();
@@ -62,6 +67,8 @@ void series_start(struct series *s, uint64_t t0_ns, uint64_t interval_ns)
 	s->cur = 0;
 	s->coarsened = 0;
 	s->slot[0].resident = resident_now(s);
+	if (s->live)
+		__atomic_store_n(&s->live->repeat, s->live->repeat + 1, __ATOMIC_RELEASE);
 }
 
 void series_coarsen(struct series *s)
@@ -83,10 +90,77 @@ void series_coarsen(struct series *s)
 	s->next_ns = s->t0_ns + (s->cur + 1) * s->interval_ns;
 }
 
+int series_live_init(struct series_live *l)
+{
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	for (unsigned k = 0; k < 3; k++) {
+		l->iv[k].lat = hist_new();
+		rc |= l->iv[k].lat ? 0 : -1;
+	}
+	l->back = 0;
+	l->middle = 1;
+	l->front = 2;
+	return rc;
+}
+
+void series_live_free(struct series_live *l)
+{
+	for (unsigned k = 0; k < 3; k++) {
+		hist_free(l->iv[k].lat);
+		l->iv[k].lat = NULL;
+	}
+}
+
+/* Interval k of the current grid (slot cur's figures, or nothing when it is
+ * another one: none completed in it) goes to the worker's buffer, which then
+ * becomes the middle one.  A copy of 34 KiB: at boundaries only. */
+static void live_publish(struct series *s, uint64_t k, bool last)
+{
+	struct series_live *l = s->live;
+	struct series_live_iv *iv = &l->iv[l->back];
+
+	hist_reset(iv->lat);
+	iv->bytes = 0;
+	for (int d = 0; k == s->cur && d < IO_DIRS; d++) {
+		iv->bytes += s->slot[k].bytes[d];
+		hist_merge(iv->lat, s->slot[k].h[d]);
+	}
+	iv->repeat = l->repeat;
+	iv->end_ns = (k + 1) * s->interval_ns;
+	iv->len_ns = s->interval_ns;
+	iv->last = last;
+	l->back = __atomic_exchange_n(&l->middle, l->back | SERIES_LIVE_NEW, __ATOMIC_ACQ_REL) &
+		  ~SERIES_LIVE_NEW;
+}
+
+void series_live_end(struct series *s, uint64_t t_ns)
+{
+	if (s->live)
+		live_publish(s, t_ns > s->t0_ns ? (t_ns - s->t0_ns) / s->interval_ns : 0, true);
+}
+
+const struct series_live_iv *series_live_take(struct series_live *l)
+{
+	const struct series_live_iv *iv;
+	uint64_t repeat;
+
+	if (__atomic_load_n(&l->middle, __ATOMIC_RELAXED) & SERIES_LIVE_NEW)
+		l->front = __atomic_exchange_n(&l->middle, l->front, __ATOMIC_ACQ_REL) &
+			   ~SERIES_LIVE_NEW;
+	iv = &l->iv[l->front];
+	repeat = __atomic_load_n(&l->repeat, __ATOMIC_ACQUIRE);
+	return iv->repeat && iv->repeat == repeat ? iv : NULL;
+}
+
 void series_advance(struct series *s, uint64_t t_ns)
 {
 	uint64_t k = (t_ns - s->t0_ns) / s->interval_ns;
 
+	/* the latest interval completed is the one before k */
+	if (s->live)
+		live_publish(s, k - 1, false);
 	while (k >= SERIES_SLOTS) {
 		series_coarsen(s);
 		k = (t_ns - s->t0_ns) / s->interval_ns;

@@ -14,6 +14,7 @@
 #ifndef IOSWEEP_SERIES_H
 #define IOSWEEP_SERIES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -30,6 +31,29 @@ struct series_slot {
 	struct hist *h[IO_DIRS];
 };
 
+/*
+ * The live view: the latest interval a worker completed, for the progress
+ * line (another thread).  A triple buffer: the worker fills iv[back] at an
+ * interval boundary and swaps it with the middle one, the reader swaps the
+ * middle one with iv[front] when it is new.  The swaps are atomic and each
+ * buffer belongs to one side at a time, so neither ever reads what the
+ * other is writing, and the worker never waits.
+ */
+struct series_live_iv {
+	uint64_t repeat;          /* the worker's repeat number (series_live.repeat) */
+	uint64_t end_ns, len_ns;  /* the interval, from the series' t0 */
+	uint64_t bytes;           /* both directions */
+	bool last;                /* the worker's loop ended in it (it did not go on after) */
+	struct hist *lat;         /* latencies of its units, both directions */
+};
+
+struct series_live {
+	struct series_live_iv iv[3];
+	unsigned middle;          /* atomic: index of the middle buffer, | SERIES_LIVE_NEW */
+	unsigned back, front;     /* the worker's; the reader's */
+	uint64_t repeat;          /* atomic: repeats the worker started (0: none) */
+};
+
 struct series {
 	uint64_t t0_ns;           /* start of slot 0 */
 	uint64_t interval_ns;     /* as asked, times 2^coarsened */
@@ -38,6 +62,7 @@ struct series {
 	unsigned coarsened;       /* times pairs were merged */
 	int fd;                   /* residency at boundaries: a file to ask cachestat about, or -1 */
 	uint64_t size;
+	struct series_live *live; /* published at every boundary, or NULL */
 	struct series_slot slot[SERIES_SLOTS];
 };
 
@@ -48,7 +73,9 @@ void series_free(struct series *s);
 /* Empties the series for a repeat starting at t0_ns, with intervals of
  * interval_ns (> 0).  With s->fd >= 0 (set once, -1 by series_init), the
  * residency of its first s->size bytes is read at every boundary
- * (cachestat only; unknown without it). */
+ * (cachestat only; unknown without it).  With s->live set (by the owner,
+ * NULL by series_init), every boundary publishes the interval that ended
+ * there, and this starts a new repeat for the reader. */
 void series_start(struct series *s, uint64_t t0_ns, uint64_t interval_ns);
 
 /* Moves slot 0 to start at t0_ns: series_start() empties the slots before
@@ -74,6 +101,16 @@ static inline void series_record(struct series *s, int dir, uint64_t t_ns, uint6
 	sl->bytes[dir] += bytes;
 	hist_record(sl->h[dir], lat_ns);
 }
+
+/* The live view's buffers (not timed): -1 on out of memory; series_live_free()
+ * is due either way. */
+int series_live_init(struct series_live *l);
+void series_live_free(struct series_live *l);
+/* The worker: its loop ended at t_ns; publishes the interval it ended in. */
+void series_live_end(struct series *s, uint64_t t_ns);
+/* The reader: the latest interval published in the worker's current repeat,
+ * or NULL.  It stays the reader's until the next call. */
+const struct series_live_iv *series_live_take(struct series_live *l);
 
 /* Number of slots with something in them, or before one that has: the
  * slots a report shows. */

@@ -6,7 +6,8 @@
  * to the samples, put each sample in the interval of its completion time,
  * and give per-interval percentiles within the histogram's 1% of the exact
  * percentile of that interval's own samples.  Coarsening merges pairs and
- * doubles the interval without losing a sample.
+ * doubles the interval without losing a sample.  The live view gets the
+ * latest interval completed, whole, and nothing of an earlier repeat.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -158,11 +159,86 @@ static void test_coarsening(void **state)
 	free(a);
 }
 
+/* The samples of interval k (of 10 ms), both directions: count and bytes. */
+static uint64_t count_in(unsigned k)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < N; i++)
+		n += samples[i].t / (10 * MS) == k;
+	return n;
+}
+
+static void test_live(void **state)
+{
+	struct series *a = calloc(1, sizeof(*a));
+	struct series_live *l = calloc(1, sizeof(*l));
+	const struct series_live_iv *iv;
+	size_t i = 0;
+
+	(void)state;
+	make_samples();
+	assert_int_equal(series_init(a), 0);
+	assert_int_equal(series_live_init(l), 0);
+	a->live = l;
+	series_start(a, 0, 10 * MS);
+	assert_null(series_live_take(l));
+	/* up to the first sample of interval 4: interval 3 is the latest completed */
+	for (; samples[i].t < 40 * MS; i++)
+		series_record(a, samples[i].dir, samples[i].t, samples[i].lat, 4096);
+	iv = series_live_take(l); /* interval 3 has not ended yet: 2 is the latest */
+	assert_non_null(iv);
+	assert_int_equal(iv->end_ns, 30 * MS);
+	assert_int_equal(iv->bytes, count_in(2) * 4096);
+	series_record(a, samples[i].dir, samples[i].t, samples[i].lat, 4096);
+	iv = series_live_take(l);
+	assert_non_null(iv);
+	assert_int_equal(iv->end_ns, 40 * MS);
+	assert_int_equal(iv->len_ns, 10 * MS);
+	assert_false(iv->last);
+	assert_int_equal(iv->bytes, count_in(3) * 4096);
+	assert_int_equal(hist_count(iv->lat), count_in(3));
+	uint64_t rmax = hist_max(a->slot[3].h[IO_READ]), wmax = hist_max(a->slot[3].h[IO_WRITE]);
+	assert_int_equal(hist_max(iv->lat), rmax > wmax ? rmax : wmax);
+	/* taken again with nothing new: the same */
+	assert_ptr_equal(series_live_take(l), iv);
+	/* nothing in intervals 5..9: the latest completed is 9, empty */
+	series_record(a, IO_READ, 105 * MS, 10, 4096);
+	iv = series_live_take(l);
+	assert_int_equal(iv->end_ns, 100 * MS);
+	assert_int_equal(iv->bytes, 0);
+	assert_int_equal(hist_count(iv->lat), 0);
+	/* the worker ends in interval 10: that one, marked last */
+	series_live_end(a, 107 * MS);
+	iv = series_live_take(l);
+	assert_true(iv->last);
+	assert_int_equal(iv->end_ns, 110 * MS);
+	assert_int_equal(iv->bytes, 4096);
+	/* a new repeat: nothing of the last one */
+	series_start(a, 0, 10 * MS);
+	assert_null(series_live_take(l));
+	/* past 32 slots the series is coarsened: the interval published doubles */
+	series_record(a, IO_READ, 325 * MS, 10, 4096);
+	iv = series_live_take(l);
+	assert_int_equal(iv->end_ns, 320 * MS);
+	assert_int_equal(iv->len_ns, 10 * MS);
+	series_record(a, IO_READ, 345 * MS, 10, 4096);
+	iv = series_live_take(l);
+	assert_int_equal(iv->len_ns, 20 * MS);
+	assert_int_equal(iv->end_ns, 340 * MS);
+	assert_int_equal(iv->bytes, 4096);
+	series_live_free(l);
+	series_free(a);
+	free(l);
+	free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sums_and_percentiles),
 		cmocka_unit_test(test_coarsening),
+		cmocka_unit_test(test_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
