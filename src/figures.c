@@ -66,7 +66,7 @@ const struct figure figure_table[] = {
 	F("flush_lat_p50_ns", "flush_lat_ns", "p50", FIG_U64, flush.lat_p50_ns),
 	F("flush_lat_p99_ns", "flush_lat_ns", "p99", FIG_U64, flush.lat_p99_ns),
 	F("flush_lat_max_ns", "flush_lat_ns", "max", FIG_U64, flush.lat_max_ns),
-	F("dirty_end_bytes", NULL, "dirty_end_bytes", FIG_FRACTION, dirty_end_bytes),
+	F("dirty_end_bytes", NULL, "dirty_end_bytes", FIG_AMOUNT, dirty_end_bytes),
 	F("verified_bytes", NULL, "verified_bytes", FIG_U64, verified_bytes),
 };
 
@@ -95,7 +95,7 @@ bool figure_known(const struct figure *f, const struct repeat_result *rr)
 {
 	if (f->type == FIG_MAYBE)
 		return !isnan(figure_value(f, rr));
-	return f->type != FIG_FRACTION || figure_value(f, rr) >= 0;
+	return (f->type != FIG_FRACTION && f->type != FIG_AMOUNT) || figure_value(f, rr) >= 0;
 }
 
 bool figure_completed(const struct repeat_result *rr)

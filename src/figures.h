@@ -17,6 +17,7 @@ enum figure_type {
 	FIG_U64, FIG_DOUBLE,
 	FIG_FRACTION, /* < 0: unknown (null) */
 	FIG_MAYBE,    /* a double; NAN: not measured in this run (null) */
+	FIG_AMOUNT,   /* a double, not a fraction; < 0: unknown (null) */
 };
 
 struct figure {
