@@ -72,7 +72,7 @@ static int parse_output(struct cli *c, char *arg)
 	return 0;
 }
 
-enum { OPT_SET = 256, OPT_JOB, OPT_X, OPT_Y, OPT_ALPHA };
+enum { OPT_SET = 256, OPT_JOB, OPT_X, OPT_Y, OPT_ALPHA, OPT_PLOT_OVER, OPT_PLOT_RUN, OPT_PLOT_REPEAT };
 
 static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -82,6 +82,9 @@ static const struct option long_options[] = {
 	{ "x", required_argument, NULL, OPT_X },
 	{ "y", required_argument, NULL, OPT_Y },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "over", required_argument, NULL, OPT_PLOT_OVER },
+	{ "run", required_argument, NULL, OPT_PLOT_RUN },
+	{ "repeat", required_argument, NULL, OPT_PLOT_REPEAT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -134,6 +137,15 @@ int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
 		case OPT_Y:
 			c->y = optarg;
 			break;
+		case OPT_PLOT_OVER:
+			c->over = optarg;
+			break;
+		case OPT_PLOT_RUN:
+			rc = push(&c->run_nums, &c->nrun_nums, optarg);
+			break;
+		case OPT_PLOT_REPEAT:
+			rc = push(&c->repeat_nums, &c->nrepeat_nums, optarg);
+			break;
 		case OPT_ALPHA:
 			c->alpha = strtod(optarg, &end);
 			if (*end || !(c->alpha > 0 && c->alpha < 1)) {
@@ -165,6 +177,8 @@ void cli_free(struct cli *c)
 	free(c->files);
 	free(c->sets);
 	free(c->jobs);
+	free(c->run_nums);
+	free(c->repeat_nums);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -35,6 +35,9 @@ struct cli {
 	size_t nout;
 	bool quiet;
 	const char *x, *y;       /* plot axes */
+	const char *over;        /* plot --over time|bytes */
+	char **run_nums, **repeat_nums; /* plot --run N, --repeat N */
+	size_t nrun_nums, nrepeat_nums;
 	double alpha;            /* compare */
 };
 

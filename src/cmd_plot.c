@@ -1,60 +1,68 @@
 /*
  * cmd_plot.c - `iosweep plot RESULT.json`: one figure (median over the
- * repeats, with error bars) against one run parameter, drawn by gnuplot.
+ * repeats, with error bars) against one run parameter, drawn by gnuplot;
+ * with --over, a repeat's series against time or bytes (plot_over.c).
  *
  * The choices a person would make are made from the results: x is the
  * parameter with the most distinct values, and each line is one
  * combination of the parameters that still tell runs apart at the same x
- * (plus the job).  The data and the script go to a private temporary
- * directory, and gnuplot runs there with fixed relative file names, so no
- * user-supplied name ever reaches a shell or a gnuplot string except as
- * quoted text; the finished chart is then copied atomically to its
- * destination.
+ * (plus the job).  A figure that has a figure per direction (throughput,
+ * IOPS, latency) is drawn per direction once a run writes, each line named
+ * by its direction.  Every line has its own colour, point shape and dash
+ * pattern, so lines on top of each other stay visible; a run that is
+ * incomplete (failed, interrupted, or fewer repeats than asked) is ringed
+ * and labelled with what it has.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "help.h"
 #include "error.h"
 #include "figures.h"
-#include "options.h"
-#include "output.h"
+#include "help.h"
+#include "plot.h"
+#include "plot_over.h"
 #include "resultfile.h"
-#include "units.h"
 
 #include <xxhash.h>
 
 #define MAX_KEYS 64
 #define LABEL_MAX 512
-#define TMPFILE_MAX (PATH_MAX + 32) /* a file of the temporary directory */
+#define MARK_MAX 64
+/* A linear axis of at most this many values gets a tic at each. */
+#define MAX_VALUE_TICS 16
 
-extern char **environ;
+static const char *const dir_name[IO_DIRS] = { [IO_READ] = "read", [IO_WRITE] = "write" };
 
 struct point {
 	size_t series;
 	double x, y, lo, hi;
 };
 
+/* A run that is incomplete: where it is drawn and what it has. */
+struct mark {
+	double x, y;
+	bool has_y;              /* no y: no completed repeat, marked at the bottom */
+	char text[MARK_MAX];
+};
+
 struct chart {
 	struct resultfile rf;
+	json_t **runs;           /* the runs of the chosen jobs */
+	size_t nruns;
 	const struct figure *fig;
-	char *out;               /* destination (malloc'd) */
-	struct output dest;      /* out, checked */
-	bool png;
-	struct runset set;       /* over rf.runs */
+	const struct figure *dir_fig[IO_DIRS]; /* per direction, when drawn so; else NULL */
+	bool dirs_seen[IO_DIRS]; /* directions of the points drawn */
+	struct plot_dest dest;
+	struct runset set;       /* over runs */
 	const char *x;           /* a params key, or "job" */
-	bool numeric, size, logx, logy;
+	bool numeric, logx, logy;
+	double xlo, xhi;         /* numeric x: its range */
+	struct plot_unit xunit, yunit;
 	json_t **cats;           /* non-numeric x: the values, in first-seen order */
 	size_t ncats;
 	uint32_t *cat_of;        /* a value number of x (set) -> its category */
@@ -66,76 +74,72 @@ struct chart {
 	size_t nslots;
 	struct point *pts;
 	size_t npts, nci;        /* points, and how many have a CI (the others: min..max) */
+	struct mark *marks;
+	size_t nmarks;
 };
 
 /* --- choosing what to draw --- */
 
-/* -o FILE.svg|FILE.png, or RESULT.svg beside the input. */
-static int choose_output(struct chart *ch, const struct cli *cl)
+/* Whether every run is time-based: their time to end is their runtime. */
+static bool all_time_based(const struct chart *ch)
 {
-	const char *in = cl->files[0], *ext;
-	size_t len = strlen(in);
-	int rc;
+	for (size_t i = 0; i < ch->nruns; i++) {
+		const char *tb = json_string_value(resultfile_param(ch->runs[i], "time_based"));
 
-	if (cl->nout > 1) {
-		cli_error("plot: one -o at most");
-		return -1;
+		if (!tb || strcmp(tb, "1") != 0)
+			return false;
 	}
-	if (cl->nout == 0) {
-		if (len > 5 && strcasecmp(in + len - 5, ".json") == 0)
-			len -= 5;
-		rc = asprintf(&ch->out, "%.*s.svg", (int)len, in);
-	} else if (cl->out[0].path) { /* cli_parse split the name at a colon */
-		rc = asprintf(&ch->out, "%s:%s", cl->out[0].format, cl->out[0].path);
-	} else {
-		rc = asprintf(&ch->out, "%s", cl->out[0].format);
-	}
-	if (rc < 0) {
-		ch->out = NULL;
-		cli_error("plot: out of memory");
-		return -1;
-	}
-	ext = strrchr(ch->out, '.');
-	if (!ext || (strcasecmp(ext, ".svg") != 0 && strcasecmp(ext, ".png") != 0)) {
-		cli_error("plot: -o %s: the chart's name must end in .svg or .png", ch->out);
-		return -1;
-	}
-	ch->png = strcasecmp(ext, ".png") == 0;
-	return 0;
+	return ch->nruns > 0;
 }
 
-/* The output is a regular file (or absent), not the result file: found
- * before any work. */
-static int check_output(struct chart *ch, const char *in)
+/* The directions a run does: from its repeats' counts, else its op. */
+static unsigned run_dirs(json_t *run)
 {
-	char err[ERR_MAX];
+	const char *op = json_string_value(resultfile_param(run, "op"));
+	json_t *reps = json_object_get(run, "repeats"), *rep;
+	unsigned dirs = 0;
+	size_t j;
 
-	if (output_check(ch->out, &ch->dest, err) < 0) {
-		cli_error("plot: %s", err);
-		return -1;
+	json_array_foreach(reps, j, rep) {
+		if (json_number_value(json_object_get(rep, "reads")) > 0)
+			dirs |= 1u << IO_READ;
+		if (json_number_value(json_object_get(rep, "writes")) > 0)
+			dirs |= 1u << IO_WRITE;
 	}
-	if (output_names(&ch->dest, in)) {
-		cli_error("plot: cannot write %s: it is the result file", ch->out);
-		return -1;
-	}
-	return 0;
+	if (!dirs && op && strcmp(op, "write") == 0)
+		dirs = 1u << IO_WRITE;
+	else if (!dirs && op && strcmp(op, "readwrite") == 0)
+		dirs = 1u << IO_READ | 1u << IO_WRITE;
+	return dirs ? dirs : 1u << IO_READ;
 }
 
+/* --y, or time to end (throughput for time-based runs); per direction when
+ * the figure has one per direction and some run writes. */
 static int choose_figure(struct chart *ch, const struct cli *cl)
 {
-	const char *name = cl->y ? cl->y : "time_to_end_s";
-	char known[1024];
+	const char *name = cl->y ? cl->y : all_time_based(ch) ? "throughput_Bps" : "time_to_end_s";
+	char known[1024], dir_fig[128];
+	bool writes = false;
 	size_t len = 0;
 
 	ch->fig = figure_find(name);
-	if (ch->fig)
-		return 0;
-	known[0] = '\0';
-	for (size_t i = 0; i < figure_count && len < sizeof(known); i++)
-		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "",
-					figure_table[i].name);
-	cli_error("plot: --y '%s': unknown figure (known: %s)", name, known);
-	return -1;
+	if (!ch->fig) {
+		known[0] = '\0';
+		for (size_t i = 0; i < figure_count && len < sizeof(known); i++)
+			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
+						i ? ", " : "", figure_table[i].name);
+		cli_error("plot: --y '%s': unknown figure (known: %s)", name, known);
+		return -1;
+	}
+	for (size_t i = 0; i < ch->nruns && !writes; i++)
+		writes = run_dirs(ch->runs[i]) & 1u << IO_WRITE;
+	for (int d = 0; writes && d < IO_DIRS; d++) {
+		snprintf(dir_fig, sizeof(dir_fig), "%s_%s", dir_name[d], name);
+		ch->dir_fig[d] = figure_find(dir_fig);
+	}
+	if (!ch->dir_fig[IO_READ] || !ch->dir_fig[IO_WRITE])
+		ch->dir_fig[IO_READ] = ch->dir_fig[IO_WRITE] = NULL;
+	return 0;
 }
 
 /* --x, or the identity parameter with the most distinct values (the job
@@ -176,41 +180,37 @@ static int choose_x(struct chart *ch, const struct cli *cl)
 	return -1;
 }
 
-static bool is_size_option(const char *key)
-{
-	int id = option_find(key);
-
-	return id >= 0 && option_table[id].type == T_SIZE;
-}
-
-/* Numeric x (sizes on a log2 axis, spans of 2 decades on a log10 one), or
- * categories in the order they first appear. */
+/* Numeric x of two values or more (sizes on a log2 axis, spans of two
+ * decades on a log10 one), or categories in the order they first appear. */
 static int classify_x(struct chart *ch)
 {
-	double lo = 0, hi = 0;
+	enum plot_quantity q = plot_param_quantity(ch->x);
+	size_t ndistinct = resultfile_distinct(&ch->set, ch->x);
 	bool first = true;
 
-	ch->numeric = true;
-	for (size_t i = 0; i < ch->rf.nruns; i++) {
-		json_t *v = resultfile_param(ch->rf.runs[i], ch->x);
+	ch->numeric = ndistinct >= 2;
+	for (size_t i = 0; i < ch->nruns; i++) {
+		json_t *v = resultfile_param(ch->runs[i], ch->x);
+		double x = json_number_value(v);
 
 		if (v && !json_is_number(v))
 			ch->numeric = false;
 		if (!json_is_number(v))
 			continue;
-		lo = first || json_number_value(v) < lo ? json_number_value(v) : lo;
-		hi = first || json_number_value(v) > hi ? json_number_value(v) : hi;
+		ch->xlo = first || x < ch->xlo ? x : ch->xlo;
+		ch->xhi = first || x > ch->xhi ? x : ch->xhi;
 		first = false;
 	}
-	ch->size = ch->numeric && is_size_option(ch->x);
-	ch->logx = ch->numeric && lo > 0 && (ch->size || hi >= 100 * lo);
-	ch->cats = calloc(ch->rf.nruns + 1, sizeof(*ch->cats));
-	ch->cat_of = malloc((resultfile_distinct(&ch->set, ch->x) + 1) * sizeof(*ch->cat_of));
+	ch->numeric = ch->numeric && ch->xhi > ch->xlo;
+	ch->logx = ch->numeric && ch->xlo > 0 && (q == PQ_SIZE || ch->xhi >= 100 * ch->xlo);
+	plot_unit_choose(ch->numeric ? q : PQ_NUMBER, ch->xlo, ch->xhi, &ch->xunit);
+	ch->cats = calloc(ch->nruns + 1, sizeof(*ch->cats));
+	ch->cat_of = malloc((ndistinct + 1) * sizeof(*ch->cat_of));
 	if (!ch->cats || !ch->cat_of)
 		return -1;
-	memset(ch->cat_of, 0xff, (resultfile_distinct(&ch->set, ch->x) + 1) * sizeof(*ch->cat_of));
-	for (size_t i = 0; !ch->numeric && i < ch->rf.nruns; i++) {
-		json_t *v = resultfile_param(ch->rf.runs[i], ch->x);
+	memset(ch->cat_of, 0xff, (ndistinct + 1) * sizeof(*ch->cat_of));
+	for (size_t i = 0; !ch->numeric && i < ch->nruns; i++) {
+		json_t *v = resultfile_param(ch->runs[i], ch->x);
 		uint32_t id = resultfile_value_id(&ch->set, ch->x, i);
 
 		if (v && ch->cat_of[id] == UINT32_MAX) {
@@ -237,16 +237,20 @@ static void choose_series_keys(struct chart *ch)
 
 /* --- the points --- */
 
-/* The series of run i: its label's number, found in a hash table of the
- * labels seen so far (first seen, first numbered); -1 when out of memory. */
-static long series_of(struct chart *ch, size_t i)
+/* The series of run i (in direction dir, or -1 for both together): its
+ * label's number, found in a hash table of the labels seen so far (first
+ * seen, first numbered); -1 when out of memory. */
+static long series_of(struct chart *ch, size_t i, int dir)
 {
 	char label[LABEL_MAX];
-	size_t h;
+	size_t h, len;
 
 	resultfile_label(&ch->set, i, strcmp(ch->x, "job") != 0, ch->keys, ch->nkeys, label,
 			 sizeof(label));
-	if (!label[0])
+	len = strlen(label);
+	if (dir >= 0)
+		snprintf(label + len, sizeof(label) - len, "%s%s", len ? " " : "", dir_name[dir]);
+	else if (!label[0])
 		snprintf(label, sizeof(label), "%s", "median");
 	h = (size_t)XXH3_64bits(label, strlen(label)) & (ch->nslots - 1);
 	for (; ch->series_slot[h]; h = (h + 1) & (ch->nslots - 1))
@@ -273,57 +277,89 @@ static double x_of(const struct chart *ch, json_t *v, size_t i)
 	return (double)ch->cat_of[resultfile_value_id(&ch->set, ch->x, i)];
 }
 
-/* How y is drawn: values * scale, in unit ("" for plain numbers). */
-static const char *y_unit(const struct figure *f, double *scale)
+/* What an incomplete run has, in text[MARK_MAX] ("interrupted: 2 of 3
+ * repeats"); false when the run is complete. */
+static bool incomplete(json_t *run, char *text)
 {
-	size_t len = strlen(f->name);
+	json_t *reps = json_object_get(run, "repeats"), *rep;
+	json_t *asked = resultfile_param(run, "repeat");
+	size_t done = 0, want = json_array_size(reps), j;
+	bool interrupted = false, failed = json_is_true(json_object_get(run, "failed"));
 
-	*scale = 1;
-	if (f->type == FIG_FRACTION) {
-		*scale = 100;
-		return "%";
+	json_array_foreach(reps, j, rep) {
+		bool stopped = json_is_true(json_object_get(rep, "interrupted"));
+
+		interrupted |= stopped;
+		done += !stopped;
 	}
-	if (len > 3 && strcmp(f->name + len - 3, "_ns") == 0) {
-		*scale = 1e-9;
-		return "s";
-	}
-	if (len > 2 && strcmp(f->name + len - 2, "_s") == 0)
-		return "s";
-	if (len > 4 && strcmp(f->name + len - 4, "_Bps") == 0)
-		return "B/s";
-	return strcmp(f->name, "bytes") == 0 ? "B" : "";
+	if (json_is_integer(asked))
+		want = (size_t)json_integer_value(asked);
+	if (!failed && !interrupted && done >= want)
+		return false;
+	snprintf(text, MARK_MAX, "%s%zu of %zu repeats", failed ? "failed: "
+			: interrupted ? "interrupted: " : "", done, want);
+	return true;
 }
 
-static int add_point(struct chart *ch, size_t i)
+/* The point of run i in direction dir (-1: the figure of both), and the
+ * mark of an incomplete run; -1 when out of memory. */
+static int add_point(struct chart *ch, size_t i, int dir, double x, const char *mark)
 {
-	json_t *run = ch->rf.runs[i], *xv = resultfile_param(run, ch->x);
+	const struct figure *f = dir >= 0 ? ch->dir_fig[dir] : ch->fig;
 	struct point *p = &ch->pts[ch->npts];
+	struct mark *m = &ch->marks[ch->nmarks];
 	struct summary s;
-	double scale;
 	long series;
 	size_t n;
-	double *v;
+	double *v = resultfile_values(ch->runs[i], f, &n);
 
-	if (!xv)
-		return 0;
-	v = resultfile_values(run, ch->fig, &n);
 	if (!v)
 		return -1;
 	stats_summarize(v, n, &s);
 	free(v);
+	if (mark) {
+		m->x = x;
+		m->y = s.median;
+		m->has_y = n > 0;
+		snprintf(m->text, sizeof(m->text), "%s", mark);
+		ch->nmarks++;
+	}
 	if (n == 0)
 		return 0;
-	y_unit(ch->fig, &scale);
-	series = series_of(ch, i);
+	series = series_of(ch, i, dir);
 	if (series < 0)
 		return -1;
 	p->series = (size_t)series;
-	p->x = x_of(ch, xv, i);
-	p->y = s.median * scale;
-	p->lo = (s.has_ci ? s.ci95_low : s.min) * scale;
-	p->hi = (s.has_ci ? s.ci95_high : s.max) * scale;
+	p->x = x;
+	p->y = s.median;
+	p->lo = s.has_ci ? s.ci95_low : s.min;
+	p->hi = s.has_ci ? s.ci95_high : s.max;
 	ch->nci += s.has_ci;
+	ch->dirs_seen[dir >= 0 ? dir : IO_READ] = true;
 	ch->npts++;
+	return 0;
+}
+
+/* Run i's points: one per direction when drawn so, else one. */
+static int add_run(struct chart *ch, size_t i)
+{
+	json_t *xv = resultfile_param(ch->runs[i], ch->x);
+	unsigned dirs = ch->dir_fig[IO_READ] ? run_dirs(ch->runs[i]) : 0;
+	char mark[MARK_MAX];
+	bool inc = incomplete(ch->runs[i], mark);
+	double x;
+
+	if (!xv)
+		return 0;
+	x = x_of(ch, xv, i);
+	if (!dirs)
+		return add_point(ch, i, -1, x, inc ? mark : NULL);
+	for (int d = 0; d < IO_DIRS; d++)
+		if (dirs & 1u << d) {
+			if (add_point(ch, i, d, x, inc ? mark : NULL) < 0)
+				return -1;
+			inc = false; /* one mark per run */
+		}
 	return 0;
 }
 
@@ -336,65 +372,60 @@ static int cmp_point(const void *pa, const void *pb)
 	return (a->x > b->x) - (a->x < b->x);
 }
 
-static int collect_points(struct chart *ch)
+/* The y axis: log when the values span two decades, its unit from its range. */
+static void choose_y(struct chart *ch)
 {
 	double lo = 0, hi = 0;
 
-	ch->nslots = 16;
-	while (ch->nslots < 2 * ch->rf.nruns)
-		ch->nslots *= 2;
-	ch->pts = calloc(ch->rf.nruns + 1, sizeof(*ch->pts));
-	ch->series_slot = calloc(ch->nslots, sizeof(*ch->series_slot));
-	if (!ch->pts || !ch->series_slot)
-		return -1;
-	for (size_t i = 0; i < ch->rf.nruns; i++)
-		if (add_point(ch, i) < 0)
-			return -1;
-	qsort(ch->pts, ch->npts, sizeof(*ch->pts), cmp_point);
 	for (size_t i = 0; i < ch->npts; i++) {
 		lo = !i || ch->pts[i].lo < lo ? ch->pts[i].lo : lo;
 		hi = !i || ch->pts[i].hi > hi ? ch->pts[i].hi : hi;
 	}
 	ch->logy = lo > 0 && hi >= 100 * lo;
+	plot_unit_choose(plot_figure_quantity(ch->fig), lo, hi, &ch->yunit);
+}
+
+static int collect_points(struct chart *ch)
+{
+	size_t cap = 2 * ch->nruns + 1;
+
+	ch->nslots = 16;
+	while (ch->nslots < 2 * cap)
+		ch->nslots *= 2;
+	ch->pts = calloc(cap, sizeof(*ch->pts));
+	ch->marks = calloc(cap, sizeof(*ch->marks));
+	ch->series_slot = calloc(ch->nslots, sizeof(*ch->series_slot));
+	if (!ch->pts || !ch->marks || !ch->series_slot)
+		return -1;
+	for (size_t i = 0; i < ch->nruns; i++)
+		if (add_run(ch, i) < 0)
+			return -1;
+	qsort(ch->pts, ch->npts, sizeof(*ch->pts), cmp_point);
+	choose_y(ch);
 	return 0;
 }
 
 /* --- gnuplot --- */
 
-/* A gnuplot single-quoted string: '' is its only escape; lines are joined. */
-static void gp_quote(FILE *f, const char *s)
+/* Data blocks: one per series (x, y, low, high), then the rings of the
+ * marks that have a y. */
+static int write_data(const struct chart *ch, FILE *f)
 {
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
-	fputc('\'', f);
-}
+	double ys = ch->yunit.scale, xs = ch->numeric ? ch->xunit.scale : 1;
 
-/* fclose, and whether every write before it succeeded too. */
-static int close_checked(FILE *f)
-{
-	bool failed = ferror(f);
-
-	return fclose(f) == 0 && !failed ? 0 : -1;
-}
-
-static int write_data(const struct chart *ch, const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
 	for (size_t i = 0; i < ch->npts; i++) {
 		const struct point *p = &ch->pts[i];
 
 		if (i && p->series != ch->pts[i - 1].series)
 			fputs("\n\n", f);
-		fprintf(f, "%.17g %.17g %.17g %.17g\n", p->x, p->y, p->lo, p->hi);
+		fprintf(f, "%.17g %.17g %.17g %.17g\n", p->x * xs, p->y * ys, p->lo * ys,
+			p->hi * ys);
 	}
-	return close_checked(f);
+	fputs("\n\n", f);
+	for (size_t i = 0; i < ch->nmarks; i++)
+		if (ch->marks[i].has_y)
+			fprintf(f, "%.17g %.17g\n", ch->marks[i].x * xs, ch->marks[i].y * ys);
+	return ferror(f) ? -1 : 0;
 }
 
 static const char *error_bar_note(const struct chart *ch)
@@ -406,22 +437,6 @@ static const char *error_bar_note(const struct chart *ch)
 	return "error bars: 95% CI of the median, or min..max where too few repeats";
 }
 
-static void write_title(const struct chart *ch, FILE *f)
-{
-	json_t *desc = json_object_get(ch->rf.runs[0], "description");
-	const char *title = json_string_value(desc);
-
-	if (!title)
-		title = json_string_value(json_object_get(json_object_get(ch->rf.doc, "job_file"),
-							  "path"));
-	fputs("set title ", f);
-	gp_quote(f, title ? title : ch->rf.path);
-	fputs(" . \"\\n\" . ", f);
-	gp_quote(f, error_bar_note(ch));
-	fputc('\n', f);
-}
-
-/* Sizes get "4KiB" tics at their values; categories their names. */
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -429,254 +444,180 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sizes get "4KiB" tics at their values (each once); categories their names. */
+/* Categories get their names as tics; sizes, and linear axes of a few
+ * values, a tic at each value in the axis's unit. */
 static void write_xtics(const struct chart *ch, FILE *f)
 {
-	size_t n = ch->numeric ? ch->npts : ch->ncats;
+	size_t n = ch->numeric ? ch->npts + ch->nmarks : ch->ncats, ndistinct = 0;
 	double *xs = malloc((n + 1) * sizeof(*xs));
 	char label[256];
-	bool first = true;
 
-	if ((ch->numeric && !ch->size) || !xs) {
+	if (!xs)
+		return;
+	for (size_t i = 0; i < n; i++)
+		xs[i] = !ch->numeric ? (double)i : i < ch->npts ? ch->pts[i].x
+								: ch->marks[i - ch->npts].x;
+	qsort(xs, n, sizeof(*xs), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		if (!i || xs[i] != xs[i - 1])
+			xs[ndistinct++] = xs[i];
+	if (ch->numeric && plot_param_quantity(ch->x) != PQ_SIZE &&
+	    (ch->logx || ndistinct > MAX_VALUE_TICS)) {
 		free(xs);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		xs[i] = ch->numeric ? ch->pts[i].x : (double)i;
-	if (ch->numeric)
-		qsort(xs, n, sizeof(*xs), cmp_double);
 	fputs("set xtics (", f);
-	for (size_t i = 0; i < n; i++) {
-		if (i && xs[i] == xs[i - 1])
-			continue;
+	for (size_t i = 0; i < ndistinct; i++) {
 		if (ch->numeric)
-			units_fmt_size((uint64_t)xs[i], label, sizeof(label));
+			snprintf(label, sizeof(label), "%g", xs[i] * ch->xunit.scale);
 		else
 			resultfile_param_text(ch->x, ch->cats[i], label, sizeof(label));
-		fputs(first ? "" : ", ", f);
-		gp_quote(f, label);
-		fprintf(f, " %.17g", xs[i]);
-		first = false;
+		fputs(i ? ", " : "", f);
+		plot_quote(f, label);
+		fprintf(f, " %.17g", ch->numeric ? xs[i] * ch->xunit.scale : xs[i]);
 	}
 	free(xs);
 	fputs(")\n", f);
-	if (!ch->numeric)
-		fprintf(f, "set xrange [-0.5:%zu.5]\n", ch->ncats ? ch->ncats - 1 : 0);
 }
 
 static void write_axes(const struct chart *ch, FILE *f)
 {
-	int id = option_find(ch->x);
-	double scale;
-	const char *unit = y_unit(ch->fig, &scale);
-	char label[256];
+	char label[256], name[160];
+	double pad;
 
-	snprintf(label, sizeof(label), "%s%s", ch->x,
-		 ch->size ? " (bytes)" : id >= 0 && option_table[id].type == T_DURATION ? " (s)" : "");
+	plot_axis_label(label, sizeof(label), ch->x, &ch->xunit,
+			ch->numeric && strcmp(ch->x, "rate") == 0 ? "/s" : NULL);
 	fputs("set xlabel ", f);
-	gp_quote(f, label);
-	snprintf(label, sizeof(label), "median %s%s%s%s", ch->fig->name, *unit ? " (" : "", unit,
-		 *unit ? ")" : "");
+	plot_quote(f, label);
+	if (!ch->dir_fig[IO_READ])
+		snprintf(name, sizeof(name), "median %s", ch->fig->name);
+	else if (ch->dirs_seen[IO_READ] != ch->dirs_seen[IO_WRITE])
+		snprintf(name, sizeof(name), "median %s",
+			 ch->dir_fig[ch->dirs_seen[IO_WRITE] ? IO_WRITE : IO_READ]->name);
+	else
+		snprintf(name, sizeof(name), "median %s per direction", ch->fig->name);
+	plot_axis_label(label, sizeof(label), name, &ch->yunit, NULL);
 	fputs("\nset ylabel ", f);
-	gp_quote(f, label);
-	fputs("\nset format y ", f);
-	snprintf(label, sizeof(label), "%%.%ds %%c%s", ch->logy ? 0 : 1, unit);
-	gp_quote(f, strcmp(unit, "%") == 0 ? "%g%%" : label);
-	fputc('\n', f);
+	plot_quote(f, label);
+	fputs("\nset format y '%g'\n", f);
 	if (ch->logx)
-		fprintf(f, "set logscale x %d\n", ch->size ? 2 : 10);
+		fprintf(f, "set logscale x %d\n", plot_param_quantity(ch->x) == PQ_SIZE ? 2 : 10);
 	if (ch->logy)
 		fputs("set logscale y 10\n", f);
-	if (ch->numeric)
-		fputs("set offsets graph 0.05, graph 0.05, 0, 0\n", f);
+	else
+		fputs("set yrange [0:*]\n", f);
+	/* the range of every run, also those drawn only as a mark; a linear axis
+	 * starts at its smallest value, not at a round tic below it, a log axis
+	 * leaves a twentieth of its span either side */
+	pad = ch->logx ? pow(ch->xhi / ch->xlo, 0.05) : 1;
+	if (!ch->numeric)
+		fprintf(f, "set xrange [-0.5:%zu.5]\n", ch->ncats ? ch->ncats - 1 : 0);
+	else
+		fprintf(f, "set xrange [%.17g:%.17g]\n", ch->xlo * ch->xunit.scale / pad,
+			ch->xhi * ch->xunit.scale * pad);
 	write_xtics(ch, f);
+}
+
+/* The labels of incomplete runs, above their ring: left-aligned in the
+ * left third of the axis, right-aligned in the right third, so that none
+ * runs off the chart; a run without a completed repeat gets its ring here,
+ * on the x axis. */
+static void write_marks(const struct chart *ch, FILE *f)
+{
+	double xs = ch->numeric ? ch->xunit.scale : 1;
+
+	for (size_t i = 0; i < ch->nmarks; i++) {
+		const struct mark *m = &ch->marks[i];
+		double x = m->x, lo = ch->numeric ? ch->xlo : -0.5;
+		double hi = ch->numeric ? ch->xhi : (double)ch->ncats - 0.5, at;
+
+		if (ch->logx) {
+			x = log(x);
+			lo = log(lo);
+			hi = log(hi);
+		}
+		at = hi > lo ? (x - lo) / (hi - lo) : 0.5;
+		fputs("set label ", f);
+		plot_quote(f, m->text);
+		if (m->has_y)
+			fprintf(f, " at first %.17g, first %.17g", m->x * xs, m->y * ch->yunit.scale);
+		else
+			fprintf(f, " at first %.17g, graph 0.04", m->x * xs);
+		fprintf(f, " %s front offset %s,1.8%s\n", at < 1 / 3.0 ? "left" : at > 2 / 3.0
+			? "right" : "center", at < 1 / 3.0 ? "-1" : at > 2 / 3.0 ? "1" : "0",
+			m->has_y ? "" : " point " PLOT_MARK_STYLE);
+	}
+}
+
+static size_t marks_with_y(const struct chart *ch)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ch->nmarks; i++)
+		n += ch->marks[i].has_y;
+	return n;
 }
 
 static void write_plot(const struct chart *ch, FILE *f)
 {
 	fputs("plot ", f);
 	for (size_t s = 0; s < ch->nseries; s++) {
-		fprintf(f, "%s'data.dat' index %zu using 1:2:3:4 with yerrorlines title ",
-			s ? ", \\\n     " : "", s);
-		gp_quote(f, ch->series[s]);
+		fprintf(f, "%s'data.dat' index %zu using 1:2:3:4 with yerrorlines ", s ? ", \\\n     " : "",
+			s);
+		plot_line_style(f, s);
+		fputs(" title ", f);
+		plot_quote(f, ch->series[s]);
 	}
+	if (marks_with_y(ch))
+		fprintf(f, ", \\\n     'data.dat' index %zu using 1:2 with points " PLOT_MARK_STYLE
+			   " notitle", ch->nseries);
+	if (ch->nmarks)
+		fputs(", \\\n     keyentry with points " PLOT_MARK_STYLE " title 'incomplete run'", f);
 	fputc('\n', f);
 }
 
-static int write_script(const struct chart *ch, const char *path)
+static int write_chart(const void *chart, FILE *data, FILE *script)
 {
-	FILE *f = fopen(path, "w");
+	const struct chart *ch = chart;
 
-	if (!f)
+	if (write_data(ch, data) < 0)
 		return -1;
-	fputs("set encoding utf8\nset micro\n", f);
-	if (ch->png)
-		fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-		      "\tset terminal pngcairo size 1024,600 noenhanced\n"
-		      "} else {\n"
-		      "\tset terminal png size 1024,600 noenhanced\n"
-		      "}\n"
-		      "set output 'out.png'\n", f);
-	else
-		fputs("set terminal svg size 1024,600 dynamic noenhanced background 'white'\n"
-		      "set output 'out.svg'\n", f);
-	write_title(ch, f);
-	write_axes(ch, f);
-	fputs("set key outside right top\nset grid\n", f);
-	write_plot(ch, f);
-	return close_checked(f);
-}
-
-/* Runs `gnuplot plot.gp` in dir; 0, or -1 after saying why. */
-static int run_gnuplot(const char *dir)
-{
-	char *const argv[] = { "gnuplot", "plot.gp", NULL };
-	posix_spawn_file_actions_t fa;
-	int rc, status;
-	pid_t pid;
-
-	if (posix_spawn_file_actions_init(&fa) != 0) {
-		cli_error("plot: out of memory");
-		return -1;
-	}
-	rc = posix_spawn_file_actions_addchdir_np(&fa, dir);
-	if (rc == 0)
-		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (rc == 0)
-		rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc == ENOENT) {
-		cli_error("plot: gnuplot not found; install it (Debian: apt-get install gnuplot-nox)");
-		return -1;
-	}
-	if (rc != 0) {
-		cli_error("plot: cannot run gnuplot: %s", strerror(rc));
-		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			cli_error("plot: waiting for gnuplot: %s", strerror(errno));
-			return -1;
-		}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		cli_error("plot: gnuplot failed (%s %d)", WIFEXITED(status) ? "exit status" : "signal",
-			  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-		return -1;
-	}
-	return 0;
-}
-
-/* The whole of a file, malloc'd; NULL when it cannot be read or is empty. */
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	char *data = NULL;
-
-	if (f && fstat(fileno(f), &st) == 0 && st.st_size > 0) {
-		data = malloc((size_t)st.st_size);
-		*len = data ? fread(data, 1, (size_t)st.st_size, f) : 0;
-		if (data && *len != (size_t)st.st_size) {
-			free(data);
-			data = NULL;
-		}
-	}
-	if (f)
-		fclose(f);
-	return data;
-}
-
-/* Copies dir/out.EXT to the destination. */
-static int deliver(struct chart *ch, const char *dir)
-{
-	char path[TMPFILE_MAX], err[ERR_MAX];
-	size_t len = 0;
-	char *data;
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/out.%s", dir, ch->png ? "png" : "svg");
-	data = read_all(path, &len);
-	if (!data) {
-		cli_error("plot: gnuplot wrote no chart");
-		return -1;
-	}
-	rc = output_write(&ch->dest, data, len, err);
-	if (rc < 0)
-		cli_error("plot: %s", err);
-	free(data);
-	return rc;
-}
-
-static void remove_dir(const char *dir)
-{
-	static const char *const names[] = { "plot.gp", "data.dat", "out.svg", "out.png" };
-	char path[TMPFILE_MAX];
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (unlink(path) < 0 && errno != ENOENT)
-			cli_error("plot: cannot remove %s: %s", path, strerror(errno));
-	}
-	if (rmdir(dir) < 0)
-		cli_error("plot: cannot remove %s: %s", dir, strerror(errno));
-}
-
-static int draw(struct chart *ch)
-{
-	const char *tmp = getenv("TMPDIR");
-	char dir[PATH_MAX], path[TMPFILE_MAX];
-	int rc = -1;
-
-	snprintf(dir, sizeof(dir), "%s/iosweep-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		cli_error("plot: cannot create a temporary directory in %s: %s",
-			  tmp && *tmp ? tmp : "/tmp", strerror(errno));
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/data.dat", dir);
-	if (write_data(ch, path) < 0) {
-		cli_error("plot: cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	snprintf(path, sizeof(path), "%s/plot.gp", dir);
-	if (write_script(ch, path) < 0) {
-		cli_error("plot: cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (run_gnuplot(dir) == 0 && deliver(ch, dir) == 0)
-		rc = 0;
-out:
-	remove_dir(dir);
-	return rc;
+	fputs("set title ", script);
+	plot_title(script, &ch->rf, error_bar_note(ch));
+	fputc('\n', script);
+	write_axes(ch, script);
+	fputs("set key outside right top\nset grid\nset border back\n", script);
+	write_marks(ch, script);
+	write_plot(ch, script);
+	return ferror(script) ? -1 : 0;
 }
 
 /* --- the command --- */
 
-static int prepare(struct chart *ch, const struct cli *cl)
+/* The runs of the jobs --job names (every run without --job); a --job
+ * that names no job of the file is refused. */
+static int choose_runs(struct chart *ch, const struct cli *cl)
 {
-	char err[ERR_MAX];
-
-	if (cl->nfiles != 1) {
-		cli_error("plot: expected one result file (usage: iosweep %s)",
-			  help_usage("plot"));
-		return -1;
-	}
-	if (choose_output(ch, cl) < 0 || check_output(ch, cl->files[0]) < 0 ||
-	    choose_figure(ch, cl) < 0)
-		return -1;
-	if (resultfile_load(&ch->rf, cl->files[0], err) < 0) {
-		cli_error("%s", err);
-		return -1;
-	}
-	if (ch->rf.nruns == 0) {
-		cli_error("plot: %s: no runs to plot", ch->rf.path);
-		return -1;
-	}
-	if (runset_init(&ch->set, ch->rf.runs, ch->rf.nruns, true) < 0) {
+	ch->runs = calloc(ch->rf.nruns + 1, sizeof(*ch->runs));
+	if (!ch->runs) {
 		cli_error("plot: out of memory");
 		return -1;
 	}
-	return choose_x(ch, cl);
+	for (size_t i = 0; i < ch->rf.nruns; i++)
+		if (plot_job_chosen(cl, ch->rf.runs[i]))
+			ch->runs[ch->nruns++] = ch->rf.runs[i];
+	return plot_check_jobs(cl, &ch->rf);
+}
+
+static int prepare(struct chart *ch, const struct cli *cl)
+{
+	if (choose_runs(ch, cl) < 0)
+		return -1;
+	if (runset_init(&ch->set, ch->runs, ch->nruns, true) < 0) {
+		cli_error("plot: out of memory");
+		return -1;
+	}
+	return choose_figure(ch, cl) < 0 ? -1 : choose_x(ch, cl);
 }
 
 /* x, the series and the points; -1 when out of memory. */
@@ -692,13 +633,46 @@ static void chart_free(struct chart *ch)
 {
 	runset_free(&ch->set);
 	resultfile_free(&ch->rf);
-	output_free(&ch->dest);
-	free(ch->out);
+	plot_dest_free(&ch->dest);
+	free(ch->runs);
 	free(ch->cats);
 	free(ch->cat_of);
 	free(ch->series);
 	free(ch->series_slot);
 	free(ch->pts);
+	free(ch->marks);
+}
+
+/* The result file, loaded, with runs; -1 after saying why. */
+static int load(struct resultfile *rf, const char *path)
+{
+	char err[ERR_MAX];
+
+	if (resultfile_load(rf, path, err) < 0) {
+		cli_error("%s", err);
+		return -1;
+	}
+	if (rf->nruns == 0) {
+		cli_error("plot: %s: no runs to plot", rf->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Without --over: a figure against a parameter. */
+static int plot_params(struct chart *ch, const struct cli *cl)
+{
+	if (prepare(ch, cl) < 0)
+		return EXIT_USAGE;
+	if (collect(ch) < 0) {
+		cli_error("plot: out of memory");
+		return EXIT_RUN;
+	}
+	if (ch->npts == 0) {
+		cli_error("plot: %s: no measured repeats to plot", ch->rf.path);
+		return EXIT_USAGE;
+	}
+	return plot_draw(&ch->dest, 1024, 600, write_chart, ch) < 0 ? EXIT_RUN : EXIT_OK;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -710,16 +684,16 @@ int cmd_plot(int argc, char **argv)
 	if (rc)
 		return rc;
 	memset(&ch, 0, sizeof(ch));
-	if (prepare(&ch, &cl) < 0) {
+	if (cl.nfiles != 1) {
+		cli_error("plot: expected one result file (usage: iosweep %s)", help_usage("plot"));
 		rc = EXIT_USAGE;
-	} else if (collect(&ch) < 0) {
-		cli_error("plot: out of memory");
-		rc = EXIT_RUN;
-	} else if (ch.npts == 0) {
-		cli_error("plot: %s: no measured repeats to plot", ch.rf.path);
+	} else if (plot_over_check_args(&cl) < 0 || plot_dest_open(&ch.dest, &cl) < 0 ||
+		   load(&ch.rf, cl.files[0]) < 0) {
 		rc = EXIT_USAGE;
+	} else if (cl.over) {
+		rc = plot_over(&ch.rf, &cl, &ch.dest);
 	} else {
-		rc = draw(&ch) < 0 ? EXIT_RUN : EXIT_OK;
+		rc = plot_params(&ch, &cl);
 	}
 	chart_free(&ch);
 	cli_free(&cl);

@@ -26,6 +26,9 @@ enum {
 	H_Y = 1 << 9,
 	H_OUTPUT_IMPORT = 1 << 10,
 	H_NO_MERGE = 1 << 11,
+	H_OVER = 1 << 12,
+	H_RUN = 1 << 13,
+	H_REPEAT = 1 << 14,
 };
 
 struct option_doc {
@@ -60,8 +63,19 @@ static const struct option_doc option_docs[] = {
 	{ H_ALPHA, "--alpha A", "significance level of the Mann-Whitney U test (default 0.05)" },
 	{ H_X, "--x OPTION", "the x axis: a run parameter (bs, spacing, engine, ...) or job" },
 	{ H_Y, "--y FIGURE",
-	  "the figure drawn: time_to_end_s (default), throughput_Bps, coverage_Bps,\n"
-	  "iops, lat_p99_ns, cpu_sys_s, ... (any per-repeat figure of the JSON)" },
+	  "the figure drawn: time_to_end_s (the default; throughput_Bps when every run\n"
+	  "is time_based), throughput_Bps, coverage_Bps, iops, lat_p99_ns, cpu_sys_s,\n"
+	  "... (any per-repeat figure of the JSON); once a run writes, throughput,\n"
+	  "IOPS and latency are drawn per direction, each line named by it" },
+	{ H_OVER, "--over time|bytes",
+	  "instead, what happened inside repeats: throughput and p99 latency of each\n"
+	  "interval of their series (the job option interval) against the time in the\n"
+	  "repeat, or against the bytes transferred so far; one line per direction of\n"
+	  "each chosen repeat (at most 16, and a note says how many more there were)" },
+	{ H_RUN, "--run N", "with --over: only run N (the # column of the table); may be given several times" },
+	{ H_REPEAT, "--repeat N",
+	  "with --over: repeat N of each chosen run (0 is the first; default: the first\n"
+	  "that completed); may be given several times" },
 };
 
 #define NOPTION_DOCS (sizeof(option_docs) / sizeof(option_docs[0]))
@@ -103,11 +117,15 @@ static const struct command_doc command_docs[] = {
 	  "when the files have no run in common.  A fio JSON result is read as one run\n"
 	  "per fio job with one repeat, matched by the parameters of its translation.",
 	  H_ALPHA | H_OUTPUT_COMPARE, "iosweep compare before.json after.json --alpha 0.01" },
-	{ "plot", "plot RESULT.json [-o FILE.svg|FILE.png] [--x OPTION] [--y FIGURE]",
+	{ "plot", "plot RESULT.json [-o FILE.svg|FILE.png] [--x OPTION] [--y FIGURE] [--job NAME]... "
+		  "[--over time|bytes [--run N]... [--repeat N]...]",
 	  "draw a chart of a result file with gnuplot",
 	  "Draws the median of one figure against one run parameter, one line per\n"
-	  "combination of the other parameters that vary, with error bars.",
-	  H_OUTPUT_PLOT | H_X | H_Y, "iosweep plot demo.json -o demo.png --x engine --y iops" },
+	  "combination of the other parameters that vary, with error bars; a run that\n"
+	  "failed, was interrupted or has fewer repeats than asked is ringed and\n"
+	  "labelled.  With --over, draws repeats' series over time or bytes instead.",
+	  H_OUTPUT_PLOT | H_X | H_Y | H_JOB | H_OVER | H_RUN | H_REPEAT,
+	  "iosweep plot demo.json -o demo.png --x engine --y iops" },
 	{ "import", "import [-o PATH] [--no-merge] (FILE.fio... | -- fio ARGS...)",
 	  "translate fio job files or a fio command line into an iosweep job file",
 	  "Reads fio job files, or the fio command line after '--', as fio 3.x reads\n"
@@ -182,8 +200,9 @@ void help_overview(FILE *out)
 /* the options that take a value as the next argument */
 static bool takes_value(const char *arg)
 {
-	static const char *const with_value[] = { "-o",  "--output", "--set", "--job",
-						  "--x", "--y",      "--alpha" };
+	static const char *const with_value[] = { "-o",  "--output", "--set",  "--job",
+						  "--x", "--y",      "--alpha", "--over",
+						  "--run", "--repeat" };
 	/* (import takes -- fio ARGS..., which help_wanted already stops at) */
 
 	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++)
