@@ -118,18 +118,17 @@ int plot_over_check_args(const struct cli *cl)
 
 /* --- checking the series --- */
 
-/* A number at `where` that iosweep could have written: finite, lo <= x
- * <= hi (lo < x when open). */
+/* A number at `where` that iosweep could have written: finite, lo <= x <= hi. */
 static int check_number(const char *path, const char *where, json_t *v, double lo, double hi,
-			bool open, char *err)
+			char *err)
 {
 	double x = json_number_value(v);
 
 	if (!json_is_number(v))
 		return err_set(err, "%s: %s: %s", path, where, v ? "not a number" : "missing");
-	if (!isfinite(x) || x < lo || x > hi || (open && x <= lo))
-		return err_set(err, "%s: %s: %g is out of range (%s%g to %g); not a result iosweep "
-			       "wrote", path, where, x, open ? "above " : "", lo, hi);
+	if (!isfinite(x) || x < lo || x > hi)
+		return err_set(err, "%s: %s: %g is out of range (%g to %g); not a result iosweep "
+			       "wrote", path, where, x, lo, hi);
 	return 0;
 }
 
@@ -145,7 +144,7 @@ static int check_interval(const char *path, char *where, size_t n, json_t *pt, d
 		return err_set(err, "%s: %s: not an object", path, where);
 	snprintf(where + n, WHERE_MAX - n, ".start_s");
 	/* in order, as run writes them */
-	if (check_number(path, where, json_object_get(pt, "start_s"), *prev, 1e12, false, err) < 0)
+	if (check_number(path, where, json_object_get(pt, "start_s"), *prev, 1e12, err) < 0)
 		return -1;
 	*prev = json_number_value(json_object_get(pt, "start_s"));
 	snprintf(where + n, WHERE_MAX - n, ".dir");
@@ -153,13 +152,12 @@ static int check_interval(const char *path, char *where, size_t n, json_t *pt, d
 		return err_set(err, "%s: %s: neither \"read\" nor \"write\"", path, where);
 	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
 		snprintf(where + n, WHERE_MAX - n, ".%s", counts[c]);
-		if (check_number(path, where, json_object_get(pt, counts[c]), 0, COUNT_MAX, false,
-				 err) < 0)
+		if (check_number(path, where, json_object_get(pt, counts[c]), 0, COUNT_MAX, err) < 0)
 			return -1;
 	}
 	snprintf(where + n, WHERE_MAX - n, ".resident");
 	if (resident && !json_is_null(resident) &&
-	    check_number(path, where, resident, 0, 1, false, err) < 0)
+	    check_number(path, where, resident, 0, 1, err) < 0)
 		return -1;
 	return 0;
 }
@@ -177,10 +175,11 @@ static int check_series(const struct resultfile *rf, size_t i, size_t j, json_t 
 	if (!json_is_object(s))
 		return err_set(err, "%s: %s: not an object", rf->path, where);
 	snprintf(where + n, sizeof(where) - n, ".interval_s");
-	if (check_number(rf->path, where, json_object_get(s, "interval_s"), 0, 1e9, true, err) < 0)
+	/* the interval option is a whole number of nanoseconds */
+	if (check_number(rf->path, where, json_object_get(s, "interval_s"), 1e-9, 1e9, err) < 0)
 		return -1;
 	snprintf(where + n, sizeof(where) - n, ".coarsened");
-	if (check_number(rf->path, where, json_object_get(s, "coarsened"), 0, 64, false, err) < 0)
+	if (check_number(rf->path, where, json_object_get(s, "coarsened"), 0, 64, err) < 0)
 		return -1;
 	snprintf(where + n, sizeof(where) - n, ".intervals");
 	if (!json_is_array(list))
@@ -410,8 +409,8 @@ static int add_points(struct over *o, struct line *l)
 		/* the intervals that start together: one per direction */
 		for (g = k; g < n && num(json_array_get(list, g), "start_s") == start; g++)
 			bytes += num(json_array_get(list, g), "bytes");
-		if (tte > start && tte - start < interval)
-			len = tte - start; /* the last, partly used */
+		if (tte > start && tte - start < interval) /* the last, partly used */
+			len = tte - start > 1e-9 ? tte - start : 1e-9;
 		for (size_t e = k; e < g; e++) {
 			json_t *pt = json_array_get(list, e);
 			const char *dir = json_string_value(json_object_get(pt, "dir"));

@@ -261,7 +261,7 @@ for rep in d["runs"][19]["repeats"]: del rep["series"]'
 	check "$S[\"intervals\"][2][\"lat_p99_ns\"] = 1e300" \
 		"runs[0].repeats[1].series.intervals[2].lat_p99_ns: 1e+300 is out of range (0 to 1.84467e+19); not a result iosweep wrote"
 	check "$S[\"interval_s\"] = 0" \
-		"runs[0].repeats[1].series.interval_s: 0 is out of range (above 0 to 1e+09); not a result iosweep wrote"
+		"runs[0].repeats[1].series.interval_s: 0 is out of range (1e-09 to 1e+09); not a result iosweep wrote"
 	check "$S[\"intervals\"][0][\"ops\"] = \"many\"" \
 		"runs[0].repeats[1].series.intervals[0].ops: not a number"
 	check "$S[\"intervals\"][0][\"dir\"] = \"sideways\"" \
