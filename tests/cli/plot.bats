@@ -157,11 +157,16 @@ assert tics and max(tics) >= hi * 0.999 and max(tics) <= 10 * hi, (tics, hi)' \
 	[ ! -e "$TESTDIR/x.svg" ]
 }
 
+# result NAME SIZE TEXT: $TESTDIR/NAME.json, from a job of TEXT reading a SIZE file kept cached
+result() {
+	head -c "$2" /dev/urandom >"$TESTDIR/f"
+	job "$1" "[global]\nfilename = $TESTDIR/f\ncache = keep\n$3"
+	"$IOSWEEP" run "$TESTDIR/$1.ini" -q -o json:"$TESTDIR/$1.json"
+}
+
 @test "a linear axis starts at its smallest value, with a tic at each of a few values" {
 	need_gnuplot
-	head -c 1m /dev/urandom >"$TESTDIR/f"
-	job q "[q]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 2\nengine = aio\niodepth = 1, 4, 16\n"
-	"$IOSWEEP" run "$TESTDIR/q.ini" -q -o json:"$TESTDIR/q.json"
+	result q 1m "[q]\nrepeat = 2\nengine = aio\niodepth = 1, 4, 16\n"
 	run "$IOSWEEP" plot "$TESTDIR/q.json" -o "$TESTDIR/q.svg"
 	[ "$status" -eq 0 ]
 	svg_text "$TESTDIR/q.svg" | grep -qx 'iodepth'
@@ -173,9 +178,7 @@ assert tics and max(tics) >= hi * 0.999 and max(tics) <= 10 * hi, (tics, hi)' \
 
 @test "lines on top of each other stay visible: each has its own point shape and dash pattern" {
 	need_gnuplot
-	head -c 1m /dev/urandom >"$TESTDIR/f"
-	job o "[o]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 2\nengine = sync, aio, uring\niodepth = 1, 8\nbs = 4k, 64k\n"
-	"$IOSWEEP" run "$TESTDIR/o.ini" -q -o json:"$TESTDIR/o.json"
+	result o 1m "[o]\nrepeat = 2\nengine = sync, aio, uring\niodepth = 1, 8\nbs = 4k, 64k\n"
 	run "$IOSWEEP" plot "$TESTDIR/o.json" -o "$TESTDIR/o.svg" --x iodepth
 	[ "$status" -eq 0 ]
 	svg_lines "$TESTDIR/o.svg" >"$TESTDIR/lines"
@@ -255,9 +258,7 @@ runs[4]["failed"] = True; runs[4]["error"] = "EIO"; runs[4]["repeats"] = []'
 
 @test "time-based runs are drawn by their throughput, not by their time to end" {
 	need_gnuplot
-	head -c 256k /dev/urandom >"$TESTDIR/f"
-	job t "[t]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 1\ntime_based = 1\nruntime = 50ms\nbs = 4k, 64k\n"
-	"$IOSWEEP" run "$TESTDIR/t.ini" -q -o json:"$TESTDIR/t.json"
+	result t 256k "[t]\nrepeat = 1\ntime_based = 1\nruntime = 50ms\nbs = 4k, 64k\n"
 	run "$IOSWEEP" plot "$TESTDIR/t.json" -o "$TESTDIR/t.svg"
 	[ "$status" -eq 0 ]
 	svg_text "$TESTDIR/t.svg" | grep -qE '^median throughput_Bps \((B|kB|MB|GB)/s\)$'
@@ -265,9 +266,7 @@ runs[4]["failed"] = True; runs[4]["error"] = "EIO"; runs[4]["repeats"] = []'
 
 @test "--job keeps one job's runs; a job not in the file is refused, naming those that are" {
 	need_gnuplot
-	head -c 256k /dev/urandom >"$TESTDIR/f"
-	job j "[global]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 1\n[one]\nbs = 4k, 8k\n[two]\nbs = 16k\n"
-	"$IOSWEEP" run "$TESTDIR/j.ini" -q -o json:"$TESTDIR/j.json"
+	result j 256k "repeat = 1\n[one]\nbs = 4k, 8k\n[two]\nbs = 16k\n"
 	run "$IOSWEEP" plot "$TESTDIR/j.json" -o "$TESTDIR/j.svg" --job two
 	[ "$status" -eq 0 ]
 	# one run, one point (and the key's sample), at the tic of its job

@@ -211,36 +211,28 @@ for rep in d["runs"][19]["repeats"]: del rep["series"]'
 	[ ! -e "$TESTDIR/n.svg" ]
 }
 
+# refused MESSAGE ARGS...: plot of $TESTDIR/r.json with ARGS exits 2 saying MESSAGE, drawing nothing
+refused() {
+	local want=$1
+	shift
+	run "$IOSWEEP" plot "$TESTDIR/r.json" "$@"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: plot: $want" ]
+	[ ! -e "$TESTDIR/r.svg" ]
+}
+
 @test "bad --over, --run, --repeat and --job values, and --x or --y with --over, exit 2 naming the value" {
 	series_result r "[r]\nbs = 4k\nrate_iops = 1000\nsize = 512k\n"
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over latency
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --over 'latency': expected time or bytes" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --run 7
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --run 7: no such run in $TESTDIR/r.json (runs 0 to 0)" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --run one
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --run 'one': expected a run number (the # column of the table)" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --repeat -1
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --repeat '-1': expected a repeat number (0 is the first)" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --repeat 5
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --repeat 5: no chosen run of $TESTDIR/r.json has a repeat 5" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --job w
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --job 'w': no such job in $TESTDIR/r.json (jobs: r)" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --y iops
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --y does not go with --over, which draws throughput and p99 latency against time" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --repeat 1
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: --run and --repeat choose the lines of --over time|bytes" ]
-	run "$IOSWEEP" plot "$TESTDIR/r.json" --over
-	[ "$status" -eq 2 ]
-	[ "$output" = "iosweep: plot: option --over needs a value" ]
-	[ ! -e "$TESTDIR/r.svg" ]
+	refused "--over 'latency': expected time or bytes" --over latency
+	refused "--run 7: no such run in $TESTDIR/r.json (runs 0 to 0)" --over time --run 7
+	refused "--run 'one': expected a run number (the # column of the table)" --over time --run one
+	refused "--repeat '-1': expected a repeat number (0 is the first)" --over time --repeat -1
+	refused "--repeat 5: no chosen run of $TESTDIR/r.json has a repeat 5" --over time --repeat 5
+	refused "--job 'w': no such job in $TESTDIR/r.json (jobs: r)" --over time --job w
+	refused "--y does not go with --over, which draws throughput and p99 latency against time" --over time --y iops
+	refused "--run and --repeat choose the lines of --over time|bytes" --repeat 1
+	refused "--x does not go with --over, which draws throughput and p99 latency against bytes" --over bytes --x bs
+	refused "option --over needs a value" --over
 }
 
 @test "a hostile series (out of range, not finite, wrong type, out of order) exits 2 with the file and the value's place" {
