@@ -14,7 +14,6 @@
  * and labelled with what it has.
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,7 +334,8 @@ static int add_point(struct chart *ch, size_t i, int dir, double x, const char *
 	p->lo = s.has_ci ? s.ci95_low : s.min;
 	p->hi = s.has_ci ? s.ci95_high : s.max;
 	ch->nci += s.has_ci;
-	ch->dirs_seen[dir >= 0 ? dir : IO_READ] = true;
+	if (dir >= 0)
+		ch->dirs_seen[dir] = true;
 	ch->npts++;
 	return 0;
 }

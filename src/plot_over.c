@@ -71,17 +71,19 @@ struct over {
 /* A decimal number: digits only. */
 static int parse_number(const char *opt, const char *s, const char *what, size_t *out)
 {
-	unsigned long long v;
-	char *end;
+	if (isdigit((unsigned char)s[0])) {
+		char *end;
+		unsigned long long v;
 
-	errno = 0;
-	v = isdigit((unsigned char)s[0]) ? strtoull(s, &end, 10) : 0;
-	if (!isdigit((unsigned char)s[0]) || *end || errno || v > SIZE_MAX) {
-		cli_error("plot: %s '%s': expected %s", opt, s, what);
-		return -1;
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (*end == '\0' && errno == 0 && v <= SIZE_MAX) {
+			*out = (size_t)v;
+			return 0;
+		}
 	}
-	*out = (size_t)v;
-	return 0;
+	cli_error("plot: %s '%s': expected %s", opt, s, what);
+	return -1;
 }
 
 #define RUN_WHAT "a run number (the # column of the table)"
@@ -507,8 +509,8 @@ static void line_title(const struct over *o, const struct runset *set, size_t in
 /* Every line's title, naming only what differs between the runs drawn. */
 static int title_lines(struct over *o)
 {
-	json_t *runs[MAX_LINES];
-	size_t nruns = 0, in_set[MAX_LINES];
+	json_t *runs[MAX_LINES] = { NULL };
+	size_t nruns = 0, in_set[MAX_LINES] = { 0 };
 	struct runset set;
 
 	for (size_t k = 0; k < o->nlines; k++) {
