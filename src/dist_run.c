@@ -29,6 +29,10 @@
  * several cuts) add up the same way, cut by cut.  10^64 is 0 mod 2^64, so
  * the last 64 digits before a cut and the first 64 after it are all that
  * matters: two small reads after the timed loop, whatever the file.
+ *
+ * Page-cache figures.  A host's page cache holds one copy of each file it
+ * caches, however many of its ranks use it: a figure of a file's cached
+ * pages (dirty_end_bytes) is summed over one rank per host and file.
  */
 #define _GNU_SOURCE
 #include "dist_run.h"
@@ -147,6 +151,11 @@ void dist_share(uint64_t n, int rank, int ranks, uint64_t *first, uint64_t *end)
 {
 	*first = (uint64_t)((unsigned __int128)n * (unsigned)rank / (unsigned)ranks);
 	*end = (uint64_t)((unsigned __int128)n * ((unsigned)rank + 1) / (unsigned)ranks);
+}
+
+bool dist_counts_cached_copy(const struct run *run, bool system_wide)
+{
+	return (run->rank_file && !system_wide) || dist_host_leader();
 }
 
 static bool digit(unsigned char c)

@@ -8,6 +8,7 @@
 #define IOSWEEP_DIST_RUN_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,13 @@ int dist_prepare(const struct run *run, volatile sig_atomic_t *stop,
 /* Reads [*first, *end) of n, this rank's contiguous share of a file that
  * `ranks` ranks read together (the whole of n when each has its own). */
 void dist_share(uint64_t n, int rank, int ranks, uint64_t *first, uint64_t *end);
+
+/* Whether this rank tells, for every rank that shares it, what the page
+ * cache of its host holds of the run's file: the host's first rank does
+ * for a file the ranks of a host share (each host caches its own copy of
+ * a shared file), every rank for a {rank} file of its own; for a figure
+ * of the whole system (system_wide), only the host's first rank. */
+bool dist_counts_cached_copy(const struct run *run, bool system_wide);
 
 /* consume=ints counts, in each share, the digit runs it sees; a number cut
  * by the start of a share is counted as two.  What to add to the sum of

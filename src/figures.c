@@ -66,7 +66,7 @@ const struct figure figure_table[] = {
 	F("flush_lat_p50_ns", "flush_lat_ns", "p50", FIG_U64, flush.lat_p50_ns),
 	F("flush_lat_p99_ns", "flush_lat_ns", "p99", FIG_U64, flush.lat_p99_ns),
 	F("flush_lat_max_ns", "flush_lat_ns", "max", FIG_U64, flush.lat_max_ns),
-	F("dirty_end_bytes", NULL, "dirty_end_bytes", FIG_AMOUNT, dirty_end_bytes),
+	F("dirty_end_bytes", NULL, "dirty_end_bytes", FIG_MAYBE, dirty_end_bytes),
 	F("verified_bytes", NULL, "verified_bytes", FIG_U64, verified_bytes),
 };
 
@@ -95,7 +95,7 @@ bool figure_known(const struct figure *f, const struct repeat_result *rr)
 {
 	if (f->type == FIG_MAYBE)
 		return !isnan(figure_value(f, rr));
-	return (f->type != FIG_FRACTION && f->type != FIG_AMOUNT) || figure_value(f, rr) >= 0;
+	return f->type != FIG_FRACTION || figure_value(f, rr) >= 0;
 }
 
 bool figure_completed(const struct repeat_result *rr)
@@ -212,7 +212,10 @@ bool figure_cold_from_host(const struct run_result *res)
 	uint64_t policy = res->run->v[OPT_CACHE].u;
 	bool cold = policy == CACHE_FADVISE || policy == CACHE_DROP;
 
-	if (policy == CACHE_DIRECT || !host_returns_freed_pages())
+	/* writes are not served from the page cache's past: a write-only run
+	 * never is; a readwrite run is, for its reads */
+	if (policy == CACHE_DIRECT || res->run->v[OPT_OP].u == OP_WRITE ||
+	    !host_returns_freed_pages())
 		return false;
 	for (size_t i = 0; i < res->nrep; i++)
 		cold |= figure_completed(&res->rep[i]) && res->rep[i].resident_before >= 0 &&

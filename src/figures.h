@@ -17,7 +17,6 @@ enum figure_type {
 	FIG_U64, FIG_DOUBLE,
 	FIG_FRACTION, /* < 0: unknown (null) */
 	FIG_MAYBE,    /* a double; NAN: not measured in this run (null) */
-	FIG_AMOUNT,   /* a double, not a fraction; < 0: unknown (null) */
 };
 
 struct figure {
@@ -46,7 +45,8 @@ void figure_summary(const struct figure *f, const struct run_result *res, struct
 
 /* Whether res read a file that was not in the page cache, through the cache,
  * on a machine whose balloon returns freed pages to the host: its pages
- * then come back from the host, so its figures measure host memory too. */
+ * then come back from the host, so its figures measure host memory too.
+ * Never for op=write; for op=readwrite it is about the reads. */
 bool figure_cold_from_host(const struct run_result *res);
 
 /* The spread shown after a median by the table and by compare: the farther

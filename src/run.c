@@ -443,11 +443,12 @@ static uint64_t tv_us(struct timeval tv)
 struct tally {
 	struct { /* summed */
 		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
-			vcsw, ivcsw;
+			vcsw, ivcsw, dirty;
 	} add;
 	uint64_t first;                /* earliest first issue, wall-clock ns */
 	struct { /* largest */
-		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind;
+		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind,
+			dirty_unknown, dirty_system_wide;
 	} max;                         /* first_last: the latest first issue */
 	double resident[2];            /* before, after: the most cached rank */
 };
@@ -505,6 +506,26 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	tl->max.not_as_asked = !rr->cache_as_asked;
 	tl->resident[0] = rr->resident_before;
 	tl->resident[1] = rr->resident_after;
+}
+
+/* A write run's bytes still only in memory at the end of the repeat (after
+ * every rank's timed part ended), each copy of a file in a page cache
+ * counted once: by the one rank that stands for it (dist_run.h), so that
+ * ranks sharing a file do not count it once each, and each {rank} file is
+ * counted.  Unknown when it is for any of those. */
+static void tally_dirty(struct runner *r, struct tally *tl)
+{
+	bool system_wide;
+	int64_t dirty;
+
+	if (!r->writes)
+		return;
+	dirty = cache_dirty_bytes(r->w[0].eng.fd, r->run->v[OPT_SIZE].u, &system_wide);
+	if (!dist_counts_cached_copy(r->run, system_wide))
+		return;
+	tl->add.dirty = dirty < 0 ? 0 : (uint64_t)dirty;
+	tl->max.dirty_unknown = dirty < 0;
+	tl->max.dirty_system_wide = system_wide;
 }
 
 /* Every rank's h, merged into rank 0's (collective). */
@@ -616,6 +637,8 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 		}
 	}
 	rr->flushes = tl->add.flushes;
+	rr->dirty_end_bytes = !r->writes || tl->max.dirty_unknown ? NAN : (double)tl->add.dirty;
+	rr->dirty_system_wide = tl->max.dirty_system_wide;
 	rr->flush.lat_mean_ns = hist_mean(r->flush_total);
 	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
 	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
@@ -833,13 +856,6 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = repeat_measure(r);
 	getrusage(RUSAGE_SELF, &ru1);
-	rr->dirty_end_bytes = -1;
-	if (r->writes) {
-		int64_t dirty = cache_dirty_bytes(r->w[0].eng.fd, v[OPT_SIZE].u,
-						  &rr->dirty_system_wide);
-
-		rr->dirty_end_bytes = (double)dirty;
-	}
 	status_idle(r->status);
 	for (unsigned t = 0; r->status && t < r->nw; t++)
 		__atomic_add_fetch(&r->status->bytes_done, io_results_bytes(&r->w[t].res),
@@ -866,6 +882,7 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	rr->resident_after = cache_residency(path, v[OPT_SIZE].u);
 	tally_local(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec, &ru0,
 		    &ru1, &tl);
+	tally_dirty(r, &tl);
 	tally_ranks(r, rr, &tl);
 	fill_figures(r, rr, &tl);
 	if (fill_series(r, rr) < 0)

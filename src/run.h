@@ -44,7 +44,7 @@ struct repeat_result {
 	uint64_t flushes;            /* fsync/fdatasync/msync calls in the timed loop */
 	struct op_figures flush;     /* their latencies */
 	double dirty_end_bytes;      /* written but only in memory when the repeat ended
-				      * (dirty or under writeback); < 0: unknown or no writes */
+				      * (dirty or under writeback); NAN: unknown or no writes */
 	bool dirty_system_wide;      /* that figure is the whole system's (no cachestat) */
 	uint64_t verified_bytes;     /* verify=after: bytes read back and found good */
 	double start_skew_s;         /* latest first issue of a worker - earliest */

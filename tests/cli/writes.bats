@@ -266,3 +266,51 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	cmp -n 4194304 "$TESTDIR/z.dat" /dev/zero
 	python3 "$BATS_TEST_DIRNAME/wdata.py" bytes 1 0 4194304 50 | cmp - "$TESTDIR/c.dat"
 }
+
+@test "dirty bytes at the end are bytes: a write result is read back by compare and plotted in bytes" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (apt-get install gnuplot-nox)"
+	job d "[d]\nfilename = $TESTDIR/d.dat\nsize = 2m\nrepeat = 2\nop = write\nsync = none, end\n"
+	"$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/a.json" >/dev/null
+	"$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/b.json" >/dev/null
+	[ "$(json_get "$TESTDIR/a.json" 'd["runs"][0]["repeats"][0]["dirty_end_bytes"]')" = 2097152.0 ]
+	run "$IOSWEEP" compare "$TESTDIR/a.json" "$TESTDIR/b.json"
+	[ "$status" -eq 0 ]
+	run "$IOSWEEP" plot "$TESTDIR/a.json" --x sync --y dirty_end_bytes -o "$TESTDIR/d.svg"
+	[ "$status" -eq 0 ]
+	# the axis is in bytes (2 MiB dirty: ticks to 2 M), not in percent of a fraction
+	grep -q '>2.0 M</text>' "$TESTDIR/d.svg"
+	grep -q '>median dirty_end_bytes</text>' "$TESTDIR/d.svg"
+	! grep -q '%</text>' "$TESTDIR/d.svg"
+}
+
+# mpi N ARGS...: iosweep-mpi on N ranks of this host, under a timeout
+mpi() {
+	command -v mpirun >/dev/null || skip "mpirun is not installed (apt-get install openmpi-bin)"
+	[ -x "$MPI" ] || skip "build/iosweep-mpi is not built (make mpi)"
+	OMPI_MCA_plm_rsh_agent=false timeout 60 mpirun --allow-run-as-root --oversubscribe \
+		-np "$@"
+}
+MPI=${IOSWEEP_MPI:-$BATS_TEST_DIRNAME/../../build/iosweep-mpi}
+
+@test "under MPI the dirty bytes at the end count each file written once: a shared file once, every {rank} file" {
+	job p "[global]\nsize = 1m\nrepeat = 1\nop = write\n[shared]\nfilename = $TESTDIR/s.dat\n[own]\nfilename = $TESTDIR/r{rank}.dat\n[flushed]\nfilename = $TESTDIR/f{rank}.dat\nsync = end\n"
+	mpi 3 "$MPI" run "$TESTDIR/p.ini" -o json:"$TESTDIR/p.json" >/dev/null
+	[ "$(json_get "$TESTDIR/p.json" '[(r["job"], x["write_bytes"], x["dirty_end_bytes"]) for r in d["runs"] for x in r["repeats"]]')" = "[('shared', 1048576, 1048576.0), ('own', 3145728, 3145728.0), ('flushed', 3145728, 0.0)]" ]
+}
+
+@test "the VM cold-page note is about reads: never a write-only run, a readwrite run for its reads" {
+	job c "[c]\nfilename = $TESTDIR/c.dat\nsize = 1m\nrepeat = 2\ncache = fadvise\nop = write, readwrite, read\n"
+	run "$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json" -o table
+	[ "$status" -eq 0 ]
+	reports=False
+	for f in /sys/bus/virtio/drivers/virtio_balloon/virtio*/features; do
+		[ -r "$f" ] && [ "$(cut -c6 "$f")" = 1 ] && reports=True
+	done
+	if [ $reports = True ]; then
+		[ "$(json_get "$TESTDIR/c.json" '[r["cold_pages_from_host"] for r in d["runs"]]')" = "[False, True, True]" ]
+		[[ "$output" == *"runs 1-2: cold buffered reads on a VM"*"(of a readwrite run: its reads')"* ]]
+	else
+		[ "$(json_get "$TESTDIR/c.json" '[r["cold_pages_from_host"] for r in d["runs"]]')" = "[False, False, False]" ]
+		[[ "$output" != *"balloon returns freed pages"* ]]
+	fi
+}
