@@ -46,10 +46,13 @@ int cmd_check(int argc, char **argv)
 	return worst;
 }
 
+/* A write plan's rows count reads and writes apart, with the bytes of
+ * both and of the writes alone; a read plan's only reads and bytes. */
 static int print_plan_text(const struct plan *plan, FILE *out)
 {
 	struct texttable t;
-	size_t ncols = 5 + plan->writes;
+	size_t ncols = 5 + 2 * plan->writes;
+	struct plan_dirs all = { 0 }, d;
 	char val[512], b[32];
 
 	for (int i = 0; i < OPT__COUNT; i++)
@@ -60,28 +63,34 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (plan_column(plan, i))
 			tt_add(&t, "%s", option_table[i].name);
-	tt_add(&t, plan->writes ? "ios" : "reads");
+	tt_add(&t, "reads");
+	if (plan->writes)
+		tt_add(&t, "writes");
 	tt_add(&t, "bytes");
 	if (plan->writes)
 		tt_add(&t, "written");
 	tt_add(&t, "repeats");
-	t.right[0] = t.right[ncols - 1] = t.right[ncols - 2] = t.right[ncols - 3] = true;
-	t.right[ncols - 4] |= plan->writes;
+	for (size_t i = ncols - 3 - 2 * plan->writes; i < ncols; i++)
+		t.right[i] = true;
+	t.right[0] = true;
 	for (size_t r = 0; r < plan->n; r++) {
 		const struct run *run = &plan->runs[r];
 
+		plan_run_dirs(run, &d);
+		plan_dirs_add(&all, &d, run->v[OPT_REPEAT].u);
 		tt_add(&t, "%zu", run->index);
 		tt_add(&t, "%s", run->job->name);
 		for (int i = 0; i < OPT__COUNT; i++)
 			if (plan_column(plan, i))
 				tt_add(&t, "%s", plan_cell(run, i, val, sizeof(val)));
-		tt_add(&t, "%llu", (unsigned long long)run->reads);
+		tt_add(&t, "%llu", (unsigned long long)d.reads);
+		if (plan->writes)
+			tt_add(&t, "%llu", (unsigned long long)d.writes);
 		units_fmt_size(run->bytes, b, sizeof(b));
 		tt_add(&t, "%s", b);
 		if (plan->writes) {
-			units_fmt_size(run->write_bytes, b, sizeof(b));
-			tt_add(&t, "%s%s", run->v[OPT_OP].u == OP_READWRITE ? "<= " : "",
-			       run->write_bytes ? b : "-");
+			units_fmt_size(d.write_bytes, b, sizeof(b));
+			tt_add(&t, "%s", d.write_bytes ? b : "-");
 		}
 		tt_add(&t, "%llu", (unsigned long long)run->v[OPT_REPEAT].u);
 	}
@@ -89,27 +98,40 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	tt_print(&t, out, "");
 	tt_free(&t);
 	units_fmt_bytes((double)plan->total_bytes, b, sizeof(b));
-	fprintf(out, "total: %zu runs, %llu %s, %llu bytes (%s) over all measured repeats\n",
-		plan->n, (unsigned long long)plan->total_reads, plan->writes ? "ios" : "reads",
-		(unsigned long long)plan->total_bytes, b);
+	fprintf(out, "total: %zu runs, %llu reads", plan->n, (unsigned long long)all.reads);
+	if (plan->writes)
+		fprintf(out, ", %llu writes", (unsigned long long)all.writes);
+	fprintf(out, ", %llu bytes (%s)", (unsigned long long)plan->total_bytes, b);
+	if (plan->writes) {
+		units_fmt_bytes((double)all.write_bytes, b, sizeof(b));
+		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
+	}
+	fprintf(out, " over all measured repeats\n");
 	plan_print_writes(plan, out);
 	return 0;
 }
 
 /* Streamed, one run per line: a plan of 100 000 runs never sits in memory
- * as one JSON tree. */
+ * as one JSON tree.  Counts as in a result's repeats: reads and writes
+ * apart, bytes of both, read_bytes and write_bytes. */
 static int print_plan_json(const struct plan *plan, FILE *out)
 {
+	struct plan_dirs all = { 0 }, d;
+
 	fputs("{\n  \"runs\": [", out);
 	for (size_t r = 0; r < plan->n; r++) {
 		const struct run *run = &plan->runs[r];
-		json_t *o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I}", "job",
-				      json_text(run->job->name), "index", (json_int_t)run->index,
-				      "params", options_params_json(run->v), "reads",
-				      (json_int_t)run->reads, "bytes", (json_int_t)run->bytes,
-				      "repeat", (json_int_t)run->v[OPT_REPEAT].u);
+		json_t *o;
 		int rc;
 
+		plan_run_dirs(run, &d);
+		plan_dirs_add(&all, &d, run->v[OPT_REPEAT].u);
+		o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "job",
+			      json_text(run->job->name), "index", (json_int_t)run->index, "params",
+			      options_params_json(run->v), "reads", (json_int_t)d.reads, "writes",
+			      (json_int_t)d.writes, "bytes", (json_int_t)run->bytes, "read_bytes",
+			      (json_int_t)d.read_bytes, "write_bytes", (json_int_t)d.write_bytes,
+			      "repeat", (json_int_t)run->v[OPT_REPEAT].u);
 		if (!o)
 			return -1;
 		fputs(r ? ",\n    " : "\n    ", out);
@@ -118,9 +140,11 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 		if (rc < 0)
 			return -1;
 	}
-	fprintf(out, "%s],\n  \"total\": {\"runs\": %zu, \"reads\": %llu, \"bytes\": %llu}\n}\n",
-		plan->n ? "\n  " : "", plan->n, (unsigned long long)plan->total_reads,
-		(unsigned long long)plan->total_bytes);
+	fprintf(out, "%s],\n  \"total\": {\"runs\": %zu, \"reads\": %llu, \"writes\": %llu, "
+		     "\"bytes\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu}\n}\n",
+		plan->n ? "\n  " : "", plan->n, (unsigned long long)all.reads,
+		(unsigned long long)all.writes, (unsigned long long)plan->total_bytes,
+		(unsigned long long)all.read_bytes, (unsigned long long)all.write_bytes);
 	return 0;
 }
 

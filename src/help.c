@@ -99,8 +99,9 @@ static const struct command_doc command_docs[] = {
 	  "iosweep run jobs/demo.ini --set size=16m -o json:demo.json" },
 	{ "plan", "plan JOB.ini [-o table|json] [--set KEY=VALUE]... [--job NAME]...",
 	  "print the runs a job file expands to, with their reads and bytes; run nothing",
-	  "Prints one line per run with the parameters that vary, the reads and bytes\n"
-	  "of one repeat, and the totals; nothing is run and no file is created.",
+	  "Prints one line per run with the parameters that vary, the reads (and for\n"
+	  "a job that writes, the writes and the bytes written) and bytes of one repeat,\n"
+	  "and the totals; nothing is run and no file is created.",
 	  H_OUTPUT_PLAN | H_SET | H_JOB, "iosweep plan jobs/demo.ini --set size=10g -o json" },
 	{ "check", "check JOB.ini... [--set KEY=VALUE]... [--job NAME]...",
 	  "validate job files: silent with exit 0 when they are fine",

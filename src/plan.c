@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "data.h"
 #include "dist.h"
 #include "engine.h"
 #include "error.h"
@@ -993,12 +994,51 @@ static bool plan_constant(const struct plan *plan, enum opt_id id)
 	}
 }
 
+void plan_run_dirs(const struct run *r, struct plan_dirs *d)
+{
+	const union optval *v = r->v;
+	struct data_gen g;
+	struct pattern p;
+	uint64_t off, len;
+	char err[ERR_MAX];
+
+	memset(d, 0, sizeof(*d));
+	if (v[OPT_OP].u != OP_READWRITE) {
+		bool writes = v[OPT_OP].u == OP_WRITE;
+
+		*(writes ? &d->writes : &d->reads) = r->reads;
+		*(writes ? &d->write_bytes : &d->read_bytes) = r->bytes;
+		return;
+	}
+	/* only the draw is needed: zero data has no pool to allocate */
+	(void)data_gen_init(&g, DATA_ZERO, 0, v[OPT_SEED].u, err);
+	pattern_init(&p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, r->reads);
+	while (pattern_next(&p, &off, &len)) {
+		bool read = data_draw_percent(&g, off) < v[OPT_RWMIXREAD].u;
+
+		*(read ? &d->reads : &d->writes) += 1;
+		*(read ? &d->read_bytes : &d->write_bytes) += len;
+	}
+	data_gen_free(&g);
+}
+
+void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t n)
+{
+	/* no overflow: the plan's totals of both directions were checked (add_total) */
+	total->reads += d->reads * n;
+	total->writes += d->writes * n;
+	total->read_bytes += d->read_bytes * n;
+	total->write_bytes += d->write_bytes * n;
+}
+
 bool plan_print_totals(const struct plan *plan, FILE *out)
 {
+	struct plan_dirs all = { 0 }, d;
 	uint64_t create = 0, repeats = 0;
 	bool limited = false; /* runtime may stop repeats before they read it all */
 	size_t files = 0;
-	char c[32], r[32];
+	char c[32], r[32], w[32], io[96];
 
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct run *run = &plan->runs[i];
@@ -1016,12 +1056,22 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 	/* small plans, like those of the tests, go by without it */
 	if (create < ((uint64_t)64 << 20) && plan->total_bytes < ((uint64_t)1 << 30))
 		return false;
+	for (size_t i = 0; i < plan->n; i++) {
+		plan_run_dirs(&plan->runs[i], &d);
+		plan_dirs_add(&all, &d, plan->runs[i].v[OPT_REPEAT].u);
+	}
 	units_fmt_bytes((double)create, c, sizeof(c));
-	units_fmt_bytes((double)plan->total_bytes, r, sizeof(r));
+	units_fmt_bytes((double)all.read_bytes, r, sizeof(r));
+	units_fmt_bytes((double)all.write_bytes, w, sizeof(w));
+	if (!all.write_bytes)
+		snprintf(io, sizeof(io), "reads %s%s", limited ? "at most " : "", r);
+	else if (!all.read_bytes)
+		snprintf(io, sizeof(io), "writes %s%s", limited ? "at most " : "", w);
+	else
+		snprintf(io, sizeof(io), "reads %s%s, writes %s", limited ? "at most " : "", r, w);
 	fprintf(out, "iosweep: plan: %zu run%s, %llu measured repeats; creates %s (%zu file%s) and "
-		     "reads %s%s in all%s\n", plan->n, plan->n == 1 ? "" : "s",
-		(unsigned long long)repeats, files ? c : "nothing", files, files == 1 ? "" : "s",
-		limited ? "at most " : "", r,
+		     "%s in all%s\n", plan->n, plan->n == 1 ? "" : "s", (unsigned long long)repeats,
+		files ? c : "nothing", files, files == 1 ? "" : "s", io,
 		plan->n > 1 ? "; a time estimate follows the first run" : "");
 	return true;
 }
@@ -1079,8 +1129,8 @@ void plan_print_writes(const struct plan *plan, FILE *out)
 {
 	for (size_t k = 0; plan->writes && k < plan->n; k++) {
 		const struct run *r = &plan->runs[k];
-		uint64_t most = 0, all = 0;
-		bool upto = false, seen = false;
+		uint64_t most = 0, least = UINT64_MAX, all = 0;
+		bool seen = false;
 		char a[32], b[32];
 
 		for (size_t j = 0; j < k && !seen; j++)
@@ -1090,12 +1140,14 @@ void plan_print_writes(const struct plan *plan, FILE *out)
 			continue;
 		for (size_t j = k; j < plan->n; j++) {
 			const struct run *o = &plan->runs[j];
+			struct plan_dirs d;
 
 			if (!o->write_bytes || strcmp(o->v[OPT_FILENAME].s, r->v[OPT_FILENAME].s) != 0)
 				continue;
-			most = o->write_bytes > most ? o->write_bytes : most;
-			all += o->write_bytes * o->v[OPT_REPEAT].u;
-			upto |= o->v[OPT_OP].u == OP_READWRITE;
+			plan_run_dirs(o, &d);
+			most = d.write_bytes > most ? d.write_bytes : most;
+			least = d.write_bytes < least ? d.write_bytes : least;
+			all += d.write_bytes * o->v[OPT_REPEAT].u;
 		}
 		units_fmt_size(most, a, sizeof(a));
 		units_fmt_size(all, b, sizeof(b));
@@ -1103,7 +1155,7 @@ void plan_print_writes(const struct plan *plan, FILE *out)
 			!r->exists ? "to be created"
 			: r->ours  ? "created by iosweep"
 				   : "your file: allow_write",
-			upto ? "at most " : "", a, b);
+			least < most ? "up to " : "", a, b);
 	}
 }
 

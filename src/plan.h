@@ -66,9 +66,23 @@ uint64_t plan_memory_available(const char *root, const char **what);
  * written before each line. */
 void plan_cache_notes(const struct plan *plan, FILE *out);
 
-/* Before a plan that creates 64 MiB or more or reads 1 GiB or more: one line on out
- * with the bytes it will create and read ("iosweep: " first), and true;
- * nothing for smaller plans, and false. */
+/* What one repeat of a run reads and writes, in I/Os and bytes. */
+struct plan_dirs {
+	uint64_t reads, writes, read_bytes, write_bytes;
+};
+
+/* The reads and writes of one repeat of run r (all threads and, on a
+ * shared file, all ranks together).  op=readwrite draws each block's
+ * direction from the seed and its offset (data.h): they are counted by
+ * going over the run's blocks once, as the run will, so the split is
+ * exact, at the cost of one draw per block. */
+void plan_run_dirs(const struct run *r, struct plan_dirs *d);
+/* Adds n repeats of d to *total. */
+void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t n);
+
+/* Before a plan that creates 64 MiB or more or does 1 GiB of I/O or more: one line
+ * on out with the bytes it will create, read and write ("iosweep: " first),
+ * and true; nothing for smaller plans, and false. */
 bool plan_print_totals(const struct plan *plan, FILE *out);
 
 /* Whether option id means anything for run r: iodepth only for engines that

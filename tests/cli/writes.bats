@@ -132,18 +132,55 @@ sync_calls() {
 @test "plan and check say which files a job writes and how much" {
 	head -c 1m /dev/urandom >"$TESTDIR/mine"
 	job p "[global]\nsize = 1m\n[new]\nfilename = $TESTDIR/n.dat\nop = write, readwrite\n[yours]\nfilename = $TESTDIR/mine\nallow_write = $TESTDIR/mine\nop = write\nrepeat = 2\n[reader]\nfilename = $TESTDIR/mine\n"
+	# the readwrite run writes the blocks its seed draws (rwmixread=50): 127 of 256
+	mixed=$(python3 "$BATS_TEST_DIRNAME/offsets.py" sequential 1048576 4096 4096 0 1 |
+		python3 "$BATS_TEST_DIRNAME/wdata.py" writes 1 50)
+	[ "$mixed" = 127 ]
 	run "$IOSWEEP" check "$TESTDIR/p.ini"
 	[ "$status" -eq 0 ]
-	[ "$output" = "writes $TESTDIR/n.dat (to be created): at most 1MiB per repeat, 6MiB in all
+	[ "$output" = "writes $TESTDIR/n.dat (to be created): up to 1MiB per repeat, 4596KiB in all
 writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	run "$IOSWEEP" plan "$TESTDIR/p.ini"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -E '^ +1 +new .* readwrite .* <= 1MiB +3$'
+	echo "$output" | grep -E '^ +0 +new .* write .* 0 +256 +1MiB +1MiB +3$'
+	echo "$output" | grep -E '^ +1 +new .* readwrite .* 129 +127 +1MiB +508KiB +3$'
+	echo "$output" | grep -E '^ +3 +reader .* 256 +0 +1MiB +- +3$'
+	[[ "$output" == *"total: 4 runs, 1155 reads, 1661 writes, 11534336 bytes (11.5 MB), 6803456 of them written (6.80 MB) over all measured repeats"* ]]
 	# a read-only job is checked silently, as before
 	job q "[r]\nfilename = $TESTDIR/mine\n"
 	run "$IOSWEEP" check "$TESTDIR/q.ini"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+}
+
+@test "plan -o json counts each run's reads and writes and their bytes, as the runs then do" {
+	job x "[global]\nsize = 4m\nrepeat = 1\n[x]\nfilename = $TESTDIR/x.dat\nop = readwrite\nrwmixread = 30\nseed = 9\nthreads = 3\npattern = random, random-replace, sequential\n[w]\nfilename = $TESTDIR/w.dat\nop = write\nspacing = 20k\n[r]\nfilename = $TESTDIR/x.dat\n"
+	run "$IOSWEEP" plan "$TESTDIR/x.ini" -o json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$TESTDIR/plan.json"
+	writes=$(python3 "$BATS_TEST_DIRNAME/offsets.py" random 4194304 4096 4096 0 9 |
+		python3 "$BATS_TEST_DIRNAME/wdata.py" writes 9 30)
+	[ "$(json_get "$TESTDIR/plan.json" '(d["runs"][0]["writes"], d["runs"][0]["reads"] + d["runs"][0]["writes"], d["runs"][0]["write_bytes"])')" = "($writes, 1024, $((writes * 4096)))" ]
+	[ "$(json_get "$TESTDIR/plan.json" '[(r["reads"], r["writes"], r["read_bytes"], r["write_bytes"]) for r in d["runs"][3:]]')" = "[(0, 205, 0, 839680), (1024, 0, 4194304, 0)]" ]
+	[ "$(json_get "$TESTDIR/plan.json" 'sum(r["write_bytes"] for r in d["runs"]) == d["total"]["write_bytes"] and sum(r["reads"] for r in d["runs"]) == d["total"]["reads"]')" = True ]
+	"$IOSWEEP" run "$TESTDIR/x.ini" -o json:"$TESTDIR/run.json" >/dev/null
+	for k in reads writes read_bytes write_bytes; do
+		[ "$(json_get "$TESTDIR/plan.json" "[r['$k'] for r in d['runs']]")" = \
+		  "$(json_get "$TESTDIR/run.json" "[r['repeats'][0]['$k'] for r in d['runs']]")" ]
+	done
+}
+
+@test "the totals line before a big plan counts the bytes it writes too" {
+	job b "[global]\nsize = 64m\nrepeat = 1\n[w]\nfilename = $TESTDIR/w.dat\nop = write\n[x]\nfilename = $TESTDIR/w.dat\nop = readwrite\nrwmixread = 25\n"
+	run "$IOSWEEP" run "$TESTDIR/b.ini" -o json:"$TESTDIR/b.json"
+	[ "$status" -eq 0 ]
+	w=$(json_get "$TESTDIR/b.json" 'sum(r["repeats"][0]["write_bytes"] for r in d["runs"])')
+	r=$(json_get "$TESTDIR/b.json" 'sum(r["repeats"][0]["read_bytes"] for r in d["runs"])')
+	mb() { python3 -c "print('%.3g MB' % ($1 / 1e6))"; }
+	[ "${lines[0]}" = "iosweep: plan: 2 runs, 2 measured repeats; creates 67.1 MB (1 file) and reads $(mb $r), writes $(mb $w) in all; a time estimate follows the first run" ]
+	job o "[w]\nfilename = $TESTDIR/o.dat\nsize = 64m\nrepeat = 1\nop = write\n"
+	run "$IOSWEEP" run "$TESTDIR/o.ini"
+	[ "${lines[0]}" = "iosweep: plan: 1 run, 1 measured repeats; creates 67.1 MB (1 file) and writes 67.1 MB in all" ]
 }
 
 @test "writes never go to a device, a symbolic link, another user's file or a file iosweep did not make" {
