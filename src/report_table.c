@@ -21,6 +21,7 @@
 
 struct columns {
 	bool job, baseline, consume, dirty;
+	bool mixed; /* some run is op=readwrite: its cells are per direction */
 	bool timed; /* some run is time_based: its time is the runtime, not a time to end */
 };
 
@@ -36,6 +37,7 @@ static void find_columns(const struct report *r, struct columns *c)
 		c->timed |= run->v[OPT_TIME_BASED].u == FLAG_ON;
 	}
 	c->dirty = r->plan->writes;
+	c->mixed = r->plan->mixed;
 }
 
 static double median_of(const char *figure, const struct run_result *res)
@@ -176,6 +178,26 @@ static const char *dirty_text(const struct run_result *res, char *buf, size_t n)
 	return buf;
 }
 
+/* The median of a figure in its unit (fmt, of value * scale); for a
+ * readwrite run each direction's, compactly: "r 36.2 MB/s w 84.1 MB/s"
+ * (the figure of both together mixes two kinds of I/O). */
+static void figure_cell(struct texttable *t, const struct run_result *res, const char *name,
+			void (*fmt)(double x, char *buf, size_t n), double scale)
+{
+	char a[64], b[64], dir[64];
+
+	if (res->run->v[OPT_OP].u != OP_READWRITE) {
+		fmt(median_of(name, res) * scale, a, sizeof(a));
+		tt_add(t, "%s", a);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "read_%s", name);
+	fmt(median_of(dir, res) * scale, a, sizeof(a));
+	snprintf(dir, sizeof(dir), "write_%s", name);
+	fmt(median_of(dir, res) * scale, b, sizeof(b));
+	tt_add(t, "r %s w %s", a, b);
+}
+
 static void row(struct texttable *t, const struct report *r, const struct columns *c,
 		const struct run_result *res, struct legend *lg)
 {
@@ -205,21 +227,10 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		snprintf(b, sizeof(b), " ± %.0f%%%s", pct, tte.has_ci ? "" : " ¹");
 	tt_add(t, "%s%s%s%s", a, b, repeats_text(res, val, sizeof(val)),
 	       res->failed || res->interrupted ? " !" : "");
-	units_fmt_rate(median_of("throughput_Bps", res), a, sizeof(a));
-	if (run->v[OPT_OP].u == OP_READWRITE) {
-		/* both directions, compactly: "r 36.2 MB/s w 84.1 MB/s" */
-		units_fmt_rate(median_of("read_throughput_Bps", res), a, sizeof(a));
-		units_fmt_rate(median_of("write_throughput_Bps", res), b, sizeof(b));
-		tt_add(t, "r %s w %s", a, b);
-	} else {
-		tt_add(t, "%s", a);
-	}
-	units_fmt_count(median_of("iops", res), a, sizeof(a));
-	tt_add(t, "%s", a);
-	units_fmt_seconds(median_of("lat_p50_ns", res) / 1e9, a, sizeof(a));
-	tt_add(t, "%s", a);
-	units_fmt_seconds(median_of("lat_p99_ns", res) / 1e9, a, sizeof(a));
-	tt_add(t, "%s", a);
+	figure_cell(t, res, "throughput_Bps", units_fmt_rate, 1);
+	figure_cell(t, res, "iops", units_fmt_count, 1);
+	figure_cell(t, res, "lat_p50_ns", units_fmt_seconds, 1e-9);
+	figure_cell(t, res, "lat_p99_ns", units_fmt_seconds, 1e-9);
 	cached_text(res, lg, a, sizeof(a));
 	tt_add(t, "%s", a);
 	if (c->dirty)
@@ -377,6 +388,8 @@ static void legend(FILE *f, const struct legend *lg, const struct columns *c)
 	if (lg->range)
 		fprintf(f, "¹: ± spans the min..max of the repeats instead: a confidence interval "
 			   "needs %zu repeats or more\n", stats_min_n_for_ci());
+	if (c->mixed)
+		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
 	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
 		   "when they differ)\n");
 	if (lg->unknown)

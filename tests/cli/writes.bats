@@ -58,10 +58,15 @@ sync_calls() {
 	# file as it is afterwards gives every run's checksum
 	ref=$(refsum "$TESTDIR/x.dat" random 4194304 4096 4096 0 9)
 	[ "$(json_get "$TESTDIR/x.json" 'sorted({x["checksum"] for r in d["runs"] for x in r["repeats"]})')" = "['$ref']" ]
-	# the table shows both directions' throughput
-	run "$IOSWEEP" run "$TESTDIR/x.ini" --set engine=sync --set threads=1
+	# the table shows both directions of throughput, IOPS, p50 and p99, and a
+	# read run beside it one value each
+	job y "[y]\nfilename = $TESTDIR/x.dat\nsize = 4m\nrepeat = 2\nop = readwrite, read\nrwmixread = 30\npattern = random\nseed = 9\n"
+	run "$IOSWEEP" run "$TESTDIR/y.ini"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"rwmixread=30"* ]]
+	d='[0-9.]+ ?[kMGmµn]?'
+	echo "$output" | grep -E "^0 +readwrite +30 +[0-9.]+ ms.* r $d""B/s w $d""B/s +r $d w $d +r $d""s w $d""s +r $d""s w $d""s +[0-9]+% "
+	echo "$output" | grep -E "^1 +read +100 +[0-9.]+ ms[^r]* $d""B/s +$d +$d""s +$d""s +[0-9]+% "
+	[[ "$output" == *"r … w …: a readwrite run's reads and its writes"* ]]
 }
 
 @test "verify=after reads every written block back and a flipped byte is found at its offset" {
