@@ -25,23 +25,33 @@
 #include "texttable.h"
 #include "units.h"
 
-#define NFIG 4
+#define NFIG 9
 #define MAX_KEYS 64
 #define MAX_NOTE_SIZES 4
 
-/* The figures compared, how the table prints them (value * scale in fmt's unit). */
+/* The figures compared, how the table prints them (value * scale in fmt's
+ * unit).  The first four are every run's; the others only a run's that has
+ * them and the figure they need (a readwrite run's per-direction figures,
+ * a run's flushes), and are left out of the output where no run has them. */
 static const struct shown_figure {
 	const char *name, *title;
 	void (*fmt)(double x, char *buf, size_t n);
 	double scale;
+	const char *needs; /* NULL: always shown */
 } shown[NFIG] = {
-	{ "time_to_end_s", "time to end", units_fmt_seconds, 1 },
-	{ "throughput_Bps", "throughput", units_fmt_rate, 1 },
-	{ "iops", "IOPS", units_fmt_count, 1 },
-	{ "lat_p99_ns", "p99 latency", units_fmt_seconds, 1e-9 },
+	{ "time_to_end_s", "time to end", units_fmt_seconds, 1, NULL },
+	{ "throughput_Bps", "throughput", units_fmt_rate, 1, NULL },
+	{ "iops", "IOPS", units_fmt_count, 1, NULL },
+	{ "lat_p99_ns", "p99 latency", units_fmt_seconds, 1e-9, NULL },
+	{ "read_throughput_Bps", "read throughput", units_fmt_rate, 1, "write_bytes" },
+	{ "write_throughput_Bps", "write throughput", units_fmt_rate, 1, "read_bytes" },
+	{ "read_lat_p99_ns", "read p99 latency", units_fmt_seconds, 1e-9, "write_bytes" },
+	{ "write_lat_p99_ns", "write p99 latency", units_fmt_seconds, 1e-9, "read_bytes" },
+	{ "flush_lat_p99_ns", "flush p99 latency", units_fmt_seconds, 1e-9, "flushes" },
 };
 
 struct cell {
+	bool applies;            /* the figure is the run's (shown_figure.needs) */
 	struct summary old, new; /* n == 0: no repeats (or no such run) */
 	double change_pct;       /* NAN when it cannot be computed */
 	double p;
@@ -67,6 +77,7 @@ struct comparison {
 	struct pair *pairs;      /* old file's order, then runs only in the new one */
 	size_t npairs, nmatched;
 	struct geomean geo[NFIG];
+	bool any[NFIG];          /* some matched run has the figure: it is shown */
 	size_t few[MAX_NOTE_SIZES][2]; /* repeat counts that can never be significant */
 	size_t nfew;
 	bool range;              /* some spread is min..max, not a CI */
@@ -148,17 +159,43 @@ static void label_pairs(struct comparison *c)
 				 sizeof(c->pairs[i].label));
 }
 
-static int compute_cell(struct cell *c, json_t *old, json_t *new, const struct figure *f)
+/* Whether run has figure f and the figure it needs: positive medians. */
+static int run_has(json_t *run, const struct figure *f, const struct figure *needs, bool *has)
+{
+	struct summary s;
+	size_t n = 0;
+	double *x;
+
+	*has = false;
+	for (int k = 0; run && k < 2; k++) {
+		x = resultfile_values(run, k ? needs : f, &n);
+		if (!x)
+			return -1;
+		stats_summarize(x, n, &s);
+		free(x);
+		if (!(s.n && s.median > 0))
+			return 0;
+	}
+	*has = run != NULL;
+	return 0;
+}
+
+static int compute_cell(struct cell *c, json_t *old, json_t *new, const struct figure *f,
+			const struct figure *needs)
 {
 	size_t na = 0, nb = 0;
 	double *a = old ? resultfile_values(old, f, &na) : NULL;
 	double *b = new ? resultfile_values(new, f, &nb) : NULL;
+	bool has_old = true, has_new = true;
 	int rc = 0;
 
-	if ((old && !a) || (new && !b)) {
+	if ((old && !a) || (new && !b) ||
+	    (needs && (run_has(old, f, needs, &has_old) < 0 ||
+		       run_has(new, f, needs, &has_new) < 0))) {
 		rc = -1;
 		goto out;
 	}
+	c->applies = has_old || has_new;
 	stats_summarize(a, na, &c->old);
 	stats_summarize(b, nb, &c->new);
 	/* one repeat on a side (a fio result): no test, and no p to print */
@@ -199,7 +236,7 @@ static int compute_geomean(struct geomean *g, const struct comparison *c, size_t
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct cell *cell = &c->pairs[i].cell[fig];
 
-		if (!c->pairs[i].old || !c->pairs[i].new || !(cell->old.median > 0) ||
+		if (!c->pairs[i].old || !c->pairs[i].new || !cell->applies || !(cell->old.median > 0) ||
 		    !(cell->new.median > 0) || !cell->old.n || !cell->new.n)
 			continue;
 		old[g->n] = cell->old.median;
@@ -215,20 +252,25 @@ static int compute_geomean(struct geomean *g, const struct comparison *c, size_t
 
 static int compute(struct comparison *c)
 {
-	const struct figure *f[NFIG];
+	const struct figure *f[NFIG], *needs[NFIG];
 
-	for (size_t k = 0; k < NFIG; k++)
+	for (size_t k = 0; k < NFIG; k++) {
 		f[k] = figure_find(shown[k].name);
+		needs[k] = shown[k].needs ? figure_find(shown[k].needs) : NULL;
+		c->any[k] = !needs[k];
+	}
 	if (match_runs(c) < 0)
 		return -1;
 	label_pairs(c);
 	for (size_t i = 0; i < c->npairs; i++)
 		for (size_t k = 0; k < NFIG; k++) {
 			struct cell *cell = &c->pairs[i].cell[k];
+			bool both = c->pairs[i].old && c->pairs[i].new;
 
-			if (compute_cell(cell, c->pairs[i].old, c->pairs[i].new, f[k]) < 0)
+			if (compute_cell(cell, c->pairs[i].old, c->pairs[i].new, f[k], needs[k]) < 0)
 				return -1;
-			if (c->pairs[i].old && c->pairs[i].new)
+			c->any[k] |= both && cell->applies;
+			if (both && cell->applies)
 				note_few(c, cell->old.n, cell->new.n);
 		}
 	for (size_t k = 0; k < NFIG; k++)
@@ -295,7 +337,7 @@ static void table_section(struct texttable *t, struct comparison *c, size_t k)
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct pair *p = &c->pairs[i];
 
-		if (!p->old || !p->new)
+		if (!p->old || !p->new || !p->cell[k].applies)
 			continue;
 		side_text(sf, &p->cell[k].old, &c->range, a, sizeof(a));
 		side_text(sf, &p->cell[k].new, &c->range, b, sizeof(b));
@@ -361,6 +403,8 @@ static void print_table(struct comparison *c, FILE *f)
 		tt_init(&t, 4);
 		t.right[1] = t.right[2] = true;
 		for (size_t k = 0; k < NFIG; k++) {
+			if (!c->any[k])
+				continue;
 			if (k)
 				for (int i = 0; i < 4; i++)
 					tt_add(&t, "%s", "");
@@ -441,11 +485,14 @@ static void print_csv(const struct comparison *c, FILE *f)
 		report_csv_field(f, header[i], i + 1 == ncols);
 	for (size_t i = 0; i < c->npairs; i++)
 		for (size_t k = 0; k < NFIG; k++)
-			csv_row(f, c, &c->pairs[i], k);
+			if (!shown[k].needs || (c->any[k] && c->pairs[i].cell[k].applies))
+				csv_row(f, c, &c->pairs[i], k);
 	for (size_t k = 0; k < NFIG; k++) {
 		const struct geomean *g = &c->geo[k];
 		char n[32];
 
+		if (!c->any[k])
+			continue;
 		snprintf(n, sizeof(n), "%zu", g->n);
 		report_csv_field(f, "", false);
 		report_csv_field(f, "geomean", false);
@@ -486,6 +533,8 @@ static json_t *figures_json(const struct comparison *c, const struct pair *p)
 	for (size_t k = 0; figs && k < NFIG; k++) {
 		const struct cell *cell = &p->cell[k];
 
+		if (!cell->applies)
+			continue;
 		if (json_object_set_new(figs, shown[k].name,
 					json_pack("{s:o, s:o, s:o, s:o, s:b}", "old",
 						  side_json(&cell->old), "new",
@@ -527,11 +576,13 @@ static json_t *comparison_json(const struct comparison *c)
 		rc |= json_array_append_new(lists[which], pair_json(c, p));
 	}
 	for (size_t k = 0; k < NFIG; k++)
-		rc |= json_object_set_new(geo, shown[k].name,
-					  json_pack("{s:I, s:o, s:o, s:o}", "n",
-						    (json_int_t)c->geo[k].n, "old", num(c->geo[k].old),
-						    "new", num(c->geo[k].new), "change_pct",
-						    num(c->geo[k].change_pct)));
+		if (c->any[k])
+			rc |= json_object_set_new(geo, shown[k].name,
+						  json_pack("{s:I, s:o, s:o, s:o}", "n",
+							    (json_int_t)c->geo[k].n, "old",
+							    num(c->geo[k].old), "new",
+							    num(c->geo[k].new), "change_pct",
+							    num(c->geo[k].change_pct)));
 	if (c->nfew) {
 		few_text(c, note, sizeof(note));
 		rc |= json_array_append_new(notes, json_string(note));

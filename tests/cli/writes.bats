@@ -356,3 +356,51 @@ MPI=${IOSWEEP_MPI:-$BATS_TEST_DIRNAME/../../build/iosweep-mpi}
 		[[ "$output" != *"balloon returns freed pages"* ]]
 	fi
 }
+
+@test "compare of write and readwrite results shows each direction's figures, the flushes' p99 and their change" {
+	job c "[global]\nfilename = $TESTDIR/c.dat\nsize = 1m\nrepeat = 3\n[w]\nop = write\nsync = fdatasync\nsync_every = 64\n[x]\nop = readwrite\n[r]\n"
+	"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/old.json" >/dev/null
+	"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/new.json" >/dev/null
+	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json"
+	[ "$status" -eq 0 ]
+	# each section with the runs it is about: per direction for the readwrite run, flushes for w
+	sections=$(echo "$output" | awk '/ +OLD +NEW +change$/ { s = $0; sub(/ +OLD.*/, "", s) } /^[wxr] / && s { printf "%s: %s\n", s, $1 }')
+	[ "$sections" = "time to end: w
+time to end: x
+time to end: r
+throughput: w
+throughput: x
+throughput: r
+IOPS: w
+IOPS: x
+IOPS: r
+p99 latency: w
+p99 latency: x
+p99 latency: r
+read throughput: x
+write throughput: x
+read p99 latency: x
+write p99 latency: x
+flush p99 latency: w" ]
+	# the change is the medians' (from the result files, computed here)
+	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" -o json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$TESTDIR/cmp.json"
+	[ "$(json_get "$TESTDIR/cmp.json" '[sorted(r["figures"]) for r in d["runs"]]')" = "[['flush_lat_p99_ns', 'iops', 'lat_p99_ns', 'throughput_Bps', 'time_to_end_s'], ['iops', 'lat_p99_ns', 'read_lat_p99_ns', 'read_throughput_Bps', 'throughput_Bps', 'time_to_end_s', 'write_lat_p99_ns', 'write_throughput_Bps'], ['iops', 'lat_p99_ns', 'throughput_Bps', 'time_to_end_s']]" ]
+	median() {
+		json_get "$1" "sorted(x['$3'] if '$4' == '' else x['$3']['$4'] for x in d['runs'][$2]['repeats'])[1]"
+	}
+	for f in "1 write_throughput_Bps" "1 read_throughput_Bps" "0 flush_lat_ns p99"; do
+		set -- $f
+		old=$(median "$TESTDIR/old.json" $1 $2 ${3:-})
+		new=$(median "$TESTDIR/new.json" $1 $2 ${3:-})
+		key=$2
+		[ "$key" = flush_lat_ns ] && key=flush_lat_p99_ns
+		[ "$(json_get "$TESTDIR/cmp.json" "round(d['runs'][$1]['figures']['$key']['change_pct'], 6)")" = \
+		  "$(python3 -c "print(round(($new / $old - 1) * 100, 6))")" ]
+	done
+	# the figures that runs do not have are not in the CSV either
+	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" -o csv
+	[ "$(echo "$output" | awk -F, '$1 == "r" { print $3 }' | sort | tr '\n' ' ')" = "iops lat_p99_ns throughput_Bps time_to_end_s " ]
+	[ "$(echo "$output" | awk -F, '$2 == "geomean" { print $3 }' | wc -l)" = 9 ]
+}
