@@ -115,9 +115,9 @@ static const struct command_doc command_docs[] = {
 	  "compare two result files run by run, with a Mann-Whitney U test",
 	  "Matches the runs of two result files by job and parameters and prints, per\n"
 	  "figure, the old and new medians, the change and its significance (a readwrite\n"
-	  "run's reads and writes apart, a run's flushes too).  Exits 2\n"
-	  "when the files have no run in common.  A fio JSON result is read as one run\n"
-	  "per fio job with one repeat, matched by the parameters of its translation.",
+	  "run's reads and writes apart, a run's flushes too).  Exits 2 when the files\n"
+	  "have no run in common.  A fio JSON result is read as one run per fio job\n"
+	  "with one repeat, matched by the parameters of its translation.",
 	  H_ALPHA | H_OUTPUT_COMPARE, "iosweep compare before.json after.json --alpha 0.01" },
 	{ "plot", "plot RESULT.json [-o FILE.svg|FILE.png] [--x OPTION] [--y FIGURE] [--job NAME]... "
 		  "[--over time|bytes [--run N]... [--repeat N]...]",
