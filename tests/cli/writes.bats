@@ -24,13 +24,14 @@ sync_calls() {
 }
 
 @test "every engine, pattern, thread count and iodepth writes the documented bytes with the checksum the reader finds" {
-	job m "[global]\nfilename = $TESTDIR/w.dat\nsize = $SIZE\nbs = 4k\nrepeat = 1\nop = write\nengine = sync, mmap, aio, uring\nthreads = 1, 4\niodepth = 1, 16\n[dense]\npattern = sequential, reverse, random\n[sparse]\nspacing = 20k\n"
+	job m "[global]\nfilename = $TESTDIR/w.dat\nsize = $SIZE\nbs = 4k\nrepeat = 1\nop = write\nengine = sync, psync2, mmap, aio, uring\nthreads = 1, 4\niodepth = 1, 16\n[dense]\npattern = sequential, reverse, random, random-replace\n[sparse]\nspacing = 20k\n"
 	run "$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json"
 	[ "$status" -eq 0 ]
-	[ "$(json_get "$TESTDIR/m.json" 'len(d["runs"])')" = 48 ]
+	# 5 patterns x (sync, psync2, mmap: 2 thread counts; aio, uring: x 2 iodepths)
+	[ "$(json_get "$TESTDIR/m.json" 'len(d["runs"])')" = 70 ]
 	# every block was written with the content wdata.py computes from the format
 	python3 "$BATS_TEST_DIRNAME/wdata.py" bytes 1 0 $SIZE | cmp - "$TESTDIR/w.dat"
-	for p in sequential reverse random; do
+	for p in sequential reverse random random-replace; do
 		ref=$(refsum "$TESTDIR/w.dat" $p $SIZE 4096 4096 0 1)
 		n=$(python3 "$BATS_TEST_DIRNAME/offsets.py" $p $SIZE 4096 4096 0 1 | wc -l)
 		got=$(json_get "$TESTDIR/m.json" "sorted({(r['repeats'][0]['checksum'], r['repeats'][0]['writes'], r['repeats'][0]['reads']) for r in d['runs'] if r['job'] == 'dense' and r['params']['pattern'] == '$p'})")
@@ -39,16 +40,17 @@ sync_calls() {
 	ref=$(refsum "$TESTDIR/w.dat" sequential $SIZE 4096 20480 0 1)
 	got=$(json_get "$TESTDIR/m.json" "sorted({(r['repeats'][0]['checksum'], r['repeats'][0]['writes']) for r in d['runs'] if r['job'] == 'sparse'})")
 	[ "$got" = "[('$ref', 154)]" ]
-	# and a read run of the same blocks reports the same checksum
-	job r "[r]\nfilename = $TESTDIR/w.dat\nrepeat = 1\nengine = sync, uring\npattern = random\n"
+	# and a read run of the same blocks reports the same checksum, on every engine
+	job r "[r]\nfilename = $TESTDIR/w.dat\nrepeat = 1\nengine = sync, psync2, mmap, aio, uring\niodepth = 8\nthreads = 3\npattern = random\n"
 	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
 	[ "$status" -eq 0 ]
 	ref=$(refsum "$TESTDIR/w.dat" random $SIZE 4096 4096 0 1)
-	[ "$(json_get "$TESTDIR/r.json" '[r["repeats"][0]["checksum"] for r in d["runs"]]')" = "['$ref', '$ref']" ]
+	[ "$(json_get "$TESTDIR/r.json" '[r["repeats"][0]["checksum"] for r in d["runs"]]')" = "['$ref', '$ref', '$ref', '$ref', '$ref']" ]
+	[ "$(json_get "$TESTDIR/m.json" 'sorted({r["repeats"][0]["checksum"] for r in d["runs"] if r["params"]["pattern"] == "random"})')" = "['$ref']" ]
 }
 
 @test "readwrite reads rwmixread percent of the blocks, chosen per offset from the seed, and writes the others" {
-	job x "[x]\nfilename = $TESTDIR/x.dat\nsize = 4m\nrepeat = 2\nop = readwrite\nrwmixread = 30\nengine = sync, uring\niodepth = 8\nthreads = 1, 3\npattern = random\nseed = 9\n"
+	job x "[x]\nfilename = $TESTDIR/x.dat\nsize = 4m\nrepeat = 2\nop = readwrite\nrwmixread = 30\nengine = sync, psync2, mmap, aio, uring\niodepth = 8\nthreads = 1, 3\npattern = random\nseed = 9\n"
 	run "$IOSWEEP" run "$TESTDIR/x.ini" -o json:"$TESTDIR/x.json"
 	[ "$status" -eq 0 ]
 	writes=$(python3 "$BATS_TEST_DIRNAME/offsets.py" random 4194304 4096 4096 0 9 |
@@ -94,6 +96,25 @@ sync_calls() {
 	[[ "$output" == *"offset 8192: zeros"* ]]
 }
 
+@test "verify=after finds a byte flipped between a run's writes and its verify, names its offset and fails the run" {
+	[ -e "$HELPERS/sync_shim.so" ] || skip "the sync shim is not built (make check builds it)"
+	job v "[v]\nfilename = $TESTDIR/v.dat\nsize = 2m\nrepeat = 1\nop = write\nverify = after\nbs = 16k\nengine = sync, uring\ncache = keep\n"
+	"$IOSWEEP" run "$TESTDIR/v.ini" >/dev/null # creates the file, and verifies it
+	for engine in sync uring; do
+		rm -f "$TESTDIR/v.log"
+		run env IOSWEEP_SYNC_FILE="$TESTDIR/v.dat" IOSWEEP_SYNC_LOG="$TESTDIR/v.log" \
+			IOSWEEP_SYNC_FLIP=1000005 LD_PRELOAD="$HELPERS/sync_shim.so" \
+			"$IOSWEEP" run "$TESTDIR/v.ini" --set engine=$engine -o json:"$TESTDIR/v.json"
+		[ "$status" -eq 1 ]
+		# the one fdatasync is verify's own, before it reads the file back (cache=keep
+		# flushes nothing before the writes)
+		[ "$(cat "$TESTDIR/v.log")" = "open
+fdatasync" ]
+		[[ "$output" == *"verify found a bad block: offset 1000005: corrupt: 1 byte of the 4 KiB unit at 999424 differ"* ]]
+		[ "$(json_get "$TESTDIR/v.json" '(d["runs"][0]["failed"], "offset 1000005" in d["runs"][0]["error"])')" = "(True, True)" ]
+	done
+}
+
 @test "durability options make exactly the calls they promise" {
 	[ -e "$HELPERS/sync_shim.so" ] || skip "the sync shim is not built (make check builds it)"
 	sync_calls none "sync = none"
@@ -111,6 +132,14 @@ sync_calls() {
 	[ "$output" = "1 open sync;" ]
 	sync_calls mm "sync = fdatasync\nsync_every = 256\nengine = mmap"
 	[ "$output" = "4 msync;1 open;" ]
+	sync_calls me "sync = end\nengine = mmap"
+	[ "$output" = "1 msync;1 open;" ]
+	sync_calls p2 "sync = fdatasync\nsync_every = 1000\nengine = psync2"
+	[ "$output" = "2 fdatasync;1 open;" ]
+	sync_calls ai "sync = fsync\nsync_every = 8\nengine = aio\niodepth = 16"
+	[ "$output" = "128 fsync;1 open;" ]
+	sync_calls ud "sync = dsync\nengine = uring\niodepth = 8\nthreads = 2"
+	[ "$output" = "2 open dsync;" ]
 }
 
 @test "dirty bytes at the end: a buffered write leaves them, a final flush does not" {
@@ -196,6 +225,12 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	run "$IOSWEEP" check "$TESTDIR/c.ini"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"/dev/null is a character device: iosweep writes only regular files"* ]]
+	# a FIFO, without blocking on it (timeout's 124 would fail the test)
+	mkfifo "$TESTDIR/fifo"
+	job ff "[f]\nfilename = $TESTDIR/fifo\nsize = 1m\nop = write\nallow_write = $TESTDIR/fifo\n"
+	run timeout 20 "$IOSWEEP" run "$TESTDIR/ff.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$TESTDIR/fifo is a FIFO: iosweep writes only regular files"* ]]
 	# a block device
 	if [ "$(id -u)" = 0 ] && mknod "$TESTDIR/blk" b 7 200 2>/dev/null; then
 		job b "[b]\nfilename = $TESTDIR/blk\nsize = 1m\nop = write\n"
@@ -275,12 +310,15 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
 	mkdir "$TESTDIR/small"
 	mount -t tmpfs -o size=3m tmpfs "$TESTDIR/small" || skip "cannot mount tmpfs here"
-	job f "[global]\nrepeat = 1\n[first]\nfilename = $TESTDIR/small/a\nsize = 1m\nop = write\n[second]\nfilename = $TESTDIR/small/b\nsize = 2560k\nop = write\nalloc = allocate\n"
+	# 1 MiB of a, then b fills the other 2 MiB: on every engine that can allocate
+	# (mmap cannot: alloc=allocate is refused for it), its write at 2 MiB fails
+	job f "[global]\nrepeat = 1\n[first]\nfilename = $TESTDIR/small/a\nsize = 1m\nop = write\n[second]\nfilename = $TESTDIR/small/b\nsize = 2560k\nop = write\nalloc = allocate\nengine = sync, psync2, aio, uring\niodepth = 8\n"
 	run "$IOSWEEP" run "$TESTDIR/f.ini" -o json:"$TESTDIR/f.json" -o csv:"$TESTDIR/f.csv"
 	umount "$TESTDIR/small"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"$TESTDIR/small/b: write at offset "*": No space left on device"* ]]
-	[ "$(json_get "$TESTDIR/f.json" '[(r["job"], len(r["repeats"]), r["failed"]) for r in d["runs"]]')" = "[('first', 1, False), ('second', 0, True)]" ]
+	[ "$(echo "$output" | grep -c "^iosweep: run [1-4] (job 'second'): $TESTDIR/small/b: write at offset 2097152: No space left on device$")" = 4 ]
+	[ "$(json_get "$TESTDIR/f.json" '[(r["job"], len(r["repeats"]), r["failed"]) for r in d["runs"]]')" = "[('first', 1, False), ('second', 0, True), ('second', 0, True), ('second', 0, True), ('second', 0, True)]" ]
+	[ "$(json_get "$TESTDIR/f.json" 'd["runs"][0]["repeats"][0]["write_bytes"]')" = 1048576 ]
 	[ "$(wc -l <"$TESTDIR/f.csv")" = 2 ]
 }
 

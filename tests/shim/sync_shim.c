@@ -9,6 +9,11 @@
  * "msync"; every open() or openat() that opens PATH for writing appends
  * "open" followed by " dsync" / " sync" for O_DSYNC / O_SYNC.  Then the call
  * goes to the C library: only the calls are recorded.
+ *
+ * With IOSWEEP_SYNC_FLIP=OFFSET, the first fsync() or fdatasync() of PATH
+ * first inverts the byte at OFFSET of PATH (through a descriptor of its
+ * own): a corruption between a run's writes and its verify=after, which
+ * flushes the file before it reads it back.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static void note(const char *what)
@@ -49,13 +55,40 @@ static int same_file(int fd)
 
 typedef int (*sync_fn)(int fd);
 
+/* IOSWEEP_SYNC_FLIP: once, the byte at its offset of PATH inverted. */
+static void flip_once(void)
+{
+	static int done;
+	const char *at = getenv("IOSWEEP_SYNC_FLIP"), *path = getenv("IOSWEEP_SYNC_FILE");
+	unsigned char c;
+	off_t off;
+	int fd;
+
+	if (done || !at || !path)
+		return;
+	done = 1;
+	off = (off_t)strtoll(at, NULL, 10);
+	/* not through open(): that one is recorded */
+	fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (pread(fd, &c, 1, off) == 1) {
+		c ^= 0xff;
+		if (pwrite(fd, &c, 1, off) != 1)
+			note("flip failed");
+	}
+	close(fd);
+}
+
 static int sync_as(const char *name, int fd)
 {
 	sync_fn real = (sync_fn)dlsym(RTLD_NEXT, name);
 	int saved = errno;
 
-	if (same_file(fd))
+	if (same_file(fd)) {
 		note(name);
+		flip_once();
+	}
 	errno = saved;
 	if (!real) {
 		errno = ENOSYS;
