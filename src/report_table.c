@@ -311,6 +311,17 @@ static void write_notes(FILE *f, const struct run_result *res)
 		fprintf(f, "run %zu: %.0f%% of the written bytes were still only in memory at the "
 			   "end: it timed the page cache, not the disk\n", res->run->index,
 			100 * share);
+	for (size_t k = 0; res->run->v[OPT_VERIFY].u == VERIFY_AFTER && k < res->nrep; k++) {
+		const struct repeat_result *rr = &res->rep[k];
+		uint64_t due = rr->dir_bytes[res->run->v[OPT_OP].u == OP_READ ? IO_READ : IO_WRITE];
+
+		if (rr->interrupted || rr->runtime_limited || rr->verified_bytes >= due)
+			continue;
+		units_fmt_size(rr->verified_bytes, a, sizeof(a));
+		units_fmt_size(due, b, sizeof(b));
+		fprintf(f, "run %zu: verify of repeat %zu was stopped after %s of %s\n",
+			res->run->index, k + 1, a, b);
+	}
 	if (flushes > 0) {
 		units_fmt_seconds(median_of("flush_lat_p50_ns", res) / 1e9, a, sizeof(a));
 		units_fmt_seconds(median_of("flush_lat_p99_ns", res) / 1e9, b, sizeof(b));

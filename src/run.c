@@ -314,16 +314,31 @@ static void runner_free(struct runner *r)
 /* Each worker's share of the units, and the hints, for one repeat (not
  * timed).  The hints come after the cache policy, so that what they do
  * (willneed reads ahead) is in the residency measured before the reads. */
-/* Worker t's share of this rank's units. */
-static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
+/* Units [first, end) of the run, as a pattern. */
+static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
+			  struct pattern *p)
 {
 	const union optval *v = r->run->v;
-	uint64_t units = r->end - r->first;
-	uint64_t first = r->first + share_start(units, t, r->nw);
-	uint64_t end = r->first + share_start(units, t + 1, r->nw);
 
 	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+}
+
+/* Worker t's share of this rank's units: [*first, *end). */
+static void worker_range(const struct runner *r, unsigned t, uint64_t *first, uint64_t *end)
+{
+	uint64_t units = r->end - r->first;
+
+	*first = r->first + share_start(units, t, r->nw);
+	*end = r->first + share_start(units, t + 1, r->nw);
+}
+
+static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
+{
+	uint64_t first, end;
+
+	worker_range(r, t, &first, &end);
+	units_pattern(r, first, end, p);
 }
 
 static int repeat_setup(struct runner *r, char *err)
@@ -745,9 +760,14 @@ static int alloc_reset(struct runner *r, char *err)
 	return 0;
 }
 
+/* Units verify checks between two looks at the stop flag: a stop (Ctrl-C)
+ * ends a verify of any size within one of them. */
+#define VERIFY_UNITS 256
+
 /* verify=after: every block the repeat wrote (or, for a read run, read) is
  * read back from storage -- flushed, then evicted from the page cache --
- * and checked (not timed).  The first bad one fails the run. */
+ * and checked (not timed).  The first bad one fails the run.  A stop ends
+ * it early: verified_bytes then says how much was checked. */
 static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 {
 	const union optval *v = r->run->v;
@@ -779,11 +799,17 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	}
 	rr->verified_bytes = 0;
 	for (unsigned t = 0; t < r->nw && rc == 0; t++) {
-		worker_share(r, t, &p);
-		rc = data_verify(&r->gen, fd, &p,
-				 v[OPT_OP].u == OP_READWRITE ? (unsigned)v[OPT_RWMIXREAD].u : 0, buf,
-				 &f, &checked, err);
-		rr->verified_bytes += checked;
+		uint64_t first, end;
+
+		worker_range(r, t, &first, &end);
+		for (uint64_t at = first; at < end && rc == 0 && !*r->stop; at += VERIFY_UNITS) {
+			units_pattern(r, at, end - at > VERIFY_UNITS ? at + VERIFY_UNITS : end, &p);
+			rc = data_verify(&r->gen, fd, &p,
+					 v[OPT_OP].u == OP_READWRITE ? (unsigned)v[OPT_RWMIXREAD].u
+								     : 0,
+					 buf, &f, &checked, err);
+			rr->verified_bytes += checked;
+		}
 	}
 	free(buf);
 	close(fd);

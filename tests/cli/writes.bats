@@ -336,6 +336,27 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["flushes"] > 0')" = True ]
 }
 
+@test "a signal during verify=after ends the verify early: the repeat is kept, verified_bytes and a note say how far it got" {
+	[ -e "$HELPERS/slow_shim.so" ] || skip "the slow shim is not built (make check builds it)"
+	job v "[v]\nfilename = $TESTDIR/v.dat\nsize = 4m\nrepeat = 2\nop = write\nverify = after\ncache = keep\n"
+	"$IOSWEEP" run "$TESTDIR/v.ini" >/dev/null # creates the file
+	# the writes are pwrites: only verify's 1024 preads are slowed, 10 ms each
+	IOSWEEP_SLOW_FILE=$TESTDIR/v.dat IOSWEEP_SLOW_MS=10 IOSWEEP_SLOW_MARK=$TESTDIR/mark \
+		LD_PRELOAD=$HELPERS/slow_shim.so "$IOSWEEP" run "$TESTDIR/v.ini" -o json:"$TESTDIR/v.json" \
+		>"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for test -e "$TESTDIR/mark"
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	# it stopped at the end of a 256-block step (1 MiB; the first, unless this
+	# host is very slow to send the signal), not after the 4 MiB written
+	[ "$(json_get "$TESTDIR/v.json" '[(x["interrupted"], x["write_bytes"], x["verified_bytes"] % 1048576, x["verified_bytes"] < 4194304) for x in d["runs"][0]["repeats"]]')" = "[(False, 4194304, 0, True)]" ]
+	[ "$(json_get "$TESTDIR/v.json" '(d["runs"][0]["failed"], d["interrupted"])')" = "(False, True)" ]
+	grep -qE "^run 0: verify of repeat 1 was stopped after [123]MiB of 4MiB$" "$TESTDIR/out"
+}
+
 @test "data: random does not compress, compress=N compresses by about N percent, zero is zeros" {
 	job d "[global]\nsize = 4m\nrepeat = 2\nop = write\nverify = after\n[r]\nfilename = $TESTDIR/r.dat\n[c]\nfilename = $TESTDIR/c.dat\ncompress = 50\n[z]\nfilename = $TESTDIR/z.dat\ndata = zero\n"
 	run "$IOSWEEP" run "$TESTDIR/d.ini"
