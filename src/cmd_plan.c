@@ -38,7 +38,10 @@ int cmd_check(int argc, char **argv)
 		}
 		fio_hint_sizes(&jf, stderr);
 		/* silent when fine, except to say what a job will write */
-		plan_print_writes(&plan, stdout);
+		if (plan_print_writes(&plan, stdout) < 0) {
+			cli_error("check: out of memory");
+			worst = EXIT_RUN;
+		}
 		plan_free(&plan);
 		jobfile_free(&jf);
 	}
@@ -107,8 +110,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
 	}
 	fprintf(out, " over all measured repeats\n");
-	plan_print_writes(plan, out);
-	return 0;
+	return plan_print_writes(plan, out);
 }
 
 /* Streamed, one run per line: a plan of 100 000 runs never sits in memory

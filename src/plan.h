@@ -100,8 +100,9 @@ bool plan_column(const struct plan *plan, enum opt_id id);
 /* "name=value" of the options that are the same in every run (those worth
  * saying), wrapped before 110 columns: the line above a plan or a table. */
 void plan_print_constants(const struct plan *plan, FILE *out);
-/* One line per file the plan writes: which, whose, how many bytes. */
-void plan_print_writes(const struct plan *plan, FILE *out);
+/* One line per file the plan writes: which, whose, how many bytes; -1 on
+ * out of memory. */
+int plan_print_writes(const struct plan *plan, FILE *out);
 
 
 #endif
