@@ -362,8 +362,9 @@ static void notes(FILE *f, const struct report *r)
 			fprintf(f, "run %zu: stopped by runtime before the end of the file\n",
 				res->run->index);
 		if (skew > SKEW_NOTED)
-			fprintf(f, "run %zu: the threads' first reads were up to %.0f%% of the time "
-				   "to end apart (start_skew_s in JSON)\n", res->run->index, 100 * skew);
+			fprintf(f, "run %zu: the threads' first %s were up to %.0f%% of the time "
+				   "to end apart (start_skew_s in JSON)\n", res->run->index,
+				res->run->v[OPT_OP].u == OP_READ ? "reads" : "I/Os", 100 * skew);
 		if (r->ranks > 1 && res->nrep)
 			rank_spread(f, r, res);
 		if (res->nrep)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # Writes: what they put on disk (against an independent generator, wdata.py,
 # and the independent reader, refsum), the calls that make them durable
-# (counted by an LD_PRELOAD shim), verification, and every refusal that
-# keeps iosweep from writing what it must not.
+# (counted by an LD_PRELOAD shim), verification, every refusal that keeps
+# iosweep from writing what it must not, and how plan, the table, compare,
+# plot and MPI runs report writes.
 
 load helpers
 
