@@ -6,9 +6,8 @@
  * needs no code (noted as irrelevant or unsupported; refused unless it is
  * off).  When all of a job's settings are read, finish() turns the state
  * into iosweep option texts, with the checks that need several options at
- * once.  When iosweep gains writes (issue 15) or time-based runs, ramp-up and
- * rate limits (issue 16), their fio options become handlers here: one row
- * each, and the refusal in their row goes.
+ * once.  Options that only writes (or only mixed jobs) read are noted as
+ * irrelevant for the jobs they do nothing to.
  */
 #define _GNU_SOURCE
 #include "fio_import.h"
@@ -27,17 +26,20 @@
 #include "error.h"
 #include "units.h"
 
-enum fio_rw { RW_READ, RW_RANDREAD };
+/* fio's fallocate modes (fio 3.33 options.c) */
+enum fio_fallocate { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
 
 /* What fio would do for one job, as far as iosweep can say it. */
 struct fio_state {
 	const struct fio_job *job;
 	unsigned kb_base;
 	const char *name;
-	enum fio_rw rw;
-	uint64_t rw_skip;                 /* read:N: bytes skipped after each read */
+	enum op_kind op;                  /* options.h: read, write, readwrite */
+	bool random;
+	uint64_t rw_skip;                 /* read:N: bytes skipped after each I/O */
 	const struct fio_setting *rw_at;
 	const char *filename, *directory, *description;
+	const struct fio_setting *filename_at;
 	uint64_t size, filesize, size_pct;
 	const struct fio_setting *size_at;
 	uint64_t bs;
@@ -49,6 +51,20 @@ struct fio_state {
 	const char *hint;                 /* NULL: fio's default, advice by pattern */
 	uint64_t numjobs, runtime_us, loops, seed, number_ios;
 	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
+	/* writes */
+	uint64_t rwmixread, fsync_every, fdatasync_every, compress_pct, compress_chunk;
+	const struct fio_setting *fsync_at, *fdatasync_at, *sync_at, *compress_at;
+	const char *sync_open;            /* iosweep's osync or dsync; NULL: none */
+	bool end_fsync, fsync_on_close, zero_buffers, refill_buffers, scramble_buffers;
+	const char *verify;               /* fio's verify type; NULL: none */
+	const struct fio_setting *verify_at, *verify_only_at;
+	bool do_verify, verify_only;
+	enum fio_fallocate fallocate;
+	bool overwrite, create_on_open, unlink, unlink_each_loop;
+	/* rates and time: [0] reads, [1] writes */
+	uint64_t rate[2], rate_iops[2], ramp_us, batch_min, batch_max;
+	const struct fio_setting *rate_at, *rate_iops_at, *ramp_at, *time_based_at, *batch_at;
+	bool time_based;
 };
 
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */
@@ -63,12 +79,17 @@ enum rule_kind {
 	OFF_ONLY,     /* refused unless 0 (or empty): it changes what is measured */
 };
 
+/* Which jobs an option does something to; the others get it noted as
+ * irrelevant (finish()). */
+enum rule_scope { ANY_JOB, WRITE_JOBS, MIXED_JOBS };
+
 struct rule {
 	const char *name;
 	enum rule_kind kind;
 	handler_fn fn;
 	const char *why;
 	size_t flag;  /* FLAG: offsetof(struct fio_state, the flag) */
+	enum rule_scope scope;
 };
 
 /* ---- small helpers ---- */
@@ -179,6 +200,7 @@ static int h_filename(struct fio_state *st, const struct fio_setting *s, char *e
 					   "fio job per file");
 	}
 	st->filename = s->value;
+	st->filename_at = s;
 	return 0;
 }
 
@@ -287,11 +309,26 @@ static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *er
 	return value_bytes(st, s, buf, &st->bs, &pct, err);
 }
 
+/* rw=read, write, rw (or readwrite) and their rand* forms; ":N" skips N
+ * bytes after every sequential I/O (checked against fio 3.33: "rw=rw"
+ * keeps one offset per direction, both from the start of the file;
+ * "randrw" one random map for both). */
 static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 {
+	static const struct {
+		const char *word;
+		enum op_kind op;
+		bool random;
+	} rw[] = {
+		{ "read", OP_READ, false }, { "randread", OP_READ, true },
+		{ "write", OP_WRITE, false }, { "randwrite", OP_WRITE, true },
+		{ "rw", OP_READWRITE, false }, { "readwrite", OP_READWRITE, false },
+		{ "randrw", OP_READWRITE, true },
+	};
 	char word[32];
 	const char *colon;
 	uint64_t n = 0;
+	size_t i;
 	bool pct;
 
 	if (!needs_value(s, err))
@@ -299,27 +336,24 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	colon = strchr(s->value, ':');
 	snprintf(word, sizeof(word), "%.*s",
 		 (int)(colon ? (size_t)(colon - s->value) : strlen(s->value)), s->value);
-	if (strcmp(word, "read") == 0) {
-		st->rw = RW_READ;
-	} else if (strcmp(word, "randread") == 0) {
-		st->rw = RW_RANDREAD;
-	} else if (strstr(word, "write") || strcmp(word, "rw") == 0 ||
-		   strcmp(word, "readwrite") == 0 || strcmp(word, "randrw") == 0) {
-		return bad(s, err, "iosweep import does not translate writes yet: write the "
-				   "job by hand with op = write or readwrite (iosweep-job(5), WRITES)");
-	} else if (strstr(word, "trim")) {
-		return bad(s, err, "iosweep does not trim: only rw=read and rw=randread translate");
-	} else {
-		return bad(s, err, "fio knows no such rw (read, randread, write, ...)");
-	}
+	for (i = 0; i < sizeof(rw) / sizeof(rw[0]) && strcmp(word, rw[i].word) != 0; i++)
+		;
+	if (i == sizeof(rw) / sizeof(rw[0]) && strstr(word, "trim"))
+		return bad(s, err, "iosweep does not trim: it translates read, write, rw and their "
+				   "rand forms");
+	if (i == sizeof(rw) / sizeof(rw[0]))
+		return bad(s, err, "fio knows no such rw (read, randread, write, randwrite, rw, "
+				   "randrw, ...)");
+	st->op = rw[i].op;
+	st->random = rw[i].random;
 	st->rw_skip = 0;
 	if (colon && value_bytes(st, s, colon + 1, &n, &pct, err) < 0)
 		return -1;
-	if (colon && st->rw == RW_READ)
+	if (colon && !st->random)
 		st->rw_skip = n; /* read:8k skips 8k after every read */
-	if (colon && st->rw == RW_RANDREAD && n > 1)
-		return bad(s, err, "fio reads %llu blocks in a row at each random offset; iosweep "
-				   "draws a new offset for every read", (unsigned long long)n);
+	if (colon && st->random && n > 1)
+		return bad(s, err, "fio does %llu blocks in a row at each random offset; iosweep "
+				   "draws a new offset for every block", (unsigned long long)n);
 	st->rw_at = s;
 	return 0;
 }
@@ -461,22 +495,79 @@ static int h_kb_base(struct fio_state *st, const struct fio_setting *s, char *er
 	return 0; /* read before every other setting: see kb_base_of() */
 }
 
-/* rate=R[,W[,T]]: a limit on reads changes what is measured; one on writes
- * or trims does nothing to a read job. */
+/* rate=R[,W[,T]] and rate_iops: a limit per direction and per clone of
+ * numjobs (checked against fio 3.33: one value limits every direction,
+ * "4m," reads only, ",4m" writes only); finish() makes the job's limit. */
 static int h_rate(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	char buf[128];
-	uint64_t v = 0;
-	bool pct;
+	bool iops = strcmp(s->name, "rate_iops") == 0;
+	uint64_t *out = iops ? st->rate_iops : st->rate;
+	char why[ERR_MAX];
+	const char *p;
 
-	(void)st;
 	if (!needs_value(s, err))
 		return -1;
-	if (*read_part(s, buf, sizeof(buf)) && value_bytes(st, s, buf, &v, &pct, err) < 0)
+	p = s->value;
+	for (int d = 0; d < 2; d++) {
+		size_t len = strcspn(p, ",");
+		char part[128];
+		bool pct;
+
+		snprintf(part, sizeof(part), "%.*s", (int)len, p);
+		out[d] = 0;
+		if (*part && iops && fio_parse_int(part, &out[d], why) < 0)
+			return bad(s, err, "%s", why);
+		if (*part && !iops && value_bytes(st, s, part, &out[d], &pct, err) < 0)
+			return -1;
+		if (!iops && *part && pct)
+			return bad(s, err, "a rate is a number of bytes a second");
+		p += len + (p[len] == ',');
+	}
+	if (!strchr(s->value, ','))
+		out[1] = out[0]; /* one value limits both directions */
+	*(iops ? &st->rate_iops_at : &st->rate_at) = s;
+	return 0;
+}
+
+static int h_rate_process(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	if (s->value && strcmp(s->value, "linear") == 0)
+		return 0;
+	if (s->value && strcmp(s->value, "poisson") == 0)
+		return bad(s, err, "iosweep's rate schedule is linear (every I/O due one period after "
+				   "the one before); fio's poisson spaces them at random");
+	return bad(s, err, "fio knows linear and poisson");
+}
+
+static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
 		return -1;
-	if (v)
-		return bad(s, err, "iosweep has no rate limits yet: a limited fio job measures "
-				   "something else");
+	if (fio_parse_time_us(s->value, 1000000, &st->ramp_us, why) < 0)
+		return bad(s, err, "%s", why);
+	st->ramp_at = s;
+	return 0;
+}
+
+static int h_time_based(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	st->time_based_at = s;
+	return value_bool(s, &st->time_based, err);
+}
+
+/* iodepth_batch_complete_min/max: how many completions fio's reap waits
+ * for and takes (its defaults: 1 and 1); compared with iosweep's in
+ * finish(). */
+static int h_batch_complete(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool max = strcmp(s->name, "iodepth_batch_complete_max") == 0;
+
+	if (value_int(s, max ? &st->batch_max : &st->batch_min, err) < 0)
+		return -1;
+	st->batch_at = s;
 	return 0;
 }
 
@@ -496,8 +587,8 @@ static int h_percentage_random(struct fio_state *st, const struct fio_setting *s
 	(void)st;
 	if (value_int(s, &v, err) < 0)
 		return -1;
-	if (v != 100 && !(v == 0 && st->rw == RW_READ))
-		return bad(s, err, "iosweep reads either all in order or all at random");
+	if (v != 100 && !(v == 0 && !st->random))
+		return bad(s, err, "iosweep does either all in order or all at random");
 	return 0;
 }
 
@@ -513,26 +604,147 @@ static int h_nrfiles(struct fio_state *st, const struct fio_setting *s, char *er
 	return 0;
 }
 
-/* verify on a read job checks data that fio wrote with verify earlier:
- * iosweep cannot check fio's patterns. */
+/* verify=TYPE: fio writes a header and a checksum of that type into every
+ * block it writes and reads them back after the write phase; iosweep's
+ * verify = after checks its own data, whose every 4 KiB says its offset and
+ * seed.  A pattern of the user's (verify=pattern, verify_pattern) is data
+ * iosweep does not write. */
 static int h_verify(struct fio_state *st, const struct fio_setting *s, char *err)
 {
+	static const char *const types[] = {
+		"md5", "crc64", "crc32", "crc32c-intel", "crc32c", "crc16", "crc7", "sha1",
+		"sha256", "sha512", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash",
+		"meta",
+	};
+
+	st->verify = NULL;
+	st->verify_at = s;
+	if (!s->value || strcmp(s->value, "0") == 0 || strcmp(s->value, "null") == 0 ||
+	    strcmp(s->value, "") == 0)
+		return 0; /* null: fio pretends to verify */
+	if (strcmp(s->value, "pattern") == 0)
+		return bad(s, err, "fio writes and checks your verify_pattern; iosweep writes and "
+				   "checks its own data only");
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(s->value, types[i]) == 0)
+			st->verify = s->value;
+	if (!st->verify)
+		return bad(s, err, "fio knows no such verify type (md5, crc32c, xxhash, sha256, "
+				   "meta, pattern, ...)");
+	return 0;
+}
+
+static int h_verify_only(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	st->verify_only_at = s;
+	return value_bool(s, &st->verify_only, err);
+}
+
+static int h_count(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t *out = strcmp(s->name, "fsync") == 0 ? &st->fsync_every : &st->fdatasync_every;
+
+	if (value_int(s, out, err) < 0)
+		return -1;
+	*(out == &st->fsync_every ? &st->fsync_at : &st->fdatasync_at) = s;
+	return 0;
+}
+
+/* sync=none|0|sync|1|dsync (fio 3.33): the open flag of every write */
+static int h_sync(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	if (strcmp(s->value, "none") == 0 || strcmp(s->value, "0") == 0)
+		st->sync_open = NULL;
+	else if (strcmp(s->value, "sync") == 0 || strcmp(s->value, "1") == 0)
+		st->sync_open = "osync";
+	else if (strcmp(s->value, "dsync") == 0)
+		st->sync_open = "dsync";
+	else
+		return bad(s, err, "fio's sync is none (0), sync (1, O_SYNC) or dsync (O_DSYNC)");
+	st->sync_at = s;
+	return 0;
+}
+
+static int h_rwmix(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	if (v > 100)
+		return bad(s, err, "a percentage is 0 to 100");
+	/* the later of rwmixread and rwmixwrite wins (fio 3.33) */
+	st->rwmixread = strcmp(s->name, "rwmixwrite") == 0 ? 100 - v : v;
+	return 0;
+}
+
+static int h_compress(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->compress_pct, err) < 0)
+		return -1;
+	if (st->compress_pct > 100)
+		return bad(s, err, "a percentage is 0 to 100");
+	st->compress_at = s;
+	return 0;
+}
+
+static int h_compress_chunk(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool pct;
+
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &st->compress_chunk, &pct, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int h_fallocate(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	static const struct {
+		const char *word;
+		enum fio_fallocate mode;
+	} modes[] = {
+		{ "none", FALLOC_NONE }, { "0", FALLOC_NONE }, { "native", FALLOC_NATIVE },
+		{ "posix", FALLOC_POSIX }, { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
+		{ "truncate", FALLOC_TRUNCATE },
+	};
+
+	if (!needs_value(s, err))
+		return -1;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(s->value, modes[i].word) == 0) {
+			st->fallocate = modes[i].mode;
+			return 0;
+		}
+	return bad(s, err, "fio's fallocate is none, native, posix, keep or truncate");
+}
+
+/* A pattern of the user's in every block written is data iosweep does not
+ * write (an empty one is none). */
+static int h_pattern(struct fio_state *st, const struct fio_setting *s, char *err)
+{
 	(void)st;
-	if (s->value && (strcmp(s->value, "0") == 0 || strcmp(s->value, "null") == 0 ||
-			 strcmp(s->value, "") == 0))
+	if (!s->value || !*s->value)
 		return 0;
-	return bad(s, err, "fio would check data it wrote earlier; iosweep cannot check fio's "
-			   "verify patterns");
+	return bad(s, err, "iosweep writes its own data (unique per block, checkable), not a "
+			   "pattern of yours");
 }
 
 #define W_ONLY "applies to writes only; this job only reads"
 #define REPORT "changes how fio reports, not what it measures"
 #define SCHED "changes how fio schedules its workers; iosweep does not pin or renice"
-#define NEEDS_16 "iosweep has no time-based runs, ramp-up or rate limits yet"
+#define RATE_MIN "fio ends a job that falls below this rate; iosweep does not stop (under a " \
+	"rate it reports how far behind it fell: behind_schedule_s)"
 
 #define TRANSLATED(n, f) { .name = (n), .kind = TRANSLATE, .fn = (f) }
 #define FLAG_AT(n, field) { .name = (n), .kind = FLAG, .flag = offsetof(struct fio_state, field) }
 #define NOTED(n, k, w) { .name = (n), .kind = (k), .why = (w) }
+/* the same, for options that do something to write (or mixed) jobs only */
+#define W_TRANSLATED(n, f) { .name = (n), .kind = TRANSLATE, .fn = (f), .scope = WRITE_JOBS }
+#define W_FLAG_AT(n, field) { .name = (n), .kind = FLAG, .scope = WRITE_JOBS, \
+			      .flag = offsetof(struct fio_state, field) }
+#define W_NOTED(n, k, w) { .name = (n), .kind = (k), .why = (w), .scope = WRITE_JOBS }
 
 /* One row per fio option that iosweep import knows. */
 static const struct rule rules[] = {
@@ -559,6 +771,8 @@ static const struct rule rules[] = {
 	TRANSLATED("fadvise_hint", h_fadvise_hint),
 	TRANSLATED("numjobs", h_numjobs),
 	TRANSLATED("runtime", h_runtime),
+	TRANSLATED("time_based", h_time_based),
+	TRANSLATED("ramp_time", h_ramp_time),
 	TRANSLATED("loops", h_loops),
 	TRANSLATED("randrepeat", h_randrepeat),
 	TRANSLATED("allrandrepeat", h_randrepeat),
@@ -569,6 +783,9 @@ static const struct rule rules[] = {
 	FLAG_AT("sqthread_poll", sqthread_poll),
 	FLAG_AT("hipri", hipri),
 	FLAG_AT("nowait", nowait),
+	TRANSLATED("iodepth_batch_complete_min", h_batch_complete),
+	TRANSLATED("iodepth_batch_complete", h_batch_complete),
+	TRANSLATED("iodepth_batch_complete_max", h_batch_complete),
 	TRANSLATED("number_ios", h_number_ios),
 	TRANSLATED("offset", h_offset),
 	TRANSLATED("stonewall", h_order),
@@ -577,31 +794,63 @@ static const struct rule rules[] = {
 	TRANSLATED("kb_base", h_kb_base),
 	TRANSLATED("rate", h_rate),
 	TRANSLATED("rate_iops", h_rate),
-	TRANSLATED("rate_min", h_rate),
-	TRANSLATED("rate_iops_min", h_rate),
+	TRANSLATED("rate_process", h_rate_process),
 	TRANSLATED("random_distribution", h_distribution),
 	TRANSLATED("percentage_random", h_percentage_random),
 	TRANSLATED("nrfiles", h_nrfiles),
 	TRANSLATED("verify", h_verify),
+	FLAG_AT("do_verify", do_verify),
+	TRANSLATED("verify_only", h_verify_only),
+	TRANSLATED("verify_pattern", h_pattern),
+	/* writes */
+	{ .name = "rwmixread", .kind = TRANSLATE, .fn = h_rwmix, .scope = MIXED_JOBS },
+	{ .name = "rwmixwrite", .kind = TRANSLATE, .fn = h_rwmix, .scope = MIXED_JOBS },
+	W_TRANSLATED("fsync", h_count),
+	W_TRANSLATED("fdatasync", h_count),
+	W_FLAG_AT("end_fsync", end_fsync),
+	W_FLAG_AT("fsync_on_close", fsync_on_close),
+	W_TRANSLATED("sync", h_sync),
+	W_FLAG_AT("zero_buffers", zero_buffers),
+	W_FLAG_AT("refill_buffers", refill_buffers),
+	W_FLAG_AT("scramble_buffers", scramble_buffers),
+	W_TRANSLATED("buffer_compress_percentage", h_compress),
+	W_TRANSLATED("buffer_compress_chunk", h_compress_chunk),
+	W_TRANSLATED("buffer_pattern", h_pattern),
+	W_TRANSLATED("fallocate", h_fallocate),
+	W_FLAG_AT("overwrite", overwrite),
+	W_FLAG_AT("create_on_open", create_on_open),
+	{ .name = "unlink", .kind = FLAG, .flag = offsetof(struct fio_state, unlink),
+	  .why = "irrelevant: iosweep keeps the test files it makes" },
+	{ .name = "unlink_each_loop", .kind = FLAG, .flag = offsetof(struct fio_state, unlink_each_loop),
+	  .why = "irrelevant: iosweep keeps the test files it makes" },
 	/* refused unless off: they change what is measured */
-	NOTED("time_based", OFF_ONLY, NEEDS_16),
-	NOTED("ramp_time", OFF_ONLY, NEEDS_16),
-	NOTED("thinktime", OFF_ONLY, "iosweep does not pause between reads"),
+	NOTED("thinktime", OFF_ONLY, "iosweep does not pause between I/Os"),
 	NOTED("startdelay", OFF_ONLY, "iosweep starts every run at once"),
-	NOTED("io_size", OFF_ONLY, "iosweep reads the file once per repeat: use loops or size"),
-	NOTED("io_limit", OFF_ONLY, "iosweep reads the file once per repeat: use loops or size"),
+	NOTED("io_size", OFF_ONLY, "iosweep goes through the file once per repeat: use loops or size"),
+	NOTED("io_limit", OFF_ONLY, "iosweep goes through the file once per repeat: use loops or size"),
 	NOTED("latency_target", OFF_ONLY, "iosweep keeps iodepth fixed"),
 	NOTED("create_only", OFF_ONLY, "a job that only creates files measures nothing"),
-	NOTED("fill_device", OFF_ONLY, "iosweep import does not translate writes yet"),
-	NOTED("do_verify", OFF_ONLY, "iosweep cannot check fio's verify patterns"),
-	NOTED("steadystate", OFF_ONLY, NEEDS_16),
-	NOTED("ss", OFF_ONLY, NEEDS_16),
-	NOTED("zonesize", OFF_ONLY, "iosweep reads the whole file, not zones of it"),
-	NOTED("zoneskip", OFF_ONLY, "iosweep reads the whole file, not zones of it"),
+	NOTED("fill_device", OFF_ONLY, "iosweep writes the job's size, not until the disk is full"),
+	NOTED("fill_fs", OFF_ONLY, "iosweep writes the job's size, not until the disk is full"),
+	NOTED("file_append", OFF_ONLY, "iosweep writes within the file, never past its end"),
+	NOTED("sync_file_range", OFF_ONLY, "iosweep flushes with fsync or fdatasync only"),
+	NOTED("write_barrier", OFF_ONLY, "iosweep issues no barrier writes"),
+	NOTED("dedupe_percentage", OFF_ONLY, "every block iosweep writes is unique"),
+	NOTED("verify_backlog", OFF_ONLY,
+	  "fio checks blocks between its writes, in the timed phase; iosweep checks after it"),
+	NOTED("verify_state_load", OFF_ONLY, "iosweep checks what the repeat itself wrote"),
+	NOTED("experimental_verify", OFF_ONLY, "iosweep checks its own data only"),
+	NOTED("steadystate", OFF_ONLY, "iosweep has no steady-state detection"),
+	NOTED("ss", OFF_ONLY, "iosweep has no steady-state detection"),
+	NOTED("zonesize", OFF_ONLY, "iosweep goes through the whole file, not zones of it"),
+	NOTED("zoneskip", OFF_ONLY, "iosweep goes through the whole file, not zones of it"),
 	NOTED("offset_increment", OFF_ONLY, "iosweep's threads split the file themselves"),
 	NOTED("trim_percentage", OFF_ONLY, "iosweep does not trim"),
 	NOTED("uncached", OFF_ONLY, "iosweep does not read with RWF_UNCACHED"),
-	NOTED("rwmixwrite", OFF_ONLY, "iosweep import does not translate writes yet"),
+	/* reported, not translated */
+	NOTED("rate_min", UNSUPPORTED, RATE_MIN),
+	NOTED("rate_iops_min", UNSUPPORTED, RATE_MIN),
+	NOTED("rate_cycle", UNSUPPORTED, "the window of fio's rate_min; " RATE_MIN),
 	/* irrelevant */
 	NOTED("thread", IRRELEVANT, "iosweep's readers are always threads of one process"),
 	NOTED("group_reporting", IRRELEVANT, "iosweep always reports a run's threads together"),
@@ -633,35 +882,21 @@ static const struct rule rules[] = {
 	NOTED("exitall", IRRELEVANT, "iosweep runs one job at a time"),
 	NOTED("exitall_on_error", IRRELEVANT, "iosweep stops a run at its first error"),
 	NOTED("continue_on_error", IRRELEVANT, "iosweep stops a run at its first error"),
-	NOTED("unlink", IRRELEVANT, "iosweep keeps the test files it makes for other runs"),
-	NOTED("unlink_each_loop", IRRELEVANT, "iosweep keeps the test files it makes"),
 	NOTED("create_serialize", IRRELEVANT, "iosweep creates a missing file before a run"),
 	NOTED("allow_file_create", IRRELEVANT, "iosweep creates a missing file itself"),
 	NOTED("rw_sequencer", IRRELEVANT, "matters only with rw=randread:N, not translated"),
 	NOTED("random_generator", IRRELEVANT,
 	  "iosweep draws offsets with its own generator (splitmix64)"),
-	NOTED("rwmixread", IRRELEVANT, "matters only for mixed reads and writes"),
-	NOTED("fsync", IRRELEVANT, W_ONLY),
-	NOTED("fdatasync", IRRELEVANT, W_ONLY),
-	NOTED("end_fsync", IRRELEVANT, W_ONLY),
-	NOTED("fsync_on_close", IRRELEVANT, W_ONLY),
-	NOTED("sync", IRRELEVANT, W_ONLY),
-	NOTED("overwrite", IRRELEVANT, W_ONLY),
-	NOTED("fallocate", IRRELEVANT, W_ONLY),
-	NOTED("refill_buffers", IRRELEVANT, W_ONLY),
-	NOTED("scramble_buffers", IRRELEVANT, W_ONLY),
-	NOTED("zero_buffers", IRRELEVANT, W_ONLY),
-	NOTED("buffer_pattern", IRRELEVANT, W_ONLY),
-	NOTED("buffer_compress_percentage", IRRELEVANT, W_ONLY),
-	NOTED("buffer_compress_chunk", IRRELEVANT, W_ONLY),
-	NOTED("dedupe_percentage", IRRELEVANT, W_ONLY),
-	NOTED("verify_pattern", IRRELEVANT, W_ONLY),
-	NOTED("verify_interval", IRRELEVANT, W_ONLY),
-	NOTED("verify_backlog", IRRELEVANT, W_ONLY),
-	NOTED("verify_fatal", IRRELEVANT, W_ONLY),
-	NOTED("verify_dump", IRRELEVANT, W_ONLY),
-	NOTED("write_barrier", IRRELEVANT, W_ONLY),
-	NOTED("allow_mounted_write", IRRELEVANT, W_ONLY),
+	NOTED("verify_interval", IRRELEVANT, "the size of fio's verify headers' blocks"),
+	NOTED("verify_offset", IRRELEVANT, "where fio puts its verify header in a block"),
+	NOTED("verify_fatal", IRRELEVANT, "iosweep fails the run at the first bad block"),
+	NOTED("verify_dump", IRRELEVANT, "iosweep names the first bad block and what it holds"),
+	NOTED("verify_async", IRRELEVANT, "iosweep checks after the repeat, untimed"),
+	NOTED("verify_async_cpus", IRRELEVANT, "iosweep checks after the repeat, untimed"),
+	NOTED("verify_state_save", IRRELEVANT, REPORT),
+	W_NOTED("allow_mounted_write", IRRELEVANT, "iosweep never writes a device"),
+	W_NOTED("create_fsync", IRRELEVANT, "it flushes a file fio lays out, before the timed part"),
+	NOTED("rate_ignore_thinktime", IRRELEVANT, "iosweep has no think time"),
 	/* not supported; what is measured stays comparable */
 	NOTED("cpus_allowed", UNSUPPORTED, SCHED),
 	NOTED("cpus_allowed_policy", UNSUPPORTED, SCHED),
@@ -675,12 +910,6 @@ static const struct rule rules[] = {
 	  "iosweep submits reads as slots free up, not in batches"),
 	NOTED("iodepth_batch_submit", UNSUPPORTED,
 	  "iosweep submits reads as slots free up, not in batches"),
-	NOTED("iodepth_batch_complete", UNSUPPORTED,
-	  "iosweep reaps what has completed, not in batches"),
-	NOTED("iodepth_batch_complete_min", UNSUPPORTED,
-	  "iosweep reaps what has completed, not in batches"),
-	NOTED("iodepth_batch_complete_max", UNSUPPORTED,
-	  "iosweep reaps what has completed, not in batches"),
 	NOTED("iodepth_low", UNSUPPORTED, "iosweep refills the queue as soon as a read completes"),
 	NOTED("userspace_reap", UNSUPPORTED, "iosweep reaps with io_getevents"),
 	NOTED("nonvectored", UNSUPPORTED, "iosweep issues plain reads"),
@@ -782,7 +1011,12 @@ static int apply(struct import *im, struct fio_state *st, const struct fio_setti
 	case TRANSLATE:
 		return r->fn(st, s, err);
 	case FLAG:
-		return value_bool(s, (bool *)((char *)st + r->flag), err);
+		if (value_bool(s, (bool *)((char *)st + r->flag), err) < 0)
+			return -1;
+		/* a flag that is translated and noted too (unlink) */
+		if (r->why && *(bool *)((char *)st + r->flag))
+			return note(im, s, NULL, r->why) < 0 ? err_set(err, "out of memory") : 0;
+		return 0;
 	case OFF_ONLY:
 		if (!s->value || (strcmp(s->value, "0") != 0 && strcmp(s->value, "") != 0))
 			return bad(s, err, "%s", r->why);
@@ -919,11 +1153,346 @@ static int engine_flags(const struct fio_state *st, struct import_job *ij, const
 	return 0;
 }
 
-/* The state of a read job, as iosweep options. */
+/* Notes for the settings of the job that do nothing to it: write options
+ * of a job that only reads, mix options of one that is not mixed. */
+static int note_scoped(struct import *im, const struct fio_state *st)
+{
+	for (size_t i = 0; i < st->job->nset; i++) {
+		const struct rule *r = rule_find(st->job->set[i].name);
+
+		if (r && r->scope == WRITE_JOBS && st->op == OP_READ &&
+		    note(im, &st->job->set[i], NULL, "irrelevant: " W_ONLY) < 0)
+			return -1;
+		if (r && r->scope == MIXED_JOBS && st->op != OP_READWRITE &&
+		    note(im, &st->job->set[i], NULL,
+			 "irrelevant: matters only for mixed reads and writes") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int set_duration(struct import_job *ij, enum opt_id id, uint64_t us)
+{
+	char buf[64];
+
+	option_format(id, (union optval){ .u = us * 1000 }, buf, sizeof(buf));
+	return set_val(ij, id, "%s", buf);
+}
+
+/* time_based and ramp_time (fio: time_based needs a runtime, else it is
+ * dropped with a warning; the ramp comes before the runtime). */
+static int finish_time(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	bool timed = st->time_based && st->runtime_us;
+
+	if (st->time_based && !st->runtime_us &&
+	    note(im, st->time_based_at, NULL, "irrelevant: fio drops time_based without a runtime "
+					       "(and says so)") < 0)
+		return err_set(err, "out of memory");
+	if (st->ramp_us && !timed)
+		return bad(st->ramp_at, err, "iosweep ramps up only inside time_based repeats: add "
+					     "time_based and a runtime to the fio job, or use "
+					     "iosweep's warmup (whole unmeasured repeats)");
+	if (timed && set_val(ij, OPT_TIME_BASED, "1") < 0)
+		return err_set(err, "out of memory");
+	if (st->ramp_us && set_duration(ij, OPT_RAMP, st->ramp_us) < 0)
+		return err_set(err, "out of memory");
+	return 0;
+}
+
+/* fio's limits per direction and per clone as one limit of the job (iosweep
+ * limits all the I/O of a job, split over its threads); fio's rate wins
+ * over its rate_iops in a direction that has both (fio 3.33 init.c). */
+static int finish_rate(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	const struct fio_setting *at = st->rate_at ? st->rate_at : st->rate_iops_at;
+	uint64_t bps[2], total = 0;
+	bool iops_only = true, both = false, used[2] = { st->op != OP_WRITE, st->op != OP_READ };
+	unsigned mix = st->op == OP_READWRITE ? (unsigned)st->rwmixread :
+		       st->op == OP_READ ? 100 : 0;
+
+	if (!at)
+		return 0;
+	for (int d = 0; d < 2; d++) {
+		bps[d] = st->rate[d] ? st->rate[d] : st->rate_iops[d] * st->bs;
+		if (st->rate_iops[d] && bps[d] / st->bs != st->rate_iops[d])
+			return bad(at, err, "too large a rate");
+		if (used[d] && st->rate[d])
+			iops_only = false;
+		both |= used[d] && st->rate[d] && st->rate_iops[d];
+	}
+	if (both &&
+	    note(im, st->rate_iops_at, NULL, "irrelevant: fio ignores rate_iops in a direction "
+					      "that has a rate") < 0)
+		return err_set(err, "out of memory");
+	/* a mixed job: only limits in the mix's proportion make one limit */
+	if (mix == 100 || mix == 0)
+		total = bps[mix ? 0 : 1];
+	else if (bps[0] && bps[1] && bps[0] * (100 - mix) == bps[1] * mix)
+		total = bps[0] + bps[1];
+	else if (bps[0] || bps[1])
+		return bad(at, err, "fio limits reads and writes separately (here %llu and %llu "
+				    "bytes a second, 0 for none) and moves the mix towards the one "
+				    "with room; iosweep limits the reads and writes of a job together: "
+				    "it translates limits in the proportion of rwmixread=%u only",
+			   (unsigned long long)bps[0], (unsigned long long)bps[1], mix);
+	if (total == 0)
+		return 0;
+	/* every clone of numjobs has its own limit */
+	if (total > INT64_MAX / st->numjobs)
+		return bad(at, err, "too large a rate");
+	total *= st->numjobs;
+	if (iops_only && set_val(ij, OPT_RATE_IOPS, "%llu", (unsigned long long)(total / st->bs)) < 0)
+		return err_set(err, "out of memory");
+	if (!iops_only && set_size(ij, OPT_RATE, total) < 0)
+		return err_set(err, "out of memory");
+	if (st->iodepth > 1 && strcmp(st->engine, "sync") != 0 && strcmp(st->engine, "mmap") != 0 &&
+	    strcmp(st->engine, "psync2") != 0 &&
+	    note(im, at, NULL, "translated with a difference: when it is ahead of its rate fio "
+			       "waits for all its I/O in flight to complete before it sleeps; "
+			       "iosweep keeps them in flight") < 0)
+		return err_set(err, "out of memory");
+	return 0;
+}
+
+/* The file a write job names: never a device (iosweep would refuse it);
+ * a file of the user's only with allow_write, which the translation does
+ * not add: it says what to add. */
+static int finish_target(struct import *im, const struct fio_state *st, const char *path,
+			 const char *job_at, char *err)
+{
+	const struct fio_setting *at = st->filename_at;
+	struct stat sb;
+	char why[800];
+
+	if (!path)
+		return 0; /* iosweep's own test file */
+	if (strncmp(path, "/dev/", 5) == 0 || (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))) {
+		if (at)
+			return bad(at, err, "iosweep never writes a device or anything but a regular "
+					    "file; write the fio job for a file");
+		return err_set(err, "%s: job '%s': %s: iosweep never writes a device or anything "
+				    "but a regular file", job_at, st->job->name, path);
+	}
+	snprintf(why, sizeof(why), "this job writes %.200s: iosweep writes it only if it creates it "
+				   "or created it earlier; to let it overwrite a file of yours "
+				   "there, add 'allow_write = %.200s' to the job", path, path);
+	return note(im, at, at ? NULL : job_at, why) < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* sync: one kind of durability per iosweep run; fio's end fsync is in its
+ * timed part (backend.c do_io), as sync = end is in iosweep's. */
+static int finish_sync(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	bool end = st->end_fsync || st->fsync_on_close;
+	uint64_t every = st->fsync_every ? st->fsync_every : st->fdatasync_every;
+	const struct fio_setting *at = st->fsync_every ? st->fsync_at : st->fdatasync_at;
+	int rc = 0;
+
+	if (st->fsync_every && st->fdatasync_every)
+		return bad(st->fdatasync_at, err, "iosweep flushes one way in a run: fsync or "
+						  "fdatasync, not both");
+	if (every && st->sync_open)
+		return bad(st->sync_at, err, "iosweep makes writes durable one way in a run: "
+					     "O_SYNC/O_DSYNC writes or flushes every N writes, not both");
+	if (every) {
+		rc |= set_val(ij, OPT_SYNC, "%s", st->fsync_every ? "fsync" : "fdatasync");
+		rc |= set_val(ij, OPT_SYNC_EVERY, "%llu", (unsigned long long)every);
+		if (!end && every > 1)
+			rc |= note(im, at, NULL, "translated with a difference: iosweep also flushes "
+						 "once after the last write when writes since the last "
+						 "flush are left (fio does not without end_fsync)");
+		if (end && st->fdatasync_every)
+			rc |= note(im, at, NULL, "translated with a difference: iosweep's flush after "
+						 "the last write is an fdatasync, fio's an fsync");
+	} else if (st->sync_open) {
+		rc |= set_val(ij, OPT_SYNC, "%s", st->sync_open);
+		if (end)
+			rc |= note(im, st->sync_at, NULL, "translated with a difference: iosweep does "
+							  "not fsync an O_SYNC/O_DSYNC file at the end");
+	} else if (end) {
+		rc |= set_val(ij, OPT_SYNC, "%s", "end");
+	}
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* What is written.  iosweep's data is always new in every block (a function
+ * of seed and offset, checkable), which is fio's refill_buffers; fio's
+ * default writes one buffer again and again with a few bytes scrambled
+ * (scramble_buffers=1), and verify or buffer_compress_percentage turn
+ * refill_buffers on.  A deduplicating or compressing store tells them
+ * apart; a disk does not. */
+static int finish_data(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	int rc = 0;
+
+	if (st->zero_buffers || st->compress_pct == 100)
+		return set_val(ij, OPT_DATA, "%s", "zero") < 0 ? err_set(err, "out of memory") : 0;
+	if (st->compress_pct) {
+		rc |= set_val(ij, OPT_COMPRESS, "%llu", (unsigned long long)st->compress_pct);
+		if (st->compress_chunk != 4096)
+			rc |= note(im, st->compress_at, NULL,
+				   "translated with a difference: fio makes every chunk of "
+				   "buffer_compress_chunk bytes (512 unless set) that compressible, "
+				   "iosweep every 4 KiB");
+	} else if (!st->refill_buffers && !st->verify) {
+		rc |= note(im, st->rw_at, NULL,
+			   st->scramble_buffers ?
+			   "translated with a difference: fio writes the same buffer again and again, "
+			   "a few bytes of it scrambled (scramble_buffers=1); iosweep writes new data "
+			   "into every block, as fio's refill_buffers does" :
+			   "translated with a difference: fio writes the same buffer again and again "
+			   "(scramble_buffers=0); iosweep writes new data into every block, as fio's "
+			   "refill_buffers does");
+	}
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* Where a write job's writes go (fio 3.33 filesetup.c): fio lays a file
+ * out only when it is missing or too small, and then, for a job that only
+ * writes, as fallocate says (native and posix: fallocated; none and
+ * truncate: a hole; keep: fallocated beyond the file's end) or, with
+ * overwrite=1 or a job that reads too, by writing it whole.  A file that
+ * is there is overwritten.  iosweep's alloc applies before every repeat. */
+static int finish_alloc(struct import *im, const struct fio_state *st, struct import_job *ij,
+			const char *path, uint64_t size, char *err)
+{
+	const struct fio_setting *at = st->rw_at;
+	bool exists = false;
+	uint64_t have = path ? file_size(path, &exists) : 0;
+	const char *alloc = "overwrite";
+	int rc = 0;
+
+	if (st->op == OP_WRITE && !st->overwrite && !(exists && have >= size)) {
+		alloc = st->create_on_open || st->fallocate == FALLOC_NONE ||
+			st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc";
+		if (st->fallocate == FALLOC_KEEP)
+			rc |= note(im, at, NULL, "translated with a difference: fio's fallocate=keep "
+						 "leaves the file empty, its writes extending it into "
+						 "fallocated space; iosweep's file has its size");
+		if (!st->unlink_each_loop && (!st->unlink || st->loops > 1))
+			rc |= note(im, at, NULL,
+				   st->unlink ?
+				   "translated with a difference: fio lays the file out before its "
+				   "first loop only, its later loops overwrite it; iosweep empties it "
+				   "before every repeat (alloc = overwrite is the later loops)" :
+				   "translated as fio's first run, which lays the file out; fio's later "
+				   "runs and loops find it and overwrite it: alloc = overwrite "
+				   "measures those");
+	}
+	if (strcmp(alloc, "overwrite") != 0)
+		rc |= set_val(ij, OPT_ALLOC, "%s", alloc);
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* verify: after the writes of every repeat, untimed, iosweep checks its
+ * data; fio checks its headers and times the check as the job's reads. */
+static int finish_verify(struct import *im, const struct fio_state *st, struct import_job *ij,
+			 char *err)
+{
+	const char *why = NULL;
+
+	if (!st->verify)
+		return 0;
+	if (!st->do_verify && !st->verify_only)
+		why = "irrelevant: fio writes its verify headers but does not check them "
+		      "(do_verify=0)";
+	else if (st->op == OP_WRITE && st->time_based && st->runtime_us && !st->verify_only)
+		why = "irrelevant: fio's time_based writes take the whole runtime, so it never "
+		      "checks (and says so)";
+	if (why)
+		return note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+	if (set_val(ij, OPT_VERIFY, "%s", "after") < 0)
+		return err_set(err, "out of memory");
+	why = st->op == OP_READ ?
+	      "translated with a difference: verify = after checks iosweep's data (each 4 KiB "
+	      "names its offset and seed), so the file must be one an iosweep write job of the "
+	      "same seed wrote; a file fio wrote fails it" :
+	      "translated with a difference: fio writes a header and checksum into every block "
+	      "and times reading them back as the job's reads; iosweep checks its own data after "
+	      "every repeat, untimed (verified_bytes)";
+	return note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* The write side of a job (fio's rw), with the file it writes. */
+static int finish_writes(struct import *im, struct fio_state *st, struct import_job *ij,
+			 const char *path, uint64_t size, const char *job_at, char *err)
+{
+	int rc = 0;
+
+	if (st->verify_only) {
+		/* fio only checks what an earlier run of the job wrote: a read */
+		if (!st->verify)
+			return bad(st->verify_only_at, err, "verify_only without verify checks "
+							    "nothing");
+		st->op = OP_READ;
+		if (note(im, st->verify_only_at, NULL, "translated: a read of the blocks the job "
+						       "writes, with verify = after") < 0)
+			return err_set(err, "out of memory");
+	}
+	if (st->op == OP_READ)
+		return finish_verify(im, st, ij, err);
+	if (finish_target(im, st, path, job_at, err) < 0)
+		return -1;
+	rc |= set_val(ij, OPT_OP, "%s", st->op == OP_WRITE ? "write" : "readwrite");
+	if (st->op == OP_READWRITE)
+		rc |= set_val(ij, OPT_RWMIXREAD, "%llu", (unsigned long long)st->rwmixread);
+	if (st->op == OP_READWRITE && !st->random)
+		rc |= note(im, st->rw_at, NULL,
+			   "translated with a difference: fio's reads and writes each go through "
+			   "the file from its start, the writes over blocks the reads read; iosweep "
+			   "goes through it once, reading rwmixread percent of the blocks and "
+			   "writing the others");
+	else if (st->op == OP_READWRITE)
+		rc |= note(im, st->rw_at, NULL,
+			   "translated with a difference: fio draws each I/O's direction as it "
+			   "goes, iosweep each block's from seed: the same share, other blocks");
+	if (rc < 0)
+		return err_set(err, "out of memory");
+	if (finish_sync(im, st, ij, err) < 0 || finish_data(im, st, ij, err) < 0 ||
+	    finish_alloc(im, st, ij, path, size, err) < 0)
+		return -1;
+	return finish_verify(im, st, ij, err);
+}
+
+/* fio reaps libaio completions one per io_getevents call by default
+ * (iodepth_batch_complete_min=1, max 1); iosweep's loop waits for a
+ * quarter of iodepth and takes up to iodepth (ioloop.c).  Measured with
+ * strace on 2048 direct random 4 KiB reads at iodepth 32: fio 2018
+ * io_getevents calls, iosweep 65, both 2048 io_submit; fio with the
+ * options below 66. */
+static int note_reaping(struct import *im, const struct fio_state *st)
+{
+	uint64_t quarter = st->iodepth / 4 ? st->iodepth / 4 : 1;
+	uint64_t max = st->batch_max ? st->batch_max : st->batch_min ? st->batch_min : 1;
+	char why[600];
+
+	if (strcmp(st->engine, "aio") != 0 || st->iodepth < 2)
+		return 0;
+	if ((st->batch_min ? st->batch_min : 1) == quarter && max == st->iodepth)
+		return 0;
+	snprintf(why, sizeof(why), "translated with a difference: fio's libaio waits for %llu "
+				   "completion%s and takes up to %llu per io_getevents call, iosweep "
+				   "waits for %llu and takes up to %llu (one system call for several "
+				   "I/Os): add iodepth_batch_complete_min=%llu and "
+				   "iodepth_batch_complete_max=%llu to the fio job to make fio reap as "
+				   "iosweep does",
+		 (unsigned long long)(st->batch_min ? st->batch_min : 1),
+		 (st->batch_min ? st->batch_min : 1) == 1 ? "" : "s", (unsigned long long)max,
+		 (unsigned long long)quarter, (unsigned long long)st->iodepth,
+		 (unsigned long long)quarter, (unsigned long long)st->iodepth);
+	return note(im, st->batch_at, st->batch_at ? NULL : st->job->file, why);
+}
+
+/* The state of a job, as iosweep options. */
 static int finish(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
 {
-	bool random = st->rw == RW_RANDREAD, queued = strcmp(st->engine, "aio") == 0 ||
-						      strcmp(st->engine, "uring") == 0;
+	bool random = st->random, queued = strcmp(st->engine, "aio") == 0 ||
+					   strcmp(st->engine, "uring") == 0;
 	char *path = NULL, job_at[300];
 	uint64_t size, spacing = st->bs + st->rw_skip;
 	int rc = 0;
@@ -953,7 +1522,9 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	else if (rc == 0)
 		rc = note(im, NULL, st->job->file, /* once per file, not per job */
 			  "no filename: fio would lay out a file named after the job in the "
-			  "current directory; iosweep reads its own test file of the same size");
+			  "current directory; iosweep uses its own test file of the same size");
+	if (rc == 0)
+		rc = finish_writes(im, st, ij, path, size, job_at, err);
 	free(path);
 	if (rc < 0)
 		return err[0] ? -1 : err_set(err, "out of memory");
@@ -969,9 +1540,9 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
 
 		if (!st->number_ios || st->number_ios > pass)
-			return bad(st->rw_at, err, "fio does size/bs reads (%llu here): at the end of "
-						   "the region it starts over and reads the same %llu "
-						   "blocks again; iosweep reads them once: add "
+			return bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
+						   "the region it starts over and does the same %llu "
+						   "blocks again; iosweep does them once: add "
 						   "number_ios=%llu (one pass) to the fio job",
 				   (unsigned long long)(size / st->bs), (unsigned long long)pass,
 				   (unsigned long long)pass);
@@ -1004,16 +1575,12 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	rc |= set_val(ij, OPT_THREADS, "%llu", (unsigned long long)st->numjobs);
 	rc |= set_val(ij, OPT_CONSUME, "%s", "none");
 	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
-	if (st->runtime_us) {
-		char buf[64];
-
-		option_format(OPT_RUNTIME, (union optval){ .u = st->runtime_us * 1000 }, buf,
-			      sizeof(buf));
-		rc |= set_val(ij, OPT_RUNTIME, "%s", buf);
-	}
+	if (st->runtime_us)
+		rc |= set_duration(ij, OPT_RUNTIME, st->runtime_us);
 	if (st->description)
 		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
-	if (rc == 0 && engine_flags(st, ij, job_at, err) < 0)
+	if (rc == 0 && (engine_flags(st, ij, job_at, err) < 0 || finish_time(im, st, ij, err) < 0 ||
+			finish_rate(im, st, ij, err) < 0))
 		return -1;
 
 	/* iosweep's job files hold lines of at most 198 characters; lists go on
@@ -1028,7 +1595,7 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 	/* what is translated with a difference, said where it was written */
 	if (!queued && st->iodepth > 1)
 		rc |= note(im, st->iodepth_at, NULL,
-			   "irrelevant: fio's synchronous engines do one read at a time");
+			   "irrelevant: fio's synchronous engines do one I/O at a time");
 	if (random && st->seed_set)
 		rc |= note(im, st->seed_at, NULL,
 			   "translated with a difference: iosweep's generator is not fio's: the "
@@ -1042,21 +1609,25 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 			   "irrelevant: this job reads in order");
 	if (st->numjobs > 1)
 		rc |= note(im, st->numjobs_at, NULL,
-			   "translated with a difference: fio's clones each read the whole size "
+			   "translated with a difference: fio's clones each do the whole size "
 			   "(each its own file unless filename is given); iosweep's threads "
-			   "share one file's reads: compare throughput and IOPS, not time");
+			   "share one file's I/O: compare throughput and IOPS, not time");
 	if (st->loops > 1 && st->runtime_us)
 		rc |= note(im, st->loops_at, NULL,
 			   "translated with a difference: fio's runtime caps all loops "
 			   "together, iosweep's each repeat");
+	rc |= note_reaping(im, st);
+	rc |= note_scoped(im, st);
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
 
 static int translate_job(struct import *im, const struct fio_job *job, char *err)
 {
 	struct fio_state st = {
-		.job = job, .rw = RW_READ, .bs = 4096, .engine = "sync", .iodepth = 1,
+		.job = job, .op = OP_READ, .bs = 4096, .engine = "sync", .iodepth = 1,
 		.invalidate = true, .randrepeat = true, .numjobs = 1, .loops = 1,
+		.rwmixread = 50, .scramble_buffers = true, .do_verify = true,
+		.fallocate = FALLOC_NATIVE, .compress_chunk = 512,
 	};
 	struct import_job *jobs;
 
