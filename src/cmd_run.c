@@ -28,6 +28,7 @@
 #include "help.h"
 #include "dist.h"
 #include "error.h"
+#include "fio_hints.h"
 #include "figures.h"
 #include "host.h"
 #include "output.h"
@@ -495,8 +496,10 @@ int cmd_run(int argc, char **argv)
 		if (rc == 0) {
 			bool big = dist_rank() == 0 && !c.quiet && plan_print_totals(&plan, stderr);
 
-			if (dist_rank() == 0)
+			if (dist_rank() == 0) {
+				fio_hint_sizes(&jf, stderr);
 				plan_cache_notes(&plan, stderr);
+			}
 			rc = execute(&c, &plan, sinks, big);
 		}
 		plan_free(&plan);
