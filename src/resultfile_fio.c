@@ -10,7 +10,9 @@
  *
  * fio reports a job once for all its loops: the one repeat here is the
  * average of them (time, bytes and reads divided by loops, rates as fio
- * gives them).  Clones of numjobs without group_reporting are reported one
+ * gives them).  Its reads and writes are those of the directions the
+ * translation does (its op): a write job's reads in fio are its verify
+ * phase, which iosweep does not time.  Clones of numjobs without group_reporting are reported one
  * by one: their bytes, reads and rates are summed, their time is the
  * longest, and their latency percentiles, which cannot be combined, are
  * left out.
@@ -113,20 +115,20 @@ static double number(json_t *obj, const char *key)
 	return json_number_value(json_object_get(obj, key));
 }
 
-/* Latency of one fio job's reads in iosweep's shape: min, mean and max of
- * fio's total latency, percentiles of it when fio kept them
+/* Latency of one direction of a fio job in iosweep's shape: min, mean and
+ * max of fio's total latency, percentiles of it when fio kept them
  * (lat_percentiles=1), else of its completion latency. */
-static json_t *latency(json_t *read)
+static json_t *latency(json_t *dir)
 {
 	static const char *const keys[][2] = {
 		{ "p50", "50.000000" }, { "p90", "90.000000" },
 		{ "p99", "99.000000" }, { "p99.9", "99.900000" },
 	};
-	json_t *lat = json_object_get(read, "lat_ns"), *pct = json_object_get(lat, "percentile");
+	json_t *lat = json_object_get(dir, "lat_ns"), *pct = json_object_get(lat, "percentile");
 	json_t *out;
 
 	if (!pct)
-		pct = json_object_get(json_object_get(read, "clat_ns"), "percentile");
+		pct = json_object_get(json_object_get(dir, "clat_ns"), "percentile");
 	out = json_pack("{s:f, s:f, s:f}", "min", number(lat, "min"), "mean", number(lat, "mean"),
 			"max", number(lat, "max"));
 	for (size_t i = 0; out && pct && i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -136,41 +138,100 @@ static json_t *latency(json_t *read)
 	return out;
 }
 
+/* fio's figures of one direction, summed over clones */
+struct fio_dir {
+	double bytes, ios, bw, iops, runtime_ms;
+};
+
+static const char *const dir_names[2] = { "read", "write" };
+
+/* The one repeat of a fio run, in iosweep's figures: both directions
+ * summed where the translation does both, per direction as iosweep names
+ * them.  Latency percentiles of two directions (or of several clones)
+ * cannot be combined: lat_ns is given for one direction of one job only,
+ * read_lat_ns and write_lat_ns for each direction of one job. */
+static json_t *fio_repeat(json_t *job, const struct fio_dir *d, const bool *used, size_t n,
+			  uint64_t loops)
+{
+	static const char *const fig[2][4] = {
+		{ "read_bytes", "read_throughput_Bps", "read_iops", "read_lat_ns" },
+		{ "write_bytes", "write_throughput_Bps", "write_iops", "write_lat_ns" },
+	};
+	double bytes = 0, bw = 0, iops = 0, runtime_ms = 0, l = (double)loops;
+	json_t *rep;
+
+	for (int k = 0; k < 2; k++) {
+		if (!used[k])
+			continue;
+		bytes += d[k].bytes;
+		bw += d[k].bw;
+		iops += d[k].iops;
+		if (d[k].runtime_ms > runtime_ms)
+			runtime_ms = d[k].runtime_ms;
+	}
+	if (runtime_ms <= 0)
+		return NULL;
+	rep = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I}", "time_to_end_s",
+			runtime_ms / 1000 / l, "bytes", bytes / l, "reads",
+			used[0] ? d[0].ios / l : 0.0, "writes", used[1] ? d[1].ios / l : 0.0,
+			"throughput_Bps", bw, "iops", iops, "interrupted", 0, "fio_loops_averaged",
+			(json_int_t)loops);
+	for (int k = 0; rep && k < 2; k++) {
+		if (!used[k])
+			continue;
+		json_object_set_new(rep, fig[k][0], json_real(d[k].bytes / l));
+		json_object_set_new(rep, fig[k][1], json_real(d[k].bw));
+		json_object_set_new(rep, fig[k][2], json_real(d[k].iops));
+		if (n == 1)
+			json_object_set_new(rep, fig[k][3],
+					    latency(json_object_get(job, dir_names[k])));
+		if (n == 1 && !used[1 - k])
+			json_object_set_new(rep, "lat_ns", latency(json_object_get(job, dir_names[k])));
+	}
+	return rep;
+}
+
 /* One run from jobs[first..first+n) (clones of one fio job). */
 static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, const char *path)
 {
 	json_t *job = json_array_get(jobs, first), *params, *rep, *run;
-	const char *name = json_string_value(json_object_get(job, "jobname"));
-	double bytes = 0, reads = 0, bw = 0, iops = 0, runtime_ms = 0;
+	const char *name = json_string_value(json_object_get(job, "jobname")), *op;
+	struct fio_dir d[2] = { { 0 } };
+	bool failed = false, used[2];
 	uint64_t loops = 1;
-	char why[ERR_MAX] = "";
-	bool failed = false;
+	char why[ERR_MAX] = "", note[200] = "";
 
 	params = job_params(global, json_object_get(job, "job options"), name ? name : "fio", path,
 			    &loops, why);
 	for (size_t i = first; i < first + n; i++) {
-		json_t *r = json_object_get(json_array_get(jobs, i), "read");
+		for (int k = 0; k < 2; k++) {
+			json_t *r = json_object_get(json_array_get(jobs, i), dir_names[k]);
 
-		bytes += number(r, "io_bytes");
-		reads += number(r, "total_ios");
-		bw += number(r, "bw_bytes");
-		iops += number(r, "iops");
-		if (number(r, "runtime") > runtime_ms)
-			runtime_ms = number(r, "runtime");
+			d[k].bytes += number(r, "io_bytes");
+			d[k].ios += number(r, "total_ios");
+			d[k].bw += number(r, "bw_bytes");
+			d[k].iops += number(r, "iops");
+			if (number(r, "runtime") > d[k].runtime_ms)
+				d[k].runtime_ms = number(r, "runtime");
+		}
 		failed |= json_integer_value(json_object_get(json_array_get(jobs, i), "error")) != 0;
 	}
-	rep = json_pack("{s:f, s:f, s:f, s:f, s:f, s:b, s:I}", "time_to_end_s",
-			runtime_ms / 1000 / (double)loops, "bytes", bytes / (double)loops, "reads",
-			reads / (double)loops, "throughput_Bps", bw, "iops", iops, "interrupted", 0,
-			"fio_loops_averaged", (json_int_t)loops);
-	if (rep && n == 1)
-		json_object_set_new(rep, "lat_ns", latency(json_object_get(job, "read")));
+	/* the directions the translation does; without one, those fio did */
+	op = json_string_value(json_object_get(params, "op"));
+	used[0] = op ? strcmp(op, "write") != 0 : d[0].ios > 0 || d[1].ios == 0;
+	used[1] = op ? strcmp(op, "read") != 0 : d[1].ios > 0;
+	if (op && !used[0] && d[0].ios > 0)
+		snprintf(note, sizeof(note), "fio's %.0f reads (its verify phase) are left out: "
+					     "iosweep's verify = after is not timed", d[0].ios);
+	rep = fio_repeat(job, d, used, n, loops);
 	run = json_pack("{s:s, s:o, s:[], s:b, s:b, s:I}", "job", name ? name : "fio", "params",
 			params ? params : json_object(), "repeats", "from_fio", 1, "failed",
 			failed, "fio_clones", (json_int_t)n);
 	if (run && !params)
 		json_object_set_new(run, "note", json_string(why));
-	if (run && rep && !failed && runtime_ms > 0)
+	else if (run && *note)
+		json_object_set_new(run, "note", json_string(note));
+	if (run && rep && !failed)
 		json_array_append_new(json_object_get(run, "repeats"), rep);
 	else
 		json_decref(rep);
@@ -192,9 +253,11 @@ int resultfile_from_fio(json_t **doc, const char *path, char *err)
 		size_t n = 1;
 
 		if (!json_is_string(json_object_get(job, "jobname")) ||
-		    !json_is_object(json_object_get(job, "read"))) {
+		    !json_is_object(json_object_get(job, "read")) ||
+		    !json_is_object(json_object_get(job, "write"))) {
 			json_decref(runs);
-			return err_set(err, "%s: fio job %zu has no jobname or read figures", path, i);
+			return err_set(err, "%s: fio job %zu has no jobname or read and write figures",
+				       path, i);
 		}
 		/* numjobs clones follow each other, with the same name and options */
 		while (i + n < njobs &&

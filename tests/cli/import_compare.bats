@@ -13,8 +13,9 @@ RESULT=$BATS_TEST_DIRNAME/../data/fio/result.json
 	run "$IOSWEEP" compare "$RESULT" "$RESULT"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *"result.json (fio)" ]]
-	# seq x 4 figures, rnd x 3: the latency of clones reported one by one is left out
-	[ "$(echo "$output" | grep -c '+0.00% (n=1+1, no test)$')" -eq 7 ]
+	# seq x 4 figures, rnd x 3 (the latency of clones reported one by one is
+	# left out), wr x 4 (a write job: its write figures)
+	[ "$(echo "$output" | grep -c '+0.00% (n=1+1, no test)$')" -eq 11 ]
 	[[ "$output" == *"note: a fio result is one run per fio job with one repeat: fio's loops averaged"* ]]
 	[[ "$output" != *"use repeat >="* ]]
 }
@@ -70,5 +71,5 @@ PY
 	echo '{"fio version": "fio-3.33", "jobs": [{"jobname": 3}]}' >"$TESTDIR/badjob.json"
 	run "$IOSWEEP" compare "$TESTDIR/badjob.json" "$RESULT"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"fio job 0 has no jobname or read figures"* ]]
+	[[ "$output" == *"fio job 0 has no jobname or read and write figures"* ]]
 }
