@@ -1354,39 +1354,36 @@ static int finish_data(struct import *im, const struct fio_state *st, struct imp
 }
 
 /* Where a write job's writes go (fio 3.33 filesetup.c): fio lays a file
- * out only when it is missing or too small, and then, for a job that only
+ * out when it is missing or too small, and then, for a job that only
  * writes, as fallocate says (native and posix: fallocated; none and
  * truncate: a hole; keep: fallocated beyond the file's end) or, with
- * overwrite=1 or a job that reads too, by writing it whole.  A file that
- * is there is overwritten.  iosweep's alloc applies before every repeat. */
+ * overwrite=1 or a job that reads too, by writing it whole; a file that is
+ * there is overwritten.  The translation is fio's first run (whether the
+ * file is there is known when the job runs, not when it is translated);
+ * iosweep's alloc applies before every repeat. */
 static int finish_alloc(struct import *im, const struct fio_state *st, struct import_job *ij,
-			const char *path, uint64_t size, char *err)
+			char *err)
 {
 	const struct fio_setting *at = st->rw_at;
-	bool exists = false;
-	uint64_t have = path ? file_size(path, &exists) : 0;
-	const char *alloc = "overwrite";
 	int rc = 0;
 
-	if (st->op == OP_WRITE && !st->overwrite && !(exists && have >= size)) {
-		alloc = st->create_on_open || st->fallocate == FALLOC_NONE ||
-			st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc";
-		if (st->fallocate == FALLOC_KEEP)
-			rc |= note(im, at, NULL, "translated with a difference: fio's fallocate=keep "
-						 "leaves the file empty, its writes extending it into "
-						 "fallocated space; iosweep's file has its size");
-		if (!st->unlink_each_loop && (!st->unlink || st->loops > 1))
-			rc |= note(im, at, NULL,
-				   st->unlink ?
-				   "translated with a difference: fio lays the file out before its "
-				   "first loop only, its later loops overwrite it; iosweep empties it "
-				   "before every repeat (alloc = overwrite is the later loops)" :
-				   "translated as fio's first run, which lays the file out; fio's later "
-				   "runs and loops find it and overwrite it: alloc = overwrite "
-				   "measures those");
-	}
-	if (strcmp(alloc, "overwrite") != 0)
-		rc |= set_val(ij, OPT_ALLOC, "%s", alloc);
+	if (st->op != OP_WRITE || st->overwrite)
+		return 0; /* alloc = overwrite, the default */
+	rc |= set_val(ij, OPT_ALLOC, "%s", st->create_on_open || st->fallocate == FALLOC_NONE ||
+					   st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc");
+	if (st->fallocate == FALLOC_KEEP)
+		rc |= note(im, at, NULL, "translated with a difference: fio's fallocate=keep leaves "
+					 "the file empty, its writes extending it into fallocated space; "
+					 "iosweep's file has its size");
+	if (!st->unlink_each_loop && (!st->unlink || st->loops > 1))
+		rc |= note(im, at, NULL,
+			   st->unlink ?
+			   "translated with a difference: fio lays the file out before its first loop "
+			   "only, its later loops overwrite it; iosweep empties it before every "
+			   "repeat (alloc = overwrite is fio's later loops)" :
+			   "translated as fio's first run, which lays the file out; fio's later runs "
+			   "and loops find the file and overwrite it (alloc = overwrite, or "
+			   "overwrite=1 in the fio job); iosweep empties it before every repeat");
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
 
@@ -1421,7 +1418,7 @@ static int finish_verify(struct import *im, const struct fio_state *st, struct i
 
 /* The write side of a job (fio's rw), with the file it writes. */
 static int finish_writes(struct import *im, struct fio_state *st, struct import_job *ij,
-			 const char *path, uint64_t size, const char *job_at, char *err)
+			 const char *path, const char *job_at, char *err)
 {
 	int rc = 0;
 
@@ -1455,7 +1452,7 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 	if (rc < 0)
 		return err_set(err, "out of memory");
 	if (finish_sync(im, st, ij, err) < 0 || finish_data(im, st, ij, err) < 0 ||
-	    finish_alloc(im, st, ij, path, size, err) < 0)
+	    finish_alloc(im, st, ij, err) < 0)
 		return -1;
 	return finish_verify(im, st, ij, err);
 }
@@ -1525,7 +1522,7 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 			  "no filename: fio would lay out a file named after the job in the "
 			  "current directory; iosweep uses its own test file of the same size");
 	if (rc == 0)
-		rc = finish_writes(im, st, ij, path, size, job_at, err);
+		rc = finish_writes(im, st, ij, path, job_at, err);
 	free(path);
 	if (rc < 0)
 		return err[0] ? -1 : err_set(err, "out of memory");
