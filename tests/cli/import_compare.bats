@@ -73,3 +73,48 @@ PY
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"fio job 0 has no jobname or read and write figures"* ]]
 }
+
+@test 'a fio write job and a mixed one compare with their translations: write and read figures' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	# overwrite=1: fio lays the file out by writing it, and so alloc = overwrite
+	printf '[global]\nfilename=%s/w.dat\nsize=4m\noverwrite=1\nstonewall\n[w]\nrw=write\nbs=16k\nfsync=16\nend_fsync=1\n[m]\nrw=randrw\nbs=4k\nrwmixread=70\n' \
+		"$TESTDIR" >w.fio
+	fio --parse-only w.fio
+	"$IOSWEEP" import w.fio -o w.ini 2>err
+	# the job writes a file the user names: the translation says what to add, and adds nothing
+	grep -q "add 'allow_write = $TESTDIR/w.dat' to the job" err
+	! grep -q '^allow_write' w.ini
+	grep -qx 'op = write' w.ini
+	grep -qx 'op = readwrite' w.ini
+	grep -qx 'sync = fsync' w.ini
+	grep -qx 'sync_every = 16' w.ini
+	# iosweep makes the file (so it may write it), then fio overwrites it in place
+	"$IOSWEEP" run w.ini -q -o json:ios.json
+	fio --output-format=json w.fio >fio.json 2>/dev/null
+	"$IOSWEEP" compare fio.json ios.json -o json >c.json
+	run "$IOSWEEP" compare fio.json ios.json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"only in"* ]]
+	python3 - fio.json c.json <<'PY'
+import json, sys
+fio = {j["jobname"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+c = {r["job"]: r for r in json.load(open(sys.argv[2]))["runs"]}
+assert set(c) == {"w", "m"}, c.keys()
+w, m = c["w"]["figures"], c["m"]["figures"]
+# the write job: its writes alone (fio's write figures), matched to op=write
+assert c["w"]["params"]["op"] == "write" and c["w"]["params"]["sync_every"] == 16
+assert abs(w["iops"]["old"]["median"] - fio["w"]["write"]["iops"]) < 1e-6 * fio["w"]["write"]["iops"]
+assert abs(w["throughput_Bps"]["old"]["median"] - fio["w"]["write"]["bw_bytes"]) < 1
+# the mixed job: reads and writes together
+assert c["m"]["params"]["op"] == "readwrite" and c["m"]["params"]["rwmixread"] == 70
+both = fio["m"]["read"]["iops"] + fio["m"]["write"]["iops"]
+assert abs(m["iops"]["old"]["median"] - both) < 1e-6 * both, (m["iops"], both)
+assert fio["m"]["read"]["total_ios"] + fio["m"]["write"]["total_ios"] == 1024
+# both sides measured something
+for r in c.values():
+    for f in ("iops", "throughput_Bps", "time_to_end_s"):
+        assert r["figures"][f]["old"]["n"] == 1 and r["figures"][f]["new"]["n"] == 1, (r["job"], f)
+PY
+}
