@@ -1217,8 +1217,8 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 	if (!at)
 		return 0;
 	for (int d = 0; d < 2; d++) {
-		bps[d] = st->rate[d] ? st->rate[d] : st->rate_iops[d] * st->bs;
-		if (st->rate_iops[d] && bps[d] / st->bs != st->rate_iops[d])
+		bps[d] = st->rate[d];
+		if (!bps[d] && __builtin_mul_overflow(st->rate_iops[d], st->bs, &bps[d]))
 			return bad(at, err, "too large a rate");
 		if (used[d] && st->rate[d])
 			iops_only = false;
@@ -1341,14 +1341,15 @@ static int finish_data(struct import *im, const struct fio_state *st, struct imp
 				   "buffer_compress_chunk bytes (512 unless set) that compressible, "
 				   "iosweep every 4 KiB");
 	} else if (!st->refill_buffers && !st->verify) {
-		rc |= note(im, st->rw_at, NULL,
+		rc |= note(im, NULL, st->job->file, /* once per file */
 			   st->scramble_buffers ?
-			   "translated with a difference: fio writes the same buffer again and again, "
-			   "a few bytes of it scrambled (scramble_buffers=1); iosweep writes new data "
-			   "into every block, as fio's refill_buffers does" :
-			   "translated with a difference: fio writes the same buffer again and again "
-			   "(scramble_buffers=0); iosweep writes new data into every block, as fio's "
-			   "refill_buffers does");
+			   "write jobs without refill_buffers: translated with a difference: fio "
+			   "writes the same buffer again and again, a few bytes of it scrambled "
+			   "(scramble_buffers=1); iosweep writes new data into every block, as fio's "
+			   "refill_buffers does" :
+			   "write jobs with scramble_buffers=0: translated with a difference: fio "
+			   "writes the same buffer again and again; iosweep writes new data into every "
+			   "block, as fio's refill_buffers does");
 	}
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
@@ -1364,7 +1365,6 @@ static int finish_data(struct import *im, const struct fio_state *st, struct imp
 static int finish_alloc(struct import *im, const struct fio_state *st, struct import_job *ij,
 			char *err)
 {
-	const struct fio_setting *at = st->rw_at;
 	int rc = 0;
 
 	if (st->op != OP_WRITE || st->overwrite)
@@ -1372,18 +1372,20 @@ static int finish_alloc(struct import *im, const struct fio_state *st, struct im
 	rc |= set_val(ij, OPT_ALLOC, "%s", st->create_on_open || st->fallocate == FALLOC_NONE ||
 					   st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc");
 	if (st->fallocate == FALLOC_KEEP)
-		rc |= note(im, at, NULL, "translated with a difference: fio's fallocate=keep leaves "
+		rc |= note(im, st->rw_at, NULL, "translated with a difference: fio's fallocate=keep leaves "
 					 "the file empty, its writes extending it into fallocated space; "
 					 "iosweep's file has its size");
 	if (!st->unlink_each_loop && (!st->unlink || st->loops > 1))
-		rc |= note(im, at, NULL,
+		rc |= note(im, NULL, st->job->file, /* once per file */
 			   st->unlink ?
-			   "translated with a difference: fio lays the file out before its first loop "
-			   "only, its later loops overwrite it; iosweep empties it before every "
-			   "repeat (alloc = overwrite is fio's later loops)" :
-			   "translated as fio's first run, which lays the file out; fio's later runs "
-			   "and loops find the file and overwrite it (alloc = overwrite, or "
-			   "overwrite=1 in the fio job); iosweep empties it before every repeat");
+			   "write jobs with unlink and loops: translated with a difference: fio lays "
+			   "the file out before its first loop only, its later loops overwrite it; "
+			   "iosweep's alloc empties it before every repeat (alloc = overwrite is fio's "
+			   "later loops)" :
+			   "write jobs: translated as fio's first run, which lays the file out; "
+			   "fio's later runs and loops find the file and overwrite it (alloc = "
+			   "overwrite, or overwrite=1 in the fio job); iosweep's alloc empties it "
+			   "before every repeat");
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
 

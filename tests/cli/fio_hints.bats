@@ -60,3 +60,34 @@ load helpers
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"runtime: '10sec' has an unknown unit 'sec' (units: s, ns, us, µs, ms, m, min, h)"* ]]
 }
+
+@test "--set sizes warn like the job file's in check, plan and run, naming the --set" {
+	job j "[a]\nsize = 64k\nrepeat = 1\n"
+	for cmd in check plan; do
+		run "$IOSWEEP" $cmd "$TESTDIR/j.ini" --set bs=4kb --set size=64KiB
+		echo "$cmd: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"iosweep: warning: --set 'bs=4kb': bs = 4kb is 4000 bytes here"*"fio reads 4kb as 4096: write 4KiB"* ]]
+		[ "$(echo "$output" | grep -c warning)" -eq 1 ]
+	done
+	cd "$TESTDIR"
+	"$IOSWEEP" run j.ini --set bs=1000 -q -o json:r.json 2>err
+	grep -q "^iosweep: warning: --set 'bs=1000': bs = 1000 is 1000 bytes, not a multiple of 512" err
+	[ "$(grep -c warning err)" -eq 1 ]
+}
+
+@test "fio's write, sync and rate option names point at iosweep's" {
+	for pair in "fsync:'sync = fsync' with 'sync_every = N'" "fdatasync:'sync = fdatasync'" \
+		"end_fsync:'sync = end'" "fsync_on_close:'sync = end'" "zero_buffers:'data = zero'" \
+		"rwmixwrite:'rwmixread'" "fallocate:'alloc'" "overwrite:'alloc = overwrite'" \
+		"refill_buffers:new data into every block" "do_verify:'verify = after'" \
+		"rate_process:always linear" "rw:'op'"; do
+		opt=${pair%%:*} want=${pair#*:}
+		job j "[a]\nsize = 1m\n$opt = 1\n"
+		run "$IOSWEEP" check "$TESTDIR/j.ini"
+		echo "$opt: $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: $TESTDIR/j.ini:3: unknown option '$opt'"*"$want"* ]]
+		[[ "$output" == *"iosweep import"* ]]
+	done
+}

@@ -151,8 +151,9 @@ import_corpus() {
 
 @test 'a refused translation writes no -o file' {
 	cd "$TESTDIR"
-	run "$IOSWEEP" import "$FIO_DATA/refuse/write.fio" -o w.ini
+	run "$IOSWEEP" import "$FIO_DATA/refuse/device.fio" -o w.ini
 	[ "$status" -eq 2 ]
+	[[ "$output" == *"iosweep never writes a device"* ]]
 	[ ! -e w.ini ]
 }
 
@@ -238,4 +239,104 @@ for i in range(2000): print(f'[j{i}]\nbs={(i + 1) * 512}')" >many.fio
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"x.ini"* ]]
 	[ "$(cat "$TESTDIR/left")" = filler ]
+}
+
+@test 'jobs that differ only in the engine merge: the plan gives sync iodepth 1, the queued ones theirs' {
+	cd "$TESTDIR"
+	"$IOSWEEP" import "$FIO_DATA/merge-kinds.fio" -o m.ini 2>/dev/null
+	grep -qx 'engine = sync, aio, uring' m.ini
+	grep -qx 'op = read, write' m.ini
+	"$IOSWEEP" plan m.ini -o json >plan.json
+	python3 - plan.json <<'PY2'
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+got = [(r["params"]["engine"], r["params"]["iodepth"], r["params"]["op"]) for r in runs]
+assert got == [("sync", 1, "read"), ("aio", 16, "read"), ("uring", 16, "read"),
+               ("sync", 1, "read"), ("sync", 1, "write")], got
+PY2
+	# --no-merge keeps the five jobs
+	"$IOSWEEP" import --no-merge "$FIO_DATA/merge-kinds.fio" -o n.ini 2>/dev/null
+	[ "$(grep -c '^\[' n.ini)" -eq 6 ]   # [global] and five jobs
+}
+
+@test 'a translated write job writes only a file iosweep made, or one the user adds allow_write for' {
+	cd "$TESTDIR"
+	echo precious >mine.dat
+	head -c 1m /dev/zero >>mine.dat
+	printf '[w]\nfilename=%s/mine.dat\nsize=1m\nrw=write\noverwrite=1\n' "$TESTDIR" >w.fio
+	"$IOSWEEP" import w.fio -o w.ini 2>err
+	# said once on stderr and in the comments; never added
+	grep -q "add 'allow_write = $TESTDIR/mine.dat' to the job" err
+	grep -q "^;.*'allow_write" w.ini
+	! grep -q '^allow_write' w.ini
+	run "$IOSWEEP" check w.ini
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"mine.dat was not created by iosweep"* ]]
+	[ "$(head -n1 mine.dat)" = precious ]
+	# the user opts in: the same job now writes it
+	echo "allow_write = $TESTDIR/mine.dat" >>w.ini
+	"$IOSWEEP" check w.ini
+	"$IOSWEEP" run w.ini -q -o json:w.json
+	[ "$(head -c 8 mine.dat | od -An -tx1 | tr -d ' ')" = "21494f5357455031" ]
+	# a device, named or found, is refused outright
+	printf '[d]\nfilename=/dev/null\nsize=1m\nrw=randwrite\n' >d.fio
+	run "$IOSWEEP" import d.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: d.fio:2: filename=/dev/null: iosweep never writes a device"* ]]
+	# a read job of the same file needs nothing
+	printf '[r]\nfilename=%s/mine.dat\nsize=1m\nrw=read\n' "$TESTDIR" >r.fio
+	"$IOSWEEP" import r.fio 2>err >/dev/null
+	! grep -q allow_write err
+}
+
+@test "fio does what the mixed notes say: rw=rw's reads and writes each start at 0, rwmixwrite wins when later" {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	printf '[m]\nfilename=%s/m.dat\nsize=1m\nbs=4k\nrw=rw\nrwmixread=70\nrwmixwrite=40\n' "$TESTDIR" >m.fio
+	fio --write_iolog=log.txt --output-format=json m.fio >m.json 2>/dev/null
+	python3 - log.txt m.json <<'PY2'
+import json, sys
+# fio 3.33's iolog v3: time file action offset length
+ops = [l.split() for l in open(sys.argv[1]) if len(l.split()) == 5 and l.split()[2] in ("read", "write")]
+reads = [int(o[3]) for o in ops if o[2] == "read"]
+writes = [int(o[3]) for o in ops if o[2] == "write"]
+# one stream per direction, each from the start of the file, in order
+assert reads[0] == 0 and writes[0] == 0 and reads == sorted(reads) and writes == sorted(writes)
+assert len(reads) + len(writes) == 256
+# the later rwmixwrite=40 wins: about 60% reads, not 70%
+assert 0.5 < len(reads) / 256 < 0.68, len(reads)
+j = json.load(open(sys.argv[2]))["jobs"][0]
+assert j["read"]["total_ios"] == len(reads) and j["write"]["total_ios"] == len(writes)
+PY2
+	"$IOSWEEP" import m.fio 2>err >m.ini
+	grep -qx 'rwmixread = 60' m.ini
+	grep -q "fio's reads and writes each go through the file from its start" err
+}
+
+@test 'fio reaps libaio completions one per io_getevents call; the note says how to make it reap as iosweep (strace)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	command -v strace >/dev/null || skip "strace is not installed"
+	cd "$TESTDIR"
+	head -c 4m /dev/urandom >a.dat
+	printf '[a]\nfilename=%s/a.dat\nsize=4m\nbs=4k\nrw=randread\nioengine=libaio\niodepth=32\nnumber_ios=512\n' \
+		"$TESTDIR" >a.fio
+	"$IOSWEEP" import a.fio -o a.ini 2>err
+	grep -q "add iodepth_batch_complete_min=8 and iodepth_batch_complete_max=32 to the fio job" err
+	calls() { awk '/io_getevents\(/ {n++} END {print n + 0}' "$1"; }
+	strace -f -e trace=io_getevents -o fio.tr fio a.fio >/dev/null 2>&1
+	strace -f -e trace=io_getevents -o fio2.tr fio a.fio --iodepth_batch_complete_min=8 \
+		--iodepth_batch_complete_max=32 >/dev/null 2>&1
+	strace -f -e trace=io_getevents -o ios.tr "$IOSWEEP" run a.ini -q -o json:a.json
+	echo "fio $(calls fio.tr), fio with the options $(calls fio2.tr), iosweep $(calls ios.tr)"
+	# fio's default: a call for (nearly) every read; with the options, as iosweep: a few
+	[ "$(calls fio.tr)" -gt 256 ]
+	[ "$(calls fio2.tr)" -lt 128 ]
+	[ "$(calls ios.tr)" -lt 128 ]
+	grep -q 'io_getevents([^,]*, 1, 1,' fio.tr
+	grep -q 'io_getevents([^,]*, 8, 32,' fio2.tr
+	grep -q 'io_getevents([^,]*, 8, 32,' ios.tr
+	# said nothing when the fio job already reaps so
+	printf 'iodepth_batch_complete_min=8\niodepth_batch_complete_max=32\n' >>a.fio
+	"$IOSWEEP" import a.fio 2>err2 >/dev/null
+	! grep -q iodepth_batch_complete err2
 }
