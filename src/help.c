@@ -133,8 +133,9 @@ static const struct command_doc command_docs[] = {
 	  "Reads fio job files, or the fio command line after '--', as fio 3.x reads\n"
 	  "them and writes the iosweep job file that measures the same.  Options not\n"
 	  "translated as written are listed in its comments and in one warning; one\n"
-	  "that changes what is measured and cannot be translated (writes, time_based,\n"
-	  "rate, offset, ...) is refused with FILE:LINE and exit status 2.",
+	  "that changes what is measured and cannot be translated (trims, a verify\n"
+	  "pattern, an offset, ...) is refused with FILE:LINE and exit status 2.\n"
+	  "A write job never gets allow_write: the warning says when to add it.",
 	  H_OUTPUT_IMPORT | H_NO_MERGE,
 	  "iosweep import -o rand.ini -- fio --name=r --rw=randread --size=1g --direct=1" },
 	{ "help", "help [COMMAND]", "show the commands, or one command's usage and options",
