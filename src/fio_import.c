@@ -1231,8 +1231,10 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 	/* a mixed job: only limits in the mix's proportion make one limit */
 	if (mix == 100 || mix == 0)
 		total = bps[mix ? 0 : 1];
-	else if (bps[0] && bps[1] && bps[0] * (100 - mix) == bps[1] * mix)
-		total = bps[0] + bps[1];
+	else if (bps[0] && bps[1] &&
+		 (unsigned __int128)bps[0] * (100 - mix) == (unsigned __int128)bps[1] * mix &&
+		 !__builtin_add_overflow(bps[0], bps[1], &total))
+		;
 	else if (bps[0] || bps[1])
 		return bad(at, err, "fio limits reads and writes separately (here %llu and %llu "
 				    "bytes a second, 0 for none) and moves the mix towards the one "
