@@ -1180,6 +1180,12 @@ static int set_duration(struct import_job *ij, enum opt_id id, uint64_t us)
 	return set_val(ij, id, "%s", buf);
 }
 
+/* aio and uring keep iodepth I/Os in flight; the others do one at a time */
+static bool queued_engine(const struct fio_state *st)
+{
+	return strcmp(st->engine, "aio") == 0 || strcmp(st->engine, "uring") == 0;
+}
+
 /* time_based and ramp_time (fio: time_based needs a runtime, else it is
  * dropped with a warning; the ramp comes before the runtime). */
 static int finish_time(struct import *im, const struct fio_state *st, struct import_job *ij,
@@ -1251,8 +1257,7 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 		return err_set(err, "out of memory");
 	if (!iops_only && set_size(ij, OPT_RATE, total) < 0)
 		return err_set(err, "out of memory");
-	if (st->iodepth > 1 && strcmp(st->engine, "sync") != 0 && strcmp(st->engine, "mmap") != 0 &&
-	    strcmp(st->engine, "psync2") != 0 &&
+	if (st->iodepth > 1 && queued_engine(st) &&
 	    note(im, at, NULL, "translated with a difference: when it is ahead of its rate fio "
 			       "waits for all its I/O in flight to complete before it sleeps; "
 			       "iosweep keeps them in flight") < 0)
@@ -1493,8 +1498,7 @@ static int note_reaping(struct import *im, const struct fio_state *st)
 /* The state of a job, as iosweep options. */
 static int finish(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
 {
-	bool random = st->random, queued = strcmp(st->engine, "aio") == 0 ||
-					   strcmp(st->engine, "uring") == 0;
+	bool random = st->random, queued = queued_engine(st);
 	char *path = NULL, job_at[300];
 	uint64_t size, spacing = st->bs + st->rw_skip;
 	int rc = 0;
