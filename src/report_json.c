@@ -2,21 +2,26 @@
  * report_json.c - results as JSON (jansson), in the shape DESIGN.md fixes.
  *
  * A file is kept valid while the plan runs: each finished run is turned
- * into text once, and the document (head, then those runs) is rewritten
+ * into text once (one line, dumped by jansson) and appended to an unlinked
+ * spool file, and the document (head, then the spool's runs) is rewritten
  * atomically at most about once a second, so the cost over a sweep grows
- * with the runs, and a run killed halfway leaves a valid file holding the
- * runs that finished, marked "complete": false.  The last document is
- * written at the end (also after an interruption); to stdout it is written
- * then only.  Text of any bytes goes through json_text().  64-bit counters
- * are JSON integers (exact); the checksum is 16 hex digits.
+ * with the runs and the memory does not grow at all; a run killed halfway
+ * leaves a valid file holding the runs that finished, marked "complete":
+ * false.  The last document is written at the end (also after an
+ * interruption); to stdout it is written then only.  Text of any bytes goes
+ * through json_text().  64-bit counters are JSON integers (exact); the
+ * checksum is 16 hex digits.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "figures.h"
@@ -34,7 +39,7 @@ static json_t *figure_json(const struct figure *f, const struct repeat_result *r
 
 static int set(json_t *obj, const char *key, json_t *v)
 {
-	return v ? json_object_set_new(obj, key, v) : -1;
+	return v ? json_object_set_new_nocheck(obj, key, v) : -1;
 }
 
 /* {"interval_s", "coarsened", "intervals": [one per interval and direction]} */
@@ -110,6 +115,27 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 	return o;
 }
 
+/* {"n", "mean", "sd", "min", "median", "max", "ci95_low", "ci95_high"}: null
+ * where nothing was measured (no completed repeat), not zeros.  Built key
+ * by key (json_pack parses its format and checks every key again). */
+static json_t *stat_json(const struct summary *s)
+{
+	const double v[] = { s->mean, s->sd, s->min, s->median, s->max, s->ci95_low, s->ci95_high };
+	static const char *const key[] = { "mean", "sd", "min", "median", "max", "ci95_low",
+					   "ci95_high" };
+	json_t *o = json_object();
+	int rc = o ? json_object_set_new_nocheck(o, "n", json_integer((json_int_t)s->n)) : -1;
+
+	for (size_t k = 0; rc == 0 && k < sizeof(v) / sizeof(v[0]); k++)
+		rc = json_object_set_new_nocheck(o, key[k], s->n == 0 || (k >= 5 && !s->has_ci)
+								    ? json_null() : json_real(v[k]));
+	if (rc < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *summary_json(const struct run_result *res)
 {
 	json_t *o = json_object();
@@ -117,20 +143,7 @@ static json_t *summary_json(const struct run_result *res)
 
 	for (size_t i = 0; o && i < figure_count; i++) {
 		figure_summary(&figure_table[i], res, &s);
-		/* no repeat (a run that failed or was interrupted): nothing measured,
-		 * so no numbers, not zeros */
-		json_t *f = s.n == 0
-			? json_pack("{s:I, s:n, s:n, s:n, s:n, s:n}", "n", (json_int_t)0, "mean", "sd",
-				    "min", "median", "max")
-			: json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}", "n", (json_int_t)s.n, "mean",
-				    s.mean, "sd", s.sd, "min", s.min, "median", s.median, "max",
-				    s.max);
-		if (f && s.has_ci)
-			json_object_update_new(f, json_pack("{s:f, s:f}", "ci95_low", s.ci95_low,
-							    "ci95_high", s.ci95_high));
-		else if (f)
-			json_object_update_new(f, json_pack("{s:n, s:n}", "ci95_low", "ci95_high"));
-		if (set(o, figure_table[i].name, f) < 0) {
+		if (json_object_set_new_nocheck(o, figure_table[i].name, stat_json(&s)) < 0) {
 			json_decref(o);
 			return NULL;
 		}
@@ -191,11 +204,11 @@ static json_t *doc_head(const struct report *r, bool complete)
 			 "complete", complete);
 }
 
-/* Runs already turned into text: what goes between "runs": [ and ]. */
+/* The runs already turned into text, one a line, in an unlinked file (the
+ * spool) so that memory does not grow with them: each rewrite copies it. */
 struct json_priv {
-	char *runs;
-	size_t len, cap, nruns;
-	size_t *off;           /* off[i]: where run i's text (with its separator) starts */
+	FILE *spool;
+	size_t nruns;          /* runs in the spool */
 	size_t written_runs;   /* runs in the file as last rewritten */
 	double last_write_s;   /* monotonic time of that rewrite */
 	double next_write_s;   /* the earliest time of the next one */
@@ -209,69 +222,73 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Room for need more bytes and one more run. */
-static int reserve(struct json_priv *p, size_t need)
+/* An unlinked temporary file in the destination's directory (beside the
+ * file it will be copied into), or in TMPDIR for stdout. */
+static FILE *spool_open(const char *path, char *err)
 {
-	size_t *off = realloc(p->off, (p->nruns + 1) * sizeof(*off));
+	const char *tmp = getenv("TMPDIR");
+	char *copy = path ? strdup(path) : NULL, *name = NULL;
+	const char *dir = path ? (copy ? dirname(copy) : NULL) : tmp && *tmp ? tmp : "/tmp";
+	FILE *f = NULL;
+	int fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
 
-	if (!off)
-		return -1;
-	p->off = off;
-	if (p->len + need + 1 > p->cap) {
-		size_t cap = (p->len + need + 1) * 2;
-		char *grown = realloc(p->runs, cap);
-
-		if (!grown)
-			return -1;
-		p->runs = grown;
-		p->cap = cap;
+	/* file systems without O_TMPFILE: a named one, unlinked at once */
+	if (fd < 0 && dir && errno != ENOENT && errno != EACCES &&
+	    asprintf(&name, "%s/.iosweep-json.XXXXXX", dir) >= 0) {
+		fd = mkostemp(name, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(name);
 	}
-	return 0;
+	if (fd >= 0)
+		f = fdopen(fd, "w+");
+	if (!f) {
+		err_set(err, "cannot create a temporary file for the JSON report in %s: %s",
+			dir ? dir : "?", dir ? strerror(errno) : "out of memory");
+		if (fd >= 0)
+			close(fd);
+	}
+	free(name);
+	free(copy);
+	return f;
 }
 
-/* Appends a run's JSON to the text, indented to sit in the runs array. */
+/* Turns run i into one line of text at the end of the spool. */
 static int append_run(struct json_priv *p, const struct report *r, size_t i)
 {
 	json_t *o = run_json(r, &r->results[i]);
-	char *text = o ? json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
-	int rc = -1;
+	char *text = o ? json_dumps(o, JSON_REAL_PRECISION(10)) : NULL;
+	int rc;
 
 	json_decref(o);
 	if (!text)
 		return -1;
-	if (reserve(p, strlen(text) * 5 + 8) < 0)
-		goto out;
-	p->off[p->nruns++] = p->len;
-	p->len += (size_t)sprintf(p->runs + p->len, "%s    ", p->nruns > 1 ? ",\n" : "\n");
-	for (const char *c = text; *c; c++) {
-		p->runs[p->len++] = *c;
-		if (*c == '\n')
-			p->len += (size_t)sprintf(p->runs + p->len, "    ");
-	}
-	p->runs[p->len] = '\0';
-	rc = 0;
-out:
+	rc = fprintf(p->spool, "%s    %s", p->nruns ? ",\n" : "\n", text) < 0 ? -1 : 0;
+	p->nruns += rc == 0;
 	free(text);
 	return rc;
 }
 
-/* Appends run i's text as it was when it was written (for q: its i-th run). */
-static int copy_run(struct json_priv *q, const struct json_priv *p, size_t i)
+/* Copies the spool to f. */
+static int copy_spool(struct json_priv *p, FILE *f)
 {
-	size_t start = p->off[i], end = i + 1 < p->nruns ? p->off[i + 1] : p->len;
+	char buf[1 << 16];
+	off_t at = 0;
+	ssize_t n;
 
-	if (!p->runs || reserve(q, end - start) < 0 || !q->runs)
+	if (fflush(p->spool) != 0)
 		return -1;
-	q->off[q->nruns++] = q->len;
-	memcpy(q->runs + q->len, p->runs + start, end - start);
-	q->len += end - start;
-	q->runs[q->len] = '\0';
+	while ((n = pread(fileno(p->spool), buf, sizeof(buf), at)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || fwrite(buf, 1, (size_t)n, f) != (size_t)n)
+			return -1;
+		at += n;
+	}
 	return 0;
 }
 
 /* The whole document: the head, then the runs' text. */
-static int write_doc(FILE *f, const struct report *r, const char *runs, size_t len,
-		     bool complete)
+static int write_doc(FILE *f, const struct report *r, struct json_priv *p, bool complete)
 {
 	json_t *head = doc_head(r, complete);
 	char *text = head ? json_dumps(head, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
@@ -283,10 +300,16 @@ static int write_doc(FILE *f, const struct report *r, const char *runs, size_t l
 		return -1;
 	/* "...\n}" becomes "...,\n  \"runs\": [RUNS\n  ]\n}\n" */
 	rc = fwrite(text, 1, n - 2, f) == n - 2 && fputs(",\n  \"runs\": [", f) >= 0 &&
-	     fwrite(runs, 1, len, f) == len && fputs(len ? "\n  ]\n}\n" : "]\n}\n", f) >= 0
+	     copy_spool(p, f) == 0 && fputs(p->nruns ? "\n  ]\n}\n" : "]\n}\n", f) >= 0
 		? 0 : -1;
 	free(text);
 	return rc;
+}
+
+/* What the messages call the destination. */
+static const char *doc_name(const struct report_sink *s)
+{
+	return s->path ? s->path : "JSON to stdout";
 }
 
 /* Writes the document to s (a temporary file renamed into place, or stdout). */
@@ -298,10 +321,11 @@ static int put_doc(struct report_sink *s, const struct report *r, bool final, bo
 	s->out.no_sync = !final; /* a crash loses an interim version, not the last */
 	if (report_open(s, err) < 0)
 		return -1;
-	if (write_doc(s->f, r, p->runs ? p->runs : "", p->len, complete) < 0) {
-		const char *why = ferror(s->f) ? strerror(errno) : "out of memory";
+	if (write_doc(s->f, r, p, complete) < 0) {
+		const char *why = ferror(s->f) || ferror(p->spool) ? strerror(errno)
+								   : "out of memory";
 
-		err_set(err, "writing %s: %s", s->path ? s->path : "JSON to stdout", why);
+		err_set(err, "writing %s: %s", doc_name(s), why);
 		if (s->path)
 			output_discard(&s->out);
 		s->f = NULL;
@@ -315,10 +339,8 @@ static int release(struct report_sink *s, int rc)
 {
 	struct json_priv *p = s->priv;
 
-	if (p) {
-		free(p->runs);
-		free(p->off);
-	}
+	if (p && p->spool)
+		fclose(p->spool);
 	free(p);
 	s->priv = NULL;
 	return rc;
@@ -327,10 +349,28 @@ static int release(struct report_sink *s, int rc)
 /* The empty document now proves the destination is writable. */
 static int json_begin(struct report_sink *s, const struct report *r, char *err)
 {
-	s->priv = calloc(1, sizeof(struct json_priv));
-	if (!s->priv)
+	struct json_priv *p = calloc(1, sizeof(struct json_priv));
+
+	s->priv = p;
+	if (!p)
 		return err_set(err, "out of memory");
+	p->spool = spool_open(s->path ? s->out.path : NULL, err);
+	if (!p->spool)
+		return release(s, -1);
 	return s->path && put_doc(s, r, false, false, err) < 0 ? release(s, -1) : 0;
+}
+
+/* Runs up to n turned into text; -1 with why. */
+static int append_runs(struct report_sink *s, const struct report *r, size_t n, char *err)
+{
+	struct json_priv *p = s->priv;
+
+	while (p->nruns < n)
+		if (append_run(p, r, p->nruns) < 0)
+			return ferror(p->spool)
+				? err_set(err, "writing %s: %s", doc_name(s), strerror(errno))
+				: err_set(err, "out of memory for the JSON report");
+	return 0;
 }
 
 /* A file is kept valid and up to date as runs complete: each run is turned
@@ -346,12 +386,9 @@ static int json_add(struct report_sink *s, const struct report *r, size_t i, cha
 	struct json_priv *p = s->priv;
 	double t0 = now_s();
 
-	if (!s->path)
-		return 0;
-	while (p->nruns <= i)
-		if (append_run(p, r, p->nruns) < 0)
-			return release(s, err_set(err, "out of memory for the JSON report"));
-	if (t0 < p->next_write_s ||
+	if (append_runs(s, r, i + 1, err) < 0)
+		return release(s, -1);
+	if (!s->path || t0 < p->next_write_s ||
 	    (2 * p->nruns < 3 * p->written_runs && t0 < p->last_write_s + RESTATE_S))
 		return 0;
 	if (put_doc(s, r, false, false, err) < 0)
@@ -366,14 +403,9 @@ static int json_add(struct report_sink *s, const struct report *r, size_t i, cha
  * it goes to a file. */
 static int json_snapshot(struct report_sink *s, const struct report *r, char *err)
 {
-	struct json_priv *p = s->priv;
-
-	if (!s->path || !p)
+	if (!s->path || !s->priv)
 		return 0;
-	while (p->nruns < r->ndone)
-		if (append_run(p, r, p->nruns) < 0)
-			return err_set(err, "out of memory for the JSON report");
-	return put_doc(s, r, false, false, err);
+	return append_runs(s, r, r->ndone, err) < 0 ? -1 : put_doc(s, r, false, false, err);
 }
 
 /* The last document, marked complete when the whole plan ran; a write
@@ -382,22 +414,19 @@ static int json_snapshot(struct report_sink *s, const struct report *r, char *er
  * after the run compared with it); otherwise they are as they were written. */
 static int json_end(struct report_sink *s, const struct report *r, char *err)
 {
-	struct json_priv *p = s->priv, q = { 0 };
+	struct json_priv *p = s->priv;
 	bool complete = !r->interrupted && r->ndone == r->plan->n;
-	int rc = 0;
 
-	for (size_t i = 0; i < r->ndone && rc == 0; i++) {
-		bool again = i >= p->nruns || r->baselines;
-
-		if ((again ? append_run(&q, r, i) : copy_run(&q, p, i)) < 0)
-			rc = err_set(err, "out of memory for the JSON report");
+	if (r->baselines) {
+		if (fflush(p->spool) != 0 || ftruncate(fileno(p->spool), 0) < 0 ||
+		    fseeko(p->spool, 0, SEEK_SET) != 0)
+			return release(s, err_set(err, "writing %s: %s", doc_name(s),
+						  strerror(errno)));
+		p->nruns = 0;
 	}
-	free(p->runs);
-	free(p->off);
-	*p = q;
-	if (rc == 0)
-		rc = put_doc(s, r, true, complete, err);
-	return release(s, rc);
+	if (append_runs(s, r, r->ndone, err) < 0)
+		return release(s, -1);
+	return release(s, put_doc(s, r, true, complete, err));
 }
 
 const struct reporter report_json = {
