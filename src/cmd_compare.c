@@ -58,9 +58,9 @@ struct cell {
 };
 
 struct pair {
-	json_t *old, *new;       /* NULL: the run is only in the other file */
+	const struct resultfile_run *old, *new; /* NULL: the run is only in the other file */
 	size_t at;               /* the labelled run (old, else new) in comparison.all */
-	char label[512];
+	char *label;             /* malloc'd */
 	struct cell cell[NFIG];
 };
 
@@ -71,7 +71,7 @@ struct geomean {
 
 struct comparison {
 	struct resultfile file[2];
-	json_t **all;            /* the runs of both files, old then new */
+	struct resultfile_run **all; /* the runs of both files, old then new */
 	struct runset set;       /* over all */
 	double alpha;
 	struct pair *pairs;      /* old file's order, then runs only in the new one */
@@ -147,20 +147,26 @@ out:
 }
 
 /* Labels name the job and the parameters that tell its runs apart, in
- * either file. */
-static void label_pairs(struct comparison *c)
+ * either file; -1 when out of memory. */
+static int label_pairs(struct comparison *c)
 {
 	const char *keys[MAX_KEYS];
 	size_t nkeys = resultfile_keys(&c->set, keys, MAX_KEYS);
+	char label[512];
 
 	nkeys = resultfile_independent(&c->set, keys, nkeys);
-	for (size_t i = 0; i < c->npairs; i++)
-		resultfile_label(&c->set, c->pairs[i].at, true, keys, nkeys, c->pairs[i].label,
-				 sizeof(c->pairs[i].label));
+	for (size_t i = 0; i < c->npairs; i++) {
+		resultfile_label(&c->set, c->pairs[i].at, true, keys, nkeys, label, sizeof(label));
+		c->pairs[i].label = strdup(label);
+		if (!c->pairs[i].label)
+			return -1;
+	}
+	return 0;
 }
 
 /* Whether run has figure f and the figure it needs: positive medians. */
-static int run_has(json_t *run, const struct figure *f, const struct figure *needs, bool *has)
+static int run_has(const struct resultfile_run *run, const struct figure *f,
+		   const struct figure *needs, bool *has)
 {
 	struct summary s;
 	size_t n = 0;
@@ -180,7 +186,8 @@ static int run_has(json_t *run, const struct figure *f, const struct figure *nee
 	return 0;
 }
 
-static int compute_cell(struct cell *c, json_t *old, json_t *new, const struct figure *f,
+static int compute_cell(struct cell *c, const struct resultfile_run *old,
+			const struct resultfile_run *new, const struct figure *f,
 			const struct figure *needs)
 {
 	size_t na = 0, nb = 0;
@@ -259,9 +266,8 @@ static int compute(struct comparison *c)
 		needs[k] = shown[k].needs ? figure_find(shown[k].needs) : NULL;
 		c->any[k] = !needs[k];
 	}
-	if (match_runs(c) < 0)
+	if (match_runs(c) < 0 || label_pairs(c) < 0)
 		return -1;
-	label_pairs(c);
 	for (size_t i = 0; i < c->npairs; i++)
 		for (size_t k = 0; k < NFIG; k++) {
 			struct cell *cell = &c->pairs[i].cell[k];
@@ -462,7 +468,7 @@ static void csv_row(FILE *f, const struct comparison *c, const struct pair *p, s
 	const struct cell *cell = &p->cell[k];
 	bool both = p->old && p->new;
 
-	report_csv_field(f, json_string_value(json_object_get(p->old ? p->old : p->new, "job")), false);
+	report_csv_field(f, json_string_value((p->old ? p->old : p->new)->job), false);
 	report_csv_field(f, p->label, false);
 	report_csv_field(f, shown[k].name, false);
 	csv_side(f, &cell->old);
@@ -551,9 +557,9 @@ static json_t *figures_json(const struct comparison *c, const struct pair *p)
 /* A matched run with its figures; an unmatched one without. */
 static json_t *pair_json(const struct comparison *c, const struct pair *p)
 {
-	json_t *run = p->old ? p->old : p->new;
-	json_t *o = json_pack("{s:O, s:s, s:O}", "job", json_object_get(run, "job"), "label",
-			      p->label, "params", json_object_get(run, "params"));
+	const struct resultfile_run *run = p->old ? p->old : p->new;
+	json_t *o = json_pack("{s:O, s:s, s:o}", "job", run->job, "label", p->label, "params",
+			      resultfile_params_json(run));
 
 	if (o && p->old && p->new && json_object_set_new(o, "figures", figures_json(c, p)) < 0) {
 		json_decref(o);
@@ -626,10 +632,23 @@ static int output_format(const struct cli *cl, const char **format)
 
 static int load_files(struct comparison *c, const struct cli *cl)
 {
+	const struct figure *f[2 * NFIG];
+	size_t nf = 0;
 	char err[ERR_MAX];
 
+	/* the figures shown and those they need, each once */
+	for (size_t k = 0; k < 2 * NFIG; k++) {
+		const char *name = k < NFIG ? shown[k].name : shown[k - NFIG].needs;
+		const struct figure *fig = name ? figure_find(name) : NULL;
+		size_t j = 0;
+
+		while (j < nf && f[j] != fig)
+			j++;
+		if (fig && j == nf)
+			f[nf++] = fig;
+	}
 	for (int i = 0; i < 2; i++)
-		if (resultfile_load(&c->file[i], cl->files[i], err) < 0) {
+		if (resultfile_load(&c->file[i], cl->files[i], f, nf, 0, err) < 0) {
 			cli_error("%s", err);
 			return -1;
 		}
@@ -642,6 +661,8 @@ static void comparison_free(struct comparison *c)
 	free(c->all);
 	resultfile_free(&c->file[0]);
 	resultfile_free(&c->file[1]);
+	for (size_t i = 0; c->pairs && i < c->npairs; i++)
+		free(c->pairs[i].label);
 	free(c->pairs);
 }
 

@@ -51,7 +51,7 @@ struct mark {
 
 struct chart {
 	struct resultfile rf;
-	json_t **runs;           /* the runs of the chosen jobs */
+	struct resultfile_run **runs; /* the runs of the chosen jobs */
 	size_t nruns;
 	const struct figure *fig;
 	const struct figure *dir_fig[IO_DIRS]; /* per direction, when drawn so; else NULL */
@@ -91,20 +91,27 @@ static bool all_time_based(const struct chart *ch)
 	return ch->nruns > 0;
 }
 
+/* Whether some completed repeat of run counted some units of figure name
+ * (reads or writes: kept at load). */
+static bool run_did(const struct resultfile_run *run, const char *name)
+{
+	size_t n = 0;
+	double *x = resultfile_values(run, figure_find(name), &n);
+	bool did = false;
+
+	for (size_t j = 0; j < n; j++)
+		did |= x[j] > 0;
+	free(x);
+	return did;
+}
+
 /* The directions a run does: from its repeats' counts, else its op. */
-static unsigned run_dirs(json_t *run)
+static unsigned run_dirs(const struct resultfile_run *run)
 {
 	const char *op = json_string_value(resultfile_param(run, "op"));
-	json_t *reps = json_object_get(run, "repeats"), *rep;
-	unsigned dirs = 0;
-	size_t j;
+	unsigned dirs = (run_did(run, "reads") ? 1u << IO_READ : 0) |
+			(run_did(run, "writes") ? 1u << IO_WRITE : 0);
 
-	json_array_foreach(reps, j, rep) {
-		if (json_number_value(json_object_get(rep, "reads")) > 0)
-			dirs |= 1u << IO_READ;
-		if (json_number_value(json_object_get(rep, "writes")) > 0)
-			dirs |= 1u << IO_WRITE;
-	}
 	if (!dirs && op && strcmp(op, "write") == 0)
 		dirs = 1u << IO_WRITE;
 	else if (!dirs && op && strcmp(op, "readwrite") == 0)
@@ -278,19 +285,12 @@ static double x_of(const struct chart *ch, json_t *v, size_t i)
 
 /* What an incomplete run has, in text[MARK_MAX] ("interrupted: 2 of 3
  * repeats"); false when the run is complete. */
-static bool incomplete(json_t *run, char *text)
+static bool incomplete(const struct resultfile_run *run, char *text)
 {
-	json_t *reps = json_object_get(run, "repeats"), *rep;
 	json_t *asked = resultfile_param(run, "repeat");
-	size_t done = 0, want = json_array_size(reps), j;
-	bool interrupted = false, failed = json_is_true(json_object_get(run, "failed"));
+	size_t done = run->nrepeats - run->ninterrupted, want = run->nrepeats;
+	bool interrupted = run->ninterrupted > 0, failed = run->failed;
 
-	json_array_foreach(reps, j, rep) {
-		bool stopped = json_is_true(json_object_get(rep, "interrupted"));
-
-		interrupted |= stopped;
-		done += !stopped;
-	}
 	if (json_is_integer(asked))
 		want = (size_t)json_integer_value(asked);
 	if (!failed && !interrupted && done >= want)
@@ -643,12 +643,35 @@ static void chart_free(struct chart *ch)
 	free(ch->marks);
 }
 
-/* The result file, loaded, with runs; -1 after saying why. */
-static int load(struct resultfile *rf, const char *path)
+/* The figures a chart may draw, kept at load: --y or the two defaults
+ * (choose_figure picks among them), each per direction, and the counts
+ * that tell the directions apart; *n of them. */
+static void load_figures(const struct cli *cl, const struct figure **f, size_t *n)
 {
-	char err[ERR_MAX];
+	const char *y[] = { cl->y ? cl->y : "time_to_end_s", cl->y ? NULL : "throughput_Bps" };
+	char name[128];
 
-	if (resultfile_load(rf, path, err) < 0) {
+	*n = 0;
+	f[(*n)++] = figure_find("reads");
+	f[(*n)++] = figure_find("writes");
+	for (size_t k = 0; k < 2 && y[k]; k++)
+		for (int d = -1; d < IO_DIRS; d++) {
+			snprintf(name, sizeof(name), "%s%s%s", d < 0 ? "" : dir_name[d],
+				 d < 0 ? "" : "_", y[k]);
+			if ((f[*n] = figure_find(name)) != NULL)
+				(*n)++;
+		}
+}
+
+/* The result file, loaded, with runs; -1 after saying why. */
+static int load(struct resultfile *rf, const struct cli *cl)
+{
+	const struct figure *f[8];
+	char err[ERR_MAX];
+	size_t n;
+
+	load_figures(cl, f, &n);
+	if (resultfile_load(rf, cl->files[0], f, n, cl->over ? RESULTFILE_SERIES : 0, err) < 0) {
 		cli_error("%s", err);
 		return -1;
 	}
@@ -688,7 +711,7 @@ int cmd_plot(int argc, char **argv)
 		cli_error("plot: expected one result file (usage: iosweep %s)", help_usage("plot"));
 		rc = EXIT_USAGE;
 	} else if (plot_over_check_args(&cl) < 0 || plot_dest_open(&ch.dest, &cl) < 0 ||
-		   load(&ch.rf, cl.files[0]) < 0) {
+		   load(&ch.rf, &cl) < 0) {
 		rc = EXIT_USAGE;
 	} else if (cl.over) {
 		rc = plot_over(&ch.rf, &cl, &ch.dest);

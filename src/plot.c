@@ -82,9 +82,9 @@ void plot_dest_free(struct plot_dest *d)
 
 /* --- the runs --- */
 
-bool plot_job_chosen(const struct cli *cl, json_t *run)
+bool plot_job_chosen(const struct cli *cl, const struct resultfile_run *run)
 {
-	const char *job = json_string_value(json_object_get(run, "job"));
+	const char *job = json_string_value(run->job);
 
 	for (size_t j = 0; j < cl->njobs; j++)
 		if (strcmp(cl->jobs[j], job) == 0)
@@ -100,18 +100,16 @@ int plot_check_jobs(const struct cli *cl, const struct resultfile *rf)
 		size_t len = 0, i;
 
 		for (i = 0; i < rf->nruns; i++)
-			if (strcmp(cl->jobs[j], json_string_value(json_object_get(rf->runs[i],
-										     "job"))) == 0)
+			if (strcmp(cl->jobs[j], json_string_value(rf->runs[i]->job)) == 0)
 				break;
 		if (i < rf->nruns)
 			continue;
 		known[0] = '\0';
 		/* a job's runs are consecutive: each name once */
 		for (i = 0; i < rf->nruns && len < sizeof(known); i++) {
-			const char *job = json_string_value(json_object_get(rf->runs[i], "job"));
+			const char *job = json_string_value(rf->runs[i]->job);
 
-			if (!i || strcmp(job, json_string_value(json_object_get(rf->runs[i - 1],
-										"job"))) != 0)
+			if (!i || strcmp(job, json_string_value(rf->runs[i - 1]->job)) != 0)
 				len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
 							len ? ", " : "", job);
 		}
@@ -138,7 +136,7 @@ void plot_quote(FILE *f, const char *s)
 
 void plot_title(FILE *f, const struct resultfile *rf, const char *note)
 {
-	json_t *desc = rf->nruns ? json_object_get(rf->runs[0], "description") : NULL;
+	json_t *desc = rf->nruns ? rf->runs[0]->description : NULL;
 	const char *title = json_string_value(desc), *by;
 	char line[256];
 

@@ -33,7 +33,7 @@ int plot_dest_open(struct plot_dest *d, const struct cli *cl);
 void plot_dest_free(struct plot_dest *d);
 
 /* Whether run is of a job --job names (every run without --job). */
-bool plot_job_chosen(const struct cli *cl, json_t *run);
+bool plot_job_chosen(const struct cli *cl, const struct resultfile_run *run);
 /* Each --job names a job of rf; -1 after saying which does not. */
 int plot_check_jobs(const struct cli *cl, const struct resultfile *rf);
 

@@ -197,7 +197,7 @@ static int check_series(const struct resultfile *rf, size_t i, size_t j, json_t 
 
 static json_t *repeats_of(const struct resultfile *rf, size_t i)
 {
-	return json_object_get(rf->runs[i], "repeats");
+	return rf->runs[i]->repeats;
 }
 
 /* A repeat's series, or NULL (none, or null). */
@@ -239,10 +239,7 @@ static long check_all(const struct resultfile *rf)
 /* The run's number: its index, as the table and the CSV show it. */
 static size_t run_number(const struct resultfile *rf, size_t i)
 {
-	json_t *idx = json_object_get(rf->runs[i], "index");
-
-	return json_is_integer(idx) && json_integer_value(idx) >= 0
-		       ? (size_t)json_integer_value(idx) : i;
+	return rf->runs[i]->index >= 0 ? (size_t)rf->runs[i]->index : i;
 }
 
 static bool listed(char *const *nums, size_t n, size_t x)
@@ -478,7 +475,7 @@ static void line_title(const struct over *o, const struct runset *set, size_t in
 {
 	const char *keys[RUNSET_MAX_KEYS], *all[RUNSET_MAX_KEYS];
 	size_t nall = resultfile_keys(set, all, RUNSET_MAX_KEYS), nkeys = 0, len;
-	json_t *run = o->rf->runs[l->run], *rep = json_array_get(repeats_of(o->rf, l->run), l->rep);
+	json_t *rep = json_array_get(repeats_of(o->rf, l->run), l->rep);
 	json_t *s = series_of(rep);
 	char label[TITLE_MAX], iv[32];
 
@@ -502,14 +499,14 @@ static void line_title(const struct over *o, const struct runset *set, size_t in
 	}
 	if (json_is_true(json_object_get(rep, "interrupted")) && len < sizeof(l->title))
 		len += (size_t)snprintf(l->title + len, sizeof(l->title) - len, " (interrupted)");
-	if (json_is_true(json_object_get(run, "failed")) && len < sizeof(l->title))
+	if (o->rf->runs[l->run]->failed && len < sizeof(l->title))
 		snprintf(l->title + len, sizeof(l->title) - len, " (run failed)");
 }
 
 /* Every line's title, naming only what differs between the runs drawn. */
 static int title_lines(struct over *o)
 {
-	json_t *runs[MAX_LINES] = { NULL };
+	struct resultfile_run *runs[MAX_LINES] = { NULL };
 	size_t nruns = 0, in_set[MAX_LINES] = { 0 };
 	struct runset set;
 

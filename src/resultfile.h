@@ -1,6 +1,7 @@
 /*
  * resultfile.h - result files read back: what `compare` and `plot` need
- * from the JSON that `run -o json` writes.
+ * from the JSON that `run -o json` writes, and nothing more (a file of
+ * 100 000 runs is read one run at a time into a few hundred bytes a run).
  *
  * A run is known by its job name and its parameters ("params"), except the
  * ones that do not change what is measured (filename, repeat, warmup).  The
@@ -18,23 +19,65 @@
 
 #include "figures.h"
 
+struct rf_value;
+
+/* One run of a result file, as compare and plot need it: its job and
+ * parameters (each distinct value held once per file and shared by the
+ * runs that have it) and the values of the figures asked for at load. */
+struct resultfile_run {
+	json_t *job;                /* the job's name (a string) */
+	json_t *description;        /* a string, or NULL */
+	size_t nparams;
+	struct rf_param {
+		const char *key;
+		const struct rf_value *value;
+	} *params;
+	const struct figure *const *figs; /* the figures kept (the file's) */
+	size_t nfigs;
+	size_t *nval;               /* nval[k]: values of figs[k] ... */
+	double **val;               /* ... over the completed repeats: val[k] */
+	long long index;            /* the run's "index", or -1 */
+	bool failed;                /* the run failed */
+	size_t nrepeats;            /* its repeats, interrupted ones included, */
+	size_t ninterrupted;        /* and how many of them were interrupted */
+	json_t *repeats;            /* RESULTFILE_SERIES: per repeat {"interrupted": bool,
+				     * "series": as in the file or null}; else NULL */
+};
+
+/* resultfile_load(): keep each repeat's series too (plot --over). */
+#define RESULTFILE_SERIES 1u
+
+struct rf_intern;
+
 struct resultfile {
 	const char *path;
-	json_t *doc;
-	json_t **runs;   /* the run objects (owned by doc) */
+	json_t *doc;     /* everything but the runs (job_file, host, ...) */
+	struct resultfile_run **runs;
 	size_t nruns;
 	bool from_fio;   /* a fio JSON result, read as one run per job (resultfile_fio.c) */
+	/* private */
+	const struct figure **figs;
+	size_t nfigs;
+	unsigned flags;
+	struct rf_intern *values;
+	size_t runs_cap;
 };
 
 /* Reads and checks path: JSON with an "iosweep" object of schema
  * IOSWEEP_SCHEMA and runs that have a job, params and repeats, or a fio
- * JSON result (see resultfile_fio.h).  -1 with
- * "PATH: why" in err (ERR_MAX bytes). */
-int resultfile_load(struct resultfile *rf, const char *path, char *err);
+ * JSON result (see resultfile_fio.h).  The runs are read one at a time
+ * (one run's jansson tree at a time), and of each only its job, params,
+ * the counts above, the values of figs[0..nfigs) and, with flags
+ * RESULTFILE_SERIES, its repeats' series.  -1 with "PATH: why" in err
+ * (ERR_MAX bytes). */
+int resultfile_load(struct resultfile *rf, const char *path, const struct figure *const *figs,
+		    size_t nfigs, unsigned flags, char *err);
 void resultfile_free(struct resultfile *rf);
 
 /* params[key] of a run, or the job name when key is "job"; NULL if absent. */
-json_t *resultfile_param(json_t *run, const char *key);
+json_t *resultfile_param(const struct resultfile_run *run, const char *key);
+/* A new object of a run's params; NULL when out of memory. */
+json_t *resultfile_params_json(const struct resultfile_run *run);
 /* Whether a params key is part of what a run is (not filename, repeat, warmup). */
 bool resultfile_identity_key(const char *key);
 #define RUNSET_MAX_KEYS 64
@@ -43,7 +86,7 @@ bool resultfile_identity_key(const char *key);
  * parameter's values numbered once, through a hash table: the questions
  * below cost O(runs), never a comparison of every pair of runs. */
 struct runset {
-	json_t *const *runs;
+	struct resultfile_run *const *runs;
 	size_t n;
 	const char *keys[RUNSET_MAX_KEYS];  /* "job", then the identity keys, first seen first */
 	size_t nkeys;
@@ -57,7 +100,8 @@ struct runset {
 
 /* -1 when out of memory.  Runs are numbered (run_id) by their identity
  * parameters, and their job too when job_in_identity. */
-int runset_init(struct runset *s, json_t *const *runs, size_t n, bool job_in_identity);
+int runset_init(struct runset *s, struct resultfile_run *const *runs, size_t n,
+		bool job_in_identity);
 void runset_free(struct runset *s);
 /* The identity keys found in the runs, in first-seen order; at most max. */
 size_t resultfile_keys(const struct runset *s, const char **keys, size_t max);
@@ -82,7 +126,7 @@ void resultfile_label(const struct runset *s, size_t run, bool with_job,
 
 /* The values of figure f over a run's repeats, leaving out interrupted
  * repeats and unknown values, in a malloc'd array of *n; NULL when out of
- * memory. */
-double *resultfile_values(json_t *run, const struct figure *f, size_t *n);
+ * memory, or when f was not among the figures kept at load. */
+double *resultfile_values(const struct resultfile_run *run, const struct figure *f, size_t *n);
 
 #endif

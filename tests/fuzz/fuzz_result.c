@@ -49,17 +49,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void labels(struct resultfile *rf)
 {
 	const char *keys[64];
-	size_t nkeys = resultfile_keys(rf->runs, rf->nruns, keys, 64);
+	struct runset set;
+	size_t nkeys;
 	char buf[1024];
 
-	nkeys = resultfile_independent(rf->runs, rf->nruns, keys, nkeys);
+	if (runset_init(&set, rf->runs, rf->nruns, true) < 0)
+		return;
+	nkeys = resultfile_keys(&set, keys, 64);
+	nkeys = resultfile_independent(&set, keys, nkeys);
 	for (size_t k = 0; k < nkeys; k++) {
-		(void)resultfile_distinct(rf->runs, rf->nruns, keys[k]);
-		(void)resultfile_varies(rf->runs, rf->nruns, keys[k], "job");
+		(void)resultfile_distinct(&set, keys[k]);
+		(void)resultfile_varies(&set, keys[k], "job");
 	}
 	for (size_t i = 0; i < rf->nruns; i++) {
-		resultfile_label(rf->runs, rf->nruns, rf->runs[i], i % 2, keys, nkeys, buf,
-				 sizeof(buf));
+		resultfile_label(&set, i, i % 2, keys, nkeys, buf, sizeof(buf));
 		for (size_t k = 0; k < nkeys; k++)
 			resultfile_param_text(keys[k], resultfile_param(rf->runs[i], keys[k]), buf,
 					      sizeof(buf));
@@ -69,11 +72,13 @@ static void labels(struct resultfile *rf)
 			free(resultfile_values(rf->runs[i], &figure_table[fi], &n));
 		}
 	}
+	runset_free(&set);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const formats[] = { "table", "json", "csv" };
+	const struct figure *every[64];
 	struct resultfile rf;
 	char err[ERR_MAX], format[16];
 	FILE *f = fopen(path, "w");
@@ -82,7 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
-	if (resultfile_load(&rf, path, err) < 0)
+	for (size_t i = 0; i < figure_count && i < 64; i++)
+		every[i] = &figure_table[i];
+	if (resultfile_load(&rf, path, every, figure_count < 64 ? figure_count : 64, err) < 0)
 		return 0;
 	labels(&rf);
 	resultfile_free(&rf);
