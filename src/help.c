@@ -94,7 +94,10 @@ static const struct command_doc command_docs[] = {
 	  "run the plan of a job file and report the results (FORMAT: table, json, csv, series)",
 	  "Runs every run of the job file's plan, each repeated as the job says, and\n"
 	  "reports the results.  A JOB.ini that is not found as given and has no '/' is\n"
-	  "also looked for in the installed jobs directory (" IOSWEEP_JOBS_DIR ").",
+	  "also looked for in the installed jobs directory (" IOSWEEP_JOBS_DIR ").\n"
+	  "A run stopped by a signal writes what it measured, marked interrupted: in\n"
+	  "JSON \"interrupted\": true; in CSV a last row with interrupted=true (the\n"
+	  "repeat that was cut, or the one that was next, without figures).",
 	  H_OUTPUT | H_SET | H_JOB | H_QUIET,
 	  "iosweep run jobs/demo.ini --set size=16m -o json:demo.json" },
 	{ "plan", "plan JOB.ini [-o table|json] [--set KEY=VALUE]... [--job NAME]...",

@@ -57,29 +57,37 @@ static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 	return csv_flush(s, err);
 }
 
+/* The start of a row: job, run, repeat and the run's parameters. */
+static void csv_params(FILE *f, const struct run *run, size_t repeat)
+{
+	char buf[4096];
+
+	report_csv_field(f, run->job->name, false);
+	snprintf(buf, sizeof(buf), "%zu", run->index);
+	report_csv_field(f, buf, false);
+	snprintf(buf, sizeof(buf), "%zu", repeat);
+	report_csv_field(f, buf, false);
+	for (int i = 0; i < OPT__COUNT; i++) {
+		if (option_table[i].per_job)
+			continue;
+		if (option_table[i].type == T_SIZE || option_table[i].type == T_UINT)
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->v[i].u);
+		else
+			option_format(i, run->v[i], buf, sizeof(buf));
+		report_csv_field(f, buf, false);
+	}
+}
+
 static int csv_add(struct report_sink *s, const struct report *r, size_t idx, char *err)
 {
 	const struct run_result *res = &r->results[idx];
 	const struct run *run = res->run;
-	char buf[4096];
+	char buf[64];
 
 	for (size_t k = 0; k < res->nrep; k++) {
 		const struct repeat_result *rr = &res->rep[k];
 
-		report_csv_field(s->f, run->job->name, false);
-		snprintf(buf, sizeof(buf), "%zu", run->index);
-		report_csv_field(s->f, buf, false);
-		snprintf(buf, sizeof(buf), "%zu", k);
-		report_csv_field(s->f, buf, false);
-		for (int i = 0; i < OPT__COUNT; i++) {
-			if (option_table[i].per_job)
-				continue;
-			if (option_table[i].type == T_SIZE || option_table[i].type == T_UINT)
-				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)run->v[i].u);
-			else
-				option_format(i, run->v[i], buf, sizeof(buf));
-			report_csv_field(s->f, buf, false);
-		}
+		csv_params(s->f, run, k);
 		for (size_t i = 0; i < figure_count; i++) {
 			const struct figure *f = &figure_table[i];
 
@@ -107,9 +115,48 @@ int report_csv_end(struct report_sink *s, const struct report *r, char *err)
 	return report_close(s, err);
 }
 
+/* Where a stop cut the sweep, when no row says so yet (the stop fell
+ * between repeats or between runs): the run and repeat that were next;
+ * false when the last row is an interrupted repeat or nothing was left. */
+static bool cut_at(const struct report *r, const struct run **run, size_t *repeat)
+{
+	const struct run_result *last = r->ndone ? &r->results[r->ndone - 1] : NULL;
+
+	if (!r->interrupted || (last && last->nrep && last->rep[last->nrep - 1].interrupted))
+		return false;
+	if (last && last->interrupted && !last->failed &&
+	    last->nrep < last->run->v[OPT_REPEAT].u) {
+		*run = last->run;
+		*repeat = last->nrep;
+		return true;
+	}
+	if (r->ndone >= r->plan->n)
+		return false;
+	*run = &r->plan->runs[r->ndone];
+	*repeat = 0;
+	return true;
+}
+
+/* The end: after a stop that no row shows, a row for the repeat that was
+ * next, with its parameters, no figures and interrupted=true, so that a
+ * reader of the CSV alone sees that the sweep was cut, and where. */
+static int csv_end(struct report_sink *s, const struct report *r, char *err)
+{
+	const struct run *run;
+	size_t repeat;
+
+	if (cut_at(r, &run, &repeat)) {
+		csv_params(s->f, run, repeat);
+		for (size_t i = 0; i < figure_count + 3; i++)
+			report_csv_field(s->f, "", false);
+		report_csv_field(s->f, "true", true);
+	}
+	return report_csv_end(s, r, err);
+}
+
 const struct reporter report_csv = {
 	.name = "csv",
 	.begin = csv_begin,
 	.add = csv_add,
-	.end = report_csv_end,
+	.end = csv_end,
 };

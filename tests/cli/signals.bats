@@ -67,3 +67,51 @@ closed_stdout() {
 	[ "$(json_get "$TESTDIR/w.json" 'd["interrupted"]')" = False ]
 	[ "$(json_get "$TESTDIR/w.json" 'd["stopped_by"]')" = None ]
 }
+
+# cut_between SIGNAL RUN: a job of two runs of two repeats, [quick] on an existing file and
+# [next] on a new one, stopped by SIGNAL as the test file of RUN (next, or quick: then its
+# file is new too) is created (tests/shim/signal_shim.c): a stop that falls between runs, or
+# before the first
+cut_between() {
+	local quick=old.dat
+	[ "$2" = quick ] && quick=first.dat
+	head -c 1m /dev/urandom >"$TESTDIR/old.dat"
+	rm -f "$TESTDIR/new.dat"
+	job c "[global]\nrepeat = 2\nsize = 1m\n[quick]\nfilename = $TESTDIR/$quick\n[next]\nfilename = $TESTDIR/new.dat\n"
+	run env IOSWEEP_SIGNAL_AT=write IOSWEEP_SIGNAL="$1" \
+		IOSWEEP_SIGNAL_FILE="$([ "$2" = quick ] && echo first.dat || echo new.dat)" \
+		LD_PRELOAD="$HELPERS/signal_shim.so" "$IOSWEEP" run "$TESTDIR/c.ini" -q \
+		-o csv:"$TESTDIR/c.csv" -o json:"$TESTDIR/c.json"
+}
+
+# csv_rows FILE EXPR: EXPR over the CSV's rows as dicts (r), with the header (h)
+csv_rows() {
+	python3 -c 'import csv,sys; rows=list(csv.reader(open(sys.argv[1], newline=""))); h=rows[0]; r=[dict(zip(h, x)) for x in rows[1:]]; assert all(len(x) == len(h) for x in rows); print(eval(sys.argv[2]))' "$@"
+}
+
+@test "a stop between runs ends the CSV with a row for the run that was next, without figures, interrupted" {
+	for sig in INT TERM; do
+		cut_between $sig next
+		[ "$status" -eq $((128 + $(kill -l $sig))) ]
+		[ "$(json_get "$TESTDIR/c.json" 'len(d["runs"]), d["interrupted"]')" = "(1, True)" ]
+		[ "$(csv_rows "$TESTDIR/c.csv" '[(x["job"], x["run"], x["repeat"], x["interrupted"]) for x in r]')" = "[('quick', '0', '0', 'false'), ('quick', '0', '1', 'false'), ('next', '1', '0', 'true')]" ]
+		# the cut row has the run's parameters and no figure at all
+		[ "$(csv_rows "$TESTDIR/c.csv" 'r[2]["filename"], r[2]["bs"], r[2]["time_to_end_s"], r[2]["reads"], r[2]["consume_result"], r[2]["cache_as_asked"]')" = "('$TESTDIR/new.dat', '4096', '', '', '', '')" ]
+		[ "$(csv_rows "$TESTDIR/c.csv" 'r[0]["time_to_end_s"] != "" and r[0]["reads"] == "256"')" = True ]
+	done
+}
+
+@test "a stop before the first run leaves a CSV of the header and one interrupted row for it" {
+	cut_between INT quick
+	[ "$status" -eq 130 ]
+	[ "$(csv_rows "$TESTDIR/c.csv" '[(x["job"], x["repeat"], x["interrupted"], x["iops"]) for x in r]')" = "[('quick', '0', 'true', '')]" ]
+}
+
+@test "a sweep that ran to its end has no interrupted row, and a stop inside a repeat adds none" {
+	head -c 1m /dev/urandom >"$TESTDIR/new.dat"
+	job c "[global]\nrepeat = 2\n[quick]\nfilename = $TESTDIR/new.dat\n[next]\nfilename = $TESTDIR/new.dat\nbs = 8k\n"
+	"$IOSWEEP" run "$TESTDIR/c.ini" -q -o csv:"$TESTDIR/c.csv"
+	[ "$(csv_rows "$TESTDIR/c.csv" '[x["interrupted"] for x in r]')" = "['false', 'false', 'false', 'false']" ]
+	# the interrupted repeat's own row is the mark (interrupt_second_run: 3 rows)
+	interrupt_second_run INT
+}
