@@ -98,3 +98,70 @@ PY
 	[ "$renames" -le $((seconds + 3)) ]
 	[ "$(json_get "$TESTDIR/s.json" 'len(d["runs"]), d["complete"]')" = "(2000, True)" ]
 }
+
+# fat N FILE: a result file of N runs shaped like what `run -o json` writes (summaries and
+# all, about 18 KB a run, indented), made from a real 4-run result by varying size
+fat() {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	job r "[global]\nfilename = $TESTDIR/f\nrepeat = 3\n[seq]\nbs = 4k, 16k\nengine = sync, mmap\n"
+	[ -e "$TESTDIR/real.json" ] || "$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/real.json"
+	python3 - "$TESTDIR/real.json" "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+d["runs"] = []
+for i in range(int(sys.argv[2])):
+    r = json.loads(json.dumps(runs[i % len(runs)]))
+    r["index"], r["params"]["size"] = i, (i // len(runs) + 1) << 20
+    d["runs"].append(r)
+json.dump(d, open(sys.argv[3], "w"), indent=2)
+PY
+}
+
+@test "compare holds a few hundred bytes a run, not the files: two 3.7 MB files within 24 MB" {
+	grep -q __asan_init "$IOSWEEP" && skip "the sanitizers reserve terabytes of address space"
+	fat 200 "$TESTDIR/a.json"
+	cp "$TESTDIR/a.json" "$TESTDIR/b.json"
+	[ "$(stat -c %s "$TESTDIR/a.json")" -gt 3000000 ]
+	# the whole jansson tree of one such file takes more than 24 MB
+	(ulimit -v 24000; "$IOSWEEP" compare "$TESTDIR/a.json" "$TESTDIR/b.json" -o csv >"$TESTDIR/c.csv")
+	[ "$(grep -c '^seq,' "$TESTDIR/c.csv")" -eq 800 ]
+}
+
+@test "runs longer than the reader's 1 MiB pieces, runs before the head and any spacing read the same" {
+	many 3000 "$TESTDIR/a.json" 1
+	many 3000 "$TESTDIR/b.json" 2
+	python3 - "$TESTDIR/a.json" "$TESTDIR/odd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"][1500]["description"] = "x" * (3 << 20)   # one run of 3 MiB
+odd = {"runs": d.pop("runs")}
+odd.update(d)
+json.dump(odd, open(sys.argv[2], "w"), separators=(",", ":"))
+PY
+	"$IOSWEEP" compare "$TESTDIR/a.json" "$TESTDIR/b.json" -o csv >"$TESTDIR/ab.csv"
+	"$IOSWEEP" compare "$TESTDIR/odd.json" "$TESTDIR/b.json" -o csv >"$TESTDIR/ob.csv"
+	[ "$(wc -l <"$TESTDIR/ab.csv")" -eq 12005 ]
+	cmp "$TESTDIR/ab.csv" "$TESTDIR/ob.csv"
+}
+
+@test "a file cut inside a run past the first MiB is refused with the line where it ends" {
+	many 3000 "$TESTDIR/a.json" 1
+	head -c 2000017 "$TESTDIR/a.json" >"$TESTDIR/cut.json"
+	last=$(($(tr -cd '\n' <"$TESTDIR/cut.json" | wc -c) + 1))
+	run "$IOSWEEP" compare "$TESTDIR/cut.json" "$TESTDIR/a.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: $TESTDIR/cut.json: not JSON (line $last: "*"near end of file)" ]]
+}
+
+@test "a 2000-run sweep writes its JSON one run a line, in constant memory (40 MB of address space)" {
+	grep -q __asan_init "$IOSWEEP" && skip "the sanitizers reserve terabytes of address space"
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	sweep "$TESTDIR/s.ini" "[global]\\nfilename = $TESTDIR/f\\nrepeat = 1\\ncache = keep" 40 50 64k
+	# the text of 2000 runs held in memory took more than 60 MB
+	(ulimit -v 40000; "$IOSWEEP" run "$TESTDIR/s.ini" -q -o json:"$TESTDIR/s.json")
+	[ "$(json_get "$TESTDIR/s.json" 'len(d["runs"]), d["complete"]')" = "(2000, True)" ]
+	[ "$(grep -c '^    {"job": "sweep", "index": ' "$TESTDIR/s.json")" -eq 2000 ]
+	# nothing left beside it (the spool of the runs' text is an unlinked file)
+	[ "$(ls -A "$TESTDIR" | grep -c 'tmp\|iosweep')" -eq 0 ]
+}
