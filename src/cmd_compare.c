@@ -568,20 +568,43 @@ static json_t *pair_json(const struct comparison *c, const struct pair *p)
 	return o;
 }
 
-static json_t *comparison_json(const struct comparison *c)
+/* Writes v (NULL: out of memory) compactly, on one line; -1 on failure. */
+static int dump_line(FILE *f, const char *before, json_t *v)
 {
-	json_t *lists[3] = { json_array(), json_array(), json_array() }, *geo = json_object();
-	json_t *notes = json_array();
+	int rc = v && fputs(before, f) >= 0 &&
+			 json_dumpf(v, f, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10)) == 0 ? 0 : -1;
+
+	json_decref(v);
+	return rc;
+}
+
+/* The comparison as one JSON document, written piece by piece so that
+ * memory does not grow with the runs: the files and alpha, then each list
+ * ("runs", "only_in_old", "only_in_new") one run a line, the geomean and
+ * the notes. */
+static int print_json(const struct comparison *c, FILE *f)
+{
+	static const char *const list[] = { "runs", "only_in_old", "only_in_new" };
+	json_t *geo = json_object(), *notes = json_array();
 	char note[512];
 	int rc = 0;
 
-	for (size_t i = 0; i < c->npairs; i++) {
-		const struct pair *p = &c->pairs[i];
-		size_t which = p->old && p->new ? 0 : p->old ? 1 : 2;
+	rc |= dump_line(f, "{\n  \"old\": ", json_string(c->file[0].path));
+	rc |= dump_line(f, ",\n  \"new\": ", json_string(c->file[1].path));
+	rc |= dump_line(f, ",\n  \"alpha\": ", json_real(c->alpha));
+	for (size_t which = 0; which < 3 && rc == 0; which++) {
+		size_t n = 0;
 
-		rc |= json_array_append_new(lists[which], pair_json(c, p));
+		rc |= fprintf(f, ",\n  \"%s\": [", list[which]) < 0;
+		for (size_t i = 0; i < c->npairs && rc == 0; i++) {
+			const struct pair *p = &c->pairs[i];
+
+			if (which == (p->old && p->new ? 0 : p->old ? 1 : 2))
+				rc |= dump_line(f, n++ ? ",\n    " : "\n    ", pair_json(c, p));
+		}
+		rc |= fputs(n ? "\n  ]" : "]", f) < 0;
 	}
-	for (size_t k = 0; k < NFIG; k++)
+	for (size_t k = 0; geo && k < NFIG; k++)
 		if (c->any[k])
 			rc |= json_object_set_new(geo, shown[k].name,
 						  json_pack("{s:I, s:o, s:o, s:o}", "n",
@@ -593,17 +616,9 @@ static json_t *comparison_json(const struct comparison *c)
 		few_text(c, note, sizeof(note));
 		rc |= json_array_append_new(notes, json_string(note));
 	}
-	if (rc) {
-		for (int i = 0; i < 3; i++)
-			json_decref(lists[i]);
-		json_decref(geo);
-		json_decref(notes);
-		return NULL;
-	}
-	return json_pack("{s:s, s:s, s:f, s:o, s:o, s:o, s:o, s:o}", "old", c->file[0].path,
-			 "new", c->file[1].path, "alpha", c->alpha, "runs", lists[0],
-			 "only_in_old", lists[1], "only_in_new", lists[2], "geomean", geo, "notes",
-			 notes);
+	rc |= dump_line(f, ",\n  \"geomean\": ", geo);
+	rc |= dump_line(f, ",\n  \"notes\": ", notes);
+	return rc || fputs("\n}\n", f) < 0 ? -1 : 0;
 }
 
 /* table (the default), csv or json, to stdout. */
@@ -668,22 +683,17 @@ static void comparison_free(struct comparison *c)
 
 static int print_comparison(struct comparison *c, const char *format)
 {
-	json_t *doc = NULL;
 	int rc = 0;
 
-	if (strcmp(format, "json") == 0) {
-		doc = comparison_json(c);
-		if (!doc) {
-			cli_error("compare: out of memory");
-			return EXIT_RUN;
-		}
-		rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		json_decref(doc);
-		fputc('\n', stdout);
-	} else if (strcmp(format, "csv") == 0) {
+	if (strcmp(format, "json") == 0)
+		rc = print_json(c, stdout);
+	else if (strcmp(format, "csv") == 0)
 		print_csv(c, stdout);
-	} else {
+	else
 		print_table(c, stdout);
+	if (rc < 0 && !ferror(stdout)) {
+		cli_error("compare: out of memory");
+		return EXIT_RUN;
 	}
 	if (rc < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		cli_error("compare: writing to stdout failed");

@@ -118,7 +118,7 @@ json.dump(d, open(sys.argv[3], "w"), indent=2)
 PY
 }
 
-@test "compare holds a few hundred bytes a run, not the files: two 3.7 MB files within 24 MB" {
+@test "compare holds a few hundred bytes a run, not the files: two 3.7 MB files within 24 MB, CSV and JSON" {
 	grep -q __asan_init "$IOSWEEP" && skip "the sanitizers reserve terabytes of address space"
 	fat 200 "$TESTDIR/a.json"
 	cp "$TESTDIR/a.json" "$TESTDIR/b.json"
@@ -126,6 +126,9 @@ PY
 	# the whole jansson tree of one such file takes more than 24 MB
 	(ulimit -v 24000; "$IOSWEEP" compare "$TESTDIR/a.json" "$TESTDIR/b.json" -o csv >"$TESTDIR/c.csv")
 	[ "$(grep -c '^seq,' "$TESTDIR/c.csv")" -eq 800 ]
+	# the JSON of the comparison is written a run at a time, too
+	(ulimit -v 24000; "$IOSWEEP" compare "$TESTDIR/a.json" "$TESTDIR/b.json" -o json >"$TESTDIR/c.json")
+	[ "$(json_get "$TESTDIR/c.json" 'len(d["runs"]), len(d["only_in_old"]), d["geomean"]["iops"]["n"]')" = "(200, 0, 200)" ]
 }
 
 @test "runs longer than the reader's 1 MiB pieces, runs before the head and any spacing read the same" {
