@@ -37,8 +37,8 @@
 #include <xxhash.h>
 
 /* A distinct value of a file (a job name, a parameter's key or value),
- * held once: text is what two values share only when they are equal (a
- * type letter, then the value), and numbers them in struct runset. */
+ * held once.  Its text is what two values share only when they are equal
+ * (a type letter, then the value): what struct runset numbers. */
 struct rf_value {
 	json_t *json;
 	size_t len;
@@ -72,8 +72,8 @@ static char *value_text(const json_t *v, const char *key, char *buf, size_t n, s
 		w = snprintf(buf, n, "i%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else if (json_is_real(v))
 		w = snprintf(buf, n, "r%.17g", json_real_value(v));
-	else
-		w = snprintf(buf, n, "%s", json_is_null(v) ? "n" : json_is_true(v) ? "t" : "f");
+	else /* null */
+		w = snprintf(buf, n, "n");
 	*len = (size_t)w;
 	return buf;
 }
