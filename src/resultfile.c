@@ -267,7 +267,8 @@ static bool counted(json_t *rep, const struct figure *f)
 	       !json_is_true(json_object_get(rep, "interrupted"));
 }
 
-/* r->repeats: of each repeat, whether it was interrupted and its series. */
+/* r->repeats: of each repeat, whether it was interrupted, its series and
+ * its time to end (where its last interval ends). */
 static int keep_series(struct resultfile_run *r, json_t *reps)
 {
 	size_t j;
@@ -278,11 +279,13 @@ static int keep_series(struct resultfile_run *r, json_t *reps)
 		return -1;
 	json_array_foreach(reps, j, rep) {
 		json_t *series = json_object_get(rep, "series");
+		json_t *tte = json_object_get(rep, "time_to_end_s"); /* checked: a number */
 
 		if (json_array_append_new(r->repeats,
-					  json_pack("{s:b, s:O}", "interrupted",
+					  json_pack("{s:b, s:O, s:O}", "interrupted",
 						    json_is_true(json_object_get(rep, "interrupted")),
-						    "series", series ? series : json_null())) < 0)
+						    "series", series ? series : json_null(),
+						    "time_to_end_s", tte ? tte : json_null())) < 0)
 			return -1;
 	}
 	return 0;

@@ -41,7 +41,8 @@ struct resultfile_run {
 	size_t nrepeats;            /* its repeats, interrupted ones included, */
 	size_t ninterrupted;        /* and how many of them were interrupted */
 	json_t *repeats;            /* RESULTFILE_SERIES: per repeat {"interrupted": bool,
-				     * "series": as in the file or null}; else NULL */
+				     * "series" and "time_to_end_s": as in the file,
+				     * or null}; else NULL */
 };
 
 /* resultfile_load(): keep each repeat's series too (plot --over). */

@@ -89,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	for (size_t i = 0; i < figure_count && i < 64; i++)
 		every[i] = &figure_table[i];
-	if (resultfile_load(&rf, path, every, figure_count < 64 ? figure_count : 64, err) < 0)
+	if (resultfile_load(&rf, path, every, figure_count < 64 ? figure_count : 64,
+			    RESULTFILE_SERIES, err) < 0)
 		return 0;
 	labels(&rf);
 	resultfile_free(&rf);
