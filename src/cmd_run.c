@@ -79,6 +79,7 @@ static void *watch_stdout(void *arg)
 			       { .fd = watch_wake[0], .events = POLLIN } };
 
 	(void)arg;
+	run_own_files(); /* polls stdout and its pipe only; see run.h */
 	for (;;) {
 		if (poll(p, 2, -1) < 0)
 			continue; /* EINTR */

@@ -62,6 +62,8 @@ struct series {
 	unsigned coarsened;       /* times pairs were merged */
 	int fd;                   /* residency at boundaries: a file to ask cachestat about, or -1 */
 	uint64_t size;
+	uint64_t resid_cost_ns;   /* what asking it once took (at series_start) */
+	uint64_t resid_every;     /* it is asked at every resid_every-th boundary only */
 	struct series_live *live; /* published at every boundary, or NULL */
 	struct series_slot slot[SERIES_SLOTS];
 };
@@ -72,8 +74,10 @@ int series_init(struct series *s);
 void series_free(struct series *s);
 /* Empties the series for a repeat starting at t0_ns, with intervals of
  * interval_ns (> 0).  With s->fd >= 0 (set once, -1 by series_init), the
- * residency of its first s->size bytes is read at every boundary
- * (cachestat only; unknown without it).  With s->live set (by the owner,
+ * residency of its first s->size bytes is read at the boundaries
+ * (cachestat only; unknown without it): at every one, or at every
+ * resid_every-th where one look costs more than 1% of an interval.  With
+ * s->live set (by the owner,
  * NULL by series_init), every boundary publishes the interval that ended
  * there, and this starts a new repeat for the reader. */
 void series_start(struct series *s, uint64_t t0_ns, uint64_t interval_ns);

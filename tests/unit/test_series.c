@@ -9,12 +9,14 @@
  * doubles the interval without losing a sample.  The live view gets the
  * latest interval completed, whole, and nothing of an earlier repeat.
  */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -233,12 +235,56 @@ static void test_live(void **state)
 	free(a);
 }
 
+/* Residency is asked at every boundary where that is cheap, and where one
+ * look costs more than 1% of an interval only at every Nth boundary: N
+ * from what the look cost (measured at series_start), and again when the
+ * interval doubles. */
+static void test_residency_is_paced(void **state)
+{
+	struct series *s = calloc(1, sizeof(*s));
+	char path[] = "/tmp/iosweep-test-series.XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_non_null(s);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, path, 16), 16);
+	assert_int_equal(series_init(s), 0);
+	s->fd = fd;
+	s->size = 16;
+	series_start(s, 0, 10 * MS);
+	/* a 16-byte file: far below 1% of 10 ms */
+	assert_int_equal(s->resid_every, 1);
+	for (uint64_t k = 1; k < 8; k++) {
+		series_record(s, 0, k * 10 * MS + 1, 1000, 4096);
+		assert_true(s->slot[k].resident >= 0 || s->slot[0].resident < 0);
+	}
+	/* as if one look took 0.25 ms: 2.5% of 10 ms, so every 3rd boundary */
+	series_start(s, 0, 10 * MS);
+	s->resid_cost_ns = 250000;
+	s->resid_every = 1 + s->resid_cost_ns * 100 / s->interval_ns;
+	assert_int_equal(s->resid_every, 3);
+	for (uint64_t k = 1; k < 16; k++) {
+		series_record(s, 0, k * 10 * MS + 1, 1000, 4096);
+		if (k % 3)
+			assert_true(s->slot[k].resident < 0);
+	}
+	/* coarsened: 20 ms intervals, 1.25%: every 2nd */
+	series_coarsen(s);
+	assert_int_equal(s->resid_every, 2);
+	close(fd);
+	series_free(s);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sums_and_percentiles),
 		cmocka_unit_test(test_coarsening),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_residency_is_paced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
