@@ -119,3 +119,16 @@ except OSError:
 	[ "$(json_get "$TESTDIR/w.json" 'd["runs"][0]["repeats"][1]["cache_as_asked"]')" = True ]
 	python3 -c "assert $(json_get "$TESTDIR/w.json" 'd["runs"][1]["repeats"][1]["resident_before"]') <= 0.01"
 }
+
+@test "threads other than the main one do their system calls on descriptor tables of their own" {
+	# a shared table costs every pread a reference on the file (run_own_files, src/run.h)
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	job t "[global]\nfilename = $TESTDIR/f\nrepeat = 2\nfill = existing\n[t]\nthreads = 3\n"
+	# stdout a pipe: the stdout watcher thread polls it
+	IOSWEEP_FILES_LOG=$TESTDIR/log LD_PRELOAD=$HELPERS/files_shim.so \
+		"$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t.json" | cat >/dev/null
+	# two workers a repeat besides the main thread's, each with its own table; the watcher too
+	[ "$(grep -c '^pread own$' "$TESTDIR/log")" -eq 4 ]
+	grep -qx 'poll own' "$TESTDIR/log"
+	! grep -q shared "$TESTDIR/log"
+}
