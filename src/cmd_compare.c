@@ -645,22 +645,28 @@ static int output_format(const struct cli *cl, const char **format)
 	return 0;
 }
 
+/* Adds fig to f[0..*n) unless it is there already (or NULL). */
+static void keep_figure(const struct figure **f, size_t *n, const struct figure *fig)
+{
+	for (size_t j = 0; j < *n; j++)
+		// cppcheck-suppress uninitvar ; f[0..*n) are set, and only pointers are compared
+		if (f[j] == fig)
+			return;
+	if (fig)
+		f[(*n)++] = fig;
+}
+
 static int load_files(struct comparison *c, const struct cli *cl)
 {
-	const struct figure *f[2 * NFIG];
+	const struct figure *f[(size_t)2 * NFIG];
 	size_t nf = 0;
 	char err[ERR_MAX];
 
 	/* the figures shown and those they need, each once */
-	for (size_t k = 0; k < 2 * NFIG; k++) {
-		const char *name = k < NFIG ? shown[k].name : shown[k - NFIG].needs;
-		const struct figure *fig = name ? figure_find(name) : NULL;
-		size_t j = 0;
-
-		while (j < nf && f[j] != fig)
-			j++;
-		if (fig && j == nf)
-			f[nf++] = fig;
+	for (size_t k = 0; k < NFIG; k++) {
+		keep_figure(f, &nf, figure_find(shown[k].name));
+		if (shown[k].needs)
+			keep_figure(f, &nf, figure_find(shown[k].needs));
 	}
 	for (int i = 0; i < 2; i++)
 		if (resultfile_load(&c->file[i], cl->files[i], f, nf, 0, err) < 0) {

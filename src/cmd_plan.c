@@ -73,7 +73,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	if (plan->writes)
 		tt_add(&t, "written");
 	tt_add(&t, "repeats");
-	for (size_t i = ncols - 3 - 2 * plan->writes; i < ncols; i++)
+	for (size_t i = ncols - 3 - 2 * (size_t)plan->writes; i < ncols; i++)
 		t.right[i] = true;
 	t.right[0] = true;
 	for (size_t r = 0; r < plan->n; r++) {

@@ -86,10 +86,10 @@ enum rule_scope { ANY_JOB, WRITE_JOBS, MIXED_JOBS };
 
 struct rule {
 	const char *name;
-	enum rule_kind kind;
 	handler_fn fn;
 	const char *why;
 	size_t flag;  /* FLAG: offsetof(struct fio_state, the flag) */
+	enum rule_kind kind;
 	enum rule_scope scope;
 };
 

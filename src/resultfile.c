@@ -352,8 +352,9 @@ static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 		r->index = json_is_integer(index) ? json_integer_value(index) : -1;
 		r->failed = json_is_true(json_object_get(run, "failed"));
 		r->nrepeats = json_array_size(reps);
-		json_array_foreach(reps, at, rep)
-			r->ninterrupted += json_is_true(json_object_get(rep, "interrupted"));
+		for (size_t j = 0; j < r->nrepeats; j++)
+			r->ninterrupted += json_is_true(
+				json_object_get(json_array_get(reps, j), "interrupted"));
 		if ((rf->flags & RESULTFILE_SERIES) && keep_series(r, reps) < 0)
 			goto oom;
 	}
