@@ -94,8 +94,9 @@ struct io_worker {
 	struct io_inputs in;
 	struct io_engine eng;        /* the engine's view of the worker, and its state */
 	struct consume cons;         /* the consume step and its state */
-	struct hist *hist;           /* latencies of this repeat */
-	struct hist *dir_hist[IO_DIRS]; /* the same, per direction */
+	struct hist *hist;           /* latencies of this repeat (added up after the loop) */
+	struct hist *dir_hist[IO_DIRS]; /* the same, per direction (recorded here without a
+					 * series, else added up from its intervals) */
 	struct hist *flush_hist;     /* latencies of the flushes */
 	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
 	struct series *series;       /* per interval (interval_ns), or NULL */
