@@ -25,7 +25,7 @@ typedef void (*consume_fn)(struct consume *c, const unsigned char *buf, uint64_t
 			   uint64_t off);
 
 struct consume {
-	consume_fn step;
+	consume_fn step;  /* NULL: consume=none */
 	uint64_t sum;     /* checksum (sum of xxh3) or sum of integers */
 	uint64_t int_acc; /* ints: the number being parsed */
 	bool int_open;    /* ints: inside a number */

@@ -146,7 +146,8 @@ __attribute__((always_inline)) static inline void io_end(struct io_worker *w, co
 {
 	struct io_results *r = &w->res;
 
-	w->cons.step(&w->cons, u->buf, u->len, u->off);
+	if (w->cons.step)
+		w->cons.step(&w->cons, u->buf, u->len, u->off);
 	if (__builtin_expect(t < w->measure_ns, 0))
 		return; /* during the ramp: consumed, not counted */
 	/* one histogram per unit: the series' interval, or the direction's;
@@ -241,21 +242,47 @@ static inline bool due(struct io_worker *w, struct loop *L)
 	return L->recent_ns >= when || due_wait(w, L, when);
 }
 
+/*
+ * `one` is a constant in each copy of the loop (see ioloop_run): true for an
+ * engine that completes in queue(), which has one unit, so that the stacks of
+ * free units and of remainders are a count of 0 or 1 and unit 0.
+ */
+
+/* The unit that is free again, or whose remainder is to be queued again. */
+__attribute__((always_inline)) static inline void unit_free(struct io_worker *w, struct loop *L,
+							  const struct io_unit *u, const bool one)
+{
+	if (!one)
+		w->free_units[L->nfree] = u->idx;
+	L->nfree++;
+}
+
+__attribute__((always_inline)) static inline void unit_retry(struct io_worker *w, struct loop *L,
+							   const struct io_unit *u, const bool one)
+{
+	if (!one)
+		w->retry_units[L->nretry] = u->idx;
+	L->nretry++;
+}
+
 /* The next unit to queue: a remainder first, else a new one from the
  * pattern in a free unit; NULL when there is nothing to queue now. */
-static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
+__attribute__((always_inline)) static inline struct io_unit *next_unit(struct io_worker *w,
+								     struct loop *L, const bool one)
 {
 	struct io_unit *u;
 
 	if (L->stopping)
 		return NULL;
-	if (L->nretry)
-		return &w->eng.units[w->retry_units[--L->nretry]];
+	if (L->nretry) {
+		L->nretry--;
+		return &w->eng.units[one ? 0 : w->retry_units[L->nretry]];
+	}
 	if (!L->nfree || L->exhausted || L->flush_due)
 		return NULL;
 	if (w->rated && !due(w, L))
 		return NULL;
-	u = &w->eng.units[w->free_units[L->nfree - 1]];
+	u = &w->eng.units[one ? 0 : w->free_units[L->nfree - 1]];
 	if (!pattern_next(&w->in.pat, &u->off, &u->len)) {
 		/* time_based: round the file again, until the deadline */
 		if (w->in.wrap)
@@ -289,18 +316,18 @@ static inline struct io_unit *next_unit(struct io_worker *w, struct loop *L)
 /* What a result means: a unit done (counted and consumed), a remainder to
  * queue again, a failure, or, once the worker is stopping, nothing. */
 __attribute__((always_inline)) static inline void complete(struct io_worker *w, struct loop *L,
-							 struct io_unit *u, uint64_t t)
+							 struct io_unit *u, uint64_t t, const bool one)
 {
 	long res = u->res;
 
 	if (__builtin_expect(L->stopping || res <= 0, 0)) {
 		if (!L->stopping && res == -EINTR && !*w->in.stop) {
-			w->retry_units[L->nretry++] = u->idx; /* interrupted: ask again */
+			unit_retry(w, L, u, one); /* interrupted: ask again */
 			return;
 		}
 		if (!L->stopping && res == -EINTR)
 			stop_now(w, L); /* interrupted by the signal that stops us */
-		w->free_units[L->nfree++] = u->idx;
+		unit_free(w, L, u, one);
 		if (L->stopping)
 			return; /* in flight when the worker stopped: not counted */
 		if (res < 0)
@@ -312,10 +339,10 @@ __attribute__((always_inline)) static inline void complete(struct io_worker *w, 
 	}
 	u->done += (uint64_t)res;
 	if (u->done < u->len) {
-		w->retry_units[L->nretry++] = u->idx; /* short: the rest keeps its issue time */
+		unit_retry(w, L, u, one); /* short: the rest keeps its issue time */
 		return;
 	}
-	w->free_units[L->nfree++] = u->idx;
+	unit_free(w, L, u, one);
 	io_end(w, u, t);
 	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
 		stop_now(w, L);
@@ -394,17 +421,18 @@ static void reap(struct io_worker *w, struct loop *L, unsigned min)
 	t = L->recent_ns = now_ns();
 	L->inflight -= (unsigned)n < L->inflight ? (unsigned)n : L->inflight;
 	for (int i = 0; i < n; i++)
-		complete(w, L, ops->event(&w->eng, (unsigned)i), t);
+		complete(w, L, ops->event(&w->eng, (unsigned)i), t, false);
 }
 
 /* Queues every unit there is room for.  A unit the engine completes at
  * once is handled here; a queued one is committed at once. */
-static inline void issue(struct io_worker *w, struct loop *L)
+__attribute__((always_inline)) static inline void issue(struct io_worker *w, struct loop *L,
+						       const bool one)
 {
 	const struct engine_ops *ops = w->in.ops;
 	struct io_unit *u;
 
-	while ((u = next_unit(w, L)) != NULL) {
+	while ((u = next_unit(w, L, one)) != NULL) {
 		uint64_t t = L->recent_ns = now_ns();
 
 		if (__builtin_expect(!w->res.t_first_ns, 0))
@@ -415,16 +443,41 @@ static inline void issue(struct io_worker *w, struct loop *L)
 		u->what = NULL;
 		switch (ops->queue(&w->eng, u)) {
 		case IO_DONE:
-			complete(w, L, u, L->recent_ns = now_ns());
+			complete(w, L, u, L->recent_ns = now_ns(), one);
 			break;
 		case IO_QUEUED:
 			L->queued++;
 			commit(w, L);
 			break;
 		case IO_BUSY:
-			w->retry_units[L->nretry++] = u->idx;
+			unit_retry(w, L, u, one);
 			return;
 		}
+	}
+}
+
+/* Issues, commits, flushes and reaps until the pattern is done or the
+ * worker stops. */
+__attribute__((always_inline)) static inline void drive(struct io_worker *w, struct loop *L,
+						       const bool one)
+{
+	for (;;) {
+		issue(w, L, one);
+		if (L->queued)
+			commit(w, L);
+		if (!L->inflight && L->flush_due && !L->stopping && !L->nretry) {
+			flush(w, L);
+			continue;
+		}
+		if (!L->inflight) {
+			/* units the engine holds back with nothing in flight would wait forever */
+			if (L->queued || (L->nretry && !L->stopping))
+				loop_fail(w, L, EAGAIN, 0, w->eng.what ? w->eng.what : "queue");
+			break;
+		}
+		reap(w, L,
+		     L->stopping || L->flush_due ? L->inflight
+		     : L->inflight > w->min_batch ? w->min_batch : 1);
 	}
 }
 
@@ -461,24 +514,10 @@ int ioloop_run(struct io_worker *w)
 		L.deadline_ns = UINT64_MAX;
 	if (w->series)
 		series_origin(w->series, L.t0_ns + w->in.ramp_ns);
-	for (;;) {
-		issue(w, &L);
-		if (L.queued)
-			commit(w, &L);
-		if (!L.inflight && L.flush_due && !L.stopping && !L.nretry) {
-			flush(w, &L);
-			continue;
-		}
-		if (!L.inflight) {
-			/* units the engine holds back with nothing in flight would wait forever */
-			if (L.queued || (L.nretry && !L.stopping))
-				loop_fail(w, &L, EAGAIN, 0, w->eng.what ? w->eng.what : "queue");
-			break;
-		}
-		reap(w, &L,
-		     L.stopping || L.flush_due ? L.inflight
-		     : L.inflight > w->min_batch ? w->min_batch : 1);
-	}
+	if (!w->in.ops->commit && e->iodepth == 1)
+		drive(w, &L, true); /* completes in queue: one unit */
+	else
+		drive(w, &L, false);
 	/* durable time to end: the last flush is part of it (after a runtime
 	 * limit too; not after a failure or a signal) */
 	if (!L.failed && !*w->in.stop &&

@@ -180,6 +180,15 @@ static const struct engine_ops fake_engine = {
 	.event = fake_event,
 };
 
+/* The same device as an engine that completes in queue, as engine_sync:
+ * no commit, the loop's copy for one unit (ioloop_run). */
+static const struct engine_ops fake_sync_engine = {
+	.name = "fake-sync",
+	.flags = ENGINE_DIRECT,
+	.setup = fake_setup,
+	.queue = fake_queue,
+};
+
 struct expect {
 	uint64_t ops, bytes, sum;
 };
@@ -211,7 +220,9 @@ static void worker(struct io_worker *w, uint64_t bs, unsigned depth, uint64_t al
 				   .dir = IO_READ, .direct = align_mask != 0 };
 	char err[ERR_MAX] = "";
 
-	assert_int_equal(ioloop_init(w, &fake_engine, &shape, CONSUME_CHECKSUM, &snap, err), 0);
+	assert_int_equal(ioloop_init(w, fk.queued ? &fake_engine : &fake_sync_engine, &shape,
+				     CONSUME_CHECKSUM, &snap, err),
+			 0);
 	w->in.align_mask = align_mask;
 	stop_flag = 0;
 	w->in.stop = &stop_flag;
