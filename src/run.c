@@ -409,15 +409,32 @@ void run_own_files(void)
 	(void)unshare(CLONE_FILES);
 }
 
+/*
+ * glibc makes pread, pwrite, fsync, poll, nanosleep and more cancellation
+ * points: once a process has a second thread, each such call sets and then
+ * clears the thread's asynchronous-cancel bit with an atomic compare-and-swap
+ * on either side of the system call (__pthread_enable_asynccancel and
+ * __pthread_disable_asynccancel): 53 user-space instructions for a pread
+ * instead of 8, about 15 ns of a cached 4 KiB read here (callgrind; stdout a
+ * pipe, so that the stdout watcher is the second thread).  Nothing in iosweep
+ * cancels a thread.  A worker turns cancellation off and makes its type
+ * asynchronous for the time of its loop: the wrappers then find the bit set
+ * already and skip both atomics; with cancellation off, the type changes
+ * nothing else.
+ */
 static void *worker_thread(void *p)
 {
 	struct thread_arg *a = p;
+	int state, type;
 
 	if (a->w != &a->r->w[0])
 		run_own_files(); /* not timed: before the start line */
-	if (start_line(a->r) < 0)
-		return NULL;
-	a->rc = ioloop_run(a->w);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &state);
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type);
+	if (start_line(a->r) >= 0)
+		a->rc = ioloop_run(a->w);
+	pthread_setcanceltype(type, &type);
+	pthread_setcancelstate(state, &state);
 	return NULL;
 }
 

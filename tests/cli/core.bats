@@ -132,3 +132,21 @@ except OSError:
 	grep -qx 'poll own' "$TESTDIR/log"
 	! grep -q shared "$TESTDIR/log"
 }
+
+@test "every read of the timed loop runs with cancellation off and asynchronous, in every worker" {
+	# glibc's pread then skips the two atomic operations it makes around the
+	# system call once a process has a second thread (worker_thread, src/run.c)
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	for threads in 1 3; do
+		job t "[global]\nfilename = $TESTDIR/f\nrepeat = 2\nfill = existing\n[t]\nthreads = $threads\n"
+		rm -f "$TESTDIR/log"
+		# stdout a pipe: the stdout watcher makes a second thread even with threads = 1
+		IOSWEEP_FILES_LOG=$TESTDIR/log LD_PRELOAD=$HELPERS/files_shim.so \
+			"$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t.json" | cat >/dev/null
+		reads=$(json_get "$TESTDIR/t.json" 'sum(r["reads"] for r in d["runs"][0]["repeats"])')
+		[ "$reads" -eq 2048 ]
+		# one line per process that loaded the shim (iosweep, and what it runs)
+		cat "$TESTDIR/log"
+		[ "$(awk '/^pread cancel/ { n += $4 } END { print n }' "$TESTDIR/log")" -eq "$reads" ]
+	done
+}

@@ -8,13 +8,17 @@
  * The first pread() and the first poll() of every thread but the main one
  * append "pread own" or "pread shared" (likewise "poll ...") to LOG, as
  * kcmp(2) compares the thread's table with the main thread's; then the call
- * goes to the C library.
+ * goes to the C library.  At exit it appends "pread cancel off+async N
+ * other M": how many preads of any thread ran with cancellation off and of
+ * the asynchronous type (see worker_thread() in src/run.c), and how many
+ * did not.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/kcmp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,26 +26,57 @@
 #include <unistd.h>
 
 static _Thread_local int noted_pread, noted_poll;
+static unsigned long preads_off_async, preads_other;
 
-static void note(const char *call, int *noted)
+static void log_line(const char *line, int n)
 {
 	const char *log = getenv("IOSWEEP_FILES_LOG");
-	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
-	char line[64];
-	int fd, n;
+	int fd = log ? open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
 
-	if (!log || *noted || tid == pid)
-		return;
-	*noted = 1;
-	n = snprintf(line, sizeof(line), "%s %s\n", call,
-		     syscall(SYS_kcmp, pid, tid, KCMP_FILES, 0, 0) == 0 ? "shared" : "own");
-	fd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		if (write(fd, line, (size_t)n) != n) {
 			/* a test that finds no line fails: nothing more to do here */
 		}
 		close(fd);
 	}
+}
+
+/* Whether the calling thread has cancellation off and of the asynchronous
+ * type, found by setting each and putting it back. */
+static int cancel_off_async(void)
+{
+	int state, type, x;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &state);
+	pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &type);
+	pthread_setcanceltype(type, &x);
+	pthread_setcancelstate(state, &x);
+	return state == PTHREAD_CANCEL_DISABLE && type == PTHREAD_CANCEL_ASYNCHRONOUS;
+}
+
+__attribute__((destructor)) static void report(void)
+{
+	char line[96];
+	int n = snprintf(line, sizeof(line), "pread cancel off+async %lu other %lu\n",
+			 __atomic_load_n(&preads_off_async, __ATOMIC_RELAXED),
+			 __atomic_load_n(&preads_other, __ATOMIC_RELAXED));
+
+	log_line(line, n);
+}
+
+static void note(const char *call, int *noted)
+{
+	const char *log = getenv("IOSWEEP_FILES_LOG");
+	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
+	char line[64];
+	int n;
+
+	if (!log || *noted || tid == pid)
+		return;
+	*noted = 1;
+	n = snprintf(line, sizeof(line), "%s %s\n", call,
+		     syscall(SYS_kcmp, pid, tid, KCMP_FILES, 0, 0) == 0 ? "shared" : "own");
+	log_line(line, n);
 }
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
@@ -51,6 +86,8 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 	if (!real)
 		real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
 	note("pread", &noted_pread);
+	__atomic_add_fetch(cancel_off_async() ? &preads_off_async : &preads_other, 1,
+			   __ATOMIC_RELAXED);
 	return real(fd, buf, n, off);
 }
 
