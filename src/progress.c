@@ -338,7 +338,7 @@ static void *progress_thread(void *arg)
 	struct progress *p = arg;
 	struct timespec ts;
 
-	run_own_files(); /* draws on stderr only; see run.h */
+	run_own_files((const int[]){ STDERR_FILENO }, 1); /* draws on stderr only; see run.h */
 	pthread_mutex_lock(&p->lock);
 	while (!p->quit) {
 		clock_gettime(CLOCK_REALTIME, &ts);

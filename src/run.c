@@ -404,9 +404,30 @@ static int start_line(struct runner *r)
 	return go;
 }
 
-void run_own_files(void)
+static int int_order(const void *a, const void *b)
 {
-	(void)unshare(CLONE_FILES);
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+void run_own_files(const int *keep, size_t n)
+{
+	int k[n + 1];
+	unsigned lo = 0;
+
+	if (unshare(CLONE_FILES) < 0 || !keep)
+		return;
+	memcpy(k, keep, n * sizeof(*k));
+	qsort(k, n, sizeof(*k), int_order);
+	/* close the gaps between the kept ones, and everything above the last */
+	for (size_t i = 0; i <= n; i++) {
+		unsigned hi = i < n ? (unsigned)k[i] : ~0U;
+
+		if (hi > lo)
+			close_range(lo, hi - 1, 0);
+		lo = hi + 1;
+	}
 }
 
 /*
@@ -428,7 +449,7 @@ static void *worker_thread(void *p)
 	int state, type;
 
 	if (a->w != &a->r->w[0])
-		run_own_files(); /* not timed: before the start line */
+		run_own_files(NULL, 0); /* not timed: before the start line */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &state);
 	/* cancellation is off: the type only makes the wrappers skip their atomics */
 	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type); // NOLINT(cert-pos47-c)

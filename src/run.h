@@ -113,8 +113,17 @@ int run_execute(const struct run *run, struct run_result *res, volatile sig_atom
  * file on every system call that uses a descriptor, which cost about 8% of
  * a cached 4 KiB pread here; so every thread of iosweep but the main one
  * calls this first (fio runs its jobs as processes, for the same reason).
- * Harmless when it fails: then only slower. */
-void run_own_files(void);
+ * Harmless when it fails: then only slower.
+ *
+ * A thread that lives longer than a repeat (the stdout watcher, the
+ * progress line) names the descriptors it uses, keep[0..n), and every
+ * other one is closed in its copy: else the copy would
+ * hold whatever the main thread had open at that moment, for as long as
+ * the thread lives, such as the write end of the pipe from a command the
+ * main thread is reading (it then never sees the end of it: a hang, seen
+ * with systemd-detect-virt).  keep NULL: keep all (a worker, which lives
+ * for one repeat, while the main thread waits for it). */
+void run_own_files(const int *keep, size_t n);
 void run_result_free(struct run_result *res);
 
 #endif

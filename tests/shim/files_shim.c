@@ -5,16 +5,19 @@
  *
  *   IOSWEEP_FILES_LOG=LOG LD_PRELOAD=files_shim.so iosweep run ...
  *
- * The first pread() and the first poll() of every thread but the main one
- * append "pread own" or "pread shared" (likewise "poll ...") to LOG, as
- * kcmp(2) compares the thread's table with the main thread's; then the call
- * goes to the C library.  At exit it appends "pread cancel off+async N
+ * The first pread(), poll() and ioctl() of every thread but the main one
+ * append "pread own N" or "pread shared N" (likewise "poll ...", "ioctl
+ * ...") to LOG, as kcmp(2) compares the thread's table with the main
+ * thread's, N the descriptors open in the thread's table then; then the
+ * call goes to the C library.  At exit it appends "pread cancel off+async N
  * other M": how many preads of any thread ran with cancellation off and of
  * the asynchronous type (see worker_thread() in src/run.c), and how many
  * did not.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <linux/kcmp.h>
 #include <poll.h>
@@ -25,7 +28,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static _Thread_local int noted_pread, noted_poll;
+static _Thread_local int noted_pread, noted_poll, noted_ioctl;
 static unsigned long preads_off_async, preads_other;
 
 static void log_line(const char *line, int n)
@@ -64,18 +67,35 @@ __attribute__((destructor)) static void report(void)
 	log_line(line, n);
 }
 
+/* The descriptors open in the calling thread's table (the listing's own
+ * not counted). */
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/thread-self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;
+}
+
 static void note(const char *call, int *noted)
 {
 	const char *log = getenv("IOSWEEP_FILES_LOG");
 	pid_t pid = getpid(), tid = (pid_t)syscall(SYS_gettid);
-	char line[64];
+	char line[96];
 	int n;
 
 	if (!log || *noted || tid == pid)
 		return;
 	*noted = 1;
-	n = snprintf(line, sizeof(line), "%s %s\n", call,
-		     syscall(SYS_kcmp, pid, tid, KCMP_FILES, 0, 0) == 0 ? "shared" : "own");
+	n = snprintf(line, sizeof(line), "%s %s %d\n", call,
+		     syscall(SYS_kcmp, pid, tid, KCMP_FILES, 0, 0) == 0 ? "shared" : "own",
+		     open_fds());
 	log_line(line, n);
 }
 
@@ -104,4 +124,19 @@ int poll(struct pollfd *fds, nfds_t n, int timeout)
 		real = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
 	note("poll", &noted_poll);
 	return real(fds, n, timeout);
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	va_list ap;
+	void *arg;
+
+	if (!real)
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	note("ioctl", &noted_ioctl);
+	return real(fd, req, arg);
 }
