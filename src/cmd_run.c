@@ -79,7 +79,7 @@ static void *watch_stdout(void *arg)
 			       { .fd = watch_wake[0], .events = POLLIN } };
 
 	(void)arg;
-	/* polls stdout and its pipe only; see run.h (pipe2 gave a descriptor above 2) */
+	/* polls stdout and its pipe only; see run.h */
 	run_own_files((const int[]){ STDOUT_FILENO, watch_wake[0] }, 2);
 	for (;;) {
 		if (poll(p, 2, -1) < 0)
