@@ -90,6 +90,9 @@ struct io_snapshot {
 	struct series_live live; /* with a series: its latest interval */
 };
 
+/* Latencies recorded at once, then bucketed together (see ioloop.c). */
+#define IO_LAT_BATCH 64
+
 struct io_worker {
 	struct io_inputs in;
 	struct io_engine eng;        /* the engine's view of the worker, and its state */
@@ -102,6 +105,8 @@ struct io_worker {
 	struct series *series;       /* per interval (interval_ns), or NULL */
 	uint64_t measure_ns;         /* units completed before this are not counted (ramp) */
 	struct io_results res;
+	uint64_t lat[IO_LAT_BATCH];  /* latencies not yet in a histogram, as 2 * ns + direction */
+	unsigned nlat;
 	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
 	unsigned *free_units;        /* stack of free unit numbers */
 	unsigned *retry_units;       /* units whose remainder is to be queued again */

@@ -36,28 +36,12 @@ uint64_t pattern_bytes(enum pattern_kind kind, uint64_t size, uint64_t bs, uint6
 	return n * bs;
 }
 
-static inline uint64_t block_len(const struct pattern *p, uint64_t off)
-{
-	uint64_t left = p->size - off;
-
-	return left < p->bs ? left : p->bs;
-}
-
-static bool next_forward(struct pattern *p, uint64_t *off, uint64_t *len)
-{
-	if (p->i >= p->end)
-		return false;
-	*off = p->i++ * p->step;
-	*len = block_len(p, *off);
-	return true;
-}
-
 static bool next_reverse(struct pattern *p, uint64_t *off, uint64_t *len)
 {
 	if (p->i >= p->end)
 		return false;
 	*off = (p->total - 1 - p->i++) * p->step;
-	*len = block_len(p, *off);
+	*len = pattern_block_len(p, *off);
 	return true;
 }
 
@@ -160,7 +144,7 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
 	p->total = pattern_reads(kind, size, bs, spacing, count);
 	p->next = kind == PATTERN_RANDOM ? next_permuted
 		: kind == PATTERN_RANDOM_REPLACE ? next_replace
-		: kind == PATTERN_REVERSE ? next_reverse : next_forward;
+		: kind == PATTERN_REVERSE ? next_reverse : NULL;
 	if (kind == PATTERN_RANDOM)
 		init_permutation(p, first);
 }

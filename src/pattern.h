@@ -33,6 +33,7 @@ struct pattern {
 	uint64_t pass, in_pass, half_mask;
 	unsigned half_bits;
 	uint64_t key[4];
+	/* the generator; NULL for sequential, which pattern_next() inlines */
 	bool (*next)(struct pattern *p, uint64_t *off, uint64_t *len);
 };
 
@@ -51,10 +52,24 @@ uint64_t pattern_bytes(enum pattern_kind kind, uint64_t size, uint64_t bs, uint6
 void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint64_t bs,
 		  uint64_t spacing, uint64_t count, uint64_t seed, uint64_t first, uint64_t end);
 
+/* The length of the read at off: a block, or what is left of the file. */
+static inline uint64_t pattern_block_len(const struct pattern *p, uint64_t off)
+{
+	uint64_t left = p->size - off;
+
+	return left < p->bs ? left : p->bs;
+}
+
 /* The next read of the share; false when the share is done. */
 static inline bool pattern_next(struct pattern *p, uint64_t *off, uint64_t *len)
 {
-	return p->next(p, off, len);
+	if (p->next)
+		return p->next(p, off, len);
+	if (p->i >= p->end)
+		return false;
+	*off = p->i++ * p->step;
+	*len = pattern_block_len(p, *off);
+	return true;
 }
 
 /* Read numbers [from, to) of a run. */

@@ -5,7 +5,7 @@
  * with, per direction, its units, bytes and a latency histogram of its own,
  * so that an interval's percentiles are computed from its own samples
  * (never averaged from anything).  Everything is allocated before the
- * repeat; recording is an add and a compare, and at an interval boundary
+ * repeat; counting is an add and a compare, and at an interval boundary
  * a division.  A repeat longer than the slots allow is coarsened: adjacent
  * pairs of slots are merged and the interval doubles (said in the result),
  * so memory stays bounded.  Workers' series are merged after the repeat on
@@ -92,18 +92,29 @@ static inline void series_origin(struct series *s, uint64_t t0_ns)
 
 void series_advance(struct series *s, uint64_t t_ns);
 
+/* One unit of dir, moving bytes, counted in the current slot (after
+ * series_advance() when it completed at or after s->next_ns); its latency
+ * goes to series_hist().  The I/O loop records latencies in batches
+ * (ioloop.c); series_record() is the same for one unit at once. */
+static inline void series_count(struct series *s, int dir, uint64_t bytes)
+{
+	s->slot[s->cur].ops[dir]++;
+	s->slot[s->cur].bytes[dir] += bytes;
+}
+
+static inline struct hist *series_hist(struct series *s, int dir)
+{
+	return s->slot[s->cur].h[dir];
+}
+
 /* One unit of dir that completed at t_ns after lat_ns, moving bytes. */
 static inline void series_record(struct series *s, int dir, uint64_t t_ns, uint64_t lat_ns,
 				 uint64_t bytes)
 {
-	struct series_slot *sl;
-
 	if (__builtin_expect(t_ns >= s->next_ns, 0))
 		series_advance(s, t_ns);
-	sl = &s->slot[s->cur];
-	sl->ops[dir]++;
-	sl->bytes[dir] += bytes;
-	hist_record(sl->h[dir], lat_ns);
+	series_count(s, dir, bytes);
+	hist_record(series_hist(s, dir), lat_ns);
 }
 
 /* The live view's buffers (not timed): -1 on out of memory; series_live_free()

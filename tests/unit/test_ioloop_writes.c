@@ -11,7 +11,9 @@
  *   flight, once more at the end for the rest, and the worker's time to end
  *   ends after the last flush; sync=end flushes once, after every write;
  *   sync=none never; a failing flush stops the worker and is named;
- * - every repeat's histograms hold that repeat's units and flushes only.
+ * - every repeat's histograms hold that repeat's units and flushes only;
+ * - each latency lands in its unit's direction and in the series' interval
+ *   its unit completed in, though the loop buckets them in batches.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,10 +47,15 @@ static struct {
 	unsigned flushes, flushes_in_flight, writes_since_flush, most_between_flushes;
 	int flush_errno;
 	uint64_t t_last_flush;
+	uint64_t spin_ns; /* > 0: a read takes at least this long, a write twice that */
 } fk;
 
 static void attempt(struct io_unit *u)
 {
+	uint64_t until = now_ns() + (u->dir == IO_WRITE ? 2 : 1) * fk.spin_ns;
+
+	while (fk.spin_ns && now_ns() < until)
+		;
 	if (u->dir == IO_WRITE) {
 		memcpy(fk.file + u->off, io_unit_buf(u), io_unit_left(u));
 		if (++fk.writes_since_flush > fk.most_between_flushes)
@@ -299,6 +306,41 @@ static void test_every_repeat_starts_its_histograms_empty(void **state)
 	}
 }
 
+/* The loop buckets latencies IO_LAT_BATCH at a time (ioloop.c): each still
+ * lands in its unit's direction and in the interval its unit completed in,
+ * where intervals end in the middle of a batch (256 units of 5-10 us in
+ * intervals of 20 us, coarsened as they run out), with one unit in flight
+ * or four. */
+static void test_batched_latencies_land_in_their_interval(void **state)
+{
+	(void)state;
+	for (unsigned depth = 1; depth <= 4; depth += 3) {
+		struct io_worker w;
+		struct series *s = calloc(1, sizeof(*s));
+		unsigned used;
+
+		assert_non_null(s);
+		worker(&w, OP_READWRITE, 30, SYNC_NONE, UINT64_MAX, depth, PATTERN_SEQUENTIAL);
+		fk.spin_ns = 5000;
+		assert_int_equal(series_init(s), 0);
+		w.series = s;
+		w.in.interval_ns = 20000;
+		assert_int_equal(ioloop_run(&w), 0);
+		assert_int_equal(io_results_ops(&w.res), FSIZE / 4096);
+		assert_true(w.res.ops[IO_READ] > 0 && w.res.ops[IO_WRITE] > 0);
+		used = series_used(s);
+		assert_true(used > 1);
+		for (unsigned k = 0; k < used; k++)
+			for (int d = 0; d < IO_DIRS; d++)
+				assert_int_equal(hist_count(s->slot[k].h[d]), s->slot[k].ops[d]);
+		assert_int_equal(hist_count(w.dir_hist[IO_READ]), w.res.ops[IO_READ]);
+		assert_int_equal(hist_count(w.dir_hist[IO_WRITE]), w.res.ops[IO_WRITE]);
+		assert_true(hist_min(w.dir_hist[IO_READ]) >= fk.spin_ns);
+		assert_true(hist_min(w.dir_hist[IO_WRITE]) >= 2 * fk.spin_ns);
+		done(&w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_sync_end_flushes_once_after_the_last_write),
 		cmocka_unit_test(test_failed_flush_stops_the_worker),
 		cmocka_unit_test(test_every_repeat_starts_its_histograms_empty),
+		cmocka_unit_test(test_batched_latencies_land_in_their_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
