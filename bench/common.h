@@ -52,6 +52,7 @@ struct bench_opts {
 	bool direct;	/* O_DIRECT */
 	bool write;	/* -W: write the blocks instead of reading them */
 	uint64_t sync_every; /* -F N: fdatasync after every N writes (0: never) */
+	uint64_t window; /* -w BYTES (bare_mmap): map anew once the reads span more (0: never) */
 	uint64_t reads; /* of one repeat, computed by bench_parse() */
 };
 
@@ -119,13 +120,14 @@ static inline void bench_usage(const struct bench_opts *o, bool queued)
 	fprintf(
 	    stderr,
 	    "usage: %s [-b BS] [-g SPACING] [-p seq|rand] [-n COUNT] [-s SEED] [-S SIZE]\n"
-	    "       %*s [-r REPEAT] [-D] [-W] [-F N]%s FILE\n"
+	    "       %*s [-r REPEAT] [-D] [-W] [-F N] [-w BYTES]%s FILE\n"
 	    "  -b  bytes per read (default 4k)      -g  distance between read starts (default BS)\n"
 	    "  -p  sequential or random (bs-aligned, seeded, with replacement)\n"
 	    "  -n  random reads (default: size/bs)  -s  seed (default 1)\n"
 	    "  -S  bytes of the file to cover (default: its size)\n"
 	    "  -r  repeats, one output line each    -D  O_DIRECT\n"
-	    "  -W  write instead of read            -F  fdatasync every N writes\n%s",
+	    "  -W  write instead of read            -F  fdatasync every N writes\n"
+	    "  -w  (bare_mmap) map the file anew, timed, once the reads span more than BYTES\n%s",
 	    o->name, (int)strlen(o->name), "", queued ? " [-d IODEPTH]" : "",
 	    queued ? "  -d  reads in flight (default 32)\n" : "");
 	exit(2);
@@ -141,7 +143,7 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 	o->seed = 1;
 	o->iodepth = queued ? 32 : 1;
 	o->repeat = 1;
-	while ((c = getopt(argc, argv, queued ? "b:g:p:n:s:S:r:DWF:d:h" : "b:g:p:n:s:S:r:DWF:h")) != -1) {
+	while ((c = getopt(argc, argv, queued ? "b:g:p:n:s:S:r:DWF:w:d:h" : "b:g:p:n:s:S:r:DWF:w:h")) != -1) {
 		switch (c) {
 		case 'b':
 			o->bs = bench_size(o, optarg);
@@ -176,6 +178,9 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 		case 'F':
 			o->sync_every = bench_size(o, optarg);
 			break;
+		case 'w':
+			o->window = bench_size(o, optarg);
+			break;
 		case 'd':
 			o->iodepth = (unsigned)bench_size(o, optarg);
 			break;
@@ -185,6 +190,8 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 	}
 	if (optind != argc - 1)
 		bench_usage(o, queued);
+	if (o->window && strcmp(o->name, "bare_mmap"))
+		bench_die(o, "-w is for bare_mmap: nothing else maps the file");
 	o->path = argv[optind];
 	if (stat(o->path, &st) < 0)
 		bench_die(o, "%s: %s", o->path, strerror(errno));
