@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The timed loop: what time to end includes, threads released together, and
-# which hints are given when (iosweep(1) TIME TO END, iosweep-job(5) hint).
+# which hints are given when (iosweep(1) TIME TO END, iosweep-job(5) hint), and when
+# the mmap engine maps the file anew to bound its memory.
 
 load helpers
 
@@ -94,6 +95,25 @@ hints() {
 	[ "$(grep -c '^madvise 0$' "$TESTDIR/dense.log")" -eq 2 ]
 	hints none "engine = uring"
 	! grep -q '^fadvise' "$TESTDIR/none.log"
+}
+
+@test "the mmap engine maps the file anew once 64 MiB is mapped, and not before (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	# 1 GiB of holes, a 4 KiB read every 1 MiB: 1024 reads of 4 KiB, each counted with the
+	# kernel's 64 KiB of fault-around, reach 64 MiB after 964 of them: one mapping anew
+	truncate -s 1g "$TESTDIR/holes"
+	job m "[global]\nfilename = $TESTDIR/holes\ncache = keep\nrepeat = 1\n[m]\nengine = mmap\nspacing = 1m\n"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap,munmap -o "$TESTDIR/m.tr" \
+		"$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
+	[ "$(grep -c 'mmap(NULL, 1073741824, PROT_READ, MAP_SHARED' "$TESTDIR/m.tr")" -eq 2 ]
+	[ "$(grep -c 'munmap(0x[0-9a-f]*, 1073741824)' "$TESTDIR/m.tr")" -eq 2 ]
+	# 8 MiB read densely: mapped once
+	head -c 8m /dev/urandom >"$TESTDIR/f"
+	job d "[global]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 1\n[d]\nengine = mmap\n"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
+		"$IOSWEEP" run "$TESTDIR/d.ini" -q -o json:"$TESTDIR/d.json"
+	[ "$(grep -c 'mmap(NULL, 8388608, PROT_READ, MAP_SHARED' "$TESTDIR/d.tr")" -eq 1 ]
+	rm -f "$TESTDIR/holes"
 }
 
 @test "cache=direct gives no advice: hints steer a page cache the reads bypass" {
