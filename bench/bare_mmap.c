@@ -10,6 +10,10 @@
  * the units' lengths plus 64 KiB each also exceed it, which for a dense
  * pass they always do first).  The unmapping is what frees the pages
  * mapped so far, and it costs per page.
+ * -a (with -w): repeats 1, 3, 5... (counting from 0) map the whole file,
+ * as without -w, and report as "bare_mmap"; the others as "bare_mmap-w".
+ * Passes alternated in one process tell apart what separate processes
+ * cannot: the cost of the remapping itself, a few percent.
  * See common.h for the other options and the output.
  */
 #define _GNU_SOURCE
@@ -29,8 +33,8 @@ static unsigned char *map_file(const struct bench_opts *o, int fd, unsigned char
 	return map;
 }
 
-static unsigned char *copy_pass(const struct bench_opts *o, int fd, unsigned char *map,
-				unsigned char *buf, struct bench_result *r)
+static unsigned char *copy_pass(const struct bench_opts *o, uint64_t window, int fd,
+				unsigned char *map, unsigned char *buf, struct bench_result *r)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 
@@ -41,10 +45,10 @@ static unsigned char *copy_pass(const struct bench_opts *o, int fd, unsigned cha
 
 		bench_block(o, i, &off, &len);
 		t0 = now_ns();
-		if (o->window) {
+		if (window) {
 			lo = off < lo ? off : lo;
 			hi = off + len > hi ? off + len : hi;
-			if (__builtin_expect(hi - lo > o->window, 0)) {
+			if (__builtin_expect(hi - lo > window, 0)) {
 				map = map_file(o, fd, map);
 				lo = off;
 				hi = off + len;
@@ -64,6 +68,7 @@ static unsigned char *copy_pass(const struct bench_opts *o, int fd, unsigned cha
 int main(int argc, char **argv)
 {
 	struct bench_opts o = {.name = "bare_mmap"};
+	struct bench_opts windowed;
 	struct bench_result r;
 	unsigned char *buf, *map;
 	int fd;
@@ -74,13 +79,18 @@ int main(int argc, char **argv)
 	if (o.size > SIZE_MAX)
 		bench_die(&o, "file too large to map");
 	buf = bench_buffers(&o);
+	windowed = o;
+	if (o.alternate)
+		windowed.name = "bare_mmap-w";
 	for (unsigned k = 0; k < o.repeat; k++) {
+		bool whole = o.alternate && k % 2;
+
 		fd = bench_open(&o);
-		map = copy_pass(&o, fd, map_file(&o, fd, NULL), buf, &r);
+		map = copy_pass(&o, whole ? 0 : o.window, fd, map_file(&o, fd, NULL), buf, &r);
 		if (munmap(map, (size_t)o.size) < 0)
 			bench_die(&o, "munmap: %s", strerror(errno));
 		close(fd);
-		bench_report(&o, &r);
+		bench_report(whole ? &o : &windowed, &r);
 	}
 	free(buf);
 	return 0;

@@ -53,6 +53,7 @@ struct bench_opts {
 	bool write;	/* -W: write the blocks instead of reading them */
 	uint64_t sync_every; /* -F N: fdatasync after every N writes (0: never) */
 	uint64_t window; /* -w BYTES (bare_mmap): map anew once the reads span more (0: never) */
+	bool alternate;  /* -a (bare_mmap, with -w): every other repeat maps the whole file */
 	uint64_t reads; /* of one repeat, computed by bench_parse() */
 };
 
@@ -120,14 +121,15 @@ static inline void bench_usage(const struct bench_opts *o, bool queued)
 	fprintf(
 	    stderr,
 	    "usage: %s [-b BS] [-g SPACING] [-p seq|rand] [-n COUNT] [-s SEED] [-S SIZE]\n"
-	    "       %*s [-r REPEAT] [-D] [-W] [-F N] [-w BYTES]%s FILE\n"
+	    "       %*s [-r REPEAT] [-D] [-W] [-F N] [-w BYTES [-a]]%s FILE\n"
 	    "  -b  bytes per read (default 4k)      -g  distance between read starts (default BS)\n"
 	    "  -p  sequential or random (bs-aligned, seeded, with replacement)\n"
 	    "  -n  random reads (default: size/bs)  -s  seed (default 1)\n"
 	    "  -S  bytes of the file to cover (default: its size)\n"
 	    "  -r  repeats, one output line each    -D  O_DIRECT\n"
 	    "  -W  write instead of read            -F  fdatasync every N writes\n"
-	    "  -w  (bare_mmap) map the file anew, timed, once the reads span more than BYTES\n%s",
+	    "  -w  (bare_mmap) map the file anew, timed, once the reads span more than BYTES\n"
+	    "  -a  (bare_mmap) with -w: repeats 1, 3, 5... map the whole file, as without -w\n%s",
 	    o->name, (int)strlen(o->name), "", queued ? " [-d IODEPTH]" : "",
 	    queued ? "  -d  reads in flight (default 32)\n" : "");
 	exit(2);
@@ -143,7 +145,7 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 	o->seed = 1;
 	o->iodepth = queued ? 32 : 1;
 	o->repeat = 1;
-	while ((c = getopt(argc, argv, queued ? "b:g:p:n:s:S:r:DWF:w:d:h" : "b:g:p:n:s:S:r:DWF:w:h")) != -1) {
+	while ((c = getopt(argc, argv, queued ? "b:g:p:n:s:S:r:DWF:w:ad:h" : "b:g:p:n:s:S:r:DWF:w:ah")) != -1) {
 		switch (c) {
 		case 'b':
 			o->bs = bench_size(o, optarg);
@@ -181,6 +183,9 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 		case 'w':
 			o->window = bench_size(o, optarg);
 			break;
+		case 'a':
+			o->alternate = true;
+			break;
 		case 'd':
 			o->iodepth = (unsigned)bench_size(o, optarg);
 			break;
@@ -192,6 +197,8 @@ static inline void bench_parse(struct bench_opts *o, int argc, char **argv, bool
 		bench_usage(o, queued);
 	if (o->window && strcmp(o->name, "bare_mmap"))
 		bench_die(o, "-w is for bare_mmap: nothing else maps the file");
+	if (o->alternate && !o->window)
+		bench_die(o, "-a alternates -w with whole-file passes: give -w too");
 	o->path = argv[optind];
 	if (stat(o->path, &st) < 0)
 		bench_die(o, "%s: %s", o->path, strerror(errno));
