@@ -50,9 +50,18 @@ static const struct shown_figure {
 	{ "flush_lat_p99_ns", "flush p99 latency", units_fmt_seconds, 1e-9, "flushes" },
 };
 
+/* What the output shows of one side's repeats: the median and the interval
+ * around it, its 95% CI, else min..max (kept apart from struct summary, twice
+ * the size, because a cell is kept for every figure of every pair). */
+struct side {
+	double median, lo, hi;
+	size_t n;                /* 0: no repeats (or no such run) */
+	bool has_ci;
+};
+
 struct cell {
 	bool applies;            /* the figure is the run's (shown_figure.needs) */
-	struct summary old, new; /* n == 0: no repeats (or no such run) */
+	struct side old, new;
 	double change_pct;       /* NAN when it cannot be computed */
 	double p;
 };
@@ -186,6 +195,15 @@ static int run_has(const struct resultfile_run *run, const struct figure *f,
 	return 0;
 }
 
+static void side_set(struct side *d, const struct summary *s)
+{
+	d->n = s->n;
+	d->median = s->median;
+	d->has_ci = s->has_ci;
+	d->lo = s->has_ci ? s->ci95_low : s->min;
+	d->hi = s->has_ci ? s->ci95_high : s->max;
+}
+
 static int compute_cell(struct cell *c, const struct resultfile_run *old,
 			const struct resultfile_run *new, const struct figure *f,
 			const struct figure *needs)
@@ -194,6 +212,7 @@ static int compute_cell(struct cell *c, const struct resultfile_run *old,
 	double *a = old ? resultfile_values(old, f, &na) : NULL;
 	double *b = new ? resultfile_values(new, f, &nb) : NULL;
 	bool has_old = true, has_new = true;
+	struct summary so, sn;
 	int rc = 0;
 
 	if ((old && !a) || (new && !b) ||
@@ -203,8 +222,10 @@ static int compute_cell(struct cell *c, const struct resultfile_run *old,
 		goto out;
 	}
 	c->applies = has_old || has_new;
-	stats_summarize(a, na, &c->old);
-	stats_summarize(b, nb, &c->new);
+	stats_summarize(a, na, &so);
+	stats_summarize(b, nb, &sn);
+	side_set(&c->old, &so);
+	side_set(&c->new, &sn);
 	/* one repeat on a side (a fio result): no test, and no p to print */
 	c->p = na < 2 || nb < 2 ? NAN : stats_mann_whitney_p(a, na, b, nb);
 	c->change_pct = NAN;
@@ -285,16 +306,9 @@ static int compute(struct comparison *c)
 	return 0;
 }
 
-/* The interval shown around a median: its 95% CI, else min..max. */
-static void spread(const struct summary *s, double *lo, double *hi)
-{
-	*lo = s->has_ci ? s->ci95_low : s->min;
-	*hi = s->has_ci ? s->ci95_high : s->max;
-}
-
 /* "25.5 ms ± 4%": the median, and the farther end of its interval from it in
  * percent of it (benchstat's habit: one number, no unit to repeat). */
-static void side_text(const struct shown_figure *sf, const struct summary *s, bool *range,
+static void side_text(const struct shown_figure *sf, const struct side *s, bool *range,
 		      char *buf, size_t n)
 {
 	double pct;
@@ -305,11 +319,13 @@ static void side_text(const struct shown_figure *sf, const struct summary *s, bo
 		return;
 	}
 	sf->fmt(s->median * sf->scale, v, sizeof(v));
-	pct = figure_spread_pct(s, range);
-	if (isnan(pct))
+	pct = figure_interval_pct(s->n, s->median, s->lo, s->hi);
+	if (isnan(pct)) {
 		snprintf(buf, n, "%s", v);
-	else
-		snprintf(buf, n, "%s ± %.0f%%%s", v, pct, s->has_ci ? "" : " ¹");
+		return;
+	}
+	*range |= !s->has_ci;
+	snprintf(buf, n, "%s ± %.0f%%%s", v, pct, s->has_ci ? "" : " ¹");
 }
 
 static void change_text(const struct cell *c, double alpha, char *buf, size_t n)
@@ -449,17 +465,15 @@ static void csv_number(FILE *f, double x, bool known)
 	report_csv_field(f, buf, false);
 }
 
-static void csv_side(FILE *f, const struct summary *s)
+static void csv_side(FILE *f, const struct side *s)
 {
-	double lo, hi;
 	char n[32];
 
-	spread(s, &lo, &hi);
 	snprintf(n, sizeof(n), "%zu", s->n);
 	report_csv_field(f, n, false);
 	csv_number(f, s->median, s->n);
-	csv_number(f, lo, s->n);
-	csv_number(f, hi, s->n);
+	csv_number(f, s->lo, s->n);
+	csv_number(f, s->hi, s->n);
 	report_csv_field(f, !s->n ? "" : s->has_ci ? "ci95" : "range", false);
 }
 
@@ -520,15 +534,12 @@ static json_t *num(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-static json_t *side_json(const struct summary *s)
+static json_t *side_json(const struct side *s)
 {
-	double lo, hi;
-
 	if (!s->n)
 		return json_pack("{s:i}", "n", 0);
-	spread(s, &lo, &hi);
 	return json_pack("{s:I, s:o, s:o, s:o, s:s}", "n", (json_int_t)s->n, "median",
-			 num(s->median), "low", num(lo), "high", num(hi), "interval",
+			 num(s->median), "low", num(s->lo), "high", num(s->hi), "interval",
 			 s->has_ci ? "ci95" : "range");
 }
 

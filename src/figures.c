@@ -197,14 +197,21 @@ double figure_speedup(const struct run_result *res, const struct run_result *bas
 	return a.median > 0 ? b.median / a.median : 0;
 }
 
+double figure_interval_pct(size_t n, double median, double lo, double hi)
+{
+	if (n < 2 || !(median > 0))
+		return NAN;
+	return 100 * fmax(hi - median, median - lo) / median;
+}
+
 double figure_spread_pct(const struct summary *s, bool *range)
 {
-	double lo = s->has_ci ? s->ci95_low : s->min, hi = s->has_ci ? s->ci95_high : s->max;
+	double pct = figure_interval_pct(s->n, s->median, s->has_ci ? s->ci95_low : s->min,
+					 s->has_ci ? s->ci95_high : s->max);
 
-	if (s->n < 2 || !(s->median > 0))
-		return NAN;
-	*range |= !s->has_ci;
-	return 100 * fmax(hi - s->median, s->median - lo) / s->median;
+	if (!isnan(pct))
+		*range |= !s->has_ci;
+	return pct;
 }
 
 bool figure_cold_from_host(const struct run_result *res)

@@ -55,6 +55,8 @@ bool figure_cold_from_host(const struct run_result *res);
  * then set).  NAN when there is nothing to show: fewer than two repeats, or
  * a median that is not positive. */
 double figure_spread_pct(const struct summary *s, bool *range);
+/* The same from a median and the ends of its interval, over n repeats. */
+double figure_interval_pct(size_t n, double median, double lo, double hi);
 
 /* The run res's ratio is against, among results[0..n): for a job with a
  * baseline, that job's run with res's values of the parameters that vary

@@ -131,6 +131,27 @@ PY
 	[ "$(json_get "$TESTDIR/c.json" 'len(d["runs"]), len(d["only_in_old"]), d["geomean"]["iops"]["n"]')" = "(200, 0, 200)" ]
 }
 
+# peak_kib CMD...: the peak RSS of CMD in KiB (its output to /dev/null)
+peak_kib() {
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+
+@test "compare's memory grows by at most 2.5 KiB a matched run (4000 to 16000 runs)" {
+	grep -q __asan_init "$IOSWEEP" && skip "the sanitizers' shadow memory is counted in RSS"
+	# a pair keeps each figure's two sides as shown (median, interval, n), not
+	# whole summaries: 2.75 KiB a run with those (275 MiB for 100 000 runs)
+	for n in 4000 16000; do
+		many $n "$TESTDIR/a$n.json" 1
+		many $n "$TESTDIR/b$n.json" 2
+	done
+	small=$(peak_kib "$IOSWEEP" compare "$TESTDIR/a4000.json" "$TESTDIR/b4000.json" -o csv)
+	big=$(peak_kib "$IOSWEEP" compare "$TESTDIR/a16000.json" "$TESTDIR/b16000.json" -o csv)
+	echo "peak RSS: $small KiB, $big KiB"
+	[ $(((big - small) * 10)) -le $((12000 * 25)) ]
+}
+
 @test "runs longer than the reader's 1 MiB pieces, runs before the head and any spacing read the same" {
 	many 3000 "$TESTDIR/a.json" 1
 	many 3000 "$TESTDIR/b.json" 2
