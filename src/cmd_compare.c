@@ -113,8 +113,10 @@ static int match_runs(struct comparison *c)
 	c->pairs = calloc(no + nn + 1, sizeof(*c->pairs));
 	if (!c->all || !c->pairs)
 		return -1;
-	memcpy(c->all, c->file[0].runs, no * sizeof(*c->all));
-	memcpy(c->all + no, c->file[1].runs, nn * sizeof(*c->all));
+	if (no) /* (runs is NULL in a file without any) */
+		memcpy(c->all, c->file[0].runs, no * sizeof(*c->all));
+	if (nn)
+		memcpy(c->all + no, c->file[1].runs, nn * sizeof(*c->all));
 	if (runset_init(&c->set, c->all, no + nn,
 			!c->file[0].from_fio && !c->file[1].from_fio) < 0)
 		return -1;

@@ -238,6 +238,29 @@ static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, con
 	return run;
 }
 
+/* Whether fio jobs a and b have the same key (absent from both is the same). */
+static bool same(json_t *a, json_t *b, const char *key)
+{
+	json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+
+	return x == y || json_equal(x, y);
+}
+
+/* A job's numjobs: its own option, else the global one, else 1. */
+static size_t numjobs(json_t *job, json_t *global)
+{
+	json_t *v = json_object_get(json_object_get(job, "job options"), "numjobs");
+	unsigned long long n;
+	char *end;
+
+	if (!v)
+		v = json_object_get(global, "numjobs");
+	if (!json_is_string(v))
+		return 1;
+	n = strtoull(json_string_value(v), &end, 10);
+	return *end || n == 0 || n > SIZE_MAX ? 1 : (size_t)n;
+}
+
 int resultfile_from_fio(json_t **doc, const char *path, char *err)
 {
 	json_t *jobs = json_object_get(*doc, "jobs"), *global = json_object_get(*doc, "global options");
@@ -259,12 +282,13 @@ int resultfile_from_fio(json_t **doc, const char *path, char *err)
 			return err_set(err, "%s: fio job %zu has no jobname or read and write figures",
 				       path, i);
 		}
-		/* numjobs clones follow each other, with the same name and options */
-		while (i + n < njobs &&
-		       json_equal(json_object_get(json_array_get(jobs, i + n), "jobname"),
-				  json_object_get(job, "jobname")) &&
-		       json_equal(json_object_get(json_array_get(jobs, i + n), "job options"),
-				  json_object_get(job, "job options")))
+		/* numjobs clones follow each other, at most numjobs of them, in one
+		 * group (ran together: a stonewall starts another), with the same
+		 * name and options */
+		while (i + n < njobs && n < numjobs(job, global) &&
+		       same(json_array_get(jobs, i + n), job, "jobname") &&
+		       same(json_array_get(jobs, i + n), job, "groupid") &&
+		       same(json_array_get(jobs, i + n), job, "job options"))
 			n++;
 		run = fio_run(jobs, i, n, global, path);
 		if (!run || json_array_append_new(runs, run) < 0) {

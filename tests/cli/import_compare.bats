@@ -118,3 +118,38 @@ for r in c.values():
         assert r["figures"][f]["old"]["n"] == 1 and r["figures"][f]["new"]["n"] == 1, (r["job"], f)
 PY
 }
+
+@test 'fio jobs are summed as clones only within numjobs and one group, with job or global options' {
+	python3 - "$RESULT" "$TESTDIR" <<'PY'
+import copy, json, sys
+fio = json.load(open(sys.argv[1]))
+seq = [j for j in fio["jobs"] if j["jobname"] == "seq"][0]
+rnd = [j for j in fio["jobs"] if j["jobname"] == "rnd"]
+# [a] twice with a stonewall between: the same name and options, groups 0 and 1
+twice = dict(fio, jobs=[seq, dict(copy.deepcopy(seq), groupid=1)])
+json.dump(dict(fio, jobs=[seq]), open(sys.argv[2] + "/once.json", "w"))
+json.dump(twice, open(sys.argv[2] + "/twice.json", "w"))
+# numjobs=2 with every option in [global]: no "job options" at all
+json.dump(dict(fio, jobs=rnd), open(sys.argv[2] + "/rnd.json", "w"))
+opts = dict(fio["global options"], **rnd[0]["job options"])
+bare = [{k: v for k, v in j.items() if k != "job options"} for j in rnd]
+json.dump(dict(fio, jobs=bare, **{"global options": opts}), open(sys.argv[2] + "/rnd-global.json", "w"))
+PY
+	run "$IOSWEEP" compare "$TESTDIR/once.json" "$TESTDIR/twice.json"
+	[ "$status" -eq 0 ]
+	# the second [seq] ran after the first, not beside it: not summed into it
+	[ "$(echo "$output" | grep -c '^seq .*+0.00% (n=1+1, no test)$')" -eq 4 ]
+	[[ "$output" == *"only in NEW: seq"* ]]
+	run "$IOSWEEP" compare "$TESTDIR/rnd.json" "$TESTDIR/rnd-global.json"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c '^rnd .*+0.00% (n=1+1, no test)$')" -eq 3 ]
+	[[ "$output" != *"only in"* ]]
+}
+
+@test 'a fio result without jobs compares with nothing: exit 2, no undefined behaviour' {
+	echo '{"fio version": "fio-3.33", "jobs": []}' >"$TESTDIR/none.json"
+	run "$IOSWEEP" compare "$TESTDIR/none.json" "$RESULT"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"have no run in common"* ]]
+	[[ "$output" != *"runtime error"* ]]
+}
