@@ -451,6 +451,11 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, 
 							       : "another rank";
 	if (tell_sinks(sinks, nsinks, &rep, 2, 0) < 0)
 		outputs_failed = true;
+	/* a signal while the outputs were written: they are whole, every run
+	 * was measured, and the exit status still says what stopped the program */
+	if (stop_requested && !rep.interrupted && dist_rank() == 0)
+		cli_error("interrupted while the outputs were written (%s): every run is in them",
+			  stop_signal ? stop_name(stop_signal) : "another rank");
 	for (size_t i = 0; i < plan->n; i++)
 		run_result_free(&rep.results[i]);
 	free(rep.results);
@@ -463,7 +468,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, 
 	/* an output that is not whole says so first; then what stopped the run */
 	if (outputs_failed)
 		return EXIT_RUN;
-	if (rep.interrupted)
+	if (stop_requested)
 		return stop_signal ? 128 + stop_signal : EXIT_INTERRUPTED;
 	return rc;
 }

@@ -68,17 +68,85 @@ static char *canonical(const char *path)
 	return out ? out : strdup(path);
 }
 
-static int refuse_link(const char *given, const struct stat *st, const char *dir, char *err)
+/* link (given itself, or a link met on the way to it) in dir, not to be
+ * followed: in a directory every user can write to, or another user's. */
+static int refuse_link(const char *given, const char *link, const struct stat *st,
+		       const char *dir, char *err)
 {
+	const char *what = strcmp(link, given) ? link : "it";
+
 	if (shared_dir(dir))
-		return err_set(err, "cannot write %s: it is a symbolic link in %s, a directory "
+		return err_set(err, "cannot write %s: %s is a symbolic link in %s, a directory "
 			       "every user can write to; iosweep does not follow it there (give "
-			       "the file it points to)", given, dir);
+			       "the file it points to)", given, what, dir);
 	if (st->st_uid != geteuid())
-		return err_set(err, "cannot write %s: it is a symbolic link that belongs to "
+		return err_set(err, "cannot write %s: %s is a symbolic link that belongs to "
 			       "another user (uid %u); iosweep does not follow it (give the file "
-			       "it points to)", given, (unsigned)st->st_uid);
+			       "it points to)", given, what, (unsigned)st->st_uid);
 	return 0;
+}
+
+/* Every symbolic link met in resolving given - in its directories as in its
+ * last name, and in the links those lead through - held to refuse_link()'s
+ * rule, except that a link to a directory may also be root's (/var/run)
+ * outside a directory every user can write to.  Resolving stops where the
+ * path leads to nothing: what does not exist has no link to follow. */
+static int check_links(const char *given, char *err)
+{
+	char *cur = given[0] == '/' ? strdup("") : getcwd(NULL, 0), *rest = strdup(given);
+	int rc = 0, hops = 0;
+
+	if (!cur || !rest)
+		rc = err_set(err, "cannot write %s: %s", given, strerror(errno));
+	while (rc == 0 && *rest) {
+		char *slash = strchr(rest, '/'), *next = slash ? slash + 1 : rest + strlen(rest);
+		char *cand = NULL, *target = NULL, *grown = NULL;
+		bool last = next[strspn(next, "/")] == '\0';
+		struct stat st;
+
+		if (slash)
+			*slash = '\0';
+		if (!*rest || !strcmp(rest, ".") || !strcmp(rest, "..")) {
+			if (!strcmp(rest, "..") && strrchr(cur, '/'))
+				*strrchr(cur, '/') = '\0'; /* cur has no links: ".." is its parent */
+			memmove(rest, next, strlen(next) + 1);
+			continue;
+		}
+		if (asprintf(&cand, "%s/%s", cur, rest) < 0) {
+			rc = err_set(err, "out of memory");
+			break;
+		}
+		if (lstat(cand, &st) < 0) {
+			free(cand);
+			break;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			free(cur);
+			cur = cand;
+			memmove(rest, next, strlen(next) + 1);
+			continue;
+		}
+		if (++hops > 40)
+			rc = err_set(err, "cannot write %s: %s", given, strerror(ELOOP));
+		else if (last || st.st_uid != 0 || shared_dir(*cur ? cur : "/"))
+			rc = refuse_link(given, cand, &st, *cur ? cur : "/", err);
+		if (rc == 0 && (!(target = calloc(1, (size_t)st.st_size + 2)) ||
+				readlink(cand, target, (size_t)st.st_size + 1) != st.st_size ||
+				asprintf(&grown, "%s/%s", target, next) < 0))
+			rc = err_set(err, "cannot write %s: %s changed while iosweep read it",
+				     given, cand);
+		if (rc == 0) {
+			if (target[0] == '/')
+				cur[0] = '\0';
+			free(rest);
+			rest = grown;
+		}
+		free(target);
+		free(cand);
+	}
+	free(cur);
+	free(rest);
+	return rc;
 }
 
 /* given, or the file its link points to (resolved), checked as a file. */
@@ -117,8 +185,6 @@ int output_check(const char *given, struct output *o, char *err)
 {
 	struct stat st;
 	mode_t mask = umask(0);
-	char *dir;
-	int rc;
 
 	umask(mask);
 	memset(o, 0, sizeof(*o));
@@ -126,14 +192,9 @@ int output_check(const char *given, struct output *o, char *err)
 	o->path = strdup(given);
 	if (!o->path)
 		return err_set(err, "out of memory");
+	if (check_links(given, err) < 0)
+		return -1;
 	if (lstat(given, &st) == 0 && S_ISLNK(st.st_mode)) {
-		dir = dir_of(given);
-		if (!dir)
-			return err_set(err, "out of memory");
-		rc = refuse_link(given, &st, dir, err);
-		free(dir);
-		if (rc < 0)
-			return -1;
 		free(o->path);
 		o->path = realpath(given, NULL);
 		if (!o->path)

@@ -346,18 +346,24 @@ static int release(struct report_sink *s, int rc)
 	return rc;
 }
 
-/* The empty document now proves the destination is writable. */
+/* A temporary file beside the destination, made and removed, proves it
+ * writable; the destination itself is left as it is until there is a run to
+ * put in it (a failure later, a full disk, must not leave an empty document
+ * where the previous file was). */
 static int json_begin(struct report_sink *s, const struct report *r, char *err)
 {
 	struct json_priv *p = calloc(1, sizeof(struct json_priv));
 
+	(void)r;
 	s->priv = p;
 	if (!p)
 		return err_set(err, "out of memory");
 	p->spool = spool_open(s->path ? s->out.path : NULL, err);
-	if (!p->spool)
+	if (!p->spool || (s->path && output_begin(&s->out, err) < 0))
 		return release(s, -1);
-	return s->path && put_doc(s, r, false, false, err) < 0 ? release(s, -1) : 0;
+	if (s->path)
+		output_discard(&s->out);
+	return 0;
 }
 
 /* Runs up to n turned into text; -1 with why. */

@@ -27,6 +27,51 @@ teardown() {
 	[[ "$(json_get "$TESTDIR/f.json" 'd["runs"][0]["error"]')" == *"No space left on device" ]]
 }
 
+@test "a full disk where an output goes leaves the previous file in place: exit 1, or 2 before any run" {
+	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
+	head -c 1m /dev/urandom >"$TESTDIR/f.dat"
+	job r "[a]\nfilename = $TESTDIR/f.dat\nrepeat = 1\ncache = keep\n"
+	mkdir "$TESTDIR/full"
+	mount -t tmpfs -o size=1m iosweep-full "$TESTDIR/full"
+	echo '{"precious": 1}' >"$TESTDIR/keep.json"
+	echo '{"precious": 2}' >"$TESTDIR/full/res.json"
+	# 4 KiB left: enough for an empty temporary file, not for a result
+	dd if=/dev/zero of="$TESTDIR/full/fill" bs=4k count=254 2>/dev/null
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/full/res.json"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$TESTDIR/full/res.json: No space left on device"* ]]
+	[ "$(cat "$TESTDIR/full/res.json")" = '{"precious": 2}' ]
+	# the other output's disk is full from the start: nothing runs, and the
+	# JSON beside it is not touched either
+	dd if=/dev/zero of="$TESTDIR/full/more" bs=4k 2>/dev/null || true
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/keep.json" -o csv:"$TESTDIR/full/out.csv"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "$(cat "$TESTDIR/keep.json")" = '{"precious": 1}' ]
+	[ -z "$(ls "$TESTDIR" "$TESTDIR/full" | grep '\.tmp\.')" ]
+}
+
+@test "SIGTERM while the outputs are written: they are whole, and the exit status is still 143" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	head -c 1m /dev/urandom >"$TESTDIR/f.dat"
+	job r "[a]\nfilename = $TESTDIR/f.dat\nrepeat = 1\ncache = keep\n"
+	# the last write of the JSON is made durable (fsync): 2 s slower here
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=fsync \
+		-e inject=fsync:delay_exit=2000000 \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json" 2>"$TESTDIR/err" &
+	tracer=$!
+	wait_for test -s "$TESTDIR/r.json"
+	sleep 0.5
+	pkill -TERM -P "$tracer"
+	rc=0
+	wait "$tracer" || rc=$?
+	cat "$TESTDIR/err"
+	[ "$rc" -eq 143 ]
+	grep -q "interrupted while the outputs were written (SIGTERM): every run is in them" "$TESTDIR/err"
+	[ "$(json_get "$TESTDIR/r.json" 'd["complete"], len(d["runs"])')" = "(True, 1)" ]
+}
+
 @test "a file that shrinks under a running job fails each run at an offset past its new end; earlier runs are kept" {
 	head -c 64m /dev/zero >"$TESTDIR/f.dat"
 	# run 0 is quick; runs 1-5 read random blocks in 2 threads for up to 20 s each

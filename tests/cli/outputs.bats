@@ -128,6 +128,35 @@ refused() {
 	[ "$(cat "$TESTDIR/shared/r.json")" = planted ]
 }
 
+@test "a link met on the way is held to the same rule: through a chain, or as a directory" {
+	need_root
+	setup_job
+	chmod 755 "$TESTDIR"
+	mkdir -m 1777 "$TESTDIR/shared"
+	mkdir "$TESTDIR/secret"
+	echo secret >"$TESTDIR/target"
+	echo secret >"$TESTDIR/secret/r.json"
+	# the user's own link, in a private directory, to another user's link in /tmp
+	as_nobody ln -s "$TESTDIR/target" "$TESTDIR/shared/r.json"
+	ln -s "$TESTDIR/shared/r.json" "$TESTDIR/chain.json"
+	refused "json:$TESTDIR/chain.json" "$TESTDIR/shared/r.json is a symbolic link in $TESTDIR/shared"
+	# another user's link to a directory, in /tmp
+	as_nobody ln -s "$TESTDIR/secret" "$TESTDIR/shared/results"
+	refused "json:$TESTDIR/shared/results/r.json" "$TESTDIR/shared/results is a symbolic link in"
+	# another user's link to a directory, in a private one
+	ln -s "$TESTDIR/secret" "$TESTDIR/theirs"
+	chown -h nobody "$TESTDIR/theirs"
+	refused "json:$TESTDIR/theirs/r.json" "$TESTDIR/theirs is a symbolic link that belongs to another user"
+	[ "$(cat "$TESTDIR/target")" = secret ]
+	[ "$(cat "$TESTDIR/secret/r.json")" = secret ]
+	# the user's own links are followed, with . and .. after a link
+	ln -s secret "$TESTDIR/mine"
+	ln -s "$TESTDIR/mine/r.json" "$TESTDIR/via.json"
+	"$IOSWEEP" run "$TESTDIR/j.ini" -q -o json:"$TESTDIR/via.json" -o csv:"$TESTDIR/./mine/../mine/r.csv"
+	[ "$(json_get "$TESTDIR/secret/r.json" 'len(d["runs"])')" = 1 ]
+	[ -s "$TESTDIR/secret/r.csv" ] && [ -L "$TESTDIR/via.json" ]
+}
+
 @test "another user's symbolic link is not followed, even in a private directory" {
 	need_root
 	setup_job
