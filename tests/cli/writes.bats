@@ -153,6 +153,18 @@ fdatasync" ]
 	[[ "$output" == *"of the written bytes were still only in memory at the end"* ]]
 }
 
+@test "the flushes of a ramp are not counted: with sync_every = 1 the flushes are the writes, in JSON and in the table's note" {
+	job r "[w]\nfilename = $TESTDIR/r.dat\nsize = 1m\nop = write\nbs = 4k\nrepeat = 2\nsync = fdatasync\nsync_every = 1\ntime_based = 1\nruntime = 300ms\nramp = 300ms\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" -o table
+	[ "$status" -eq 0 ]
+	# a flush that ends after the ramp may follow a write of the ramp: one more
+	[ "$(json_get "$TESTDIR/r.json" 'sorted({0 <= x["flushes"] - x["writes"] <= 1 and x["writes"] > 0 and x["flush_lat_ns"]["p50"] > 0 for x in d["runs"][0]["repeats"]})')" = "[True]" ]
+	n=$(json_get "$TESTDIR/r.json" 'sorted(x["flushes"] for x in d["runs"][0]["repeats"])')
+	[[ "$output" == *"run 0: "*" flushes per repeat (fdatasync)"* ]]
+	note=$(echo "$output" | sed -n 's/^run 0: \([0-9]*\) flushes per repeat.*/\1/p')
+	python3 -c 'import sys; a, b = eval(sys.argv[1]); assert a <= float(sys.argv[2]) <= b, sys.argv' "$n" "$note"
+}
+
 @test "alloc: overwrite, allocate and prealloc write the same data, and a fresh file is created empty" {
 	job a "[a]\nfilename = $TESTDIR/a.dat\nsize = 1m\nrepeat = 2\nop = write\nalloc = allocate, prealloc, overwrite\nverify = after\n"
 	run "$IOSWEEP" plan "$TESTDIR/a.ini"
