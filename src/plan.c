@@ -72,6 +72,10 @@ struct target {
 	uint64_t have;               /* the size of the file that exists */
 	bool seen;                   /* an earlier job named it: known already */
 	bool ours;                   /* a write target of iosweep's own (wtarget.h) */
+	bool written;                /* an iosweep write run will have written it (before
+				      * this plan: its record says so; or an earlier run) */
+	const char *writer;          /* the job of this plan that writes it, if one does */
+	struct known_file *known;    /* what earlier jobs found, when seen */
 };
 
 /* A file the plan names, by name: looked at once however many jobs name it,
@@ -82,6 +86,8 @@ struct known_file {
 	bool blockdev, recorded, evictable;
 	uint64_t have;
 	struct prepare_record rec;
+	bool written;                /* as target.written, after the jobs so far */
+	const char *writer;
 };
 
 /* {rank} and {host} in a file name: each rank of a multi-host run reads a
@@ -217,6 +223,7 @@ static int look_at(const char *where, struct target *t, const struct job_value *
 	t->recorded = rc > 0;
 	if (t->recorded)
 		t->record = rec;
+	t->written = t->recorded && rec.written;
 	return 1;
 }
 
@@ -294,9 +301,12 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 		return -1;
 	ENTRY name_key = { .key = t->filename }, *hit = NULL;
 	if (hsearch_r(name_key, FIND, &hit, known) && hit) {
-		const struct known_file *k = hit->data;
+		struct known_file *k = hit->data;
 
 		t->seen = true;
+		t->known = k;
+		t->written = k->written;
+		t->writer = k->writer;
 		t->evictable = k->evictable;
 		if (k->maker)
 			return planned_target(jf, job, t, k, err);
@@ -369,6 +379,32 @@ static int apply_record(const struct jobfile *jf, const struct target *t, struct
 	v[OPT_FILL].u = t->record.fill;
 	if (!asked_seed)
 		v[OPT_SEED].u = t->record.seed;
+	return 0;
+}
+
+/* A file an iosweep write run has written (before this plan, or a run of it
+ * before this one) holds the blocks written over what it was made with: a
+ * run that reads it reports its content as unknown (fill=existing), and does
+ * not sum it as text.  A write run reads nothing: it says how the file was
+ * made, the same in every invocation. */
+static int apply_written(const struct jobfile *jf, const struct target *t, struct run *r,
+			 char *err)
+{
+	char where[300];
+
+	if (!t->written || r->v[OPT_OP].u == OP_WRITE)
+		return 0;
+	job_where(jf, r->job, OPT_CONSUME, where, sizeof(where));
+	if (r->v[OPT_CONSUME].u == CONSUME_INTS && t->writer)
+		return err_set(err, "%s: consume=ints needs a file of text, and job '%s' writes "
+				    "%s before job '%s' reads it (give one of them another "
+				    "filename)", where, t->writer, t->filename, r->job->name);
+	if (r->v[OPT_CONSUME].u == CONSUME_INTS)
+		return err_set(err, "%s: consume=ints needs a file of text, and %s has been "
+				    "written by iosweep since it was made: it holds the blocks "
+				    "written (remove it to have it made again) (job '%s')", where,
+			       t->filename, r->job->name);
+	r->v[OPT_FILL].u = FILL_EXISTING;
 	return 0;
 }
 
@@ -766,7 +802,7 @@ static bool engine_options_skip(const struct engine_ops *e, const size_t *idx)
 }
 
 static int expand_job(struct plan *plan, const struct jobfile *jf, const struct job *job,
-		      const struct target *t, char *err)
+		      struct target *t, char *err)
 {
 	struct dims d;
 	size_t idx[OPT__COUNT] = { 0 };
@@ -814,10 +850,15 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
-		if (apply_record(jf, t, &r, err) < 0 || check_run(jf, &r, err) < 0 ||
-		    check_memory(plan, jf, &r, err) < 0 || add_total(plan, jf, &r, err) < 0 ||
-		    add_run(plan, &r, err) < 0)
+		if (apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
+		    check_run(jf, &r, err) < 0 || check_memory(plan, jf, &r, err) < 0 ||
+		    add_total(plan, jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
 			return -1;
+		/* the runs after it find the file written */
+		if (r.write_bytes) {
+			t->written = true;
+			t->writer = job->name;
+		}
 	}
 	return 0;
 }
@@ -846,6 +887,9 @@ static int note_known(struct hsearch_data *known, struct known_file *k, const st
 {
 	const union optval *v = plan->runs[plan->n - 1].v;
 	ENTRY e, *hit;
+	/* the fill asked, not the runs' fill=existing after a run that writes */
+	enum fill_kind fill = job->opt[OPT_FILL].n ? (enum fill_kind)job->opt[OPT_FILL].v[0].u
+						   : (enum fill_kind)default_value(OPT_FILL).u;
 
 	k->name = strdup(t->filename);
 	k->maker = t->exists ? NULL : job->name;
@@ -854,8 +898,10 @@ static int note_known(struct hsearch_data *known, struct known_file *k, const st
 	k->have = t->have;
 	k->recorded = t->recorded;
 	k->rec = t->recorded ? t->record
-			     : (struct prepare_record){ .fill = (enum fill_kind)v[OPT_FILL].u,
-							.seed = v[OPT_SEED].u, .size = t->size };
+			     : (struct prepare_record){ .fill = fill, .seed = v[OPT_SEED].u,
+							.size = t->size };
+	k->written = t->written;
+	k->writer = t->writer;
 	e = (ENTRY){ .key = k->name, .data = k };
 	return k->name && hsearch_r(e, ENTER, &hit, known) ? 0 : -1;
 }
@@ -888,6 +934,10 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 		if (rc == 0 && !t.seen &&
 		    note_known(&known, &kf[nknown++], plan, &jf->jobs[j], &t) < 0)
 			rc = err_set(err, "out of memory");
+		if (rc == 0 && t.known) {
+			t.known->written = t.written;
+			t.known->writer = t.writer;
+		}
 		free(t.filename);
 	}
 	hdestroy_r(&known);

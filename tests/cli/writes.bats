@@ -165,6 +165,55 @@ fdatasync" ]
 	python3 -c 'import sys; a, b = eval(sys.argv[1]); assert a <= float(sys.argv[2]) <= b, sys.argv' "$n" "$note"
 }
 
+# record FILE: the creation record of FILE (its user.iosweep extended attribute)
+record() {
+	python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.iosweep").decode())' "$1"
+}
+
+@test "a file iosweep writes no longer holds its fill: its record says so, reads report fill=existing and consume=ints is refused" {
+	# in one plan: refused at check time, naming both jobs
+	job a "[global]\nfilename = $TESTDIR/t.dat\nsize = 1m\nbs = 4k\nrepeat = 1\nfill = text\n[r1]\nconsume = ints\n[w]\nop = write\n[r2]\nconsume = ints\n"
+	run "$IOSWEEP" check "$TESTDIR/a.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: $TESTDIR/a.ini:12: consume=ints needs a file of text, and job 'w' writes $TESTDIR/t.dat before job 'r2' reads it (give one of them another filename)" ]
+	[ ! -e "$TESTDIR/t.dat" ]
+	# the runs before the writes read text, the runs after read what was written
+	job b "[global]\nfilename = $TESTDIR/t.dat\nsize = 1m\nbs = 4k\nrepeat = 1\nfill = text\n[r1]\nconsume = ints\n[w]\nop = write\n[r2]\n"
+	run "$IOSWEEP" run "$TESTDIR/b.ini" -o json:"$TESTDIR/b.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/b.json" '[(r["job"], r["params"]["fill"]) for r in d["runs"]]')" = "[('r1', 'text'), ('w', 'text'), ('r2', 'existing')]" ]
+	[ "$(record "$TESTDIR/t.dat")" = "iosweep-record 1 fill=text seed=1 size=1048576 written=1" ]
+	# and so in later invocations; the job asking fill=text is not refused for it
+	job c "[r]\nfilename = $TESTDIR/t.dat\nfill = text\nconsume = ints\n"
+	run "$IOSWEEP" check "$TESTDIR/c.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: $TESTDIR/c.ini:4: consume=ints needs a file of text, and $TESTDIR/t.dat has been written by iosweep since it was made: it holds the blocks written (remove it to have it made again) (job 'r')" ]
+	run "$IOSWEEP" run "$TESTDIR/c.ini" --set consume=checksum --set repeat=1
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *" fill=existing "* ]]
+}
+
+@test "every write path marks the record before its first write: each engine, readwrite, a run stopped by a signal" {
+	for e in sync psync2 mmap aio uring; do
+		job m "[m]\nfilename = $TESTDIR/$e.dat\nsize = 256k\nrepeat = 1\nfill = zero\nop = write\nengine = $e\n"
+		"$IOSWEEP" run "$TESTDIR/m.ini" >/dev/null
+		[ "$(record "$TESTDIR/$e.dat")" = "iosweep-record 1 fill=zero seed=1 size=262144 written=1" ]
+	done
+	job x "[global]\nfilename = $TESTDIR/x.dat\nsize = 256k\nrepeat = 1\n[make]\n[x]\nop = readwrite\nrwmixread = 90\n"
+	"$IOSWEEP" run "$TESTDIR/x.ini" >/dev/null
+	[ "$(record "$TESTDIR/x.dat")" = "iosweep-record 1 fill=random seed=1 size=262144 written=1" ]
+	job i "[global]\nfilename = $TESTDIR/i.dat\nsize = 4m\nrepeat = 1\n[make]\n[w]\nop = write\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
+	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for json_runs "$TESTDIR/i.json" 1
+	sleep 0.3
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	[ "$(record "$TESTDIR/i.dat")" = "iosweep-record 1 fill=random seed=1 size=4194304 written=1" ]
+}
+
 @test "alloc: overwrite, allocate and prealloc write the same data, and a fresh file is created empty" {
 	job a "[a]\nfilename = $TESTDIR/a.dat\nsize = 1m\nrepeat = 2\nop = write\nalloc = allocate, prealloc, overwrite\nverify = after\n"
 	run "$IOSWEEP" plan "$TESTDIR/a.ini"
