@@ -72,6 +72,7 @@ struct target {
 	uint64_t have;               /* the size of the file that exists */
 	bool seen;                   /* an earlier job named it: known already */
 	bool ours;                   /* a write target of iosweep's own (wtarget.h) */
+	bool new_file;               /* a write target that does not exist yet */
 	bool written;                /* an iosweep write run will have written it (before
 				      * this plan: its record says so; or an earlier run) */
 	const char *writer;          /* the job of this plan that writes it, if one does */
@@ -242,34 +243,60 @@ static bool job_writes(const struct job *job, bool *only_allocating)
 	return writes;
 }
 
-/* A job that writes: may its file be written (wtarget.h), and is there room
- * for what the runs will allocate? */
+/* A job that writes: may its file be written (wtarget.h)? */
 static int check_write_target(const struct jobfile *jf, const struct job *job, struct target *t,
 			      char *err)
 {
 	const struct job_value *allow = &job->opt[OPT_ALLOW_WRITE];
 	enum wtarget_kind kind;
-	const struct job_value *size = &job->opt[OPT_SIZE];
-	struct stat st;
 	char where[300], why[ERR_MAX];
-	uint64_t need = size->n ? size->v[0].u : 0, have = 0;
-	bool alloc_only;
 
 	job_where(jf, job, allow->n ? OPT_ALLOW_WRITE : OPT_FILENAME, where, sizeof(where));
 	if (wtarget_check(t->filename, allow->n ? allow->v[0].s : NULL, &kind, why) < 0)
 		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
 	t->ours = kind == WTARGET_OURS;
-	/* an existing file gives back what it holds when it is emptied */
-	if (kind != WTARGET_NEW && stat(t->filename, &st) == 0) {
+	t->new_file = kind == WTARGET_NEW;
+	return 0;
+}
+
+/* What a repeat of a write run may allocate on its file: with alloc=allocate
+ * (the file emptied to a hole) the blocks its writes touch, each write's
+ * whole 4 KiB pages, at most the file; else the whole file. */
+static uint64_t run_allocates(const struct run *r)
+{
+	uint64_t size = r->v[OPT_SIZE].u, most;
+
+	if (r->v[OPT_ALLOC].u != ALLOC_ALLOCATE ||
+	    __builtin_mul_overflow(r->reads, io_round_up(r->v[OPT_BS].u, 4095), &most))
+		return size;
+	return most < size ? most : size;
+}
+
+/* Is there room for what the job's runs (n of them at runs) will allocate?
+ * An existing file gives back what it holds when it is emptied. */
+static int check_space(const struct jobfile *jf, const struct job *job, const struct target *t,
+		       const struct run *runs, size_t n, char *err)
+{
+	uint64_t need = 0, have = 0;
+	bool alloc_only;
+	struct stat st;
+	char where[300], why[ERR_MAX];
+
+	if (!job_writes(job, &alloc_only))
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (runs[k].write_bytes && run_allocates(&runs[k]) > need)
+			need = run_allocates(&runs[k]);
+	if (!t->new_file && stat(t->filename, &st) == 0)
 		have = (uint64_t)st.st_blocks * 512;
-		need = size->n ? need : (uint64_t)st.st_size;
-	}
-	(void)job_writes(job, &alloc_only);
-	if (kind != WTARGET_NEW && !alloc_only && have >= need)
+	if (!t->new_file && !alloc_only && have >= need)
 		return 0;
 	need = need > have ? need - have : 0;
-	if (wtarget_space(t->filename, need, why) < 0)
+	if (wtarget_space(t->filename, need, why) < 0) {
+		job_where(jf, job, job->opt[OPT_ALLOW_WRITE].n ? OPT_ALLOW_WRITE : OPT_FILENAME,
+			  where, sizeof(where));
 		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+	}
 	return 0;
 }
 
@@ -929,7 +956,12 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 			if (!t.seen)
 				t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
 					      CACHE_CANNOT_EVICT;
+			size_t first = plan->n;
+
 			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
+			if (rc == 0)
+				rc = check_space(jf, &jf->jobs[j], &t, plan->runs + first,
+						 plan->n - first, err);
 		}
 		if (rc == 0 && !t.seen &&
 		    note_known(&known, &kf[nknown++], plan, &jf->jobs[j], &t) < 0)

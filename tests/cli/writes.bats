@@ -368,6 +368,37 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	[ ! -e "$TESTDIR/iosweep-1000TiB-random.dat" ]
 }
 
+@test "the free-space check counts what the writes allocate: alloc=allocate the blocks written; ramfs's unknown size is not full" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a loop image and ramfs"
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is missing"
+	truncate -s 8m "$TESTDIR/img"
+	mkfs.ext4 -q "$TESTDIR/img"
+	mkdir "$TESTDIR/mnt" "$TESTDIR/ram"
+	mount -o loop "$TESTDIR/img" "$TESTDIR/mnt" || skip "cannot mount a loop image here"
+	free=$(df -k --output=avail "$TESTDIR/mnt" | tail -1 | tr -d ' ')
+	# 10 random 4 KiB writes into an 8 MiB hole: 40 KiB, not 8 MiB
+	job w "[w]\nfilename = $TESTDIR/mnt/big.dat\nsize = 8m\nop = write\nbs = 4k\nrepeat = 2\nalloc = allocate\ncount = 10\npattern = random\n"
+	run "$IOSWEEP" check "$TESTDIR/w.ini"
+	s1=$status
+	run "$IOSWEEP" check "$TESTDIR/w.ini" --set count=1900
+	s2=$status o2=$output
+	run "$IOSWEEP" check "$TESTDIR/w.ini" --set alloc=overwrite
+	s3=$status o3=$output
+	umount "$TESTDIR/mnt"
+	[ "$s1" -eq 0 ]
+	# 1900 of them: 7600 KiB, more than there is
+	[ "$s2" -eq 2 ]
+	[ "$o2" = "iosweep: $TESTDIR/w.ini:2: $TESTDIR/mnt/big.dat: the file system has ${free}KiB free for you, and the run writes 7600KiB there: make room, or give a smaller size (job 'w')" ]
+	# a file written over is made whole first
+	[ "$s3" -eq 2 ]
+	[[ "$o3" == *"and the run writes 8MiB there"* ]]
+	mount -t ramfs ramfs "$TESTDIR/ram" || skip "cannot mount ramfs here"
+	job r "[r]\nfilename = $TESTDIR/ram/r.dat\nsize = 1m\nop = write\nrepeat = 1\n"
+	run "$IOSWEEP" check "$TESTDIR/r.ini"
+	umount "$TESTDIR/ram"
+	[ "$status" -eq 0 ]
+}
+
 @test "a disk that fills up during a write run ends it with a clear error and keeps what was measured" {
 	[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
 	mkdir "$TESTDIR/small"
