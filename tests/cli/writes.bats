@@ -214,6 +214,15 @@ record() {
 	[ "$(record "$TESTDIR/i.dat")" = "iosweep-record 1 fill=random seed=1 size=4194304 written=1" ]
 }
 
+@test "alloc=allocate may give an iosweep file a larger size: the record says the new one" {
+	job s "[s]\nfilename = $TESTDIR/s.dat\nsize = 256k\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/s.ini" >/dev/null
+	job g "[g]\nfilename = $TESTDIR/s.dat\nsize = 1m\nrepeat = 1\nop = write\nalloc = allocate\n"
+	"$IOSWEEP" run "$TESTDIR/g.ini" >/dev/null
+	[ "$(stat -c %s "$TESTDIR/s.dat")" = 1048576 ]
+	[ "$(record "$TESTDIR/s.dat")" = "iosweep-record 1 fill=random seed=1 size=1048576 written=1" ]
+}
+
 @test "alloc: overwrite, allocate and prealloc write the same data, and a fresh file is created empty" {
 	job a "[a]\nfilename = $TESTDIR/a.dat\nsize = 1m\nrepeat = 2\nop = write\nalloc = allocate, prealloc, overwrite\nverify = after\n"
 	run "$IOSWEEP" plan "$TESTDIR/a.ini"
