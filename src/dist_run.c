@@ -70,7 +70,7 @@ static int create(const struct run *run, volatile sig_atomic_t *stop,
 
 /* What a rank sees at the path: its size and creation record. */
 struct seen {
-	uint64_t size, recorded, fill, seed, record_size;
+	uint64_t size, recorded, fill, seed, record_size, written;
 };
 
 static int look(const char *path, struct seen *s, char *err)
@@ -85,7 +85,8 @@ static int look(const char *path, struct seen *s, char *err)
 	has = prepare_record_read(path, &rec, err);
 	if (has < 0)
 		return -1;
-	*s = (struct seen){ (uint64_t)st.st_size, (uint64_t)has, rec.fill, rec.seed, rec.size };
+	*s = (struct seen){ (uint64_t)st.st_size, (uint64_t)has, rec.fill, rec.seed, rec.size,
+			    rec.written };
 	return 0;
 }
 
@@ -93,8 +94,8 @@ static const char *describe(const struct seen *s, char *buf, size_t n)
 {
 	if (!s->recorded)
 		return "none";
-	snprintf(buf, n, "fill=%s seed=%llu", option_table[OPT_FILL].values[s->fill],
-		 (unsigned long long)s->seed);
+	snprintf(buf, n, "fill=%s seed=%llu%s", option_table[OPT_FILL].values[s->fill],
+		 (unsigned long long)s->seed, s->written ? " written=1" : "");
 	return buf;
 }
 

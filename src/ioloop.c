@@ -377,11 +377,12 @@ __attribute__((always_inline)) static inline void complete(struct io_worker *w, 
 }
 
 /* Makes the writes completed so far durable: fsync, fdatasync or the
- * engine's own (msync), timed into the flush histogram. */
+ * engine's own (msync), timed into the flush histogram; as a unit, one
+ * completed during the ramp is neither counted nor timed. */
 static void flush(struct io_worker *w, struct loop *L)
 {
 	bool data_only = w->in.sync == SYNC_FDATASYNC;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), t;
 	int rc;
 
 	do
@@ -389,8 +390,11 @@ static void flush(struct io_worker *w, struct loop *L)
 		     : data_only      ? fdatasync(w->eng.fd)
 				      : fsync(w->eng.fd);
 	while (rc < 0 && errno == EINTR);
-	hist_record(w->flush_hist, now_ns() - t0);
-	w->res.flushes++;
+	t = now_ns();
+	if (t >= w->measure_ns) {
+		hist_record(w->flush_hist, t - t0);
+		w->res.flushes++;
+	}
 	L->unflushed = 0;
 	L->flush_due = false;
 	if (rc < 0)

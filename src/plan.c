@@ -72,6 +72,11 @@ struct target {
 	uint64_t have;               /* the size of the file that exists */
 	bool seen;                   /* an earlier job named it: known already */
 	bool ours;                   /* a write target of iosweep's own (wtarget.h) */
+	bool new_file;               /* a write target that does not exist yet */
+	bool written;                /* an iosweep write run will have written it (before
+				      * this plan: its record says so; or an earlier run) */
+	const char *writer;          /* the job of this plan that writes it, if one does */
+	struct known_file *known;    /* what earlier jobs found, when seen */
 };
 
 /* A file the plan names, by name: looked at once however many jobs name it,
@@ -82,6 +87,8 @@ struct known_file {
 	bool blockdev, recorded, evictable;
 	uint64_t have;
 	struct prepare_record rec;
+	bool written;                /* as target.written, after the jobs so far */
+	const char *writer;
 };
 
 /* {rank} and {host} in a file name: each rank of a multi-host run reads a
@@ -217,6 +224,7 @@ static int look_at(const char *where, struct target *t, const struct job_value *
 	t->recorded = rc > 0;
 	if (t->recorded)
 		t->record = rec;
+	t->written = t->recorded && rec.written;
 	return 1;
 }
 
@@ -235,34 +243,60 @@ static bool job_writes(const struct job *job, bool *only_allocating)
 	return writes;
 }
 
-/* A job that writes: may its file be written (wtarget.h), and is there room
- * for what the runs will allocate? */
+/* A job that writes: may its file be written (wtarget.h)? */
 static int check_write_target(const struct jobfile *jf, const struct job *job, struct target *t,
 			      char *err)
 {
 	const struct job_value *allow = &job->opt[OPT_ALLOW_WRITE];
 	enum wtarget_kind kind;
-	const struct job_value *size = &job->opt[OPT_SIZE];
-	struct stat st;
 	char where[300], why[ERR_MAX];
-	uint64_t need = size->n ? size->v[0].u : 0, have = 0;
-	bool alloc_only;
 
 	job_where(jf, job, allow->n ? OPT_ALLOW_WRITE : OPT_FILENAME, where, sizeof(where));
 	if (wtarget_check(t->filename, allow->n ? allow->v[0].s : NULL, &kind, why) < 0)
 		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
 	t->ours = kind == WTARGET_OURS;
-	/* an existing file gives back what it holds when it is emptied */
-	if (kind != WTARGET_NEW && stat(t->filename, &st) == 0) {
+	t->new_file = kind == WTARGET_NEW;
+	return 0;
+}
+
+/* What a repeat of a write run may allocate on its file: with alloc=allocate
+ * (the file emptied to a hole) the blocks its writes touch, each write's
+ * whole 4 KiB pages, at most the file; else the whole file. */
+static uint64_t run_allocates(const struct run *r)
+{
+	uint64_t size = r->v[OPT_SIZE].u, most;
+
+	if (r->v[OPT_ALLOC].u != ALLOC_ALLOCATE ||
+	    __builtin_mul_overflow(r->reads, io_round_up(r->v[OPT_BS].u, 4095), &most))
+		return size;
+	return most < size ? most : size;
+}
+
+/* Is there room for what the job's runs (n of them at runs) will allocate?
+ * An existing file gives back what it holds when it is emptied. */
+static int check_space(const struct jobfile *jf, const struct job *job, const struct target *t,
+		       const struct run *runs, size_t n, char *err)
+{
+	uint64_t need = 0, have = 0;
+	bool alloc_only;
+	struct stat st;
+	char where[300], why[ERR_MAX];
+
+	if (!job_writes(job, &alloc_only))
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		if (runs[k].write_bytes && run_allocates(&runs[k]) > need)
+			need = run_allocates(&runs[k]);
+	if (!t->new_file && stat(t->filename, &st) == 0)
 		have = (uint64_t)st.st_blocks * 512;
-		need = size->n ? need : (uint64_t)st.st_size;
-	}
-	(void)job_writes(job, &alloc_only);
-	if (kind != WTARGET_NEW && !alloc_only && have >= need)
+	if (!t->new_file && !alloc_only && have >= need)
 		return 0;
 	need = need > have ? need - have : 0;
-	if (wtarget_space(t->filename, need, why) < 0)
+	if (wtarget_space(t->filename, need, why) < 0) {
+		job_where(jf, job, job->opt[OPT_ALLOW_WRITE].n ? OPT_ALLOW_WRITE : OPT_FILENAME,
+			  where, sizeof(where));
 		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+	}
 	return 0;
 }
 
@@ -294,9 +328,12 @@ static int resolve_target(const struct jobfile *jf, const struct job *job, struc
 		return -1;
 	ENTRY name_key = { .key = t->filename }, *hit = NULL;
 	if (hsearch_r(name_key, FIND, &hit, known) && hit) {
-		const struct known_file *k = hit->data;
+		struct known_file *k = hit->data;
 
 		t->seen = true;
+		t->known = k;
+		t->written = k->written;
+		t->writer = k->writer;
 		t->evictable = k->evictable;
 		if (k->maker)
 			return planned_target(jf, job, t, k, err);
@@ -369,6 +406,32 @@ static int apply_record(const struct jobfile *jf, const struct target *t, struct
 	v[OPT_FILL].u = t->record.fill;
 	if (!asked_seed)
 		v[OPT_SEED].u = t->record.seed;
+	return 0;
+}
+
+/* A file an iosweep write run has written (before this plan, or a run of it
+ * before this one) holds the blocks written over what it was made with: a
+ * run that reads it reports its content as unknown (fill=existing), and does
+ * not sum it as text.  A write run reads nothing: it says how the file was
+ * made, the same in every invocation. */
+static int apply_written(const struct jobfile *jf, const struct target *t, struct run *r,
+			 char *err)
+{
+	char where[300];
+
+	if (!t->written || r->v[OPT_OP].u == OP_WRITE)
+		return 0;
+	job_where(jf, r->job, OPT_CONSUME, where, sizeof(where));
+	if (r->v[OPT_CONSUME].u == CONSUME_INTS && t->writer)
+		return err_set(err, "%s: consume=ints needs a file of text, and job '%s' writes "
+				    "%s before job '%s' reads it (give one of them another "
+				    "filename)", where, t->writer, t->filename, r->job->name);
+	if (r->v[OPT_CONSUME].u == CONSUME_INTS)
+		return err_set(err, "%s: consume=ints needs a file of text, and %s has been "
+				    "written by iosweep since it was made: it holds the blocks "
+				    "written (remove it to have it made again) (job '%s')", where,
+			       t->filename, r->job->name);
+	r->v[OPT_FILL].u = FILL_EXISTING;
 	return 0;
 }
 
@@ -766,7 +829,7 @@ static bool engine_options_skip(const struct engine_ops *e, const size_t *idx)
 }
 
 static int expand_job(struct plan *plan, const struct jobfile *jf, const struct job *job,
-		      const struct target *t, char *err)
+		      struct target *t, char *err)
 {
 	struct dims d;
 	size_t idx[OPT__COUNT] = { 0 };
@@ -814,10 +877,15 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
-		if (apply_record(jf, t, &r, err) < 0 || check_run(jf, &r, err) < 0 ||
-		    check_memory(plan, jf, &r, err) < 0 || add_total(plan, jf, &r, err) < 0 ||
-		    add_run(plan, &r, err) < 0)
+		if (apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
+		    check_run(jf, &r, err) < 0 || check_memory(plan, jf, &r, err) < 0 ||
+		    add_total(plan, jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
 			return -1;
+		/* the runs after it find the file written */
+		if (r.write_bytes) {
+			t->written = true;
+			t->writer = job->name;
+		}
 	}
 	return 0;
 }
@@ -846,6 +914,9 @@ static int note_known(struct hsearch_data *known, struct known_file *k, const st
 {
 	const union optval *v = plan->runs[plan->n - 1].v;
 	ENTRY e, *hit;
+	/* the fill asked, not the runs' fill=existing after a run that writes */
+	enum fill_kind fill = job->opt[OPT_FILL].n ? (enum fill_kind)job->opt[OPT_FILL].v[0].u
+						   : (enum fill_kind)default_value(OPT_FILL).u;
 
 	k->name = strdup(t->filename);
 	k->maker = t->exists ? NULL : job->name;
@@ -854,8 +925,10 @@ static int note_known(struct hsearch_data *known, struct known_file *k, const st
 	k->have = t->have;
 	k->recorded = t->recorded;
 	k->rec = t->recorded ? t->record
-			     : (struct prepare_record){ .fill = (enum fill_kind)v[OPT_FILL].u,
-							.seed = v[OPT_SEED].u, .size = t->size };
+			     : (struct prepare_record){ .fill = fill, .seed = v[OPT_SEED].u,
+							.size = t->size };
+	k->written = t->written;
+	k->writer = t->writer;
 	e = (ENTRY){ .key = k->name, .data = k };
 	return k->name && hsearch_r(e, ENTER, &hit, known) ? 0 : -1;
 }
@@ -883,11 +956,20 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, char *err)
 			if (!t.seen)
 				t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
 					      CACHE_CANNOT_EVICT;
+			size_t first = plan->n;
+
 			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
+			if (rc == 0)
+				rc = check_space(jf, &jf->jobs[j], &t, plan->runs + first,
+						 plan->n - first, err);
 		}
 		if (rc == 0 && !t.seen &&
 		    note_known(&known, &kf[nknown++], plan, &jf->jobs[j], &t) < 0)
 			rc = err_set(err, "out of memory");
+		if (rc == 0 && t.known) {
+			t.known->written = t.written;
+			t.known->writer = t.writer;
+		}
 		free(t.filename);
 	}
 	hdestroy_r(&known);

@@ -170,6 +170,8 @@ static void record_format(const struct prepare_record *rec, uint64_t ino, char *
 	int len = snprintf(buf, n, "iosweep-record 1 fill=%s seed=%" PRIu64 " size=%" PRIu64,
 			   option_table[OPT_FILL].values[rec->fill], rec->seed, rec->size);
 
+	if (rec->written && len > 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - (size_t)len, " written=1");
 	if (ino && len > 0 && (size_t)len < n)
 		snprintf(buf + len, n - (size_t)len, " ino=%" PRIu64, ino);
 }
@@ -192,7 +194,7 @@ static bool record_number(const char *text, const char *key, uint64_t *v)
 static int record_parse(const char *text, uint64_t ino, struct prepare_record *rec)
 {
 	static const char head[] = "iosweep-record 1 fill=";
-	uint64_t seed, size, at;
+	uint64_t seed, size, at, written;
 	bool has_ino = record_number(text, " ino=", &at);
 
 	if (strncmp(text, head, sizeof(head) - 1) != 0 || !record_number(text, " seed=", &seed) ||
@@ -203,8 +205,9 @@ static int record_parse(const char *text, uint64_t ino, struct prepare_record *r
 		size_t len = strlen(option_table[OPT_FILL].values[i]);
 
 		if (strncmp(text, option_table[OPT_FILL].values[i], len) == 0 && text[len] == ' ') {
-			*rec = (struct prepare_record){ .fill = (enum fill_kind)i, .seed = seed,
-							.size = size };
+			*rec = (struct prepare_record){
+				.fill = (enum fill_kind)i, .seed = seed, .size = size,
+				.written = record_number(text, " written=", &written) && written };
 			return 1;
 		}
 	}
@@ -263,23 +266,51 @@ static bool record_write_xattr(int fd, const struct prepare_record *rec)
 
 /* PATH.iosweep-record, naming the inode of fd.  A record that cannot be
  * written leaves a file that is reported as fill=existing. */
-static void record_write_side(int fd, const char *path, const struct prepare_record *rec)
+static int record_write_side(int fd, const char *path, const struct prepare_record *rec)
 {
 	char text[RECORD_MAX], *side = NULL, *tmp = NULL;
 	struct stat st;
-	int sfd;
+	int sfd, rc = -1, e;
 
 	if (fstat(fd, &st) < 0 || asprintf(&side, "%s" RECORD_SUFFIX, path) < 0)
-		return;
+		return -1;
 	record_format(rec, (uint64_t)st.st_ino, text, sizeof(text));
 	if (asprintf(&tmp, "%s.XXXXXX", side) >= 0 && (sfd = mkostemp(tmp, O_CLOEXEC)) >= 0) {
 		if (fchmod(sfd, 0644) < 0 ||
 		    write_all(sfd, (const unsigned char *)text, strlen(text)) < 0 ||
 		    close(sfd) < 0 || rename(tmp, side) < 0)
 			unlink(tmp);
+		else
+			rc = 0;
 	}
+	e = errno;
 	free(tmp);
 	free(side);
+	errno = e;
+	return rc;
+}
+
+int prepare_record_written(int fd, const char *path, uint64_t size, char *err)
+{
+	struct prepare_record rec;
+	struct stat st;
+	int rc;
+
+	if (fstat(fd, &st) < 0)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	rc = record_read_fd(fd, path, &st, &rec);
+	if (rc < 0)
+		return err_set(err, "%s: reading its record: %s", path, strerror(errno));
+	if (rc == 0 || (rec.written && rec.size >= size))
+		return 0; /* not iosweep's (allow_write): no record to keep */
+	rec.written = true;
+	rec.size = rec.size > size ? rec.size : size;
+	/* where it was read from: the side file only without user extended attributes */
+	if (record_write_xattr(fd, &rec) ||
+	    (errno == ENOTSUP && record_write_side(fd, path, &rec) == 0))
+		return 0;
+	return err_set(err, "%s: updating its record (that iosweep writes it): %s", path,
+		       strerror(errno));
 }
 
 /* --- opening the test file ---------------------------------------------- */
@@ -641,7 +672,7 @@ int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t 
 			rc = check_existing(path, fill, seed, err);
 		}
 	} else if (rc == 0 && !in_xattr) {
-		record_write_side(fd, path, &rec);
+		(void)record_write_side(fd, path, &rec);
 	}
 out:
 	free(buf);

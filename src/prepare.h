@@ -41,10 +41,17 @@ int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t 
 struct prepare_record {
 	enum fill_kind fill;  /* never FILL_EXISTING */
 	uint64_t seed, size;
+	bool written;         /* " written=1": a write run of iosweep has written it since
+			       * it was made, so it no longer holds its fill */
 };
 /* 1 and *rec when path has a record, 0 when it has none (iosweep did not
  * make it, or cannot tell), -1 with err when path cannot be opened safely. */
 int prepare_record_read(const char *path, struct prepare_record *rec, char *err);
+/* Before a write run's first write, on the file open for writing on fd: its
+ * record, if it has one, says from now on that it was written (and its size
+ * is at least size: alloc=allocate and prealloc may have grown it).  0, or
+ * -1 with err when the record cannot be written. */
+int prepare_record_written(int fd, const char *path, uint64_t size, char *err);
 
 /* Which file a run reads: taken once, checked at every open and after
  * every repeat. */

@@ -68,6 +68,8 @@ void report_consume_text(const struct run *run, uint64_t sum, char *buf, size_t 
 
 /* One CSV field (RFC 4180 quoting), then ',' or, when last, the row's end. */
 void report_csv_field(FILE *f, const char *s, bool last);
+/* Flushes a CSV sink's rows: -1 with "writing PATH: reason" when that fails. */
+int report_csv_flush(struct report_sink *s, char *err);
 
 /* Closes a CSV sink's file (not stdout): the end of the CSV formats. */
 int report_csv_end(struct report_sink *s, const struct report *r, char *err);

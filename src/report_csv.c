@@ -28,7 +28,7 @@ void report_csv_field(FILE *f, const char *s, bool last)
 	fputs(last ? "\r\n" : ",", f);
 }
 
-static int csv_flush(struct report_sink *s, char *err)
+int report_csv_flush(struct report_sink *s, char *err)
 {
 	return fflush(s->f) == 0 ? 0
 				 : err_set(err, "writing %s: %s", s->path ? s->path : "CSV to stdout",
@@ -54,7 +54,7 @@ static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 	report_csv_field(s->f, "cache_as_asked", false);
 	report_csv_field(s->f, "runtime_limited", false);
 	report_csv_field(s->f, "interrupted", true);
-	return csv_flush(s, err);
+	return report_csv_flush(s, err);
 }
 
 /* The start of a row: job, run, repeat and the run's parameters. */
@@ -105,7 +105,7 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 		report_csv_field(s->f, rr->runtime_limited ? "true" : "false", false);
 		report_csv_field(s->f, rr->interrupted ? "true" : "false", true);
 	}
-	return csv_flush(s, err);
+	return report_csv_flush(s, err);
 }
 
 /* A file is renamed into place complete, or (after a failed write) not at all. */

@@ -22,7 +22,7 @@ static int series_begin(struct report_sink *s, const struct report *r, char *err
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		report_csv_field(s->f, cols[i], i + 1 == n);
-	return fflush(s->f) == 0 ? 0 : err_set(err, "writing the series CSV failed");
+	return report_csv_flush(s, err);
 }
 
 static int series_add(struct report_sink *s, const struct report *r, size_t idx, char *err)
@@ -50,7 +50,7 @@ static int series_add(struct report_sink *s, const struct report *r, size_t idx,
 			report_csv_field(s->f, resident, true);
 		}
 	}
-	return fflush(s->f) == 0 ? 0 : err_set(err, "writing the series CSV failed");
+	return report_csv_flush(s, err);
 }
 
 const struct reporter report_series = {

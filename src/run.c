@@ -281,6 +281,10 @@ static int runner_init(struct runner *r, const struct run *run, volatile sig_ato
 	for (unsigned t = 0; t < r->nw; t++)
 		if (worker_init(r, t, align, err) < 0)
 			return -1;
+	/* before the first write: a run cut short has written some blocks too */
+	if (r->writes && (run->per_rank || !dist_rank()) &&
+	    prepare_record_written(r->w[0].eng.fd, v[OPT_FILENAME].s, v[OPT_SIZE].u, err) < 0)
+		return -1;
 	return 0;
 }
 

@@ -155,7 +155,8 @@ int wtarget_space(const char *path, uint64_t need, char *err)
 	if (statvfs(dir, &sv) < 0)
 		return err_set(err, "%s: %s", dir, strerror(errno));
 	have = (uint64_t)sv.f_bavail * sv.f_frsize;
-	if (have >= need)
+	/* no blocks at all (ramfs): the size is unknown, not zero */
+	if (have >= need || sv.f_blocks == 0)
 		return 0;
 	units_fmt_size(have, have_s, sizeof(have_s));
 	units_fmt_size(need, need_s, sizeof(need_s));

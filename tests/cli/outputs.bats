@@ -232,3 +232,16 @@ PY
 	[[ "$output" == *"writing $TESTDIR/full/r.txt: No space left on device"* ]]
 	[ -z "$(ls -A "$TESTDIR/full")" ]
 }
+
+@test "a full disk: the series CSV names its path and the reason, exit 1 as the other outputs" {
+	[ "$(id -u)" -eq 0 ] || skip "mounting a small tmpfs needs root"
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	mkdir "$TESTDIR/full"
+	# 4 KiB: the header fits, the rows (10 repeats of 25 intervals) do not
+	mount -t tmpfs -o size=4k iosweep-full "$TESTDIR/full"
+	job s "[s]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 10\ntime_based = 1\nruntime = 50ms\ninterval = 2ms\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -q -o series:"$TESTDIR/full/s.csv"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"writing $TESTDIR/full/s.csv: No space left on device"* ]]
+	[ -z "$(ls -A "$TESTDIR/full")" ]
+}

@@ -153,6 +153,76 @@ fdatasync" ]
 	[[ "$output" == *"of the written bytes were still only in memory at the end"* ]]
 }
 
+@test "the flushes of a ramp are not counted: with sync_every = 1 the flushes are the writes, in JSON and in the table's note" {
+	job r "[w]\nfilename = $TESTDIR/r.dat\nsize = 1m\nop = write\nbs = 4k\nrepeat = 2\nsync = fdatasync\nsync_every = 1\ntime_based = 1\nruntime = 300ms\nramp = 300ms\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" -o table
+	[ "$status" -eq 0 ]
+	# a flush that ends after the ramp may follow a write of the ramp: one more
+	[ "$(json_get "$TESTDIR/r.json" 'sorted({0 <= x["flushes"] - x["writes"] <= 1 and x["writes"] > 0 and x["flush_lat_ns"]["p50"] > 0 for x in d["runs"][0]["repeats"]})')" = "[True]" ]
+	n=$(json_get "$TESTDIR/r.json" 'sorted(x["flushes"] for x in d["runs"][0]["repeats"])')
+	[[ "$output" == *"run 0: "*" flushes per repeat (fdatasync)"* ]]
+	note=$(echo "$output" | sed -n 's/^run 0: \([0-9]*\) flushes per repeat.*/\1/p')
+	python3 -c 'import sys; a, b = eval(sys.argv[1]); assert a <= float(sys.argv[2]) <= b, sys.argv' "$n" "$note"
+}
+
+# record FILE: the creation record of FILE (its user.iosweep extended attribute)
+record() {
+	python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.iosweep").decode())' "$1"
+}
+
+@test "a file iosweep writes no longer holds its fill: its record says so, reads report fill=existing and consume=ints is refused" {
+	# in one plan: refused at check time, naming both jobs
+	job a "[global]\nfilename = $TESTDIR/t.dat\nsize = 1m\nbs = 4k\nrepeat = 1\nfill = text\n[r1]\nconsume = ints\n[w]\nop = write\n[r2]\nconsume = ints\n"
+	run "$IOSWEEP" check "$TESTDIR/a.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: $TESTDIR/a.ini:12: consume=ints needs a file of text, and job 'w' writes $TESTDIR/t.dat before job 'r2' reads it (give one of them another filename)" ]
+	[ ! -e "$TESTDIR/t.dat" ]
+	# the runs before the writes read text, the runs after read what was written
+	job b "[global]\nfilename = $TESTDIR/t.dat\nsize = 1m\nbs = 4k\nrepeat = 1\nfill = text\n[r1]\nconsume = ints\n[w]\nop = write\n[r2]\n"
+	run "$IOSWEEP" run "$TESTDIR/b.ini" -o json:"$TESTDIR/b.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/b.json" '[(r["job"], r["params"]["fill"]) for r in d["runs"]]')" = "[('r1', 'text'), ('w', 'text'), ('r2', 'existing')]" ]
+	[ "$(record "$TESTDIR/t.dat")" = "iosweep-record 1 fill=text seed=1 size=1048576 written=1" ]
+	# and so in later invocations; the job asking fill=text is not refused for it
+	job c "[r]\nfilename = $TESTDIR/t.dat\nfill = text\nconsume = ints\n"
+	run "$IOSWEEP" check "$TESTDIR/c.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: $TESTDIR/c.ini:4: consume=ints needs a file of text, and $TESTDIR/t.dat has been written by iosweep since it was made: it holds the blocks written (remove it to have it made again) (job 'r')" ]
+	run "$IOSWEEP" run "$TESTDIR/c.ini" --set consume=checksum --set repeat=1
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *" fill=existing "* ]]
+}
+
+@test "every write path marks the record before its first write: each engine, readwrite, a run stopped by a signal" {
+	for e in sync psync2 mmap aio uring; do
+		job m "[m]\nfilename = $TESTDIR/$e.dat\nsize = 256k\nrepeat = 1\nfill = zero\nop = write\nengine = $e\n"
+		"$IOSWEEP" run "$TESTDIR/m.ini" >/dev/null
+		[ "$(record "$TESTDIR/$e.dat")" = "iosweep-record 1 fill=zero seed=1 size=262144 written=1" ]
+	done
+	job x "[global]\nfilename = $TESTDIR/x.dat\nsize = 256k\nrepeat = 1\n[make]\n[x]\nop = readwrite\nrwmixread = 90\n"
+	"$IOSWEEP" run "$TESTDIR/x.ini" >/dev/null
+	[ "$(record "$TESTDIR/x.dat")" = "iosweep-record 1 fill=random seed=1 size=262144 written=1" ]
+	job i "[global]\nfilename = $TESTDIR/i.dat\nsize = 4m\nrepeat = 1\n[make]\n[w]\nop = write\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
+	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for json_runs "$TESTDIR/i.json" 1
+	sleep 0.3
+	kill -INT $pid
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	[ "$(record "$TESTDIR/i.dat")" = "iosweep-record 1 fill=random seed=1 size=4194304 written=1" ]
+}
+
+@test "alloc=allocate may give an iosweep file a larger size: the record says the new one" {
+	job s "[s]\nfilename = $TESTDIR/s.dat\nsize = 256k\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/s.ini" >/dev/null
+	job g "[g]\nfilename = $TESTDIR/s.dat\nsize = 1m\nrepeat = 1\nop = write\nalloc = allocate\n"
+	"$IOSWEEP" run "$TESTDIR/g.ini" >/dev/null
+	[ "$(stat -c %s "$TESTDIR/s.dat")" = 1048576 ]
+	[ "$(record "$TESTDIR/s.dat")" = "iosweep-record 1 fill=random seed=1 size=1048576 written=1" ]
+}
+
 @test "alloc: overwrite, allocate and prealloc write the same data, and a fresh file is created empty" {
 	job a "[a]\nfilename = $TESTDIR/a.dat\nsize = 1m\nrepeat = 2\nop = write\nalloc = allocate, prealloc, overwrite\nverify = after\n"
 	run "$IOSWEEP" plan "$TESTDIR/a.ini"
@@ -305,6 +375,37 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"free for you, and the run writes 1000TiB there"* ]]
 	[ ! -e "$TESTDIR/iosweep-1000TiB-random.dat" ]
+}
+
+@test "the free-space check counts what the writes allocate: alloc=allocate the blocks written; ramfs's unknown size is not full" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a loop image and ramfs"
+	command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 is missing"
+	truncate -s 8m "$TESTDIR/img"
+	mkfs.ext4 -q "$TESTDIR/img"
+	mkdir "$TESTDIR/mnt" "$TESTDIR/ram"
+	mount -o loop "$TESTDIR/img" "$TESTDIR/mnt" || skip "cannot mount a loop image here"
+	free=$(df -k --output=avail "$TESTDIR/mnt" | tail -1 | tr -d ' ')
+	# 10 random 4 KiB writes into an 8 MiB hole: 40 KiB, not 8 MiB
+	job w "[w]\nfilename = $TESTDIR/mnt/big.dat\nsize = 8m\nop = write\nbs = 4k\nrepeat = 2\nalloc = allocate\ncount = 10\npattern = random\n"
+	run "$IOSWEEP" check "$TESTDIR/w.ini"
+	s1=$status
+	run "$IOSWEEP" check "$TESTDIR/w.ini" --set count=1900
+	s2=$status o2=$output
+	run "$IOSWEEP" check "$TESTDIR/w.ini" --set alloc=overwrite
+	s3=$status o3=$output
+	umount "$TESTDIR/mnt"
+	[ "$s1" -eq 0 ]
+	# 1900 of them: 7600 KiB, more than there is
+	[ "$s2" -eq 2 ]
+	[ "$o2" = "iosweep: $TESTDIR/w.ini:2: $TESTDIR/mnt/big.dat: the file system has ${free}KiB free for you, and the run writes 7600KiB there: make room, or give a smaller size (job 'w')" ]
+	# a file written over is made whole first
+	[ "$s3" -eq 2 ]
+	[[ "$o3" == *"and the run writes 8MiB there"* ]]
+	mount -t ramfs ramfs "$TESTDIR/ram" || skip "cannot mount ramfs here"
+	job r "[r]\nfilename = $TESTDIR/ram/r.dat\nsize = 1m\nop = write\nrepeat = 1\n"
+	run "$IOSWEEP" check "$TESTDIR/r.ini"
+	umount "$TESTDIR/ram"
+	[ "$status" -eq 0 ]
 }
 
 @test "a disk that fills up during a write run ends it with a clear error and keeps what was measured" {

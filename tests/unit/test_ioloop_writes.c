@@ -10,7 +10,8 @@
  * - sync_every=N flushes after every N writes issued, never with a unit in
  *   flight, once more at the end for the rest, and the worker's time to end
  *   ends after the last flush; sync=end flushes once, after every write;
- *   sync=none never; a failing flush stops the worker and is named;
+ *   sync=none never; a failing flush stops the worker and is named; the
+ *   flushes of a ramp are not counted, as its units are not;
  * - every repeat's histograms hold that repeat's units and flushes only;
  * - each latency lands in its unit's direction and in the series' interval
  *   its unit completed in, though the loop buckets them in batches.
@@ -258,6 +259,29 @@ static void test_sync_end_flushes_once_after_the_last_write(void **state)
 	done(&w);
 }
 
+/* time_based with a ramp: the flushes done during the ramp are neither
+ * counted nor timed, as its writes are not; with sync_every=1 the counted
+ * flushes are the counted writes (one more when a write of the ramp is
+ * flushed after it), and the final flush is still inside the time to end. */
+static void test_ramp_flushes_are_not_counted(void **state)
+{
+	struct io_worker w;
+
+	(void)state;
+	worker(&w, OP_WRITE, 0, SYNC_FDATASYNC, 1, 1, PATTERN_SEQUENTIAL);
+	fk.spin_ns = 20000; /* a write takes 40 us */
+	w.in.wrap = true;
+	w.in.ramp_ns = 3000000;
+	w.in.runtime_ns = 3000000;
+	assert_int_equal(ioloop_run(&w), 0);
+	assert_true(w.res.ops[IO_WRITE] > 10);
+	assert_in_range(w.res.flushes, w.res.ops[IO_WRITE], w.res.ops[IO_WRITE] + 1);
+	assert_int_equal(hist_count(w.flush_hist), w.res.flushes);
+	assert_true(fk.flushes > w.res.flushes + 10); /* the ramp's */
+	assert_true(w.res.t_last_ns >= fk.t_last_flush);
+	done(&w);
+}
+
 static void test_failed_flush_stops_the_worker(void **state)
 {
 	struct io_worker w;
@@ -348,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_readwrite_splits_by_offset),
 		cmocka_unit_test(test_flush_every_n_writes_with_nothing_in_flight),
 		cmocka_unit_test(test_sync_end_flushes_once_after_the_last_write),
+		cmocka_unit_test(test_ramp_flushes_are_not_counted),
 		cmocka_unit_test(test_failed_flush_stops_the_worker),
 		cmocka_unit_test(test_every_repeat_starts_its_histograms_empty),
 		cmocka_unit_test(test_batched_latencies_land_in_their_interval),
