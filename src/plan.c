@@ -1160,16 +1160,17 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 
 void plan_cache_notes(const struct plan *plan, FILE *out)
 {
+	struct hsearch_data said = { 0 }; /* the files a note was looked for */
 	char why[ERR_MAX];
 
+	if (!hcreate_r(2 * plan->n + 16, &said))
+		return; /* out of memory: notes are not worth failing for */
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct run *r = &plan->runs[i];
-		bool said = false;
+		ENTRY e = { .key = (char *)r->v[OPT_FILENAME].s }, *hit = NULL; /* not written */
 
-		for (size_t k = 0; k < i && !said; k++)
-			said = plan->runs[k].cache_default &&
-			       strcmp(plan->runs[k].v[OPT_FILENAME].s, r->v[OPT_FILENAME].s) == 0;
-		if (!r->cache_default || said)
+		if (!r->cache_default || (hsearch_r(e, FIND, &hit, &said) && hit) ||
+		    !hsearch_r(e, ENTER, &hit, &said))
 			continue;
 		switch (cache_evict_obstacle(r->v[OPT_FILENAME].s, why, sizeof(why))) {
 		case CACHE_CANNOT_EVICT:
@@ -1184,6 +1185,7 @@ void plan_cache_notes(const struct plan *plan, FILE *out)
 			break;
 		}
 	}
+	hdestroy_r(&said);
 }
 
 void plan_print_constants(const struct plan *plan, FILE *out)
