@@ -451,11 +451,14 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, 
 							       : "another rank";
 	if (tell_sinks(sinks, nsinks, &rep, 2, 0) < 0)
 		outputs_failed = true;
-	/* a signal while the outputs were written: they are whole, every run
-	 * was measured, and the exit status still says what stopped the program */
+	/* stopped while the outputs were written: every run was measured, the
+	 * outputs are whole (but for a closed stdout), and the exit status still
+	 * says what stopped the program */
 	if (stop_requested && !rep.interrupted && dist_rank() == 0)
-		cli_error("interrupted while the outputs were written (%s): every run is in them",
-			  stop_signal ? stop_name(stop_signal) : "another rank");
+		cli_error("interrupted while the outputs were written (%s): %s",
+			  stop_signal ? stop_name(stop_signal) : "another rank",
+			  stop_signal == SIGPIPE ? "what went to stdout is cut short"
+						 : "every run is in them");
 	for (size_t i = 0; i < plan->n; i++)
 		run_result_free(&rep.results[i]);
 	free(rep.results);

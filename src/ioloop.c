@@ -30,6 +30,8 @@ struct loop {
 	uint64_t next_due; /* rate limit: when the next new unit is due */
 	uint64_t recent_ns; /* the latest time the loop read: now is no earlier */
 	struct pattern pat0; /* time_based: the pattern as the repeat began */
+	uint64_t held_off, held_len; /* rate limit: the next unit, drawn, not yet due */
+	bool held;
 	bool exhausted;    /* the pattern has no more units */
 	bool stopping;     /* issue nothing more: stopped or failed */
 	bool failed;
@@ -293,6 +295,40 @@ __attribute__((always_inline)) static inline void unit_retry(struct io_worker *w
 	L->nretry++;
 }
 
+/* The pattern's next offset and length; false when it has no more. */
+__attribute__((always_inline)) static inline bool draw(struct io_worker *w, struct loop *L,
+						      uint64_t *off, uint64_t *len)
+{
+	if (pattern_next(&w->in.pat, off, len))
+		return true;
+	/* time_based: round the file again, until the deadline */
+	if (w->in.wrap)
+		w->in.pat = L->pat0;
+	if (!w->in.wrap || !pattern_next(&w->in.pat, off, len)) {
+		L->exhausted = true;
+		return false;
+	}
+	return true;
+}
+
+/* Rate limit: the next unit into u once it is due.  It is drawn first, so
+ * that the loop never waits for a unit the pattern does not have (the time
+ * to end would gain a rate period, or a runtime limit's cut, after the last
+ * unit); drawn and not yet due, it is held until it is. */
+__attribute__((noinline)) static bool draw_due(struct io_worker *w, struct loop *L,
+					       struct io_unit *u)
+{
+	if (!L->held && !draw(w, L, &L->held_off, &L->held_len))
+		return false;
+	L->held = true;
+	if (!due(w, L))
+		return false;
+	L->held = false;
+	u->off = L->held_off;
+	u->len = L->held_len;
+	return true;
+}
+
 /* The next unit to queue: a remainder first, else a new one from the
  * pattern in a free unit; NULL when there is nothing to queue now. */
 __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io_worker *w,
@@ -308,18 +344,9 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 	}
 	if (!L->nfree || L->exhausted || L->flush_due)
 		return NULL;
-	if (w->rated && !due(w, L))
-		return NULL;
 	u = &w->eng.units[one ? 0 : w->free_units[L->nfree - 1]];
-	if (!pattern_next(&w->in.pat, &u->off, &u->len)) {
-		/* time_based: round the file again, until the deadline */
-		if (w->in.wrap)
-			w->in.pat = L->pat0;
-		if (!w->in.wrap || !pattern_next(&w->in.pat, &u->off, &u->len)) {
-			L->exhausted = true;
-			return NULL;
-		}
-	}
+	if (w->rated ? !draw_due(w, L, u) : !draw(w, L, &u->off, &u->len))
+		return NULL;
 	u->t_due = L->next_due;
 	L->nbegun++;
 	/* O_DIRECT needs whole logical blocks; the end of the file cuts the transfer */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Rate limits: an open-loop schedule, and response time (due -> completion)
-# beside latency (issue -> completion).  No timing here: the slow shim makes
+# beside latency (issue -> completion).  Timing only where the schedule is what is
+# tested, with a period to spare; elsewhere the slow shim makes
 # one read slow, and the assertions are on how many reads a stall delays.
 
 load helpers
@@ -83,4 +84,22 @@ rep() {
 	[ "$rc" -eq 130 ]
 	[ "$(rep "['interrupted']")" = True ]
 	[ "$(rep "['reads']")" -lt 16 ]
+}
+
+@test "the time to end of a rated run ends at its last read: no wait for a read the pattern does not have" {
+	head -c 16k /dev/urandom >"$TESTDIR/f"
+	# 4 reads due 200 ms apart: the last at 0.6 s (it was 0.8 s: one more period
+	# waited, with every engine and thread count)
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 5\nrepeat = 1\ncache = keep\nengine = sync, uring\n"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
+	for i in 0 1; do
+		[ "$(json_get "$TESTDIR/r.json" "d['runs'][$i]['repeats'][0]['reads']")" -eq 4 ]
+		[ "$(json_get "$TESTDIR/r.json" "0.59 < d['runs'][$i]['repeats'][0]['time_to_end_s'] < 0.75")" = True ]
+	done
+	# a runtime past the last read does not cut a run that read the whole file
+	"$IOSWEEP" run "$TESTDIR/r.ini" -q --set runtime=700ms -o json:"$TESTDIR/r.json"
+	[ "$(json_get "$TESTDIR/r.json" "d['runs'][0]['repeats'][0]['runtime_limited']")" = False ]
+	# one read a thread, each due at once: each thread's time is its read's
+	"$IOSWEEP" run "$TESTDIR/r.ini" -q --set threads=4 -o json:"$TESTDIR/r.json"
+	[ "$(json_get "$TESTDIR/r.json" "max(d['runs'][0]['repeats'][0]['thread_time_to_end_s']) < 0.1")" = True ]
 }

@@ -57,6 +57,22 @@ closed_stdout() {
 	[ "$(json_get "$TESTDIR/i.json" 'd["stopped_by"]')" = "closed stdout" ]
 }
 
+@test "a reader that goes away while the table is written at the end (| head -1): exit 141, the files whole" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	# 400 runs of a few reads: a table of more than a pipe's 64 KiB
+	bs=$(python3 -c 'print(",\n  ".join(", ".join(str(512 * (i + j + 1)) for j in range(10)) for i in range(0, 400, 10)))')
+	job t "[a]\nfilename = $TESTDIR/f\nrepeat = 1\ncache = keep\nbs = $bs\n"
+	set +e
+	"$IOSWEEP" run "$TESTDIR/t.ini" -q -o table -o json:"$TESTDIR/t.json" 2>"$TESTDIR/err" |
+		head -n 1 >"$TESTDIR/out"
+	rc=${PIPESTATUS[0]}
+	set -e
+	cat "$TESTDIR/err"
+	[ "$rc" -eq 141 ]
+	grep -q "interrupted while the outputs were written (closed stdout): what went to stdout is cut short" "$TESTDIR/err"
+	[ "$(json_get "$TESTDIR/t.json" 'd["complete"], len(d["runs"])')" = "(True, 400)" ]
+}
+
 @test "an interrupted run never writes complete: true, and a whole run does" {
 	interrupt_second_run INT
 	[ "$(json_get "$TESTDIR/i.json" 'd["complete"]')" = False ]
