@@ -183,9 +183,15 @@ int fio_parse_time_us(const char *s, uint64_t unit_us, uint64_t *out, char *err)
 
 /* ---- expansion: ${VAR}, keywords, bc arithmetic ---- */
 
+/* Parentheses, minus signs and powers nest no deeper than this: the parser
+ * recurses once per level, and a hostile value must not overflow the
+ * stack. */
+#define MAX_CALC_DEPTH 1000
+
 struct calc {
 	const char *p;
-	bool bad;
+	const char *bad;  /* why the value is refused; NULL: fine so far */
+	int depth;
 };
 
 static int64_t calc_expr(struct calc *c);
@@ -196,34 +202,71 @@ static void calc_space(struct calc *c)
 		c->p++;
 }
 
+/* a op b, or c->bad set when it does not fit in 64 bits */
+static int64_t calc_op(struct calc *c, char op, int64_t a, int64_t b)
+{
+	int64_t r = 0;
+	bool over = false;
+
+	switch (op) {
+	case '+':
+		over = __builtin_add_overflow(a, b, &r);
+		break;
+	case '-':
+		over = __builtin_sub_overflow(a, b, &r);
+		break;
+	case '*':
+		over = __builtin_mul_overflow(a, b, &r);
+		break;
+	default: /* '/' and '%': bc with scale=0 truncates too */
+		if (b == 0) {
+			c->bad = "division by zero";
+			return 0;
+		}
+		over = a == INT64_MIN && b == -1;
+		if (!over)
+			r = op == '/' ? a / b : a % b;
+	}
+	if (over && !c->bad)
+		c->bad = "a result beyond 64 bits";
+	return over ? 0 : r;
+}
+
 static int64_t calc_atom(struct calc *c)
 {
 	int64_t v = 0;
 
 	calc_space(c);
+	if (c->depth >= MAX_CALC_DEPTH) {
+		c->bad = "nested more than 1000 deep";
+		return 0;
+	}
 	if (*c->p == '(') {
 		c->p++;
+		c->depth++;
 		v = calc_expr(c);
+		c->depth--;
 		calc_space(c);
 		if (*c->p != ')')
-			c->bad = true;
+			c->bad = c->bad ? c->bad : "";
 		else
 			c->p++;
 		return v;
 	}
 	if (*c->p == '-') {
 		c->p++;
-		return -calc_atom(c);
+		c->depth++;
+		v = calc_atom(c);
+		c->depth--;
+		return calc_op(c, '-', 0, v);
 	}
 	if (!isdigit((unsigned char)*c->p)) {
-		c->bad = true;
+		c->bad = c->bad ? c->bad : "";
 		return 0;
 	}
 	while (isdigit((unsigned char)*c->p)) {
-		if (v > (INT64_MAX - 9) / 10)
-			c->bad = true;
-		else
-			v = v * 10 + (*c->p - '0');
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *c->p - '0', &v))
+			c->bad = "a number beyond 64 bits";
 		c->p++;
 	}
 	return v;
@@ -234,16 +277,22 @@ static int64_t calc_power(struct calc *c)
 	int64_t base = calc_atom(c), e, r = 1;
 
 	calc_space(c);
-	if (*c->p != '^')
+	if (*c->p != '^' || c->bad)
 		return base;
 	c->p++;
+	c->depth++;
 	e = calc_power(c); /* right associative, as in bc */
-	for (int64_t i = 0; i < e && !c->bad; i++) {
-		if (base != 0 && (r > INT64_MAX / llabs(base) || r < -INT64_MAX / llabs(base)))
-			c->bad = true;
-		else
-			r *= base;
-	}
+	c->depth--;
+	/* 0, 1 and -1 directly: a loop would take e steps */
+	if ((base == 0 && e >= 0) || base == 1)
+		return e == 0 ? 1 : base;
+	if (base == -1)
+		return e % 2 ? -1 : 1;
+	if (e < 0 && !c->bad)
+		c->bad = "a negative power (a fraction, or a division by zero)";
+	/* |base| >= 2 overflows within 63 steps */
+	for (int64_t i = 0; i < e && !c->bad; i++)
+		r = calc_op(c, '*', r, base);
 	return r;
 }
 
@@ -251,49 +300,34 @@ static int64_t calc_term(struct calc *c)
 {
 	int64_t v = calc_power(c);
 
-	for (;;) {
+	while (!c->bad) {
 		char op;
-		int64_t r;
 
 		calc_space(c);
 		op = *c->p;
 		if (op != '*' && op != '/' && op != '%')
-			return v;
+			break;
 		c->p++;
-		r = calc_power(c);
-		if (op == '*') {
-			if (r != 0 && (v > INT64_MAX / llabs(r) || v < -INT64_MAX / llabs(r)))
-				c->bad = true;
-			else
-				v *= r;
-		} else if (r == 0) {
-			c->bad = true;
-		} else {
-			v = op == '/' ? v / r : v % r; /* bc with scale=0 truncates too */
-		}
+		v = calc_op(c, op, v, calc_power(c));
 	}
+	return v;
 }
 
 static int64_t calc_expr(struct calc *c)
 {
 	int64_t v = calc_term(c);
 
-	for (;;) {
+	while (!c->bad) {
 		char op;
-		int64_t r;
 
 		calc_space(c);
 		op = *c->p;
 		if (op != '+' && op != '-')
-			return v;
+			break;
 		c->p++;
-		r = calc_term(c);
-		if ((op == '+' && r > 0 && v > INT64_MAX - r) ||
-		    (op == '-' && r < 0 && v > INT64_MAX + r))
-			c->bad = true;
-		else
-			v = op == '+' ? v + r : v - r;
+		v = calc_op(c, op, v, calc_term(c));
 	}
+	return v;
 }
 
 static uint64_t keyword_value(int k)
@@ -329,19 +363,23 @@ static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 
 /* fio's expansion of one value: ${VAR} (unset: nothing, as fio does, but
  * named in *unset for messages), then $pagesize, $mb_memory and $ncpus, then
- * arithmetic when a keyword was replaced.  NULL with err on failure. */
+ * arithmetic when a keyword was replaced.  NULL with err on failure.  Each
+ * step is one pass over the text: time linear in its length. */
 static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 {
 	static const char *const keywords[] = { "$pagesize", "$mb_memory", "$ncpus" };
-	size_t len = 0, cap = 0;
-	char *out = NULL, *tmp;
-	bool keyword = false;
+	size_t len = 0, cap = 0, klen = 0, kcap = 0;
+	char *env = NULL, *out = NULL, num[3][32] = { "" };
+	bool keyword = false, closed = true;
 
-	if (append(&out, &len, &cap, "", 0) < 0)
+	if (append(&env, &len, &cap, "", 0) < 0)
 		goto oom;
 	for (const char *p = in; *p;) {
-		const char *close = p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
+		/* no '}' after one "${": none after a later one either */
+		const char *close = closed && p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
 
+		if (p[0] == '$' && p[1] == '{' && !close)
+			closed = false;
 		if (close) {
 			char *name = strndup(p + 2, (size_t)(close - p - 2));
 			const char *v = name ? getenv(name) : NULL;
@@ -351,36 +389,52 @@ static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 			if (!v && unset && !*unset)
 				snprintf(unset, unset_n, "%s", name);
 			free(name);
-			if (v && append(&out, &len, &cap, v, strlen(v)) < 0)
+			if (v && append(&env, &len, &cap, v, strlen(v)) < 0)
 				goto oom;
 			p = close + 1;
 			continue;
 		}
-		if (append(&out, &len, &cap, p, 1) < 0)
+		if (append(&env, &len, &cap, p, 1) < 0)
 			goto oom;
 		p++;
 	}
-	for (int k = 0; k < 3; k++) {
-		char *at;
+	/* the keywords: none is part of another, and a number put in makes none */
+	if (append(&out, &klen, &kcap, "", 0) < 0)
+		goto oom;
+	for (const char *p = env; *p;) {
+		size_t k = 0, n = 1;
 
-		while ((at = strstr(out, keywords[k])) != NULL) {
-			if (asprintf(&tmp, "%.*s%llu%s", (int)(at - out), out,
-				     (unsigned long long)keyword_value(k),
-				     at + strlen(keywords[k])) < 0)
-				goto oom;
-			free(out);
-			out = tmp;
+		while (k < 3 && strncmp(p, keywords[k], strlen(keywords[k])) != 0)
+			k++;
+		if (k < 3) {
+			if (!num[k][0]) /* once: $ncpus reads a file of /sys */
+				snprintf(num[k], sizeof(num[k]), "%llu",
+					 (unsigned long long)keyword_value((int)k));
 			keyword = true;
+			if (append(&out, &klen, &kcap, num[k], strlen(num[k])) < 0)
+				goto oom;
+			n = strlen(keywords[k]);
+		} else if (append(&out, &klen, &kcap, p, 1) < 0) {
+			goto oom;
 		}
+		p += n;
 	}
+	free(env);
+	env = NULL;
 	if (keyword && strpbrk(out, "+-*/") && !strchr(out, '\'')) {
 		struct calc c = { .p = out };
 		int64_t v = calc_expr(&c);
 
 		calc_space(&c);
+		if (c.bad && *c.bad) {
+			err_set(err, "'%.100s' (from '%.100s'): %s in fio's arithmetic (bc)", out, in,
+				c.bad);
+			free(out);
+			return NULL;
+		}
 		if (c.bad || *c.p || v < 0) {
-			err_set(err, "'%s' (from '%s'): fio gives this to bc, which computes whole "
-				     "numbers from + - * / %% ^ and parentheses only", out, in);
+			err_set(err, "'%.100s' (from '%.100s'): fio gives this to bc, which computes "
+				     "whole numbers from + - * / %% ^ and parentheses only", out, in);
 			free(out);
 			return NULL;
 		}
@@ -390,6 +444,7 @@ static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 	}
 	return out;
 oom:
+	free(env);
 	free(out);
 	err_set(err, "out of memory");
 	return NULL;

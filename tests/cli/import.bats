@@ -341,3 +341,58 @@ PY2
 	"$IOSWEEP" import a.fio 2>err2 >/dev/null
 	! grep -q iodepth_batch_complete err2
 }
+
+# import_bs VALUE: imports a read job of a 1 MiB file with bs=VALUE (timeout 10 s)
+import_bs() {
+	printf '[a]\nfilename=%s/data\nsize=1m\nbs=%s\n' "$TESTDIR" "$1" >"$TESTDIR/a.fio"
+	run timeout 10 "$IOSWEEP" import "$TESTDIR/a.fio"
+}
+
+@test 'arithmetic: a power of 0, 1 or -1 is computed at once, not step by step' {
+	import_bs '$pagesize*1^999999999999999999'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = $(($(getconf PAGESIZE) / 1024))KiB"* ]]
+	import_bs '$pagesize*(0-1)^999999999999999999+$pagesize*2'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = $(($(getconf PAGESIZE) / 1024))KiB"* ]]
+	import_bs '$pagesize+0^999999999999999999'
+	[ "$status" -eq 0 ]
+	import_bs '$pagesize*2^-1'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"a.fio:4: bs: "*"a negative power"* ]]
+}
+
+@test 'arithmetic: nesting deeper than 1000 is refused, not a stack overflow' {
+	for atom in '(' '-' '2^'; do
+		python3 -c "import sys; a = sys.argv[1]; print('[a]\nsize=1m\nbs=\$ncpus*' + a * 300000 + '1' + (')' * 300000 if a == '(' else ''))" "$atom" >"$TESTDIR/deep.fio"
+		run timeout 10 "$IOSWEEP" import "$TESTDIR/deep.fio"
+		echo "$atom: $status ${output:0:200}"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"deep.fio:3: bs: "*"nested more than 1000 deep"* ]]
+	done
+	# 1000 levels are fine
+	import_bs "\$pagesize*$(printf '(%.0s' $(seq 999))1$(printf ')%.0s' $(seq 999))"
+	[ "$status" -eq 0 ]
+}
+
+@test 'arithmetic: every operation that leaves 64 bits is refused (no signed overflow)' {
+	for v in '$pagesize*0-3037000499*3037000499-3037000499*3037000499-11857049518' \
+		'$pagesize*0+9223372036854775807+1' '$pagesize*0-(0-9223372036854775807-1)' \
+		'$pagesize*0+(0-9223372036854775807-1)/(0-1)' '$pagesize*0+(0-9223372036854775807-1)%(0-1)' \
+		'$pagesize*3037000500*3037000500' '$pagesize*0+9223372036854775808' '$pagesize*2^62'; do
+		import_bs "$v"
+		echo "$v: $status $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"a.fio:4: bs: "*"beyond 64 bits in fio's arithmetic"* ]]
+	done
+	import_bs '$pagesize*0+9223372036854775807-9223372036854775807+8192'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = 8KiB"* ]]
+}
+
+@test 'keywords are expanded in time linear in the value (ncpus*0+ 300 000 times: minutes when quadratic)' {
+	python3 -c "print('[a]\nsize=1m\nbs=' + '\$ncpus*0+' * 300000 + '4096')" >"$TESTDIR/kw.fio"
+	run timeout 20 "$IOSWEEP" import "$TESTDIR/kw.fio"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = 4KiB"* ]]
+}
