@@ -513,11 +513,24 @@ struct reader {
 	unsigned group;
 };
 
+/* fio takes every section (and --name) whose name starts with "global" as
+ * global (init.c: !strncmp(name, "global", 6)). */
+static bool is_global(const char *name)
+{
+	return strncmp(name, "global", 6) == 0;
+}
+
 static int new_job(struct reader *r, const char *name, const char *file, int line, char *err)
 {
 	struct fio_input *in = r->in;
-	struct fio_job *jobs = realloc(in->jobs, (in->njobs + 1) * sizeof(*jobs)), *j;
+	struct fio_job *jobs, *j;
 
+	/* fio keeps white space around a job's name; iosweep's sections drop it
+	 * ("[ global ]" would become global) */
+	if (isspace((unsigned char)name[0]) || isspace((unsigned char)name[strlen(name) - 1]))
+		return err_set(err, "job name '%s': white space at its start or end is part of "
+				    "the name for fio, not for iosweep; remove it", name);
+	jobs = realloc(in->jobs, (in->njobs + 1) * sizeof(*jobs));
 	if (!jobs)
 		return err_set(err, "out of memory");
 	in->jobs = jobs;
@@ -596,11 +609,13 @@ static int include(struct reader *r, const char *from, const char *arg, int dept
 
 	if (depth >= MAX_INCLUDE_DEPTH)
 		return err_set(err, "include nested more than %d deep (a loop?)", MAX_INCLUDE_DEPTH);
-	/* fio looks for a relative include next to the file that includes it */
+	/* fio (3.33 init.c) takes a relative include as it is when something of
+	 * that name is in the current directory, else looks next to the file
+	 * that includes it */
 	dir = strdup(from);
 	if (!dir)
 		return err_set(err, "out of memory");
-	if (arg[0] == '/' || strcmp(dirname(dir), ".") == 0 ||
+	if (arg[0] == '/' || access(arg, F_OK) == 0 || strcmp(dirname(dir), ".") == 0 ||
 	    asprintf(&path, "%s/%s", dir, arg) < 0)
 		path = strdup(arg);
 	free(dir);
@@ -631,7 +646,7 @@ static int read_line(struct reader *r, char *line, const char *file, int lineno,
 		if (!close || close == line + 1)
 			return err_set(err, "bad section header '%s'", line);
 		*close = '\0';
-		if (strcmp(line + 1, "global") == 0) {
+		if (is_global(line + 1)) {
 			r->job = NULL;
 			r->in_section = true;
 			return 0;
@@ -659,8 +674,12 @@ static int read_text(struct reader *r, const char *path, int depth, char *err)
 	if (jobfile_read(path, &text, &len, why) < 0)
 		return err_set(err, "%s", why);
 	if (memchr(text, '\0', len)) {
+		const char *nul = memchr(text, '\0', len);
+
+		for (const char *p = text; p < nul; p++)
+			lineno += *p == '\n';
 		free(text);
-		return err_set(err, "%s: NUL byte in a fio job file", path);
+		return err_set(err, "%s:%d: NUL byte in a fio job file", path, lineno + 1);
 	}
 	file = keep_path(r->in, path);
 	if (!file) {
@@ -681,13 +700,26 @@ static int read_text(struct reader *r, const char *path, int depth, char *err)
 	return rc;
 }
 
-int fio_read_file(struct fio_input *in, const char *path, char *err)
+/* A job file whose jobs start from the settings global (a command line's
+ * global options) before its own [global] sections. */
+static int read_jobfile(struct fio_input *in, const char *path, const struct fio_setting *global,
+			size_t nglobal, char *err)
 {
 	struct reader r = { .in = in, .group = in->ngroups++ };
-	int rc = read_text(&r, path, 0, err);
+	int rc = 0;
 
+	for (size_t i = 0; rc == 0 && i < nglobal; i++)
+		if (push_setting(&r.global, &r.nglobal, &global[i]) < 0)
+			rc = err_set(err, "out of memory");
+	if (rc == 0)
+		rc = read_text(&r, path, 0, err);
 	settings_free(r.global, r.nglobal);
 	return rc;
+}
+
+int fio_read_file(struct fio_input *in, const char *path, char *err)
+{
+	return read_jobfile(in, path, NULL, 0, err);
 }
 
 /* fio's own flags, not job options: they do not change what a job does. */
@@ -731,27 +763,35 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 {
 	struct reader r = { .in = in, .in_section = true, .group = in->ngroups++ };
 	const char *src = keep_path(in, "command line");
+	const char **files = calloc((size_t)argc, sizeof(*files));
+	size_t nfiles = 0;
 	char why[ERR_MAX];
 	int rc = 0;
 
-	if (!src)
+	if (!src || !files) {
+		free(files);
 		return err_set(err, "out of memory");
+	}
 	for (int i = 1; rc == 0 && i < argc; i++) {
 		const char *a = argv[i], *eq;
 		char *name;
 
 		if (strncmp(a, "--", 2) != 0 || !a[2]) {
-			if (a[0] == '-')
-				return err_set(err, "fio command line: '%s' is not a fio option "
-						    "iosweep import knows (write --NAME=VALUE)", a);
-			rc = fio_read_file(in, a, err); /* a job file: its own group */
+			if (a[0] == '-') {
+				rc = err_set(err, "fio command line: '%s' is not a fio option "
+						  "iosweep import knows (write --NAME=VALUE)", a);
+				break;
+			}
+			files[nfiles++] = a; /* read below */
 			continue;
 		}
 		a += 2;
 		eq = strchr(a, '=');
 		name = strndup(a, eq ? (size_t)(eq - a) : strlen(a));
-		if (!name)
-			return err_set(err, "out of memory");
+		if (!name) {
+			rc = err_set(err, "out of memory");
+			break;
+		}
 		if (find_flag(name) >= 0) {
 			struct fio_setting s = { .name = name, .file = src };
 			const char *v = eq ? eq + 1 : NULL;
@@ -766,10 +806,10 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 		} else if (strcmp(name, "name") == 0) {
 			if (!eq || !eq[1])
 				rc = err_set(err, "fio command line: --name needs a value");
-			else if (strcmp(eq + 1, "global") == 0)
+			else if (is_global(eq + 1))
 				r.job = NULL;
-			else
-				rc = new_job(&r, eq + 1, src, 0, err);
+			else if ((rc = new_job(&r, eq + 1, src, 0, why)) < 0)
+				err_set(err, "fio command line: --name=%s: %s", eq + 1, why);
 		} else {
 			char *text;
 
@@ -789,9 +829,15 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 		}
 		free(name);
 	}
+	/* fio reads the job files after its whole command line, their jobs
+	 * starting from its global options (those before any --name), wherever
+	 * the files are named; each file is a group of its own */
+	for (size_t i = 0; rc == 0 && i < nfiles; i++)
+		rc = read_jobfile(in, files[i], r.global, r.nglobal, err);
 	if (rc == 0 && in->njobs == 0)
 		rc = err_set(err, "fio command line: no job (give --name=NAME or a job file)");
 	settings_free(r.global, r.nglobal);
+	free(files);
 	return rc;
 }
 

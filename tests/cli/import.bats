@@ -396,3 +396,78 @@ import_bs() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"bs = 4KiB"* ]]
 }
+
+@test 'every section or --name starting with global is global, as in fio; a job name with white space around it is refused' {
+	cd "$TESTDIR"
+	printf '[globalX]\nfilename=%s/data\nrw=read\nbs=8k\nsize=1m\n[a]\n' "$TESTDIR" >g.fio
+	run "$IOSWEEP" import g.fio
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\n[a]\n'* ]]
+	[[ "$output" != *"[globalX]"* ]]
+	[[ "$output" == *"bs = 8KiB"* ]]
+	run "$IOSWEEP" import -- fio --name=global2 --bs=16k --size=1m --name=b
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[b]"* && "$output" == *"bs = 16KiB"* && "$output" != *"[global2]"* ]]
+	printf '[ global ]\nfilename=%s/data\nsize=1m\n' "$TESTDIR" >gs.fio
+	run "$IOSWEEP" import gs.fio
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: gs.fio:1: job name ' global ': white space at its start or end is part of the name for fio, not for iosweep; remove it" ]
+	run "$IOSWEEP" import -- fio --size=1m '--name=a '
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--name=a : job name 'a ': white space"* ]]
+}
+
+@test 'fio command line: global options apply to the jobs of the job files it names, before or after them' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	head -c 1m /dev/zero >data
+	printf '[global]\nfilename=%s/data\nrw=read\n[a]\n' "$TESTDIR" >one.fio
+	for args in "--bs=8k one.fio" "one.fio --bs=8k"; do
+		# what fio does: 128 reads of 8 KiB
+		fio --output-format=json $args 2>/dev/null >out.json
+		[ "$(json_get out.json 'd["jobs"][0]["read"]["total_ios"]')" = 128 ]
+		run "$IOSWEEP" import -- fio $args
+		echo "$args: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"bs = 8KiB"* ]]
+	done
+	# after a --name, an option is that job's only
+	run "$IOSWEEP" import -- fio --name=z --filename="$TESTDIR/data" --bs=8k one.fio
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = 8KiB, 4KiB"* ]]
+	# the job file's own [global] comes after the command line's
+	printf '[global]\nfilename=%s/data\nbs=16k\n[a]\n' "$TESTDIR" >two.fio
+	run "$IOSWEEP" import -- fio two.fio --bs=8k
+	[[ "$output" == *"bs = 16KiB"* ]]
+}
+
+@test 'a relative include is taken from the current directory first, as fio does, else next to the including file' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	mkdir sub
+	head -c 1m /dev/zero >data
+	printf 'bs=8k\n' >common.inc
+	printf 'bs=16k\n' >sub/common.inc
+	printf '[a]\nfilename=%s/data\nsize=1m\ninclude common.inc\n' "$TESTDIR" >sub/inc.fio
+	fio --output-format=json sub/inc.fio 2>/dev/null >out.json
+	[ "$(json_get out.json 'd["jobs"][0]["read"]["total_ios"]')" = 128 ]
+	run "$IOSWEEP" import sub/inc.fio
+	[[ "$output" == *"bs = 8KiB"* ]]
+	rm common.inc
+	fio --output-format=json sub/inc.fio 2>/dev/null >out.json
+	[ "$(json_get out.json 'd["jobs"][0]["read"]["total_ios"]')" = 64 ]
+	run "$IOSWEEP" import sub/inc.fio
+	[[ "$output" == *"bs = 16KiB"* ]]
+}
+
+@test 'a NUL byte or an include of what is not a regular file is refused at its line' {
+	cd "$TESTDIR"
+	printf '[a]\nsize=1m\n\nx\0\n' >nul.fio
+	run "$IOSWEEP" import nul.fio
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: nul.fio:4: NUL byte in a fio job file" ]
+	printf '[a]\nsize=1m\ninclude /dev/zero\n' >dev.fio
+	run "$IOSWEEP" import dev.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: dev.fio:3: /dev/zero"* ]]
+}
