@@ -224,7 +224,7 @@ for i in range(2000): print(f'[j{i}]\nbs={(i + 1) * 512}')" >many.fio
 	python3 -c "print('[d]\nsize=1m\ndescription=' + 'x' * 300)" >long.fio
 	run "$IOSWEEP" import long.fio
 	[ "$status" -eq 2 ]
-	[[ "$output" == "iosweep: long.fio:1: job 'd': description is 300 characters long"* ]]
+	[[ "$output" == "iosweep: long.fio:3: description=xxx"*": job 'd': description is 300 characters long"* ]]
 }
 
 @test 'import -o on a full file system fails and leaves nothing behind' {
@@ -470,4 +470,140 @@ import_bs() {
 	run "$IOSWEEP" import dev.fio
 	[ "$status" -eq 2 ]
 	[[ "$output" == "iosweep: dev.fio:3: /dev/zero"* ]]
+}
+
+@test 'bs=R,W: a write job takes the write part, a read job the read part, a mixed job of two sizes is refused (also bsrange, bssplit, rate_iops)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	# what fio does: bs=4k,8k writes 8 KiB blocks
+	printf '[w]\nrw=write\nbs=4k,8k\nsize=1m\nfilename=%s/wfile\n' "$TESTDIR" >w.fio
+	fio --output-format=json w.fio 2>/dev/null >out.json
+	[ "$(json_get out.json 'd["jobs"][0]["write"]["total_ios"]')" = 128 ]
+	run "$IOSWEEP" import w.fio
+	[[ "$output" == *"bs = 8KiB"* ]]
+	for spec in 'bs=,8k' 'bsrange=4k-4k,8k-8k' 'bssplit=4k/100,8k/100' 'bsrange=1k-64k,8k-8k'; do
+		printf '[w]\nrw=randwrite\n%s\nsize=1m\nfilename=%s/wfile\n' "$spec" "$TESTDIR" >w.fio
+		run "$IOSWEEP" import w.fio
+		echo "$spec write: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"bs = 8KiB"* ]]
+	done
+	for spec in 'bs=4k,8k' 'bs=4k,16k,' 'bsrange=4k-4k,8k-8k' 'bssplit=4k/100,1k/50:8k/50'; do
+		printf '[r]\nrw=read\n%s\nsize=1m\nfilename=%s/wfile\n' "$spec" "$TESTDIR" >r.fio
+		run "$IOSWEEP" import r.fio
+		echo "$spec read: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"bs = 4KiB"* ]]
+		printf '[m]\nrw=randrw\n%s\nsize=1m\nfilename=%s/wfile\n' "$spec" "$TESTDIR" >m.fio
+		run "$IOSWEEP" import m.fio
+		echo "$spec mixed: $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: m.fio:3: "*"mixed block sizes"* || "$output" == "iosweep: m.fio:3: "*"fio mixes"* ]]
+	done
+	# rate_iops becomes bytes with the write size in a write job
+	printf '[w]\nrw=write\nbs=4k,8k\nrate=,1m\nrate_iops=,100\nsize=1m\nfilename=%s/wfile\n' "$TESTDIR" >w.fio
+	run "$IOSWEEP" import w.fio
+	[[ "$output" == *"rate = 1MiB"* ]]
+	printf '[w]\nrw=write\nbs=4k,8k\nrate_iops=100\nsize=1m\nfilename=%s/wfile\n' "$TESTDIR" >w.fio
+	run "$IOSWEEP" import w.fio
+	[[ "$output" == *"rate_iops = 100"* && "$output" == *"bs = 8KiB"* ]]
+}
+
+@test 'a relative filename or directory is written as an absolute path in the current directory, with a note' {
+	cd "$TESTDIR"
+	mkdir sub
+	printf '[r]\nfilename=data\nsize=1m\n' >sub/rel.fio
+	"$IOSWEEP" import sub/rel.fio -o sub/rel.ini 2>err
+	grep -qx "filename = $TESTDIR/data" sub/rel.ini
+	grep -q "sub/rel.fio:2: filename=data: a relative path: fio opens it in the directory it runs in; translated as $TESTDIR/data" err
+	printf '[r]\ndirectory=d\nsize=1m\n' >sub/dir.fio
+	run "$IOSWEEP" import sub/dir.fio
+	[[ "$output" == *"filename = $TESTDIR/d/r.0.0"* ]]
+	# from a command line too, wherever -o puts the translation
+	"$IOSWEEP" import -o sub/cl.ini -- fio --name=a --size=1m --filename=' data' 2>/dev/null
+	grep -qx "filename = $TESTDIR/data" sub/cl.ini
+}
+
+@test 'filesize larger than size: random I/O over the whole file, size I/Os of it (count)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	head -c 1m /dev/zero >data
+	printf '[a]\nrw=randread\nfilename=%s/data\nfilesize=1m\nsize=256k\nbs=4k\n' "$TESTDIR" >a.fio
+	fio --output-format=json --write_iolog=log.txt a.fio >/dev/null 2>&1
+	# fio: 64 reads, offsets beyond 256 KiB
+	[ "$(awk '$3 == "read"' log.txt | wc -l)" -eq 64 ]
+	[ "$(awk '$3 == "read" && $4 >= 262144' log.txt | wc -l)" -gt 0 ]
+	run "$IOSWEEP" import a.fio
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'size = 1MiB\n'* && "$output" == *"count = 64"* ]]
+	# a partial block is one more I/O, as in fio; number_ios, when smaller, wins
+	sed -i 's/^size=256k/size=10k/' a.fio
+	run "$IOSWEEP" import a.fio
+	[[ "$output" == *"count = 3"* ]]
+	printf 'number_ios=2\n' >>a.fio
+	run "$IOSWEEP" import a.fio
+	[[ "$output" == *"count = 2"* ]]
+}
+
+@test 'values the translation cannot hold as they are (a line break, a dollar-brace, a space-semicolon) are refused, never injected' {
+	cd "$TESTDIR"
+	head -c 1m /dev/zero >data
+	run "$IOSWEEP" import -- fio --name=a --rw=read --size=1m --filename="$TESTDIR/data" \
+		--description=$'hello\nop = write\nallow_write = '"$TESTDIR/data"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"description=hello op = write"*"a line break or control character"* ]]
+	run "$IOSWEEP" import -- fio --name=a --size=1m --description=$'a\rb'
+	[ "$status" -eq 2 ]
+	# a line break in a name or an irrelevant option goes into no comment line either
+	run "$IOSWEEP" import -- fio --name=$'a\nop = write' --size=1m --thread=$'1\nop = write'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\nop = write'* ]]
+	printf '[a]\nsize=1m\ndescription=cost ${ is high\n' >d.fio
+	run "$IOSWEEP" import d.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: d.fio:3: description=cost \${ is high: iosweep expands '\${'"* ]]
+	FOO='${HOME}/x' run "$IOSWEEP" import -- fio --name=a --size=1m '--filename=${FOO}'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"iosweep expands '\${'"* ]]
+	run "$IOSWEEP" import -- fio --name=a --size=1m '--description=a ;b'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"starts a comment"* ]]
+	# many unclosed "${": refused at once
+	python3 -c "print('[a]\nsize=1m\ndescription=' + '\${' * 200000)" >env.fio
+	run timeout 20 "$IOSWEEP" import env.fio
+	[ "$status" -eq 2 ]
+}
+
+@test 'no job (an empty file, [global] only) is refused as fio refuses it' {
+	cd "$TESTDIR"
+	: >empty.fio
+	printf '[global]\nsize=1m\n' >global.fio
+	for f in empty.fio global.fio; do
+		run "$IOSWEEP" import "$f"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: $f: no job defined (fio says \"No job(s) defined\"): every section but [global] is a job" ]
+	done
+	printf '[ ]\nsize=1m\n' >space.fio
+	run "$IOSWEEP" import space.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: space.fio:1: "* ]]
+}
+
+@test 'a value iosweep cannot take is refused with exit 2, not an internal error' {
+	import_bs '$ncpus*0+9223372036854775807'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"job 'a': bs = "*"iosweep cannot run that"* ]]
+}
+
+@test 'notes are said once in time linear in their number (2 jobs x 99 990 thread lines)' {
+	cd "$TESTDIR"
+	python3 -c "
+print('[global]\nsize=1m\nstonewall')
+for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
+	# 86 s when each note was compared with every earlier one; well under 1 s now
+	run timeout 30 "$IOSWEEP" import th.fio -o th.ini
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'thread: irrelevant' th.ini)" -eq 199980 ]
 }
