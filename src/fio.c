@@ -452,6 +452,15 @@ oom:
 
 /* ---- building jobs ---- */
 
+void *fio_grow(void *array, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return array; /* room up to the next power of two */
+	if (n > SIZE_MAX / 2 / size)
+		return NULL;
+	return realloc(array, (n ? 2 * n : 1) * size);
+}
+
 static void setting_free(struct fio_setting *s)
 {
 	free(s->name);
@@ -473,7 +482,7 @@ static int push_setting(struct fio_setting **list, size_t *n, const struct fio_s
 
 	if (*n >= MAX_SETTINGS)
 		return -1;
-	l = realloc(*list, (*n + 1) * sizeof(*l));
+	l = fio_grow(*list, *n, sizeof(*l));
 	if (!l)
 		return -1;
 	*list = l;
@@ -494,7 +503,7 @@ static int push_setting(struct fio_setting **list, size_t *n, const struct fio_s
 
 static const char *keep_path(struct fio_input *in, const char *path)
 {
-	char **f = realloc(in->files, (in->nfiles + 1) * sizeof(*f));
+	char **f = fio_grow(in->files, in->nfiles, sizeof(*f));
 
 	if (!f)
 		return NULL;
@@ -530,7 +539,7 @@ static int new_job(struct reader *r, const char *name, const char *file, int lin
 	if (isspace((unsigned char)name[0]) || isspace((unsigned char)name[strlen(name) - 1]))
 		return err_set(err, "job name '%s': white space at its start or end is part of "
 				    "the name for fio, not for iosweep; remove it", name);
-	jobs = realloc(in->jobs, (in->njobs + 1) * sizeof(*jobs));
+	jobs = fio_grow(in->jobs, in->njobs, sizeof(*jobs));
 	if (!jobs)
 		return err_set(err, "out of memory");
 	in->jobs = jobs;

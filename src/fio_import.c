@@ -1039,7 +1039,7 @@ static size_t *note_slot(const struct import *im, const char *where, const char 
 /* Room for one more note: the array, and the table kept at most half full. */
 static int note_room(struct import *im)
 {
-	struct import_note *n = realloc(im->notes, (im->nnotes + 1) * sizeof(*n));
+	struct import_note *n = fio_grow(im->notes, im->nnotes, sizeof(*n));
 	size_t cap = im->nslots ? im->nslots : 64;
 
 	if (!n)
@@ -1854,7 +1854,7 @@ static int translate_job(struct import *im, const struct fio_job *job, char *err
 	for (size_t i = 0; i < job->nset; i++)
 		if (apply(im, &st, &job->set[i], err) < 0)
 			return -1;
-	jobs = realloc(im->jobs, (im->njobs + 1) * sizeof(*jobs));
+	jobs = fio_grow(im->jobs, im->njobs, sizeof(*jobs));
 	if (!jobs)
 		return err_set(err, "out of memory");
 	im->jobs = jobs;
