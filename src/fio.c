@@ -536,7 +536,8 @@ static int new_job(struct reader *r, const char *name, const char *file, int lin
 
 	/* fio keeps white space around a job's name; iosweep's sections drop it
 	 * ("[ global ]" would become global) */
-	if (isspace((unsigned char)name[0]) || isspace((unsigned char)name[strlen(name) - 1]))
+	if (*name && (isspace((unsigned char)name[0]) ||
+		      isspace((unsigned char)name[strlen(name) - 1])))
 		return err_set(err, "job name '%s': white space at its start or end is part of "
 				    "the name for fio, not for iosweep; remove it", name);
 	jobs = fio_grow(in->jobs, in->njobs, sizeof(*jobs));
