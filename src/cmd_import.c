@@ -208,8 +208,13 @@ int cmd_import(int argc, char **argv)
 	if (rc == 0 && (import_translate(&in, &im, err) < 0 ||
 			(!a.no_merge && import_merge(&im, err) < 0)))
 		rc = EXIT_USAGE;
-	if (rc)
+	if (rc) {
+		/* one line, whatever a value or a name held */
+		for (char *p = err; *p; p++)
+			if ((unsigned char)*p < 0x20)
+				*p = ' ';
 		cli_error("%s", err);
+	}
 	if (rc == 0) {
 		sources = sources_text(&a);
 		if (!sources || render(&im, sources, &text, &len) < 0)

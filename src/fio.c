@@ -183,9 +183,15 @@ int fio_parse_time_us(const char *s, uint64_t unit_us, uint64_t *out, char *err)
 
 /* ---- expansion: ${VAR}, keywords, bc arithmetic ---- */
 
+/* Parentheses, minus signs and powers nest no deeper than this: the parser
+ * recurses once per level, and a hostile value must not overflow the
+ * stack. */
+#define MAX_CALC_DEPTH 1000
+
 struct calc {
 	const char *p;
-	bool bad;
+	const char *bad;  /* why the value is refused; NULL: fine so far */
+	int depth;
 };
 
 static int64_t calc_expr(struct calc *c);
@@ -196,34 +202,71 @@ static void calc_space(struct calc *c)
 		c->p++;
 }
 
+/* a op b, or c->bad set when it does not fit in 64 bits */
+static int64_t calc_op(struct calc *c, char op, int64_t a, int64_t b)
+{
+	int64_t r = 0;
+	bool over = false;
+
+	switch (op) {
+	case '+':
+		over = __builtin_add_overflow(a, b, &r);
+		break;
+	case '-':
+		over = __builtin_sub_overflow(a, b, &r);
+		break;
+	case '*':
+		over = __builtin_mul_overflow(a, b, &r);
+		break;
+	default: /* '/' and '%': bc with scale=0 truncates too */
+		if (b == 0) {
+			c->bad = "division by zero";
+			return 0;
+		}
+		over = a == INT64_MIN && b == -1;
+		if (!over)
+			r = op == '/' ? a / b : a % b;
+	}
+	if (over && !c->bad)
+		c->bad = "a result beyond 64 bits";
+	return over ? 0 : r;
+}
+
 static int64_t calc_atom(struct calc *c)
 {
 	int64_t v = 0;
 
 	calc_space(c);
+	if (c->depth >= MAX_CALC_DEPTH) {
+		c->bad = "nested more than 1000 deep";
+		return 0;
+	}
 	if (*c->p == '(') {
 		c->p++;
+		c->depth++;
 		v = calc_expr(c);
+		c->depth--;
 		calc_space(c);
 		if (*c->p != ')')
-			c->bad = true;
+			c->bad = c->bad ? c->bad : "";
 		else
 			c->p++;
 		return v;
 	}
 	if (*c->p == '-') {
 		c->p++;
-		return -calc_atom(c);
+		c->depth++;
+		v = calc_atom(c);
+		c->depth--;
+		return calc_op(c, '-', 0, v);
 	}
 	if (!isdigit((unsigned char)*c->p)) {
-		c->bad = true;
+		c->bad = c->bad ? c->bad : "";
 		return 0;
 	}
 	while (isdigit((unsigned char)*c->p)) {
-		if (v > (INT64_MAX - 9) / 10)
-			c->bad = true;
-		else
-			v = v * 10 + (*c->p - '0');
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *c->p - '0', &v))
+			c->bad = "a number beyond 64 bits";
 		c->p++;
 	}
 	return v;
@@ -234,16 +277,22 @@ static int64_t calc_power(struct calc *c)
 	int64_t base = calc_atom(c), e, r = 1;
 
 	calc_space(c);
-	if (*c->p != '^')
+	if (*c->p != '^' || c->bad)
 		return base;
 	c->p++;
+	c->depth++;
 	e = calc_power(c); /* right associative, as in bc */
-	for (int64_t i = 0; i < e && !c->bad; i++) {
-		if (base != 0 && (r > INT64_MAX / llabs(base) || r < -INT64_MAX / llabs(base)))
-			c->bad = true;
-		else
-			r *= base;
-	}
+	c->depth--;
+	/* 0, 1 and -1 directly: a loop would take e steps */
+	if ((base == 0 && e >= 0) || base == 1)
+		return e == 0 ? 1 : base;
+	if (base == -1)
+		return e % 2 ? -1 : 1;
+	if (e < 0 && !c->bad)
+		c->bad = "a negative power (a fraction, or a division by zero)";
+	/* |base| >= 2 overflows within 63 steps */
+	for (int64_t i = 0; i < e && !c->bad; i++)
+		r = calc_op(c, '*', r, base);
 	return r;
 }
 
@@ -251,49 +300,34 @@ static int64_t calc_term(struct calc *c)
 {
 	int64_t v = calc_power(c);
 
-	for (;;) {
+	while (!c->bad) {
 		char op;
-		int64_t r;
 
 		calc_space(c);
 		op = *c->p;
 		if (op != '*' && op != '/' && op != '%')
-			return v;
+			break;
 		c->p++;
-		r = calc_power(c);
-		if (op == '*') {
-			if (r != 0 && (v > INT64_MAX / llabs(r) || v < -INT64_MAX / llabs(r)))
-				c->bad = true;
-			else
-				v *= r;
-		} else if (r == 0) {
-			c->bad = true;
-		} else {
-			v = op == '/' ? v / r : v % r; /* bc with scale=0 truncates too */
-		}
+		v = calc_op(c, op, v, calc_power(c));
 	}
+	return v;
 }
 
 static int64_t calc_expr(struct calc *c)
 {
 	int64_t v = calc_term(c);
 
-	for (;;) {
+	while (!c->bad) {
 		char op;
-		int64_t r;
 
 		calc_space(c);
 		op = *c->p;
 		if (op != '+' && op != '-')
-			return v;
+			break;
 		c->p++;
-		r = calc_term(c);
-		if ((op == '+' && r > 0 && v > INT64_MAX - r) ||
-		    (op == '-' && r < 0 && v > INT64_MAX + r))
-			c->bad = true;
-		else
-			v = op == '+' ? v + r : v - r;
+		v = calc_op(c, op, v, calc_term(c));
 	}
+	return v;
 }
 
 static uint64_t keyword_value(int k)
@@ -329,19 +363,23 @@ static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 
 /* fio's expansion of one value: ${VAR} (unset: nothing, as fio does, but
  * named in *unset for messages), then $pagesize, $mb_memory and $ncpus, then
- * arithmetic when a keyword was replaced.  NULL with err on failure. */
+ * arithmetic when a keyword was replaced.  NULL with err on failure.  Each
+ * step is one pass over the text: time linear in its length. */
 static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 {
 	static const char *const keywords[] = { "$pagesize", "$mb_memory", "$ncpus" };
-	size_t len = 0, cap = 0;
-	char *out = NULL, *tmp;
-	bool keyword = false;
+	size_t len = 0, cap = 0, klen = 0, kcap = 0;
+	char *env = NULL, *out = NULL, num[3][32] = { "" };
+	bool keyword = false, closed = true;
 
-	if (append(&out, &len, &cap, "", 0) < 0)
+	if (append(&env, &len, &cap, "", 0) < 0)
 		goto oom;
 	for (const char *p = in; *p;) {
-		const char *close = p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
+		/* no '}' after one "${": none after a later one either */
+		const char *close = closed && p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
 
+		if (p[0] == '$' && p[1] == '{' && !close)
+			closed = false;
 		if (close) {
 			char *name = strndup(p + 2, (size_t)(close - p - 2));
 			const char *v = name ? getenv(name) : NULL;
@@ -351,36 +389,52 @@ static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 			if (!v && unset && !*unset)
 				snprintf(unset, unset_n, "%s", name);
 			free(name);
-			if (v && append(&out, &len, &cap, v, strlen(v)) < 0)
+			if (v && append(&env, &len, &cap, v, strlen(v)) < 0)
 				goto oom;
 			p = close + 1;
 			continue;
 		}
-		if (append(&out, &len, &cap, p, 1) < 0)
+		if (append(&env, &len, &cap, p, 1) < 0)
 			goto oom;
 		p++;
 	}
-	for (int k = 0; k < 3; k++) {
-		char *at;
+	/* the keywords: none is part of another, and a number put in makes none */
+	if (append(&out, &klen, &kcap, "", 0) < 0)
+		goto oom;
+	for (const char *p = env; *p;) {
+		size_t k = 0, n = 1;
 
-		while ((at = strstr(out, keywords[k])) != NULL) {
-			if (asprintf(&tmp, "%.*s%llu%s", (int)(at - out), out,
-				     (unsigned long long)keyword_value(k),
-				     at + strlen(keywords[k])) < 0)
-				goto oom;
-			free(out);
-			out = tmp;
+		while (k < 3 && strncmp(p, keywords[k], strlen(keywords[k])) != 0)
+			k++;
+		if (k < 3) {
+			if (!num[k][0]) /* once: $ncpus reads a file of /sys */
+				snprintf(num[k], sizeof(num[k]), "%llu",
+					 (unsigned long long)keyword_value((int)k));
 			keyword = true;
+			if (append(&out, &klen, &kcap, num[k], strlen(num[k])) < 0)
+				goto oom;
+			n = strlen(keywords[k]);
+		} else if (append(&out, &klen, &kcap, p, 1) < 0) {
+			goto oom;
 		}
+		p += n;
 	}
+	free(env);
+	env = NULL;
 	if (keyword && strpbrk(out, "+-*/") && !strchr(out, '\'')) {
 		struct calc c = { .p = out };
 		int64_t v = calc_expr(&c);
 
 		calc_space(&c);
+		if (c.bad && *c.bad) {
+			err_set(err, "'%.100s' (from '%.100s'): %s in fio's arithmetic (bc)", out, in,
+				c.bad);
+			free(out);
+			return NULL;
+		}
 		if (c.bad || *c.p || v < 0) {
-			err_set(err, "'%s' (from '%s'): fio gives this to bc, which computes whole "
-				     "numbers from + - * / %% ^ and parentheses only", out, in);
+			err_set(err, "'%.100s' (from '%.100s'): fio gives this to bc, which computes "
+				     "whole numbers from + - * / %% ^ and parentheses only", out, in);
 			free(out);
 			return NULL;
 		}
@@ -390,12 +444,22 @@ static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 	}
 	return out;
 oom:
+	free(env);
 	free(out);
 	err_set(err, "out of memory");
 	return NULL;
 }
 
 /* ---- building jobs ---- */
+
+void *fio_grow(void *array, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return array; /* room up to the next power of two */
+	if (n > SIZE_MAX / 2 / size)
+		return NULL;
+	return realloc(array, (n ? 2 * n : 1) * size);
+}
 
 static void setting_free(struct fio_setting *s)
 {
@@ -418,7 +482,7 @@ static int push_setting(struct fio_setting **list, size_t *n, const struct fio_s
 
 	if (*n >= MAX_SETTINGS)
 		return -1;
-	l = realloc(*list, (*n + 1) * sizeof(*l));
+	l = fio_grow(*list, *n, sizeof(*l));
 	if (!l)
 		return -1;
 	*list = l;
@@ -439,7 +503,7 @@ static int push_setting(struct fio_setting **list, size_t *n, const struct fio_s
 
 static const char *keep_path(struct fio_input *in, const char *path)
 {
-	char **f = realloc(in->files, (in->nfiles + 1) * sizeof(*f));
+	char **f = fio_grow(in->files, in->nfiles, sizeof(*f));
 
 	if (!f)
 		return NULL;
@@ -458,11 +522,25 @@ struct reader {
 	unsigned group;
 };
 
+/* fio takes every section (and --name) whose name starts with "global" as
+ * global (init.c: !strncmp(name, "global", 6)). */
+static bool is_global(const char *name)
+{
+	return strncmp(name, "global", 6) == 0;
+}
+
 static int new_job(struct reader *r, const char *name, const char *file, int line, char *err)
 {
 	struct fio_input *in = r->in;
-	struct fio_job *jobs = realloc(in->jobs, (in->njobs + 1) * sizeof(*jobs)), *j;
+	struct fio_job *jobs, *j;
 
+	/* fio keeps white space around a job's name; iosweep's sections drop it
+	 * ("[ global ]" would become global) */
+	if (*name && (isspace((unsigned char)name[0]) ||
+		      isspace((unsigned char)name[strlen(name) - 1])))
+		return err_set(err, "job name '%s': white space at its start or end is part of "
+				    "the name for fio, not for iosweep; remove it", name);
+	jobs = fio_grow(in->jobs, in->njobs, sizeof(*jobs));
 	if (!jobs)
 		return err_set(err, "out of memory");
 	in->jobs = jobs;
@@ -541,11 +619,13 @@ static int include(struct reader *r, const char *from, const char *arg, int dept
 
 	if (depth >= MAX_INCLUDE_DEPTH)
 		return err_set(err, "include nested more than %d deep (a loop?)", MAX_INCLUDE_DEPTH);
-	/* fio looks for a relative include next to the file that includes it */
+	/* fio (3.33 init.c) takes a relative include as it is when something of
+	 * that name is in the current directory, else looks next to the file
+	 * that includes it */
 	dir = strdup(from);
 	if (!dir)
 		return err_set(err, "out of memory");
-	if (arg[0] == '/' || strcmp(dirname(dir), ".") == 0 ||
+	if (arg[0] == '/' || access(arg, F_OK) == 0 || strcmp(dirname(dir), ".") == 0 ||
 	    asprintf(&path, "%s/%s", dir, arg) < 0)
 		path = strdup(arg);
 	free(dir);
@@ -576,7 +656,7 @@ static int read_line(struct reader *r, char *line, const char *file, int lineno,
 		if (!close || close == line + 1)
 			return err_set(err, "bad section header '%s'", line);
 		*close = '\0';
-		if (strcmp(line + 1, "global") == 0) {
+		if (is_global(line + 1)) {
 			r->job = NULL;
 			r->in_section = true;
 			return 0;
@@ -604,8 +684,12 @@ static int read_text(struct reader *r, const char *path, int depth, char *err)
 	if (jobfile_read(path, &text, &len, why) < 0)
 		return err_set(err, "%s", why);
 	if (memchr(text, '\0', len)) {
+		const char *nul = memchr(text, '\0', len);
+
+		for (const char *p = text; p < nul; p++)
+			lineno += *p == '\n';
 		free(text);
-		return err_set(err, "%s: NUL byte in a fio job file", path);
+		return err_set(err, "%s:%d: NUL byte in a fio job file", path, lineno + 1);
 	}
 	file = keep_path(r->in, path);
 	if (!file) {
@@ -626,13 +710,26 @@ static int read_text(struct reader *r, const char *path, int depth, char *err)
 	return rc;
 }
 
-int fio_read_file(struct fio_input *in, const char *path, char *err)
+/* A job file whose jobs start from the settings global (a command line's
+ * global options) before its own [global] sections. */
+static int read_jobfile(struct fio_input *in, const char *path, const struct fio_setting *global,
+			size_t nglobal, char *err)
 {
 	struct reader r = { .in = in, .group = in->ngroups++ };
-	int rc = read_text(&r, path, 0, err);
+	int rc = 0;
 
+	for (size_t i = 0; rc == 0 && i < nglobal; i++)
+		if (push_setting(&r.global, &r.nglobal, &global[i]) < 0)
+			rc = err_set(err, "out of memory");
+	if (rc == 0)
+		rc = read_text(&r, path, 0, err);
 	settings_free(r.global, r.nglobal);
 	return rc;
+}
+
+int fio_read_file(struct fio_input *in, const char *path, char *err)
+{
+	return read_jobfile(in, path, NULL, 0, err);
 }
 
 /* fio's own flags, not job options: they do not change what a job does. */
@@ -676,27 +773,35 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 {
 	struct reader r = { .in = in, .in_section = true, .group = in->ngroups++ };
 	const char *src = keep_path(in, "command line");
+	const char **files = calloc((size_t)argc, sizeof(*files));
+	size_t nfiles = 0;
 	char why[ERR_MAX];
 	int rc = 0;
 
-	if (!src)
+	if (!src || !files) {
+		free(files);
 		return err_set(err, "out of memory");
+	}
 	for (int i = 1; rc == 0 && i < argc; i++) {
 		const char *a = argv[i], *eq;
 		char *name;
 
 		if (strncmp(a, "--", 2) != 0 || !a[2]) {
-			if (a[0] == '-')
-				return err_set(err, "fio command line: '%s' is not a fio option "
-						    "iosweep import knows (write --NAME=VALUE)", a);
-			rc = fio_read_file(in, a, err); /* a job file: its own group */
+			if (a[0] == '-') {
+				rc = err_set(err, "fio command line: '%s' is not a fio option "
+						  "iosweep import knows (write --NAME=VALUE)", a);
+				break;
+			}
+			files[nfiles++] = a; /* read below */
 			continue;
 		}
 		a += 2;
 		eq = strchr(a, '=');
 		name = strndup(a, eq ? (size_t)(eq - a) : strlen(a));
-		if (!name)
-			return err_set(err, "out of memory");
+		if (!name) {
+			rc = err_set(err, "out of memory");
+			break;
+		}
 		if (find_flag(name) >= 0) {
 			struct fio_setting s = { .name = name, .file = src };
 			const char *v = eq ? eq + 1 : NULL;
@@ -711,10 +816,10 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 		} else if (strcmp(name, "name") == 0) {
 			if (!eq || !eq[1])
 				rc = err_set(err, "fio command line: --name needs a value");
-			else if (strcmp(eq + 1, "global") == 0)
+			else if (is_global(eq + 1))
 				r.job = NULL;
-			else
-				rc = new_job(&r, eq + 1, src, 0, err);
+			else if ((rc = new_job(&r, eq + 1, src, 0, why)) < 0)
+				err_set(err, "fio command line: --name=%s: %s", eq + 1, why);
 		} else {
 			char *text;
 
@@ -734,9 +839,15 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 		}
 		free(name);
 	}
+	/* fio reads the job files after its whole command line, their jobs
+	 * starting from its global options (those before any --name), wherever
+	 * the files are named; each file is a group of its own */
+	for (size_t i = 0; rc == 0 && i < nfiles; i++)
+		rc = read_jobfile(in, files[i], r.global, r.nglobal, err);
 	if (rc == 0 && in->njobs == 0)
 		rc = err_set(err, "fio command line: no job (give --name=NAME or a job file)");
 	settings_free(r.global, r.nglobal);
+	free(files);
 	return rc;
 }
 

@@ -58,6 +58,11 @@ int fio_add_job(struct fio_input *in, const char *name, const char *const *names
 		const char *const *values, size_t n, const char *source, char *err);
 void fio_input_free(struct fio_input *in);
 
+/* array (of n elements of size bytes, grown only by this function) with
+ * room for one more, or NULL (array kept): the room doubles, so that n
+ * appends cost time linear in n (realloc by one copies, under ASan always). */
+void *fio_grow(void *array, size_t n, size_t size);
+
 /* Whether a fio command-line argument without '=' takes the next argument
  * as its value (fio's own flags such as --output). */
 bool fio_flag_takes_value(const char *name);

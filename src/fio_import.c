@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "fio_import.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -20,12 +21,15 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cache.h"
 #include "cli.h"
 #include "engine.h"
 #include "error.h"
 #include "units.h"
+
+#include <xxhash.h>
 
 /* fio's fallocate modes (fio 3.33 options.c) */
 enum fio_fallocate { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
@@ -40,10 +44,15 @@ struct fio_state {
 	uint64_t rw_skip;                 /* read:N: bytes skipped after each I/O */
 	const struct fio_setting *rw_at;
 	const char *filename, *directory, *description;
-	const struct fio_setting *filename_at;
+	const struct fio_setting *filename_at, *directory_at, *description_at;
 	uint64_t size, filesize, size_pct;
 	const struct fio_setting *size_at;
-	uint64_t bs;
+	uint64_t bs;                      /* the job's: bs_rw of its direction (finish_bs) */
+	/* block sizes by direction, [0] reads, [1] writes: bs_rw to bs_hi (a
+	 * range unless equal), or several (bssplit) */
+	uint64_t bs_rw[2], bs_hi[2];
+	bool bs_split[2];
+	const struct fio_setting *bs_at[2];
 	const char *engine;               /* iosweep's name */
 	uint64_t iodepth;
 	const struct fio_setting *iodepth_at;
@@ -133,15 +142,60 @@ static int value_int(const struct fio_setting *s, uint64_t *out, char *err)
 	return 0;
 }
 
-/* The value, or its read part: fio's "R,W,T" lists give reads, writes and
- * trims their own values; an empty read part keeps the default. */
-static const char *read_part(const struct fio_setting *s, char *buf, size_t n)
+/* The read and write parts of the value: fio's "R,W,T" lists give reads,
+ * writes and trims their own values, a value not followed by a comma
+ * applies to the directions after it too (HOWTO bs: "8k,32k" is 8k for
+ * reads and 32k for writes, ",8k" the default for reads); an empty part
+ * keeps what was there. */
+static int rw_parts(const struct fio_setting *s, char part[2][128], char *err)
 {
-	const char *comma = strchr(s->value, ',');
-	size_t len = comma ? (size_t)(comma - s->value) : strlen(s->value);
+	const char *p = s->value;
 
-	snprintf(buf, n, "%.*s", (int)len, s->value);
-	return buf;
+	for (int d = 0; d < 2; d++) {
+		size_t len = strcspn(p, ",");
+
+		if (len >= sizeof(part[d]))
+			return bad(s, err, "too long a value");
+		memcpy(part[d], p, len);
+		part[d][len] = '\0';
+		p += len + (p[len] == ',');
+	}
+	if (!strchr(s->value, ','))
+		memcpy(part[1], part[0], sizeof(part[0]));
+	return 0;
+}
+
+/* A value the translation holds as it is (a description, a file name):
+ * an iosweep job file holds it on one line, expands ${...} in it (with no
+ * way to write it literally) and ends a value at " ;". */
+static int verbatim(const struct fio_setting *s, const char *v, char *err)
+{
+	for (const char *p = v; *p; p++) {
+		if ((unsigned char)*p < 0x20 && *p != '\t')
+			return bad(s, err, "a line break or control character, which an iosweep job "
+					   "file cannot hold; remove it");
+		if (p[0] == '$' && p[1] == '{')
+			return bad(s, err, "iosweep expands '${' in its job files and has no way to "
+					   "write it as it is; remove it");
+		if (*p == ';' && p > v && (p[-1] == ' ' || p[-1] == '\t'))
+			return bad(s, err, "' ;' starts a comment in an iosweep job file; remove "
+					   "the space");
+	}
+	return 0;
+}
+
+/* A file or directory name: fio drops white space at its start; at its end
+ * it is refused (fio and the translation could differ in a joined path). */
+static const char *path_value(const struct fio_setting *s, char *err)
+{
+	const char *v = s->value + strspn(s->value, " \t");
+	size_t len = strlen(v);
+
+	if (len && (v[len - 1] == ' ' || v[len - 1] == '\t')) {
+		bad(s, err, "white space at the end of a path; remove it");
+		return NULL;
+	}
+	return verbatim(s, v, err) < 0 ? NULL : v;
 }
 
 static int value_bytes(const struct fio_state *st, const struct fio_setting *s, const char *text,
@@ -173,25 +227,35 @@ static bool needs_value(const struct fio_setting *s, char *err)
 
 static int h_name(struct fio_state *st, const struct fio_setting *s, char *err)
 {
+	size_t len;
+
 	if (!needs_value(s, err))
 		return -1;
+	len = strlen(s->value);
+	if (isspace((unsigned char)s->value[0]) || isspace((unsigned char)s->value[len - 1]))
+		return bad(s, err, "white space at the start or end of a name is part of it for "
+				   "fio, not for iosweep; remove it");
 	st->name = s->value;
 	return 0;
 }
 
 static int h_description(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	(void)err;
+	if (s->value && verbatim(s, s->value, err) < 0)
+		return -1;
 	st->description = s->value;
+	st->description_at = s;
 	return 0;
 }
 
 /* fio separates file names with ':' ("\:" is a colon in a name). */
 static int h_filename(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	if (!needs_value(s, err))
+	const char *v;
+
+	if (!needs_value(s, err) || !(v = path_value(s, err)))
 		return -1;
-	for (const char *p = s->value; *p; p++) {
+	for (const char *p = v; *p; p++) {
 		if (*p == '\\' && p[1] == ':')
 			return bad(s, err, "a '\\:' in a file name is not supported by iosweep "
 					   "import; rename the file");
@@ -200,19 +264,22 @@ static int h_filename(struct fio_state *st, const struct fio_setting *s, char *e
 					   "across them); iosweep reads one file per job: write one "
 					   "fio job per file");
 	}
-	st->filename = s->value;
+	st->filename = v;
 	st->filename_at = s;
 	return 0;
 }
 
 static int h_directory(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	if (!needs_value(s, err))
+	const char *v;
+
+	if (!needs_value(s, err) || !(v = path_value(s, err)))
 		return -1;
-	if (strchr(s->value, ':'))
+	if (strchr(v, ':'))
 		return bad(s, err, "fio spreads files over several directories; iosweep reads one "
 				   "file per job");
-	st->directory = s->value;
+	st->directory = v;
+	st->directory_at = s;
 	return 0;
 }
 
@@ -247,67 +314,81 @@ static int h_filesize(struct fio_state *st, const struct fio_setting *s, char *e
 	return 0;
 }
 
+static void set_bs(struct fio_state *st, int d, uint64_t lo, uint64_t hi, bool split,
+		   const struct fio_setting *s)
+{
+	st->bs_rw[d] = lo;
+	st->bs_hi[d] = hi;
+	st->bs_split[d] = split;
+	st->bs_at[d] = s;
+}
+
+/* bs=R,W: finish_bs() takes the part of the job's direction */
 static int h_bs(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	char buf[128];
+	char part[2][128];
 	bool pct;
 	uint64_t v;
 
-	if (!needs_value(s, err))
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
-	if (!*read_part(s, buf, sizeof(buf)))
-		return 0; /* ",8k": writes only; reads keep 4k */
-	if (value_bytes(st, s, buf, &v, &pct, err) < 0)
-		return -1;
-	if (pct || v == 0)
-		return bad(s, err, "a block size is a number of bytes greater than zero");
-	st->bs = v;
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue; /* ",8k": this direction keeps its size */
+		if (value_bytes(st, s, part[d], &v, &pct, err) < 0)
+			return -1;
+		if (pct || v == 0)
+			return bad(s, err, "a block size is a number of bytes greater than zero");
+		set_bs(st, d, v, v, false, s);
+	}
 	return 0;
 }
 
 /* bsrange=4k-16k and bssplit=4k/50:8k/50 read several block sizes: iosweep
- * reads one per run.  A range of one size, or a split with one size, is that
- * size. */
+ * reads one per run (finish_bs() refuses them in a direction the job does).
+ * A range of one size, or a split with one size, is that size. */
 static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	char buf[128], *dash;
+	char part[2][128], *dash;
 	uint64_t lo = 0, hi = 0;
 	bool pct;
 
-	if (!needs_value(s, err))
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
-	read_part(s, buf, sizeof(buf));
-	dash = strpbrk(buf, "-:");
-	if (!dash)
-		return bad(s, err, "expected LOW-HIGH");
-	*dash = '\0';
-	if (value_bytes(st, s, buf, &lo, &pct, err) < 0 ||
-	    value_bytes(st, s, dash + 1, &hi, &pct, err) < 0)
-		return -1;
-	if (lo != hi)
-		return bad(s, err, "fio mixes block sizes from %llu to %llu bytes in one job; "
-				   "iosweep reads one block size per run: write bs = one size, or "
-				   "bs = a list of sizes to sweep them", (unsigned long long)lo,
-			   (unsigned long long)hi);
-	st->bs = lo;
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue;
+		dash = strpbrk(part[d], "-:");
+		if (!dash)
+			return bad(s, err, "expected LOW-HIGH");
+		*dash = '\0';
+		if (value_bytes(st, s, part[d], &lo, &pct, err) < 0 ||
+		    value_bytes(st, s, dash + 1, &hi, &pct, err) < 0)
+			return -1;
+		set_bs(st, d, lo, hi, false, s);
+	}
 	return 0;
 }
 
 static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	char buf[128], *slash;
+	char part[2][128];
+	uint64_t v = 0;
 	bool pct;
 
-	if (!needs_value(s, err))
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
-	read_part(s, buf, sizeof(buf));
-	if (strchr(buf, ':'))
-		return bad(s, err, "fio mixes several block sizes in one job; iosweep reads one "
-				   "block size per run: write bs = a list of sizes to sweep them");
-	slash = strchr(buf, '/');
-	if (slash)
-		*slash = '\0';
-	return value_bytes(st, s, buf, &st->bs, &pct, err);
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue;
+		bool split = strchr(part[d], ':') != NULL;
+
+		part[d][strcspn(part[d], "/")] = '\0';
+		if (!split && value_bytes(st, s, part[d], &v, &pct, err) < 0)
+			return -1;
+		set_bs(st, d, v, v, split, s);
+	}
+	return 0;
 }
 
 /* rw=read, write, rw (or readwrite) and their rand* forms; ":N" skips N
@@ -503,29 +584,21 @@ static int h_rate(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	bool iops = strcmp(s->name, "rate_iops") == 0;
 	uint64_t *out = iops ? st->rate_iops : st->rate;
-	char why[ERR_MAX];
-	const char *p;
+	char why[ERR_MAX], part[2][128];
 
-	if (!needs_value(s, err))
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
-	p = s->value;
 	for (int d = 0; d < 2; d++) {
-		size_t len = strcspn(p, ",");
-		char part[128];
 		bool pct;
 
-		snprintf(part, sizeof(part), "%.*s", (int)len, p);
-		out[d] = 0;
-		if (*part && iops && fio_parse_int(part, &out[d], why) < 0)
+		out[d] = 0; /* an empty part: no limit */
+		if (*part[d] && iops && fio_parse_int(part[d], &out[d], why) < 0)
 			return bad(s, err, "%s", why);
-		if (*part && !iops && value_bytes(st, s, part, &out[d], &pct, err) < 0)
+		if (*part[d] && !iops && value_bytes(st, s, part[d], &out[d], &pct, err) < 0)
 			return -1;
-		if (!iops && *part && pct)
+		if (!iops && *part[d] && pct)
 			return bad(s, err, "a rate is a number of bytes a second");
-		p += len + (p[len] == ',');
 	}
-	if (!strchr(s->value, ','))
-		out[1] = out[0]; /* one value limits both directions */
 	*(iops ? &st->rate_iops_at : &st->rate_at) = s;
 	return 0;
 }
@@ -937,11 +1010,61 @@ static const struct rule *rule_find(const char *name)
 
 /* ---- notes ---- */
 
+static uint64_t note_hash(const char *where, const char *setting, const char *why)
+{
+	uint64_t h = XXH3_64bits(where, strlen(where));
+
+	h = XXH3_64bits_withSeed(setting, strlen(setting), h);
+	return XXH3_64bits_withSeed(why, strlen(why), h);
+}
+
+/* The slot of a note like this one, or the free slot where it goes. */
+static size_t *note_slot(const struct import *im, const char *where, const char *setting,
+			 const char *why)
+{
+	size_t mask = im->nslots - 1, i = note_hash(where, setting, why) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		const struct import_note *n;
+
+		if (!im->note_slots[i])
+			return &im->note_slots[i];
+		n = &im->notes[im->note_slots[i] - 1];
+		if (strcmp(n->where, where) == 0 && strcmp(n->setting, setting) == 0 &&
+		    strcmp(n->why, why) == 0)
+			return &im->note_slots[i];
+	}
+}
+
+/* Room for one more note: the array, and the table kept at most half full. */
+static int note_room(struct import *im)
+{
+	struct import_note *n = fio_grow(im->notes, im->nnotes, sizeof(*n));
+	size_t cap = im->nslots ? im->nslots : 64;
+
+	if (!n)
+		return -1;
+	im->notes = n;
+	if (2 * (im->nnotes + 1) <= im->nslots)
+		return 0;
+	while (2 * (im->nnotes + 1) > cap)
+		cap *= 2;
+	free(im->note_slots);
+	im->note_slots = calloc(cap, sizeof(*im->note_slots));
+	if (!im->note_slots)
+		return -1;
+	im->nslots = cap;
+	for (size_t i = 0; i < im->nnotes; i++)
+		*note_slot(im, im->notes[i].where, im->notes[i].setting, im->notes[i].why) = i + 1;
+	return 0;
+}
+
 static int note(struct import *im, const struct fio_setting *s, const char *where_text,
 		const char *why)
 {
 	char where[512], setting[512];
 	struct import_note *n;
+	size_t *slot;
 
 	if (s && s->line)
 		snprintf(where, sizeof(where), "%s:%d", s->file, s->line);
@@ -952,16 +1075,17 @@ static int note(struct import *im, const struct fio_setting *s, const char *wher
 			 s->raw ? s->raw : "");
 	else
 		snprintf(setting, sizeof(setting), "%s", "");
-	/* [global] settings reach every job: say each once */
-	for (size_t i = 0; i < im->nnotes; i++)
-		if (strcmp(im->notes[i].where, where) == 0 &&
-		    strcmp(im->notes[i].setting, setting) == 0 && strcmp(im->notes[i].why, why) == 0)
-			return 0;
-	n = realloc(im->notes, (im->nnotes + 1) * sizeof(*n));
-	if (!n)
+	/* a note is one line (on stderr, and in a comment of the translation) */
+	for (char *p = setting; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	if (note_room(im) < 0)
 		return -1;
-	im->notes = n;
-	n = &n[im->nnotes];
+	/* [global] settings reach every job: say each once */
+	slot = note_slot(im, where, setting, why);
+	if (*slot)
+		return 0;
+	n = &im->notes[im->nnotes];
 	n->where = strdup(where);
 	n->setting = strdup(setting);
 	n->why = strdup(why);
@@ -971,7 +1095,7 @@ static int note(struct import *im, const struct fio_setting *s, const char *wher
 		free(n->why);
 		return -1;
 	}
-	im->nnotes++;
+	*slot = ++im->nnotes;
 	return 0;
 }
 
@@ -1095,17 +1219,26 @@ static uint64_t file_size(const char *path, bool *exists)
 }
 
 /* The job's size in bytes, from size, a percentage of the file, filesize or
- * the existing file (0 for a block device: its size is found at run time). */
-static int job_size(struct fio_state *st, const char *path, uint64_t *size, char *err)
+ * the existing file (0 for a block device: its size is found at run time),
+ * and in *ios the I/Os it stops after (0: the whole size): a filesize
+ * larger than size makes size only the amount of I/O, and fio's random
+ * I/Os range over the whole file (HOWTO filesize). */
+static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint64_t *ios,
+		    char *err)
 {
 	bool exists = false;
 	uint64_t have = path ? file_size(path, &exists) : 0;
 
 	*size = st->size ? st->size : st->filesize;
+	*ios = 0;
 	if (st->size && st->filesize && st->filesize < st->size)
 		return bad(st->size_at, err, "fio reads the %llu-byte file (filesize) more than "
 					     "once to do size; iosweep reads a file once per "
 					     "repeat", (unsigned long long)st->filesize);
+	if (st->size && st->filesize > st->size && st->random) {
+		*ios = st->size / st->bs + (st->size % st->bs != 0); /* checked with fio 3.33 */
+		*size = st->filesize;
+	}
 	if (st->size_pct) {
 		if (!exists || have == 0)
 			return bad(st->size_at, err, "a percentage of a file that does not exist "
@@ -1224,7 +1357,7 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 		return 0;
 	for (int d = 0; d < 2; d++) {
 		bps[d] = st->rate[d];
-		if (!bps[d] && __builtin_mul_overflow(st->rate_iops[d], st->bs, &bps[d]))
+		if (!bps[d] && __builtin_mul_overflow(st->rate_iops[d], st->bs_rw[d], &bps[d]))
 			return bad(at, err, "too large a rate");
 		if (used[d] && st->rate[d])
 			iops_only = false;
@@ -1495,14 +1628,69 @@ static int note_reaping(struct import *im, const struct fio_state *st)
 	return note(im, st->batch_at, st->batch_at ? NULL : st->job->file, why);
 }
 
+/* fio opens a relative file name in the directory it runs in; iosweep's job
+ * files take one relative to their own directory: the translation names
+ * the file in the current directory, absolutely, and says so. */
+static int absolute_path(struct import *im, const struct fio_state *st, char **path, char *err)
+{
+	const struct fio_setting *at = st->filename_at ? st->filename_at : st->directory_at;
+	char *cwd = getcwd(NULL, 0), *abs = NULL, why[600];
+
+	if (!cwd)
+		return bad(at, err, "a relative path, and the current directory is unknown: %s",
+			   strerror(errno));
+	if (asprintf(&abs, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, *path) < 0)
+		abs = NULL;
+	free(cwd);
+	if (!abs)
+		return err_set(err, "out of memory");
+	free(*path);
+	*path = abs;
+	snprintf(why, sizeof(why), "a relative path: fio opens it in the directory it runs in; "
+				   "translated as %.400s, in the directory of this import", abs);
+	return note(im, at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* The job's block size: that of its direction (a job that reads and
+ * writes: of both, the same). */
+static int finish_bs(struct fio_state *st, char *err)
+{
+	int d = st->op == OP_WRITE;
+
+	for (int e = 0; e < 2; e++) {
+		if (e != d && st->op != OP_READWRITE)
+			continue;
+		if (st->bs_split[e])
+			return bad(st->bs_at[e], err, "fio mixes several block sizes in one job; "
+						      "iosweep reads one block size per run: write bs "
+						      "= a list of sizes to sweep them");
+		if (st->bs_hi[e] != st->bs_rw[e])
+			return bad(st->bs_at[e], err, "fio mixes block sizes from %llu to %llu bytes "
+						      "in one job; iosweep reads one block size per run: "
+						      "write bs = one size, or bs = a list of sizes to "
+						      "sweep them", (unsigned long long)st->bs_rw[e],
+				   (unsigned long long)st->bs_hi[e]);
+	}
+	if (st->op == OP_READWRITE && st->bs_rw[0] != st->bs_rw[1])
+		return bad(st->bs_at[1] ? st->bs_at[1] : st->bs_at[0], err,
+			   "fio reads %llu-byte blocks and writes %llu-byte ones: mixed block sizes "
+			   "in one job; iosweep reads and writes one block size per run",
+			   (unsigned long long)st->bs_rw[0], (unsigned long long)st->bs_rw[1]);
+	st->bs = st->bs_rw[d];
+	return 0;
+}
+
 /* The state of a job, as iosweep options. */
 static int finish(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
 {
 	bool random = st->random, queued = queued_engine(st);
 	char *path = NULL, job_at[300];
-	uint64_t size, spacing = st->bs + st->rw_skip;
+	uint64_t size, spacing, ios;
 	int rc = 0;
 
+	if (finish_bs(st, err) < 0)
+		return -1;
+	spacing = st->bs + st->rw_skip;
 	if (st->bs == 0 || spacing == 0) /* bsrange=0-0 or bssplit=0/100 */
 		return err_set(err, "%s:%d: job '%s': a block size of 0 reads nothing",
 			       st->job->file, st->job->line, st->job->name);
@@ -1522,7 +1710,11 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 		rc = asprintf(&path, "%s/%s.0.0", st->directory, st->job->name);
 	if (rc < 0 || ((st->filename || st->directory) && !path))
 		return err_set(err, "out of memory");
-	rc = job_size(st, path, &size, err);
+	if (path && path[0] != '/' && absolute_path(im, st, &path, err) < 0) {
+		free(path);
+		return -1;
+	}
+	rc = job_size(st, path, &size, &ios, err);
 	if (rc == 0 && path)
 		rc = set_val(ij, OPT_FILENAME, "%s", path);
 	else if (rc == 0)
@@ -1553,12 +1745,14 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 				   (unsigned long long)(size / st->bs), (unsigned long long)pass,
 				   (unsigned long long)pass);
 	}
-	if (st->number_ios && size) {
-		if (random && st->number_ios < size / st->bs)
-			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)st->number_ios);
-		else if (!random && st->number_ios <= (size - st->bs) / spacing)
-			size = (st->number_ios - 1) * spacing + st->bs;
-	} else if (st->number_ios) {
+	if (st->number_ios && (!ios || st->number_ios < ios))
+		ios = st->number_ios;
+	if (ios && size) {
+		if (random && ios < size / st->bs)
+			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);
+		else if (!random && ios <= (size - st->bs) / spacing)
+			size = (ios - 1) * spacing + st->bs;
+	} else if (ios) {
 		rc |= note(im, NULL, job_at,
 			   "irrelevant: number_ios with a block device of unknown size");
 	}
@@ -1590,14 +1784,31 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 		return -1;
 
 	/* iosweep's job files hold lines of at most 198 characters; lists go on
-	 * on indented lines (write_value), other values cannot */
-	for (int k = 0; k < OPT__COUNT; k++)
-		if (ij->val[k] && !option_table[k].list &&
-		    strlen(ij->val[k]) + strlen(option_table[k].name) + 3 > MAX_LINE)
-			return err_set(err, "%s: job '%s': %s is %zu characters long: an iosweep job "
-					    "file line holds %d; use a shorter one", job_at,
-				       st->job->name, option_table[k].name, strlen(ij->val[k]),
-				       MAX_LINE);
+	 * on indented lines (write_value), other values cannot; and every value
+	 * must be one iosweep takes (a block size of at most 1 GiB ...) */
+	for (int k = 0; k < OPT__COUNT; k++) {
+		const struct fio_setting *at = k == OPT_DESCRIPTION ? st->description_at :
+					       k == OPT_FILENAME ? (st->filename_at ? st->filename_at :
+								    st->directory_at) : NULL;
+		char why[ERR_MAX];
+		union optval v;
+
+		if (!ij->val[k])
+			continue;
+		if (!option_table[k].list &&
+		    strlen(ij->val[k]) + strlen(option_table[k].name) + 3 > MAX_LINE) {
+			snprintf(why, sizeof(why), "job '%s': %s is %zu characters long: an iosweep "
+						   "job file line holds %d; use a shorter one",
+				 st->job->name, option_table[k].name, strlen(ij->val[k]), MAX_LINE);
+			return at ? bad(at, err, "%s", why) : err_set(err, "%s: %s", job_at, why);
+		}
+		if (option_parse_value(k, ij->val[k], &v, why) < 0)
+			return err_set(err, "%s: job '%s': %s = %s: %s; iosweep cannot run that",
+				       job_at, st->job->name, option_table[k].name, ij->val[k], why);
+		if (option_table[k].type == T_PATH || option_table[k].type == T_TEXT ||
+		    option_table[k].type == T_JOB)
+			free((char *)v.s);
+	}
 	/* what is translated with a difference, said where it was written */
 	if (!queued && st->iodepth > 1)
 		rc |= note(im, st->iodepth_at, NULL,
@@ -1630,7 +1841,8 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 static int translate_job(struct import *im, const struct fio_job *job, char *err)
 {
 	struct fio_state st = {
-		.job = job, .op = OP_READ, .bs = 4096, .engine = "sync", .iodepth = 1,
+		.job = job, .op = OP_READ, .bs_rw = { 4096, 4096 }, .bs_hi = { 4096, 4096 },
+		.engine = "sync", .iodepth = 1,
 		.invalidate = true, .randrepeat = true, .numjobs = 1, .loops = 1,
 		.rwmixread = 50, .scramble_buffers = true, .do_verify = true,
 		.fallocate = FALLOC_NATIVE, .compress_chunk = 512,
@@ -1642,7 +1854,7 @@ static int translate_job(struct import *im, const struct fio_job *job, char *err
 	for (size_t i = 0; i < job->nset; i++)
 		if (apply(im, &st, &job->set[i], err) < 0)
 			return -1;
-	jobs = realloc(im->jobs, (im->njobs + 1) * sizeof(*jobs));
+	jobs = fio_grow(im->jobs, im->njobs, sizeof(*jobs));
 	if (!jobs)
 		return err_set(err, "out of memory");
 	im->jobs = jobs;
@@ -1683,6 +1895,9 @@ static bool job_ordered(const struct fio_job *job)
 int import_translate(const struct fio_input *in, struct import *out, char *err)
 {
 	memset(out, 0, sizeof(*out));
+	if (in->njobs == 0)
+		return err_set(err, "%s: no job defined (fio says \"No job(s) defined\"): every "
+				    "section but [global] is a job", in->nfiles ? in->files[0] : "fio");
 	for (size_t i = 0; i < in->nflags; i++)
 		if (note(out, &in->flags[i], NULL, "irrelevant: " REPORT) < 0)
 			return err_set(err, "out of memory");
@@ -1899,7 +2114,10 @@ static void write_comment(FILE *f, const char *first, const char *text)
 			if (sp > 0)
 				take = sp;
 		}
-		fprintf(f, "%.*s\n", (int)take, text);
+		/* one comment line: a line break in a name or a value would end it */
+		for (size_t i = 0; i < take; i++)
+			fputc((unsigned char)text[i] < 0x20 ? ' ' : text[i], f);
+		fputc('\n', f);
 		text += take;
 		while (*text == ' ')
 			text++;
@@ -1984,5 +2202,6 @@ void import_free(struct import *im)
 	}
 	free(im->jobs);
 	free(im->notes);
+	free(im->note_slots);
 	memset(im, 0, sizeof(*im));
 }

@@ -36,6 +36,8 @@ struct import {
 	size_t njobs;
 	struct import_note *notes;
 	size_t nnotes;
+	size_t *note_slots;    /* hash table of notes (index + 1; 0: free), to say each once */
+	size_t nslots;         /* a power of two, at least twice nnotes */
 };
 
 /* Translates every job of in.  -1 with "FILE:LINE: name=value: why" in err

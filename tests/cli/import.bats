@@ -224,7 +224,7 @@ for i in range(2000): print(f'[j{i}]\nbs={(i + 1) * 512}')" >many.fio
 	python3 -c "print('[d]\nsize=1m\ndescription=' + 'x' * 300)" >long.fio
 	run "$IOSWEEP" import long.fio
 	[ "$status" -eq 2 ]
-	[[ "$output" == "iosweep: long.fio:1: job 'd': description is 300 characters long"* ]]
+	[[ "$output" == "iosweep: long.fio:3: description=xxx"*": job 'd': description is 300 characters long"* ]]
 }
 
 @test 'import -o on a full file system fails and leaves nothing behind' {
@@ -340,4 +340,270 @@ PY2
 	printf 'iodepth_batch_complete_min=8\niodepth_batch_complete_max=32\n' >>a.fio
 	"$IOSWEEP" import a.fio 2>err2 >/dev/null
 	! grep -q iodepth_batch_complete err2
+}
+
+# import_bs VALUE: imports a read job of a 1 MiB file with bs=VALUE (timeout 10 s)
+import_bs() {
+	printf '[a]\nfilename=%s/data\nsize=1m\nbs=%s\n' "$TESTDIR" "$1" >"$TESTDIR/a.fio"
+	run timeout 10 "$IOSWEEP" import "$TESTDIR/a.fio"
+}
+
+@test 'arithmetic: a power of 0, 1 or -1 is computed at once, not step by step' {
+	import_bs '$pagesize*1^999999999999999999'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = $(($(getconf PAGESIZE) / 1024))KiB"* ]]
+	import_bs '$pagesize*(0-1)^999999999999999999+$pagesize*2'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = $(($(getconf PAGESIZE) / 1024))KiB"* ]]
+	import_bs '$pagesize+0^999999999999999999'
+	[ "$status" -eq 0 ]
+	import_bs '$pagesize*2^-1'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"a.fio:4: bs: "*"a negative power"* ]]
+}
+
+@test 'arithmetic: nesting deeper than 1000 is refused, not a stack overflow' {
+	for atom in '(' '-' '2^'; do
+		python3 -c "import sys; a = sys.argv[1]; print('[a]\nsize=1m\nbs=\$ncpus*' + a * 300000 + '1' + (')' * 300000 if a == '(' else ''))" "$atom" >"$TESTDIR/deep.fio"
+		run timeout 10 "$IOSWEEP" import "$TESTDIR/deep.fio"
+		echo "$atom: $status ${output:0:200}"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"deep.fio:3: bs: "*"nested more than 1000 deep"* ]]
+	done
+	# 1000 levels are fine
+	import_bs "\$pagesize*$(printf '(%.0s' $(seq 999))1$(printf ')%.0s' $(seq 999))"
+	[ "$status" -eq 0 ]
+}
+
+@test 'arithmetic: every operation that leaves 64 bits is refused (no signed overflow)' {
+	for v in '$pagesize*0-3037000499*3037000499-3037000499*3037000499-11857049518' \
+		'$pagesize*0+9223372036854775807+1' '$pagesize*0-(0-9223372036854775807-1)' \
+		'$pagesize*0+(0-9223372036854775807-1)/(0-1)' '$pagesize*0+(0-9223372036854775807-1)%(0-1)' \
+		'$pagesize*3037000500*3037000500' '$pagesize*0+9223372036854775808' '$pagesize*2^62'; do
+		import_bs "$v"
+		echo "$v: $status $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"a.fio:4: bs: "*"beyond 64 bits in fio's arithmetic"* ]]
+	done
+	import_bs '$pagesize*0+9223372036854775807-9223372036854775807+8192'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = 8KiB"* ]]
+}
+
+@test 'keywords are expanded in time linear in the value (ncpus*0+ 300 000 times: minutes when quadratic)' {
+	python3 -c "print('[a]\nsize=1m\nbs=' + '\$ncpus*0+' * 300000 + '4096')" >"$TESTDIR/kw.fio"
+	run timeout 20 "$IOSWEEP" import "$TESTDIR/kw.fio"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = 4KiB"* ]]
+}
+
+@test 'every section or --name starting with global is global, as in fio; a job name with white space around it is refused' {
+	cd "$TESTDIR"
+	printf '[globalX]\nfilename=%s/data\nrw=read\nbs=8k\nsize=1m\n[a]\n' "$TESTDIR" >g.fio
+	run "$IOSWEEP" import g.fio
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'\n[a]\n'* ]]
+	[[ "$output" != *"[globalX]"* ]]
+	[[ "$output" == *"bs = 8KiB"* ]]
+	run "$IOSWEEP" import -- fio --name=global2 --bs=16k --size=1m --name=b
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[b]"* && "$output" == *"bs = 16KiB"* && "$output" != *"[global2]"* ]]
+	printf '[ global ]\nfilename=%s/data\nsize=1m\n' "$TESTDIR" >gs.fio
+	run "$IOSWEEP" import gs.fio
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: gs.fio:1: job name ' global ': white space at its start or end is part of the name for fio, not for iosweep; remove it" ]
+	run "$IOSWEEP" import -- fio --size=1m '--name=a '
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--name=a : job name 'a ': white space"* ]]
+}
+
+@test 'fio command line: global options apply to the jobs of the job files it names, before or after them' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	head -c 1m /dev/zero >data
+	printf '[global]\nfilename=%s/data\nrw=read\n[a]\n' "$TESTDIR" >one.fio
+	for args in "--bs=8k one.fio" "one.fio --bs=8k"; do
+		# what fio does: 128 reads of 8 KiB
+		fio --output-format=json $args 2>/dev/null >out.json
+		[ "$(json_get out.json 'd["jobs"][0]["read"]["total_ios"]')" = 128 ]
+		run "$IOSWEEP" import -- fio $args
+		echo "$args: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"bs = 8KiB"* ]]
+	done
+	# after a --name, an option is that job's only
+	run "$IOSWEEP" import -- fio --name=z --filename="$TESTDIR/data" --bs=8k one.fio
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bs = 8KiB, 4KiB"* ]]
+	# the job file's own [global] comes after the command line's
+	printf '[global]\nfilename=%s/data\nbs=16k\n[a]\n' "$TESTDIR" >two.fio
+	run "$IOSWEEP" import -- fio two.fio --bs=8k
+	[[ "$output" == *"bs = 16KiB"* ]]
+}
+
+@test 'a relative include is taken from the current directory first, as fio does, else next to the including file' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	mkdir sub
+	head -c 1m /dev/zero >data
+	printf 'bs=8k\n' >common.inc
+	printf 'bs=16k\n' >sub/common.inc
+	printf '[a]\nfilename=%s/data\nsize=1m\ninclude common.inc\n' "$TESTDIR" >sub/inc.fio
+	fio --output-format=json sub/inc.fio 2>/dev/null >out.json
+	[ "$(json_get out.json 'd["jobs"][0]["read"]["total_ios"]')" = 128 ]
+	run "$IOSWEEP" import sub/inc.fio
+	[[ "$output" == *"bs = 8KiB"* ]]
+	rm common.inc
+	fio --output-format=json sub/inc.fio 2>/dev/null >out.json
+	[ "$(json_get out.json 'd["jobs"][0]["read"]["total_ios"]')" = 64 ]
+	run "$IOSWEEP" import sub/inc.fio
+	[[ "$output" == *"bs = 16KiB"* ]]
+}
+
+@test 'a NUL byte or an include of what is not a regular file is refused at its line' {
+	cd "$TESTDIR"
+	printf '[a]\nsize=1m\n\nx\0\n' >nul.fio
+	run "$IOSWEEP" import nul.fio
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: nul.fio:4: NUL byte in a fio job file" ]
+	printf '[a]\nsize=1m\ninclude /dev/zero\n' >dev.fio
+	run "$IOSWEEP" import dev.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: dev.fio:3: /dev/zero"* ]]
+}
+
+@test 'bs=R,W: a write job takes the write part, a read job the read part, a mixed job of two sizes is refused (also bsrange, bssplit, rate_iops)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	# what fio does: bs=4k,8k writes 8 KiB blocks
+	printf '[w]\nrw=write\nbs=4k,8k\nsize=1m\nfilename=%s/wfile\n' "$TESTDIR" >w.fio
+	fio --output-format=json w.fio 2>/dev/null >out.json
+	[ "$(json_get out.json 'd["jobs"][0]["write"]["total_ios"]')" = 128 ]
+	run "$IOSWEEP" import w.fio
+	[[ "$output" == *"bs = 8KiB"* ]]
+	for spec in 'bs=,8k' 'bsrange=4k-4k,8k-8k' 'bssplit=4k/100,8k/100' 'bsrange=1k-64k,8k-8k'; do
+		printf '[w]\nrw=randwrite\n%s\nsize=1m\nfilename=%s/wfile\n' "$spec" "$TESTDIR" >w.fio
+		run "$IOSWEEP" import w.fio
+		echo "$spec write: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"bs = 8KiB"* ]]
+	done
+	for spec in 'bs=4k,8k' 'bs=4k,16k,' 'bsrange=4k-4k,8k-8k' 'bssplit=4k/100,1k/50:8k/50'; do
+		printf '[r]\nrw=read\n%s\nsize=1m\nfilename=%s/wfile\n' "$spec" "$TESTDIR" >r.fio
+		run "$IOSWEEP" import r.fio
+		echo "$spec read: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"bs = 4KiB"* ]]
+		printf '[m]\nrw=randrw\n%s\nsize=1m\nfilename=%s/wfile\n' "$spec" "$TESTDIR" >m.fio
+		run "$IOSWEEP" import m.fio
+		echo "$spec mixed: $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: m.fio:3: "*"mixed block sizes"* || "$output" == "iosweep: m.fio:3: "*"fio mixes"* ]]
+	done
+	# rate_iops becomes bytes with the write size in a write job
+	printf '[w]\nrw=write\nbs=4k,8k\nrate=,1m\nrate_iops=,100\nsize=1m\nfilename=%s/wfile\n' "$TESTDIR" >w.fio
+	run "$IOSWEEP" import w.fio
+	[[ "$output" == *"rate = 1MiB"* ]]
+	printf '[w]\nrw=write\nbs=4k,8k\nrate_iops=100\nsize=1m\nfilename=%s/wfile\n' "$TESTDIR" >w.fio
+	run "$IOSWEEP" import w.fio
+	[[ "$output" == *"rate_iops = 100"* && "$output" == *"bs = 8KiB"* ]]
+}
+
+@test 'a relative filename or directory is written as an absolute path in the current directory, with a note' {
+	cd "$TESTDIR"
+	mkdir sub
+	printf '[r]\nfilename=data\nsize=1m\n' >sub/rel.fio
+	"$IOSWEEP" import sub/rel.fio -o sub/rel.ini 2>err
+	grep -qx "filename = $TESTDIR/data" sub/rel.ini
+	grep -q "sub/rel.fio:2: filename=data: a relative path: fio opens it in the directory it runs in; translated as $TESTDIR/data" err
+	printf '[r]\ndirectory=d\nsize=1m\n' >sub/dir.fio
+	run "$IOSWEEP" import sub/dir.fio
+	[[ "$output" == *"filename = $TESTDIR/d/r.0.0"* ]]
+	# from a command line too, wherever -o puts the translation
+	"$IOSWEEP" import -o sub/cl.ini -- fio --name=a --size=1m --filename=' data' 2>/dev/null
+	grep -qx "filename = $TESTDIR/data" sub/cl.ini
+}
+
+@test 'filesize larger than size: random I/O over the whole file, size I/Os of it (count)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	head -c 1m /dev/zero >data
+	printf '[a]\nrw=randread\nfilename=%s/data\nfilesize=1m\nsize=256k\nbs=4k\n' "$TESTDIR" >a.fio
+	fio --output-format=json --write_iolog=log.txt a.fio >/dev/null 2>&1
+	# fio: 64 reads, offsets beyond 256 KiB
+	[ "$(awk '$3 == "read"' log.txt | wc -l)" -eq 64 ]
+	[ "$(awk '$3 == "read" && $4 >= 262144' log.txt | wc -l)" -gt 0 ]
+	run "$IOSWEEP" import a.fio
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'size = 1MiB\n'* && "$output" == *"count = 64"* ]]
+	# a partial block is one more I/O, as in fio; number_ios, when smaller, wins
+	sed -i 's/^size=256k/size=10k/' a.fio
+	run "$IOSWEEP" import a.fio
+	[[ "$output" == *"count = 3"* ]]
+	printf 'number_ios=2\n' >>a.fio
+	run "$IOSWEEP" import a.fio
+	[[ "$output" == *"count = 2"* ]]
+}
+
+@test 'values the translation cannot hold as they are (a line break, a dollar-brace, a space-semicolon) are refused, never injected' {
+	cd "$TESTDIR"
+	head -c 1m /dev/zero >data
+	run "$IOSWEEP" import -- fio --name=a --rw=read --size=1m --filename="$TESTDIR/data" \
+		--description=$'hello\nop = write\nallow_write = '"$TESTDIR/data"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"description=hello op = write"*"a line break or control character"* ]]
+	run "$IOSWEEP" import -- fio --name=a --size=1m --description=$'a\rb'
+	[ "$status" -eq 2 ]
+	# a line break in a name or an irrelevant option goes into no comment line either
+	run "$IOSWEEP" import -- fio --name=$'a\nop = write' --size=1m --thread=$'1\nop = write'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\nop = write'* ]]
+	printf '[a]\nsize=1m\ndescription=cost ${ is high\n' >d.fio
+	run "$IOSWEEP" import d.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: d.fio:3: description=cost \${ is high: iosweep expands '\${'"* ]]
+	FOO='${HOME}/x' run "$IOSWEEP" import -- fio --name=a --size=1m '--filename=${FOO}'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"iosweep expands '\${'"* ]]
+	run "$IOSWEEP" import -- fio --name=a --size=1m '--description=a ;b'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"starts a comment"* ]]
+	# many unclosed "${": refused at once
+	python3 -c "print('[a]\nsize=1m\ndescription=' + '\${' * 200000)" >env.fio
+	run timeout 20 "$IOSWEEP" import env.fio
+	[ "$status" -eq 2 ]
+}
+
+@test 'no job (an empty file, [global] only) is refused as fio refuses it' {
+	cd "$TESTDIR"
+	: >empty.fio
+	printf '[global]\nsize=1m\n' >global.fio
+	for f in empty.fio global.fio; do
+		run "$IOSWEEP" import "$f"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: $f: no job defined (fio says \"No job(s) defined\"): every section but [global] is a job" ]
+	done
+	printf '[ ]\nsize=1m\n' >space.fio
+	run "$IOSWEEP" import space.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: space.fio:1: "* ]]
+}
+
+@test 'a value iosweep cannot take is refused with exit 2, not an internal error' {
+	import_bs '$ncpus*0+9223372036854775807'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"job 'a': bs = "*"iosweep cannot run that"* ]]
+}
+
+@test 'notes are said once in time linear in their number (2 jobs x 99 990 thread lines)' {
+	cd "$TESTDIR"
+	python3 -c "
+print('[global]\nsize=1m\nstonewall')
+for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
+	# 86 s when each note was compared with every earlier one; well under 1 s now
+	run timeout 30 "$IOSWEEP" import th.fio -o th.ini
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'thread: irrelevant' th.ini)" -eq 199980 ]
 }
