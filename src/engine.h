@@ -93,6 +93,10 @@ struct engine_ops {
 	/* makes the writes done so far durable (engine_mmap: msync); NULL: the
 	 * core calls fsync or fdatasync on fd.  0 or -1 with errno */
 	int (*flush)(struct io_engine *e, bool data_only);
+	/* after each repeat (not timed): lets go of what would keep the file's
+	 * pages from the next repeat's cache policy (engine_mmap: its mapping,
+	 * whose pages posix_fadvise cannot evict); may be NULL */
+	void (*finish)(struct io_engine *e);
 	void (*teardown)(struct io_engine *e);
 };
 

@@ -212,6 +212,13 @@ static int mmap_advise(struct io_engine *e, char *err)
 	return 0;
 }
 
+/* The mapping goes after each repeat: the pages it maps could not be
+ * evicted by the next repeat's cache policy (advise maps the file again). */
+static void mmap_finish(struct io_engine *e)
+{
+	mmap_unmap(e->priv);
+}
+
 static void mmap_teardown(struct io_engine *e)
 {
 	struct mmap_state *s = e->priv;
@@ -316,5 +323,6 @@ const struct engine_ops engine_mmap = {
 	.advise = mmap_advise,
 	.queue = mmap_queue,
 	.flush = mmap_flush,
+	.finish = mmap_finish,
 	.teardown = mmap_teardown,
 };

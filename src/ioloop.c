@@ -119,6 +119,12 @@ static int fadvise_advice(int hint)
 	return advice[hint];
 }
 
+void ioloop_finish(struct io_worker *w)
+{
+	if (w->in.ops->finish)
+		w->in.ops->finish(&w->eng);
+}
+
 int ioloop_advise(struct io_worker *w, char *err)
 {
 	struct io_engine *e = &w->eng;

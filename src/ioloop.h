@@ -143,6 +143,10 @@ static inline enum io_dir io_mix_dir(const struct data_gen *g, unsigned rwmixrea
 /* The timed loop over w->in.pat: 0, or -1 with w->res.error* set. */
 int ioloop_run(struct io_worker *w);
 
+/* After a repeat (not timed): the engine lets go of the file's pages, so
+ * that the next repeat's cache policy can evict them. */
+void ioloop_finish(struct io_worker *w);
+
 /* The one clock every time of the loop is read from. */
 static inline uint64_t now_ns(void)
 {

@@ -932,6 +932,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = repeat_measure(r);
 	getrusage(RUSAGE_SELF, &ru1);
+	for (unsigned t = 0; t < r->nw; t++)
+		ioloop_finish(&r->w[t]);
 	status_idle(r->status);
 	for (unsigned t = 0; r->status && t < r->nw; t++)
 		__atomic_add_fetch(&r->status->bytes_done, io_results_bytes(&r->w[t].res),

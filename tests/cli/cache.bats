@@ -18,6 +18,16 @@ is_tmpfs() {
 	[ "$(json_get "$TESTDIR/c.json" 'd["runs"][1]["repeats"][0]["resident_after"] >= 0.99')" = True ]
 }
 
+@test "fadvise evicts what the mmap engine's last repeat mapped: every repeat of a sparse pass is cold" {
+	is_tmpfs && skip "$TESTDIR is tmpfs, whose pages cannot be evicted (set IOSWEEP_TEST_DIR)"
+	# a block every 256 KiB: 16 blocks, 0.4% of the file (the mapping of a
+	# repeat kept them cached for the next, under the 1% a warning needs)
+	job c "[a]\nfilename = $TESTDIR/f\nsize = 4m\nbs = 4k\nspacing = 256k\nengine = mmap\ncache = fadvise\nrepeat = 3\n"
+	"$IOSWEEP" run "$TESTDIR/c.ini" -q -o json:"$TESTDIR/c.json"
+	[ "$(json_get "$TESTDIR/c.json" '[r["major_faults"] for r in d["runs"][0]["repeats"]]')" = "[16, 16, 16]" ]
+	[ "$(json_get "$TESTDIR/c.json" 'all(r["resident_before"] == 0 for r in d["runs"][0]["repeats"])')" = True ]
+}
+
 @test "residency agrees with fincore" {
 	is_tmpfs && skip "$TESTDIR is tmpfs (set IOSWEEP_TEST_DIR)"
 	# read the first quarter of an evicted file, without read-ahead; leave the cache as it is after
