@@ -1783,7 +1783,7 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 			finish_rate(im, st, ij, err) < 0))
 		return -1;
 
-	/* iosweep's job files hold lines of at most 198 characters; lists go on
+	/* iosweep's job files hold lines of at most 198 bytes; lists go on
 	 * on indented lines (write_value), other values cannot; and every value
 	 * must be one iosweep takes (a block size of at most 1 GiB ...) */
 	for (int k = 0; k < OPT__COUNT; k++) {

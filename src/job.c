@@ -276,8 +276,9 @@ static char *expand_env(const char *in, char *err)
 					goto fail;
 				}
 			} else {
-				err_set(err, "environment variable %s is not set "
-					     "(write ${%s:-default} to give a default)", name, name);
+				err_set(err, "environment variable %s is %s "
+					     "(write ${%s:-default} to give a default)", name,
+					add ? "empty" : "not set", name);
 				goto fail;
 			}
 			p = close + 1;
@@ -620,7 +621,7 @@ static void section_line(struct parser *ps, const char *p)
 		close--;
 	len = (size_t)(close - p);
 	if (len >= MAX_SECTION - 1) {
-		fail(ps, ps->lineno, "section name longer than %d characters", MAX_SECTION - 2);
+		fail(ps, ps->lineno, "section name longer than %d bytes", MAX_SECTION - 2);
 		return;
 	}
 	memcpy(name, p, len);
@@ -640,7 +641,7 @@ static char *reader(char *buf, int size, void *stream)
 	len = line_length(ps->pos, ps->end, &next);
 	ps->lineno++;
 	if (len > (size_t)size - 2) {
-		fail(ps, ps->lineno, "line is longer than %d characters (continue a list on "
+		fail(ps, ps->lineno, "line is longer than %d bytes (continue a list on "
 				     "an indented next line)", size - 2);
 		return NULL;
 	}

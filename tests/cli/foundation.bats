@@ -139,6 +139,11 @@ load helpers
 	run "$IOSWEEP" check "$TESTDIR/q.ini"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"q.ini:2: environment variable NO_SUCH_VARIABLE is not set"* ]]
+	# set but empty is said as such (an empty ${DIR} would make DIR/f.dat /f.dat)
+	job e '[a]\nsize = 1m${EMPTY}\n'
+	EMPTY= run "$IOSWEEP" check "$TESTDIR/e.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"e.ini:2: environment variable EMPTY is empty (write \${EMPTY:-default} to give a default)" ]]
 }
 
 @test "unknown command-line flags and a bad -o are usage errors" {

@@ -27,7 +27,7 @@ same_plan() {
 	[ "$(grep -c '^ *[0-9]' "$TESTDIR/a.out")" -eq 5 ]
 }
 
-@test "a line of 198 characters is accepted with every line end and without one; 199 is not" {
+@test "a line of 198 bytes is accepted with every line end and without one; 199 is not" {
 	d=$(printf 'x%.0s' $(seq 184))
 	for end in '\n' '\r\n' '\r' ''; do
 		printf "[a]\nsize = 1m\ndescription = ${d}${end}" >"$TESTDIR/ok.ini"
@@ -37,7 +37,7 @@ same_plan() {
 		printf "[a]\nsize = 1m\ndescription = x${d}${end}" >"$TESTDIR/long.ini"
 		run "$IOSWEEP" check "$TESTDIR/long.ini"
 		[ "$status" -eq 2 ]
-		[ "$output" = "iosweep: $TESTDIR/long.ini:3: line is longer than 198 characters (continue a list on an indented next line)" ]
+		[ "$output" = "iosweep: $TESTDIR/long.ini:3: line is longer than 198 bytes (continue a list on an indented next line)" ]
 	done
 }
 
