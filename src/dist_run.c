@@ -104,10 +104,19 @@ static int check(const struct run *run, char *err)
 {
 	const char *path = run->v[OPT_FILENAME].s;
 	struct seen mine, root;
+	uint64_t size = run->v[OPT_SIZE].u;
 	int rc = look(path, &mine, err);
 
 	root = mine;
 	dist_broadcast_u64(&root.size, sizeof(root) / sizeof(uint64_t));
+	dist_broadcast_u64(&size, 1);
+	/* a file of each rank's own is read to the run's size, which without a
+	 * size in the job each rank took from its own file */
+	if (rc == 0 && run->per_rank && run->v[OPT_SIZE].u != size)
+		return err_set(err, "%s: the run reads %llu bytes of it here but %llu bytes on "
+				    "rank 0: the ranks would run different plans (give a size "
+				    "in the job, or make the ranks' files the same size)", path,
+			       (unsigned long long)run->v[OPT_SIZE].u, (unsigned long long)size);
 	if (rc < 0 || run->blockdev || run->per_rank)
 		return rc;
 	if (mine.size != root.size)
@@ -133,8 +142,12 @@ int dist_prepare(const struct run *run, volatile sig_atomic_t *stop,
 	struct stat st;
 	int rc = 0;
 
-	if (run->rank_file || dist_size() == 1)
+	if (dist_size() == 1)
 		return agreed(create(run, stop, progress, arg, err), err);
+	if (run->rank_file) {
+		rc = agreed(create(run, stop, progress, arg, err), err);
+		return rc != 0 ? rc : agreed(check(run, err), err);
+	}
 	if (dist_rank() == 0)
 		rc = create(run, stop, progress, arg, err);
 	rc = agreed(rc, err);

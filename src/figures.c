@@ -217,15 +217,18 @@ double figure_spread_pct(const struct summary *s, bool *range)
 bool figure_cold_from_host(const struct run_result *res)
 {
 	uint64_t policy = res->run->v[OPT_CACHE].u;
-	bool cold = policy == CACHE_FADVISE || policy == CACHE_DROP;
+	bool evicts = policy == CACHE_FADVISE || policy == CACHE_DROP, cold = false;
 
 	/* writes are not served from the page cache's past: a write-only run
 	 * never is; a readwrite run is, for its reads */
 	if (policy == CACHE_DIRECT || res->run->v[OPT_OP].u == OP_WRITE ||
 	    !host_returns_freed_pages())
 		return false;
+	/* a repeat measured, and its file not all cached before it: as measured,
+	 * or, where that could not be known, as its policy meant it */
 	for (size_t i = 0; i < res->nrep; i++)
-		cold |= figure_completed(&res->rep[i]) && res->rep[i].resident_before >= 0 &&
-			res->rep[i].resident_before < 0.99;
+		cold |= figure_completed(&res->rep[i]) &&
+			(res->rep[i].resident_before >= 0 ? res->rep[i].resident_before < 0.99
+							  : evicts);
 	return cold;
 }

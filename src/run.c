@@ -515,7 +515,8 @@ struct tally {
 		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind,
 			dirty_unknown, dirty_system_wide;
 	} max;                         /* first_last: the latest first issue */
-	double resident[2];            /* before, after: the most cached rank */
+	double resident[2];            /* before, after: the mean over the ranks, or -1
+				        * when a rank cannot know */
 };
 
 static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
@@ -604,6 +605,26 @@ static void gather_hist(struct runner *r, struct hist *h)
 	}
 }
 
+/* resident[2] (before, after) as the mean over the ranks: of one file, the
+ * same share (up to when each rank looked); of a file per rank, the share of
+ * all of them (they are the same size).  -1 when a rank could not know
+ * (collective). */
+static void ranks_mean_residency(double *resident)
+{
+	enum { SCALE = 1000000000 };
+	uint64_t v[4];
+
+	if (dist_size() == 1)
+		return; /* (not rounded to the scale) */
+	for (int k = 0; k < 2; k++) {
+		v[k] = resident[k] < 0 ? 0 : (uint64_t)llround(resident[k] * SCALE);
+		v[2 + k] = resident[k] < 0;
+	}
+	dist_sum_u64(v, 4);
+	for (int k = 0; k < 2; k++)
+		resident[k] = v[2 + k] ? -1 : (double)v[k] / SCALE / dist_size();
+}
+
 /* Adds up the tallies and histograms of all ranks (collective). */
 static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally *tl)
 {
@@ -612,7 +633,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	dist_sum_u64(tl->add.ops, sizeof(tl->add) / sizeof(uint64_t));
 	dist_min_u64(&tl->first, 1);
 	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
-	dist_max_double(tl->resident, 2);
+	ranks_mean_residency(tl->resident);
 	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
 	dist_gather(r->mine, r->nw * sizeof(*r->mine), r->done);
 	dist_gather(r->thread_s, r->nw * sizeof(double), rr->thread_time_s);

@@ -237,3 +237,31 @@ rank_pid() {
 	[ -z "$(ls "$TESTDIR" | grep iosweep-tmp)" ]
 	[ "$(json_get "$TESTDIR/w.json" 'd["interrupted"]')" = True ]
 }
+
+@test "files of each rank's own are read to one size: ranks whose files differ are refused unless the job sets it" {
+	head -c 1m /dev/urandom >"$TESTDIR/r0.dat"
+	head -c 2m /dev/urandom >"$TESTDIR/r1.dat"
+	job r "[a]\nfilename = $TESTDIR/r{rank}.dat\nbs = 4k\nrepeat = 1\n"
+	run mpi 2 "$MPI" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"rank 1 on "*"r1.dat: the run reads 2097152 bytes of it here but 1048576 bytes on rank 0: the ranks would run different plans"* ]]
+	job s "[a]\nfilename = $TESTDIR/r{rank}.dat\nsize = 1m\nbs = 4k\nrepeat = 1\n"
+	run mpi 2 "$MPI" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/s.json" 'd["runs"][0]["repeats"][0]["bytes"]')" = 2097152 ]
+}
+
+@test "cached over files of each rank's own is their mean: one all cached, one evicted, 50%" {
+	[ "$(stat -f -c %T "$TESTDIR")" != tmpfs ] || skip "$TESTDIR is tmpfs (set IOSWEEP_TEST_DIR)"
+	head -c 2m /dev/urandom >"$TESTDIR/k0.dat"
+	head -c 2m /dev/urandom >"$TESTDIR/k1.dat"
+	python3 -c 'import os, sys
+for p in sys.argv[1:]:
+    fd = os.open(p, os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' \
+		"$TESTDIR/k0.dat" "$TESTDIR/k1.dat"
+	cat "$TESTDIR/k0.dat" >/dev/null
+	job k "[a]\nfilename = $TESTDIR/k{rank}.dat\ncache = keep\nrepeat = 1\n"
+	run mpi 2 "$MPI" run "$TESTDIR/k.ini" -o json:"$TESTDIR/k.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/k.json" '0.45 <= d["runs"][0]["repeats"][0]["resident_before"] <= 0.55')" = True ]
+}

@@ -87,6 +87,26 @@ slow_run() {
 	done
 }
 
+@test "the balloon note follows what was measured: not for a file that stayed cached (tmpfs) or a run that measured nothing" {
+	reports=False
+	for f in /sys/bus/virtio/drivers/virtio_balloon/virtio*/features; do
+		[ -r "$f" ] && [ "$(cut -c6 "$f")" = 1 ] && reports=True
+	done
+	[ $reports = True ] || skip "this machine's balloon does not report freed pages: nothing is flagged"
+	[ -e "$HELPERS/eio_shim.so" ] || skip "the EIO shim is not built (make check builds it)"
+	[ -d /dev/shm ] && [ -w /dev/shm ] || skip "no writable /dev/shm (tmpfs)"
+	shm=$(mktemp -d /dev/shm/iosweep-bats.XXXXXX)
+	head -c 1m /dev/urandom >"$shm/f"
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	head -c 1m /dev/urandom >"$TESTDIR/bad"
+	# tmpfs cannot evict (cached 100%); a run whose first read fails measures nothing
+	job h "[global]\nrepeat = 1\ncache = fadvise\n[t]\nfilename = $shm/f\n[bad]\nfilename = $TESTDIR/bad\n[disk]\nfilename = $TESTDIR/f\n"
+	run env IOSWEEP_EIO_FILE="$TESTDIR/bad" IOSWEEP_EIO_OFFSET=0 LD_PRELOAD="$HELPERS/eio_shim.so" \
+		"$IOSWEEP" run "$TESTDIR/h.ini" -q -o json:"$TESTDIR/h.json"
+	rm -rf "$shm"
+	[ "$(json_get "$TESTDIR/h.json" '[r["cold_pages_from_host"] for r in d["runs"]]')" = "[False, False, True]" ]
+}
+
 # interrupt_cache POLICY SIZE SHIM-SETTINGS...: runs one repeat of engine=mmap
 # (whose reads the shim does not slow) over a file of SIZE with the cache
 # step slowed by the shim, sends SIGINT once the slow step has begun, and
