@@ -63,9 +63,15 @@ static int parse_output(struct cli *c, char *arg)
 	}
 	c->out[c->nout].format = arg;
 	c->out[c->nout].path = NULL;
+	if (colon && !colon[1]) {
+		/* -o json:$OUT with OUT unset: not stdout, which nobody asked for */
+		cli_error("-o %s has no path after the colon (write %.*s:FILE, or %.*s:- for "
+			  "standard output)", arg, (int)(colon - arg), arg, (int)(colon - arg), arg);
+		return -1;
+	}
 	if (colon) {
 		*colon = '\0';
-		if (colon[1] && strcmp(colon + 1, "-") != 0)
+		if (strcmp(colon + 1, "-") != 0)
 			c->out[c->nout].path = colon + 1;
 	}
 	c->nout++;

@@ -154,6 +154,12 @@ load helpers
 	[ "$status" -eq 2 ]
 	run "$IOSWEEP" plan
 	[ "$status" -eq 2 ]
+	# -o json:$OUT with OUT unset is not a request for stdout
+	for cmd in run plan; do
+		run "$IOSWEEP" $cmd "$TESTDIR/p.ini" -o json:
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: -o json: has no path after the colon (write json:FILE, or json:- for standard output)" ]
+	done
 }
 
 @test "an option given last without its value is named, long or short" {
