@@ -629,6 +629,15 @@ static void say_left_out(const struct over *o)
 			  "--job or --repeat", MAX_LINES, MAX_LINES + o->dropped);
 }
 
+/* Whether some point has a latency (an interval with I/O). */
+static bool any_latency(const struct over *o)
+{
+	for (size_t k = 0; k < o->npts; k++)
+		if (!isnan(o->pts[k].p99_ns))
+			return true;
+	return false;
+}
+
 int plot_over(const struct resultfile *rf, const struct cli *cl, struct plot_dest *dest)
 {
 	struct over o = { .rf = rf, .cl = cl, .by_bytes = strcmp(cl->over, "bytes") == 0 };
@@ -652,6 +661,13 @@ int plot_over(const struct resultfile *rf, const struct cli *cl, struct plot_des
 	for (size_t k = 0; k < o.nlines; k++)
 		if (add_points(&o, &o.line[k]) < 0)
 			goto oom;
+	if (!any_latency(&o)) {
+		/* (gnuplot cannot draw a panel without a point) */
+		cli_error("plot: %s: no interval of the chosen repeats has I/O with a latency: "
+			  "nothing to plot; choose others with --run, --job or --repeat", rf->path);
+		free(o.pts);
+		return EXIT_USAGE;
+	}
 	if (title_lines(&o) < 0)
 		goto oom;
 	choose_units(&o);

@@ -270,6 +270,15 @@ refused() {
 	run "$IOSWEEP" plot "$TESTDIR/h.json" --over time -o "$TESTDIR/h.svg"
 	[ "$status" -eq 2 ]
 	[ "$output" = "iosweep: $TESTDIR/h.json: not JSON (line $line: real number overflow near '1e999')" ]
+	# intervals without any I/O in every repeat: nothing to draw (gnuplot failed, exit 1)
+	cp "$TESTDIR/good.json" "$TESTDIR/h.json"
+	edit "$TESTDIR/h.json" 'for rep in d["runs"][0]["repeats"]:
+    for iv in rep["series"]["intervals"]:
+        iv.update(ops=0, bytes=0, lat_p50_ns=0, lat_p99_ns=0, lat_max_ns=0)'
+	run "$IOSWEEP" plot "$TESTDIR/h.json" --over time -o "$TESTDIR/h.svg"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: plot: $TESTDIR/h.json: no interval of the chosen repeats has I/O with a latency: nothing to plot; choose others with --run, --job or --repeat" ]
+	[ ! -e "$TESTDIR/h.svg" ]
 }
 
 @test "plot --over -o keeps to the safe output writer: a device or the result file is refused" {
