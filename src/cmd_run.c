@@ -316,10 +316,11 @@ static void warn_cache(const struct run_result *res, struct progress *prog)
 	}
 	if (!missed)
 		return;
+	/* rounded as the table's cached column is (printf rounds 12.5 to even) */
 	if (round(100 * lo) == round(100 * hi))
-		snprintf(range, sizeof(range), "%.0f%%", 100 * lo);
+		snprintf(range, sizeof(range), "%.0f%%", round(100 * lo));
 	else
-		snprintf(range, sizeof(range), "%.0f–%.0f%%", 100 * lo, 100 * hi);
+		snprintf(range, sizeof(range), "%.0f–%.0f%%", round(100 * lo), round(100 * hi));
 	if (cache_evict_obstacle(res->run->v[OPT_FILENAME].s, why + 2, sizeof(why) - 2) ==
 	    CACHE_NO_OBSTACLE)
 		why[2] = '\0';

@@ -265,16 +265,18 @@ static char *expand_env(const char *in, char *err)
 					err_set(err, "bad variable name '%s'", name);
 					goto fail;
 				}
+			/* refused whether or not VAR is set: the default's '}' would
+			 * close VAR's '${' and leave a stray '}' */
+			if (colon && memmem(colon + 2, (size_t)(close - colon - 2), "${", 2)) {
+				err_set(err, "nested '${' in the default of ${%s}", name);
+				goto fail;
+			}
 			add = getenv(name);
 			if (add && *add) {
 				addlen = strlen(add);
 			} else if (colon) {
 				add = colon + 2;
 				addlen = (size_t)(close - add);
-				if (memmem(add, addlen, "${", 2)) {
-					err_set(err, "nested '${' in the default of ${%s}", name);
-					goto fail;
-				}
 			} else {
 				err_set(err, "environment variable %s is %s "
 					     "(write ${%s:-default} to give a default)", name,

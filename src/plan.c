@@ -708,9 +708,9 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 					       "written every block, which verify=after checks: not "
 					       "both (job '%s')", where, job->name);
 	if (v[OPT_THREADS].u > r->reads)
-		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu reads",
-			       where, (unsigned long long)v[OPT_THREADS].u, job->name,
-			       (unsigned long long)r->reads);
+		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu "
+					    "read%s", where, (unsigned long long)v[OPT_THREADS].u,
+			       job->name, (unsigned long long)r->reads, r->reads == 1 ? "" : "s");
 #undef FAIL_AT
 	return 0;
 }
