@@ -40,7 +40,7 @@ struct uring_state {
 	struct io_uring_cqe **cqes; /* iodepth */
 	unsigned nseen;             /* CQEs handed out by the last reap, to release */
 	unsigned nqueued;           /* SQEs filled since the last submit */
-	bool fixedbufs, fixedfile, sqpoll;
+	bool fixedbufs, fixedfile, sqpoll, iopoll;
 };
 
 static int uring_setup(struct io_engine *e, char *err)
@@ -64,6 +64,7 @@ static int uring_setup(struct io_engine *e, char *err)
 					    "reads only: use cache=direct");
 		}
 		flags |= IORING_SETUP_IOPOLL;
+		s->iopoll = true;
 	}
 	if (e->knobs & (1ULL << OPT_SQTHREAD_POLL)) {
 		flags |= IORING_SETUP_SQPOLL;
@@ -180,6 +181,9 @@ static struct io_unit *uring_event(struct io_engine *e, unsigned i)
 	struct io_unit *u = &e->units[io_uring_cqe_get_data64(s->cqes[i])];
 
 	u->res = s->cqes[i]->res;
+	/* a device without poll queues refuses polled I/O: say which option asked */
+	if (s->iopoll && u->res == -EOPNOTSUPP)
+		u->what = u->dir == IO_WRITE ? "hipri=1 (polled) write" : "hipri=1 (polled) read";
 	return u;
 }
 

@@ -199,3 +199,13 @@ eio_shim() {
 	[ "$status" -eq 1 ]
 	[[ "${lines[0]}" == "iosweep: run 0 (job 'a'): cannot read $TESTDIR/bad.dat at offset 0: Input/output error" ]]
 }
+
+@test "polled I/O on a device that cannot poll names hipri in the failure" {
+	head -c 1m /dev/urandom >"$TESTDIR/p.dat"
+	job p "[a]\nfilename = $TESTDIR/p.dat\nengine = uring\nhipri = 1\ncache = direct\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/p.ini" -q
+	[ "$status" -ne 0 ] || skip "this device polls (it has poll queues): nothing fails"
+	echo "$output"
+	[ "$status" -ne 2 ] || skip "cache=direct is refused on this file system"
+	[[ "${lines[0]}" == "iosweep: run 0 (job 'a'): $TESTDIR/p.dat: hipri=1 (polled) read at offset 0: "* ]]
+}
