@@ -320,16 +320,22 @@ static void add_repeat(struct over *o, size_t i, size_t j)
 	}
 }
 
-/* The first repeat of run i that completed and has a series. */
+/* The first repeat of run i that completed and has a series, else the first
+ * interrupted one that has a series; SIZE_MAX when none has. */
 static size_t first_completed(const struct over *o, size_t i)
 {
 	json_t *rep;
-	size_t j;
+	size_t j, interrupted = SIZE_MAX;
 
-	json_array_foreach(repeats_of(o->rf, i), j, rep)
-		if (!json_is_true(json_object_get(rep, "interrupted")) && series_of(rep))
+	json_array_foreach(repeats_of(o->rf, i), j, rep) {
+		if (!series_of(rep))
+			continue;
+		if (!json_is_true(json_object_get(rep, "interrupted")))
 			return j;
-	return SIZE_MAX;
+		if (interrupted == SIZE_MAX)
+			interrupted = j; /* drawn when no repeat completed, named so */
+	}
+	return interrupted;
 }
 
 /* The lines: for each chosen run, the --repeat repeats it has, else its

@@ -182,6 +182,11 @@ assert len(gaps) >= 2 and all(abs(g - step) < 1e-9 for g in gaps), (gaps, step)'
 	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --run 0 --repeat 0 -o "$TESTDIR/0.svg"
 	[ "$status" -eq 0 ]
 	[ "$(svg_lines "$TESTDIR/0.svg" | cut -f2 | grep -v '^-$')" = '#0 a, repeat 0 (interrupted)' ]
+	# every repeat interrupted: the default is the first, named so (not "no series")
+	edit "$TESTDIR/r.json" 'd["runs"][0]["repeats"][1]["interrupted"] = True'
+	run "$IOSWEEP" plot "$TESTDIR/r.json" --over time --run 0 -o "$TESTDIR/0.svg"
+	[ "$status" -eq 0 ]
+	[ "$(svg_lines "$TESTDIR/0.svg" | cut -f2 | grep -v '^-$')" = '#0 a (interrupted)' ]
 }
 
 @test "more than 16 lines: the first 16 are drawn and a note says how many there were; runs without a series are named" {
