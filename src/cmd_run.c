@@ -407,6 +407,10 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, 
 	iso_now(rep.started, sizeof(rep.started));
 	install_signals();
 	if (dist_max_int(tell_sinks(sinks, nsinks, &rep, 0, 0) < 0)) {
+		/* nothing runs: the outputs that began are left as they were */
+		for (size_t i = 0; i < nsinks; i++)
+			if (!sinks[i].failed && sinks[i].reporter->abandon)
+				sinks[i].reporter->abandon(&sinks[i]);
 		free(rep.results);
 		return EXIT_USAGE;
 	}

@@ -51,6 +51,9 @@ struct reporter {
 	/* Optional, for formats written whole to a file: writes what is done so
 	 * far now (iosweep-mpi, when a rank may die before the end). */
 	int (*snapshot)(struct report_sink *s, const struct report *r, char *err);
+	/* Optional: frees what a begin that succeeded holds when no end follows
+	 * (another output could not begin, and nothing runs). */
+	void (*abandon)(struct report_sink *s);
 };
 
 const struct reporter *reporter_find(const char *name);

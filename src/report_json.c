@@ -435,10 +435,16 @@ static int json_end(struct report_sink *s, const struct report *r, char *err)
 	return release(s, put_doc(s, r, true, complete, err));
 }
 
+static void json_abandon(struct report_sink *s)
+{
+	(void)release(s, 0);
+}
+
 const struct reporter report_json = {
 	.name = "json",
 	.begin = json_begin,
 	.add = json_add,
 	.end = json_end,
 	.snapshot = json_snapshot,
+	.abandon = json_abandon,
 };
