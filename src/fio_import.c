@@ -37,10 +37,7 @@ enum fio_fallocate { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALL
 /* What fio would do for one job, as far as iosweep can say it. */
 struct fio_state {
 	const struct fio_job *job;
-	unsigned kb_base;
 	const char *name;
-	enum op_kind op;                  /* options.h: read, write, readwrite */
-	bool random;
 	uint64_t rw_skip;                 /* read:N: bytes skipped after each I/O */
 	const struct fio_setting *rw_at;
 	const char *filename, *directory, *description;
@@ -49,15 +46,12 @@ struct fio_state {
 	const struct fio_setting *size_at;
 	uint64_t bs;                      /* the job's: bs_rw of its direction (finish_bs) */
 	/* block sizes by direction, [0] reads, [1] writes: bs_rw to bs_hi (a
-	 * range unless equal), or several (bssplit) */
+	 * range unless equal), or several (bssplit: bs_split below) */
 	uint64_t bs_rw[2], bs_hi[2];
-	bool bs_split[2];
 	const struct fio_setting *bs_at[2];
 	const char *engine;               /* iosweep's name */
 	uint64_t iodepth;
 	const struct fio_setting *iodepth_at;
-	bool direct, invalidate, pre_read, norandommap, randrepeat, seed_set, ordered;
-	bool fixedbufs, registerfiles, sqthread_poll, hipri, nowait; /* uring, psync2 */
 	const char *hint;                 /* NULL: fio's default, advice by pattern */
 	uint64_t numjobs, runtime_us, loops, seed, number_ios;
 	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
@@ -65,15 +59,21 @@ struct fio_state {
 	uint64_t rwmixread, fsync_every, fdatasync_every, compress_pct, compress_chunk;
 	const struct fio_setting *fsync_at, *fdatasync_at, *sync_at, *compress_at;
 	const char *sync_open;            /* iosweep's osync or dsync; NULL: none */
-	bool end_fsync, fsync_on_close, zero_buffers, refill_buffers, scramble_buffers;
 	const char *verify;               /* fio's verify type; NULL: none */
 	const struct fio_setting *verify_at, *verify_only_at;
-	bool do_verify, verify_only;
-	enum fio_fallocate fallocate;
-	bool overwrite, create_on_open, unlink, unlink_each_loop;
 	/* rates and time: [0] reads, [1] writes */
 	uint64_t rate[2], rate_iops[2], ramp_us, batch_min, batch_max;
 	const struct fio_setting *rate_at, *rate_iops_at, *ramp_at, *time_based_at, *batch_at;
+	unsigned kb_base;
+	enum op_kind op;                  /* options.h: read, write, readwrite */
+	enum fio_fallocate fallocate;
+	bool random;
+	bool bs_split[2];
+	bool direct, invalidate, pre_read, norandommap, randrepeat, seed_set, ordered;
+	bool fixedbufs, registerfiles, sqthread_poll, hipri, nowait; /* uring, psync2 */
+	bool end_fsync, fsync_on_close, zero_buffers, refill_buffers, scramble_buffers;
+	bool do_verify, verify_only;
+	bool overwrite, create_on_open, unlink, unlink_each_loop;
 	bool time_based;
 };
 
@@ -285,7 +285,7 @@ static int h_directory(struct fio_state *st, const struct fio_setting *s, char *
 
 static int h_size(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	bool pct;
+	bool pct = false;
 	uint64_t v;
 
 	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
@@ -300,7 +300,7 @@ static int h_size(struct fio_state *st, const struct fio_setting *s, char *err)
 
 static int h_filesize(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	bool pct;
+	bool pct = false;
 
 	if (!needs_value(s, err))
 		return -1;
@@ -326,9 +326,9 @@ static void set_bs(struct fio_state *st, int d, uint64_t lo, uint64_t hi, bool s
 /* bs=R,W: finish_bs() takes the part of the job's direction */
 static int h_bs(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	char part[2][128];
-	bool pct;
-	uint64_t v;
+	char part[2][128] = { "", "" };
+	bool pct = false;
+	uint64_t v = 0;
 
 	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
@@ -349,9 +349,9 @@ static int h_bs(struct fio_state *st, const struct fio_setting *s, char *err)
  * A range of one size, or a split with one size, is that size. */
 static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	char part[2][128], *dash;
+	char part[2][128] = { "", "" }, *dash;
 	uint64_t lo = 0, hi = 0;
-	bool pct;
+	bool pct = false;
 
 	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
@@ -372,9 +372,9 @@ static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *er
 
 static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	char part[2][128];
+	char part[2][128] = { "", "" };
 	uint64_t v = 0;
-	bool pct;
+	bool pct = false;
 
 	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
@@ -411,7 +411,7 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	const char *colon;
 	uint64_t n = 0;
 	size_t i;
-	bool pct;
+	bool pct = false;
 
 	if (!needs_value(s, err))
 		return -1;
@@ -549,7 +549,7 @@ static int h_number_ios(struct fio_state *st, const struct fio_setting *s, char 
 static int h_offset(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	uint64_t v;
-	bool pct;
+	bool pct = false;
 
 	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
 		return -1;
@@ -584,12 +584,12 @@ static int h_rate(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	bool iops = strcmp(s->name, "rate_iops") == 0;
 	uint64_t *out = iops ? st->rate_iops : st->rate;
-	char why[ERR_MAX], part[2][128];
+	char why[ERR_MAX], part[2][128] = { "", "" };
 
 	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
 		return -1;
 	for (int d = 0; d < 2; d++) {
-		bool pct;
+		bool pct = false;
 
 		out[d] = 0; /* an empty part: no limit */
 		if (*part[d] && iops && fio_parse_int(part[d], &out[d], why) < 0)
@@ -766,7 +766,7 @@ static int h_compress(struct fio_state *st, const struct fio_setting *s, char *e
 
 static int h_compress_chunk(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	bool pct;
+	bool pct = false;
 
 	if (!needs_value(s, err) || value_bytes(st, s, s->value, &st->compress_chunk, &pct, err) < 0)
 		return -1;

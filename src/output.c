@@ -94,14 +94,17 @@ static int refuse_link(const char *given, const char *link, const struct stat *s
 static int check_links(const char *given, char *err)
 {
 	char *cur = given[0] == '/' ? strdup("") : getcwd(NULL, 0), *rest = strdup(given);
-	int rc = 0, hops = 0;
+	char *cand = NULL, *target = NULL, *grown = NULL;
+	int hops = 0;
 
-	if (!cur || !rest)
-		rc = err_set(err, "cannot write %s: %s", given, strerror(errno));
-	while (rc == 0 && *rest) {
+	if (!cur || !rest) {
+		err_set(err, "cannot write %s: %s", given, strerror(errno));
+		goto fail;
+	}
+	while (*rest) {
 		char *slash = strchr(rest, '/'), *next = slash ? slash + 1 : rest + strlen(rest);
-		char *cand = NULL, *target = NULL, *grown = NULL;
 		bool last = next[strspn(next, "/")] == '\0';
+		const char *dir;
 		struct stat st;
 
 		if (slash)
@@ -113,40 +116,51 @@ static int check_links(const char *given, char *err)
 			continue;
 		}
 		if (asprintf(&cand, "%s/%s", cur, rest) < 0) {
-			rc = err_set(err, "out of memory");
-			break;
+			cand = NULL;
+			err_set(err, "out of memory");
+			goto fail;
 		}
-		if (lstat(cand, &st) < 0) {
-			free(cand);
-			break;
-		}
+		if (lstat(cand, &st) < 0)
+			break; /* nothing there, nothing further to follow */
 		if (!S_ISLNK(st.st_mode)) {
 			free(cur);
 			cur = cand;
+			cand = NULL;
 			memmove(rest, next, strlen(next) + 1);
 			continue;
 		}
-		if (++hops > 40)
-			rc = err_set(err, "cannot write %s: %s", given, strerror(ELOOP));
-		else if (last || st.st_uid != 0 || shared_dir(*cur ? cur : "/"))
-			rc = refuse_link(given, cand, &st, *cur ? cur : "/", err);
-		if (rc == 0 && (!(target = calloc(1, (size_t)st.st_size + 2)) ||
-				readlink(cand, target, (size_t)st.st_size + 1) != st.st_size ||
-				asprintf(&grown, "%s/%s", target, next) < 0))
-			rc = err_set(err, "cannot write %s: %s changed while iosweep read it",
-				     given, cand);
-		if (rc == 0) {
-			if (target[0] == '/')
-				cur[0] = '\0';
-			free(rest);
-			rest = grown;
+		dir = *cur ? cur : "/";
+		if (++hops > 40) {
+			err_set(err, "cannot write %s: %s", given, strerror(ELOOP));
+			goto fail;
 		}
+		if ((last || st.st_uid != 0 || shared_dir(dir)) &&
+		    refuse_link(given, cand, &st, dir, err) < 0)
+			goto fail;
+		target = calloc(1, (size_t)st.st_size + 2);
+		if (!target || readlink(cand, target, (size_t)st.st_size + 1) != st.st_size ||
+		    asprintf(&grown, "%s/%s", target, next) < 0) {
+			err_set(err, "cannot write %s: %s changed while iosweep read it", given, cand);
+			goto fail;
+		}
+		if (target[0] == '/')
+			cur[0] = '\0';
+		free(rest);
+		rest = grown;
 		free(target);
 		free(cand);
+		target = cand = NULL;
 	}
+	free(cand);
 	free(cur);
 	free(rest);
-	return rc;
+	return 0;
+fail:
+	free(target);
+	free(cand);
+	free(cur);
+	free(rest);
+	return -1;
 }
 
 /* given, or the file its link points to (resolved), checked as a file. */
