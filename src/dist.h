@@ -100,7 +100,6 @@ void dist_broadcast_u64(uint64_t *v, size_t n);
 void dist_sum_u64(uint64_t *v, size_t n);
 void dist_min_u64(uint64_t *v, size_t n);
 void dist_max_u64(uint64_t *v, size_t n);
-void dist_max_double(double *v, size_t n);
 /* Every rank's len bytes at mine, rank after rank, into all (size * len
  * bytes) on rank 0 only. */
 void dist_gather(const void *mine, size_t len, void *all);

@@ -357,11 +357,6 @@ void dist_max_u64(uint64_t *v, size_t n)
 	reduce(v, n, MPI_UINT64_T, MPI_MAX);
 }
 
-void dist_max_double(double *v, size_t n)
-{
-	reduce(v, n, MPI_DOUBLE, MPI_MAX);
-}
-
 int dist_max_int(int status)
 {
 	reduce(&status, 1, MPI_INT, MPI_MAX);

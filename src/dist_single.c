@@ -98,12 +98,6 @@ void dist_max_u64(uint64_t *v, size_t n)
 	(void)n;
 }
 
-void dist_max_double(double *v, size_t n)
-{
-	(void)v;
-	(void)n;
-}
-
 void dist_gather(const void *mine, size_t len, void *all)
 {
 	memmove(all, mine, len);

@@ -284,9 +284,11 @@ static int check_space(const struct jobfile *jf, const struct job *job, const st
 
 	if (!job_writes(job, &alloc_only))
 		return 0;
-	for (size_t k = 0; k < n; k++)
-		if (runs[k].write_bytes && run_allocates(&runs[k]) > need)
-			need = run_allocates(&runs[k]);
+	for (size_t k = 0; k < n; k++) {
+		uint64_t a = runs[k].write_bytes ? run_allocates(&runs[k]) : 0;
+
+		need = a > need ? a : need;
+	}
 	if (!t->new_file && stat(t->filename, &st) == 0)
 		have = (uint64_t)st.st_blocks * 512;
 	if (!t->new_file && !alloc_only && have >= need)
