@@ -46,6 +46,9 @@ for engine in sync aio mmap uring psync2; do
 	[ "$engine" = mmap ] || printf '[direct]\nengine = %s\ncache = direct\n' "$engine" >>"$dir/$engine.ini"
 	vg 0 run "$dir/$engine.ini" -o table -o json:"$dir/$engine.json" -o csv:"$dir/$engine.csv"
 done
+# mmap over a file above its 32 MiB budget: the helper threads that unmap
+printf '[m]\nfilename = %s/m.dat\nsize = 40m\nengine = mmap\nspacing = 16k\nrepeat = 2\nthreads = 1, 2\ncache = keep, fadvise\n' "$dir" >"$dir/mmap-big.ini"
+vg 0 run "$dir/mmap-big.ini" -o json:"$dir/mmap-big.json"
 printf '[text]\nfilename = %s/t.dat\nsize = 100k\nfill = text\nconsume = ints\nrepeat = 1\ncache = warm\n' "$dir" >"$dir/ints.ini"
 vg 0 run "$dir/ints.ini" -o json:"$dir/ints.json"
 printf '[a]\nfilename = %s/f.dat\nbs = 4k\nthreads = 2\nrepeat = 1\n' "$dir" >"$dir/ok.ini"

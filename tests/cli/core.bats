@@ -97,17 +97,26 @@ hints() {
 	! grep -q '^fadvise' "$TESTDIR/none.log"
 }
 
-@test "the mmap engine maps the file anew once 64 MiB is mapped, and not before (strace)" {
+@test "the mmap engine maps the file anew once 32 MiB is mapped, and not before (strace)" {
 	command -v strace >/dev/null || skip "strace is not installed"
 	# 1 GiB of holes, a 4 KiB read every 1 MiB: 1024 reads of 4 KiB, each counted with the
-	# kernel's 64 KiB of fault-around, reach 64 MiB after 964 of them: one mapping anew
+	# kernel's 64 KiB of fault-around, reach 32 MiB after 482 of them: the worker goes
+	# on in a fresh mapping twice, each time the helper's spare (the helper unmaps the
+	# old one) or, when the helper is behind, one it maps itself
 	truncate -s 1g "$TESTDIR/holes"
 	job m "[global]\nfilename = $TESTDIR/holes\ncache = keep\nrepeat = 1\n[m]\nengine = mmap\nspacing = 1m\n"
 	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap,munmap -o "$TESTDIR/m.tr" \
 		"$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
-	[ "$(grep -c 'mmap(NULL, 1073741824, PROT_READ, MAP_SHARED' "$TESTDIR/m.tr")" -eq 2 ]
-	[ "$(grep -c 'munmap(0x[0-9a-f]*, 1073741824)' "$TESTDIR/m.tr")" -eq 2 ]
-	# 8 MiB read densely: mapped once
+	main=$(head -1 "$TESTDIR/m.tr" | cut -d' ' -f1)
+	maps() { grep -c "^$1 .*mmap(NULL, 1073741824, PROT_READ, MAP_SHARED" "$TESTDIR/m.tr" || true; }
+	unmaps() { grep -c "^$1 .*munmap(0x[0-9a-f]*, 1073741824)" "$TESTDIR/m.tr" || true; }
+	helper=$(grep -v "^$main " "$TESTDIR/m.tr" | grep -m1 'munmap(0x[0-9a-f]*, 1073741824)\|mmap(NULL, 1073741824' | cut -d' ' -f1)
+	[ -n "$helper" ]
+	# drops: the worker's own mappings after advise's first, and the helper's unmappings
+	[ $(($(maps "$main") - 1 + $(unmaps "$helper"))) -eq 2 ]
+	# every mapping is unmapped
+	[ "$(grep -c 'mmap(NULL, 1073741824' "$TESTDIR/m.tr")" -eq "$(grep -c 'munmap(0x[0-9a-f]*, 1073741824)' "$TESTDIR/m.tr")" ]
+	# 8 MiB read densely: mapped once (and no helper: nothing to map for)
 	head -c 8m /dev/urandom >"$TESTDIR/f"
 	job d "[global]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 1\n[d]\nengine = mmap\n"
 	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
@@ -183,4 +192,36 @@ except OSError:
 		cat "$TESTDIR/log"
 		[ "$(awk '/^pread cancel/ { n += $4 } END { print n }' "$TESTDIR/log")" -eq "$reads" ]
 	done
+}
+
+@test "SIGINT mid-read on mmap over a file above 32 MiB (its unmapping helpers at work) exits 130 at once, results valid" {
+	# 64 MiB of holes, random 4 KiB reads in 2 threads: each worker goes on in a fresh
+	# mapping every ~480 reads, its helper unmapping the old one; a helper that did not
+	# stop would hang the run at its teardown
+	truncate -s 64m "$TESTDIR/big"
+	job h "[global]\nfilename = $TESTDIR/big\nrepeat = 1\n[quick]\nsize = 1m\n[slow]\nengine = mmap\npattern = random\ncount = 1000000000\nruntime = 60s\nthreads = 2\n"
+	"$IOSWEEP" run "$TESTDIR/h.ini" -o json:"$TESTDIR/h.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for json_runs "$TESTDIR/h.json" 1
+	sleep 0.5
+	# two workers, and a helper each, besides the stdout watcher if any
+	[ "$(ls /proc/$pid/task | wc -l)" -ge 3 ]
+	# a helper's descriptor table holds the file only (run_own_files)
+	only=0
+	for t in /proc/$pid/task/*; do
+		[ "$(ls "$t/fd" | wc -l)" -eq 1 ] && [ "$(readlink "$t"/fd/*)" = "$TESTDIR/big" ] && only=$((only + 1))
+	done
+	[ "$only" -ge 2 ]
+	kill -INT $pid
+	for _ in $(seq 100); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 $pid 2>/dev/null && { kill -9 $pid; echo "still running 10 s after SIGINT"; false; }
+	rc=0
+	wait $pid || rc=$?
+	[ "$rc" -eq 130 ]
+	[ "$(json_get "$TESTDIR/h.json" 'd["interrupted"], d["runs"][1]["repeats"][0]["interrupted"]')" = "(True, True)" ]
+	[ "$(json_get "$TESTDIR/h.json" 'd["runs"][1]["repeats"][0]["reads"] > 1000')" = True ]
+	rm -f "$TESTDIR/big"
 }
