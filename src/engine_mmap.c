@@ -200,12 +200,12 @@ static unsigned char *map_file(const struct mmap_state *s, size_t len, int advic
 }
 
 /* Maps the whole file anew with advice; 0 or -errno. */
-static int mmap_map(const struct io_engine *e, struct mmap_state *s, int advice)
+static int mmap_map(struct mmap_state *s, int advice)
 {
 	mmap_unmap(s);
 	s->lo = UINT64_MAX;
 	s->hi = s->est = 0;
-	if (!e->size)
+	if (!s->size)
 		return 0;
 	s->map = map_file(s, s->size, advice);
 	if (!s->map)
@@ -342,7 +342,7 @@ static int mmap_advise(struct io_engine *e, char *err)
 	struct mmap_state *s = e->priv;
 	int ret;
 
-	ret = mmap_map(e, s, mmap_advice(e));
+	ret = mmap_map(s, mmap_advice(e));
 	if (ret < 0)
 		return err_set(err, "mmap: %s", strerror(-ret));
 	return 0;
@@ -394,10 +394,9 @@ __attribute__((cold, noinline)) static void mmap_bus_fail(const struct io_engine
 
 /* The budget is spent: the file mapped anew for unit u, by the helper or
  * else here; -1 when that failed (u says why). */
-__attribute__((cold, noinline)) static int mmap_drop(const struct io_engine *e,
-						     struct mmap_state *s, struct io_unit *u)
+__attribute__((cold, noinline)) static int mmap_drop(struct mmap_state *s, struct io_unit *u)
 {
-	int ret = s->helped && unmapper_swap(s) ? 0 : mmap_map(e, s, s->advice);
+	int ret = s->helped && unmapper_swap(s) ? 0 : mmap_map(s, s->advice);
 
 	if (ret < 0) {
 		u->res = ret;
@@ -421,7 +420,7 @@ static enum io_queued mmap_queue(struct io_engine *e, struct io_unit *u)
 	s->hi = end > s->hi ? end : s->hi;
 	s->est += len + FAULT_AROUND;
 	if (__builtin_expect(s->hi - s->lo > MMAP_BUDGET && s->est > MMAP_BUDGET, 0) &&
-	    mmap_drop(e, s, u) < 0)
+	    mmap_drop(s, u) < 0)
 		return IO_DONE;
 	if (__builtin_expect(!s->map, 0)) { /* the file was empty when mapped */
 		u->res = 0;
