@@ -4,6 +4,7 @@
 #   make demo       run jobs/demo.ini on a 64 MiB file in ${IOSWEEP_DIR:-/var/tmp}, kept for the next run
 #   make check      every test (installs missing Debian packages first)
 #   make sanitize   the tests again under ASan + UBSan
+#   make tsan       the unit tests and the threaded bats files under ThreadSanitizer
 #   make lint       cppcheck, clang-tidy, mandoc -T lint
 #   make fuzz       the fuzzers (job files, fio job files, result files), FUZZ_SECONDS each
 #   make valgrind   memcheck over one small run of each engine
@@ -30,7 +31,7 @@ PKGS       := inih jansson liburing libxxhash
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
 # Targets that install packages first (and then run make again) skip the check.
-SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize mpi mpi-bin lint fuzz valgrind bench
+SELF_INSTALLING := deps test-deps clean demo demo-plots check sanitize tsan mpi mpi-bin lint fuzz valgrind bench
 ifeq ($(filter $(SELF_INSTALLING),$(MAKECMDGOALS)),)
 $(call pkg_check,inih,libinih-dev)
 $(call pkg_check,jansson,libjansson-dev)
@@ -55,7 +56,7 @@ HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helper
 SHIMS   := $(patsubst tests/shim/%.c,$(BUILD)/tests/%.so,$(wildcard tests/shim/*_shim.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
-.PHONY: all deps test-deps demo demo-plots check sanitize mpi mpi-bin bench install clean lint fuzz valgrind
+.PHONY: all deps test-deps demo demo-plots check sanitize tsan mpi mpi-bin bench install clean lint fuzz valgrind
 all: $(BUILD)/iosweep
 
 deps:
@@ -110,6 +111,15 @@ sanitize:
 	@$(MAKE) --no-print-directory check BUILD=build-san CC=clang \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
+# the unit tests and the bats files where threads meet (workers, the mmap
+# engine's helpers, the stdout watcher, the progress line, signals) under
+# ThreadSanitizer: a data race fails them
+TSAN_SUITES := tests/cli/core.bats tests/cli/faults.bats tests/cli/signals.bats \
+	tests/cli/rate.bats tests/cli/progress.bats tests/cli/writes.bats
+tsan:
+	@BATS_SUITES="$(TSAN_SUITES)" TSAN_OPTIONS=halt_on_error=1 \
+		$(MAKE) --no-print-directory check BUILD=build-tsan CFLAGS="-O2 -g -fsanitize=thread"
+
 mpi:
 	@tools/deps.sh $(BUILD_DEBS) openmpi-bin libopenmpi-dev
 	@$(MAKE) --no-print-directory mpi-bin
@@ -155,4 +165,4 @@ install: all
 	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/iosweep/jobs/
 
 clean:
-	rm -rf build build-san build-mpi build-fuzz
+	rm -rf build build-san build-tsan build-mpi build-fuzz

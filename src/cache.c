@@ -79,14 +79,14 @@ static int close_checked(int fd, const char *path, char *err)
 	return 0;
 }
 
-static bool stopped(volatile sig_atomic_t *stop)
+static bool stopped(volatile atomic_int *stop)
 {
 	return stop && *stop;
 }
 
 /* Reads [0, size) in WARM_BUF_SIZE pieces; 1 when *stop was set between two. */
 static int read_all(int fd, const char *path, uint64_t size, char *buf,
-		    volatile sig_atomic_t *stop, char *err)
+		    volatile atomic_int *stop, char *err)
 {
 	uint64_t off = 0;
 
@@ -111,7 +111,7 @@ static int read_all(int fd, const char *path, uint64_t size, char *buf,
 	return 0;
 }
 
-static int warm(const char *path, uint64_t size, volatile sig_atomic_t *stop, char *err)
+static int warm(const char *path, uint64_t size, volatile atomic_int *stop, char *err)
 {
 	char *buf;
 	int fd, rc;
@@ -142,7 +142,7 @@ static int warm(const char *path, uint64_t size, volatile sig_atomic_t *stop, ch
  * past size ("to the end of the file": nothing of the file stays cached).
  * 1 when *stop was set.
  */
-static int evict_fd(int fd, const char *path, uint64_t size, volatile sig_atomic_t *stop,
+static int evict_fd(int fd, const char *path, uint64_t size, volatile atomic_int *stop,
 		    char *err)
 {
 	const unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
@@ -171,7 +171,7 @@ static int evict_fd(int fd, const char *path, uint64_t size, volatile sig_atomic
 	return 0;
 }
 
-static int evict(const char *path, uint64_t size, volatile sig_atomic_t *stop, char *err)
+static int evict(const char *path, uint64_t size, volatile atomic_int *stop, char *err)
 {
 	int fd = open_read(path, err), rc;
 
@@ -210,7 +210,7 @@ static void *sync_thread(void *arg)
  * then ends the wait (the kernel finishes the sync on its own; the process
  * exits when it has).  1 when *stop was set.
  */
-static int sync_watching(volatile sig_atomic_t *stop, char *err)
+static int sync_watching(volatile atomic_int *stop, char *err)
 {
 	static int done;
 	pthread_t tid;
@@ -233,7 +233,7 @@ static int sync_watching(volatile sig_atomic_t *stop, char *err)
 	return 0;
 }
 
-static int drop(volatile sig_atomic_t *stop, char *err)
+static int drop(volatile atomic_int *stop, char *err)
 {
 	static const char three[] = "3\n";
 	ssize_t put;
@@ -270,7 +270,7 @@ const char *const cache_policy_names[] = {
 };
 
 int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
-		volatile sig_atomic_t *stop, char *err)
+		volatile atomic_int *stop, char *err)
 {
 	switch (policy) {
 	case CACHE_KEEP:

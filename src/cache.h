@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 enum cache_policy { CACHE_KEEP, CACHE_WARM, CACHE_FADVISE, CACHE_DROP, CACHE_DIRECT };
@@ -31,7 +31,7 @@ extern const char *const cache_policy_names[];
  * sync); or -1 with a message in err (ERR_MAX bytes).
  */
 int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
-		volatile sig_atomic_t *stop, char *err);
+		volatile atomic_int *stop, char *err);
 
 /*
  * Fraction (0..1) of the pages of the first `size` bytes of `path` that are

@@ -38,15 +38,19 @@
 #include "run.h"
 #include "units.h"
 
-static volatile sig_atomic_t stop_requested;
+/* Set by the signal handler, or by the stdout watcher thread, and read by
+ * every thread: atomics (lock-free, so safe in a handler too). */
+static volatile atomic_int stop_requested;
 /* what stopped the run: a signal, or SIGPIPE for a closed stdout */
-static volatile sig_atomic_t stop_signal;
+static volatile atomic_int stop_signal;
 
 static void on_signal(int sig)
 {
-	if (!stop_signal)
-		stop_signal = sig;
+	int none = 0, saved = errno; /* a handler leaves errno as it found it */
+
+	atomic_compare_exchange_strong(&stop_signal, &none, sig);
 	stop_requested = 1;
+	errno = saved;
 }
 
 /* SIGINT, SIGTERM and SIGHUP stop the current repeat; SIGPIPE is ignored,

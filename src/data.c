@@ -68,8 +68,14 @@ void data_gen_free(struct data_gen *g)
 }
 
 /* The whole unit that starts at file offset unit_off.  Built twice, for
- * AVX2 and for the baseline, and picked at load time (an ifunc). */
+ * AVX2 and for the baseline, and picked at load time (an ifunc); not under
+ * ThreadSanitizer (make tsan), which instruments the ifunc's resolver, and
+ * that runs before the sanitizer has started. */
+#ifdef __SANITIZE_THREAD__
+static void
+#else
 __attribute__((target_clones("avx2", "default"))) static void
+#endif
 unit_fill(const struct data_gen *g, uint64_t unit_off, unsigned char *dst)
 {
 	uint64_t k = unit_key(g->key, unit_off);

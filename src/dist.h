@@ -53,6 +53,7 @@
 #define IOSWEEP_DIST_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,7 +76,7 @@ bool dist_host_leader(void);
 
 /* From here on, a stop set on any rank is set on every rank, and waits in
  * collectives give up as described above. */
-void dist_watch(volatile sig_atomic_t *stop);
+void dist_watch(volatile atomic_int *stop);
 /* Called on rank 0 when a wait in a collective first sees the stop (final
  * false: save what can be saved now, as mpirun SIGKILLs a second after its
  * SIGTERM) and when others are taken for dead (final true: last words). */

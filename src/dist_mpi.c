@@ -40,7 +40,7 @@ static bool leader;
 static MPI_Comm world;  /* the collectives (a copy of MPI_COMM_WORLD) */
 static MPI_Comm notes;  /* the watcher's stop notes */
 
-static volatile sig_atomic_t *watched;
+static volatile atomic_int *watched;
 static int known;       /* the stop came from an agree or a note: not sent on */
 static void (*on_stop)(void *, bool);
 static void *on_stop_arg;
@@ -161,7 +161,7 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-void dist_watch(volatile sig_atomic_t *stop)
+void dist_watch(volatile atomic_int *stop)
 {
 	watched = stop;
 	if (!watcher.possible || size < 2 || watcher.running)

@@ -55,7 +55,7 @@ static int agreed(int rc, char *err)
 	return s & DIST_FAILED ? -1 : s & DIST_STOP ? 1 : 0;
 }
 
-static int create(const struct run *run, volatile sig_atomic_t *stop,
+static int create(const struct run *run, volatile atomic_int *stop,
 		  prepare_progress_fn progress, void *arg, char *err)
 {
 	const union optval *v = run->v;
@@ -135,7 +135,7 @@ static int check(const struct run *run, char *err)
 	return 0;
 }
 
-int dist_prepare(const struct run *run, volatile sig_atomic_t *stop,
+int dist_prepare(const struct run *run, volatile atomic_int *stop,
 		 prepare_progress_fn progress, void *arg, char *err)
 {
 	const char *path = run->v[OPT_FILENAME].s;

@@ -7,7 +7,7 @@
 #ifndef IOSWEEP_DIST_RUN_H
 #define IOSWEEP_DIST_RUN_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,7 +19,7 @@
  * that every rank sees it as asked (dist.h: the prepare step of the
  * protocol).  Returns the same on every rank: 0, 1 when stopped, -1 with
  * err (on rank 0: the failing rank's message). */
-int dist_prepare(const struct run *run, volatile sig_atomic_t *stop,
+int dist_prepare(const struct run *run, volatile atomic_int *stop,
 		 prepare_progress_fn progress, void *arg, char *err);
 
 /* Reads [*first, *end) of n, this rank's contiguous share of a file that

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t *watched;
+static volatile atomic_int *watched;
 
 int dist_init(int *argc, char ***argv)
 {
@@ -45,7 +45,7 @@ bool dist_host_leader(void)
 	return true;
 }
 
-void dist_watch(volatile sig_atomic_t *stop)
+void dist_watch(volatile atomic_int *stop)
 {
 	watched = stop;
 }

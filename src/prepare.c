@@ -109,7 +109,7 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 
 /* Writes the file's data to the disk piece by piece (a large file's flush
  * takes long), then fdatasync for the rest; 1 when stopped between pieces. */
-static int flush_file(int fd, uint64_t size, volatile sig_atomic_t *stop)
+static int flush_file(int fd, uint64_t size, volatile atomic_int *stop)
 {
 	for (uint64_t off = 0; off < size; off += FLUSH_CHUNK) {
 		uint64_t len = size - off < FLUSH_CHUNK ? size - off : FLUSH_CHUNK;
@@ -129,7 +129,7 @@ static int flush_file(int fd, uint64_t size, volatile sig_atomic_t *stop)
 }
 
 static int fill_file(int fd, uint64_t size, enum fill_kind fill, uint64_t seed,
-		     volatile sig_atomic_t *stop, prepare_progress_fn progress, void *arg,
+		     volatile atomic_int *stop, prepare_progress_fn progress, void *arg,
 		     unsigned char *buf)
 {
 	uint64_t done = 0, text_state = splitmix64(seed);
@@ -626,7 +626,7 @@ static int check_existing(const char *path, enum fill_kind fill, uint64_t seed, 
 }
 
 int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t seed,
-		 volatile sig_atomic_t *stop, prepare_progress_fn progress, void *arg, char *err)
+		 volatile atomic_int *stop, prepare_progress_fn progress, void *arg, char *err)
 {
 	struct prepare_record rec = { .fill = fill, .seed = seed, .size = size };
 	char *tmp = NULL;

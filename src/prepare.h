@@ -15,7 +15,7 @@
 #ifndef IOSWEEP_PREPARE_H
 #define IOSWEEP_PREPARE_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,7 +31,7 @@ typedef void (*prepare_progress_fn)(uint64_t done, uint64_t total, void *arg);
  * with err.  Every rank or process may call it for the same path at once:
  * one file wins, the others' temporary files go. */
 int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t seed,
-		 volatile sig_atomic_t *stop, prepare_progress_fn progress, void *arg, char *err);
+		 volatile atomic_int *stop, prepare_progress_fn progress, void *arg, char *err);
 
 /* How iosweep made a file: the `user.iosweep` extended attribute
  * ("iosweep-record 1 fill=random seed=1 size=1048576"), or, on a file

@@ -54,7 +54,7 @@ struct runner {
 	struct series *series; /* all workers' series of one repeat, or NULL */
 	unsigned arrived;      /* the start line: workers there (atomic) */
 	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
-	volatile sig_atomic_t *stop;
+	volatile atomic_int *stop;
 	struct run_status *status;
 	bool direct;
 	uint64_t first, end;   /* this rank's share of the units */
@@ -227,7 +227,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 }
 
 /* Workers, their engines and buffers, histograms: once per run. */
-static int runner_init(struct runner *r, const struct run *run, volatile sig_atomic_t *stop,
+static int runner_init(struct runner *r, const struct run *run, volatile atomic_int *stop,
 		       struct run_status *status, char *err)
 {
 	const union optval *v = run->v;
@@ -1008,7 +1008,7 @@ static int alloc_repeats(struct run_result *res, unsigned repeat, unsigned nw)
 	return res->rep ? 0 : -1;
 }
 
-int run_execute(const struct run *run, struct run_result *res, volatile sig_atomic_t *stop,
+int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
 		struct run_status *status)
 {
 	const union optval *v = run->v;

@@ -11,7 +11,7 @@
 #ifndef IOSWEEP_RUN_H
 #define IOSWEEP_RUN_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -104,7 +104,7 @@ struct run_status {
 /* Runs every repeat of run into res (release it with run_result_free).
  * Returns 0, or -1 with res->failed and res->error set; stops early, with
  * res->interrupted, when *stop is set.  status may be NULL. */
-int run_execute(const struct run *run, struct run_result *res, volatile sig_atomic_t *stop,
+int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
 		struct run_status *status);
 
 /* Gives the calling thread a table of file descriptors of its own (a copy

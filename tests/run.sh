@@ -50,8 +50,10 @@ for t in "$BUILD"/tests/test_*; do
 	count "$t" "$rc"
 done
 
-echo "# bats tests/cli"
-bats --tap tests/cli >"$log" 2>&1
+# BATS_SUITES: the bats files to run (make tsan: the threaded ones); all by default
+echo "# bats ${BATS_SUITES:-tests/cli}"
+# shellcheck disable=SC2086 # a list of paths
+bats --tap ${BATS_SUITES:-tests/cli} >"$log" 2>&1
 rc=$?
 cat "$log"
 count bats "$rc"

@@ -445,7 +445,7 @@ static void test_missing_file(void **state)
  * anything (they check between pieces), with 1: interrupted, not failed. */
 static void test_stop_interrupts(void **state)
 {
-	volatile sig_atomic_t stop = 1;
+	volatile atomic_int stop = 1;
 	char err[ERR_MAX] = "";
 	double before;
 

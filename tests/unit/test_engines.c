@@ -63,7 +63,7 @@ struct tfile {
 
 static struct tfile main_file;
 static unsigned char *ref_buf;       /* reference reads, 64 KiB */
-static volatile sig_atomic_t stop_flag;
+static volatile atomic_int stop_flag;
 static char what[256];               /* the case being run, for failure messages */
 
 /* xorshift64*: reproducible file content. */

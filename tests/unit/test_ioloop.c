@@ -68,7 +68,7 @@ struct fake {
 };
 
 static struct fake fk;
-static volatile sig_atomic_t stop_flag;
+static volatile atomic_int stop_flag;
 
 static uint64_t cpu_ns(void)
 {

@@ -130,7 +130,7 @@ static const struct engine_ops fake_engine = {
 };
 
 static struct io_snapshot snap;
-static volatile sig_atomic_t stop_flag;
+static volatile atomic_int stop_flag;
 static struct data_gen gen;
 
 static void worker(struct io_worker *w, enum op_kind op, unsigned rwmixread, enum sync_kind sync,

@@ -61,7 +61,7 @@ static int remove_dir(void **state)
 /* A file iosweep made, with its record. */
 static const char *ours(const char *name)
 {
-	static volatile sig_atomic_t stop;
+	static volatile atomic_int stop;
 	char err[ERR_MAX];
 	const char *path = at(name);
 
