@@ -78,7 +78,8 @@ struct unmapper {
 	pthread_cond_t work, idle; /* to the helper; to the worker */
 	unsigned char *old;        /* the worker's last mapping, to unmap; NULL: none */
 	unsigned char *spare;      /* a fresh mapping of the file; NULL: none (yet) */
-	bool failed;               /* mmap failed in the helper: the worker maps itself */
+	bool failed;               /* no spares (mmap failed, or given back): the worker maps itself */
+	bool mapping;              /* the helper is making a spare */
 	bool quit;
 };
 
@@ -199,7 +200,11 @@ static unsigned char *map_file(const struct mmap_state *s, size_t len, int advic
 	return NULL;
 }
 
-/* Maps the whole file anew with advice; 0 or -errno. */
+static void unmapper_release(struct mmap_state *s);
+
+/* Maps the whole file anew with advice; 0 or -errno.  Out of address space
+ * (a huge file, or ulimit -v) with the helper's mappings in it: without
+ * them, as without a helper. */
 static int mmap_map(struct mmap_state *s, int advice)
 {
 	mmap_unmap(s);
@@ -208,6 +213,10 @@ static int mmap_map(struct mmap_state *s, int advice)
 	if (!s->size)
 		return 0;
 	s->map = map_file(s, s->size, advice);
+	if (!s->map && errno == ENOMEM && s->helped) {
+		unmapper_release(s);
+		s->map = map_file(s, s->size, advice);
+	}
 	if (!s->map)
 		return -errno;
 	s->len = s->size;
@@ -234,11 +243,17 @@ static void *unmapper_run(void *arg)
 		} else if (!u->spare && !u->failed) {
 			unsigned char *p;
 
+			u->mapping = true;
 			pthread_mutex_unlock(&u->mu);
 			p = map_file(s, s->size, s->advice);
 			pthread_mutex_lock(&u->mu);
-			u->spare = p;
-			u->failed = !p;
+			u->mapping = false;
+			if (p && u->failed) /* given back meanwhile (unmapper_release) */
+				(void)munmap(p, s->size);
+			else
+				u->spare = p;
+			u->failed = u->failed || !p;
+			pthread_cond_signal(&u->idle);
 		} else {
 			pthread_cond_wait(&u->work, &u->mu);
 		}
@@ -271,6 +286,22 @@ static void unmapper_drain(struct unmapper *u)
 	pthread_mutex_lock(&u->mu);
 	while (u->old)
 		pthread_cond_wait(&u->idle, &u->mu);
+	pthread_mutex_unlock(&u->mu);
+}
+
+/* The helper's mappings given back, and no more spares: the worker maps
+ * anew itself from now on (the helper still unmaps nothing, and waits). */
+static void unmapper_release(struct mmap_state *s)
+{
+	struct unmapper *u = &s->um;
+
+	pthread_mutex_lock(&u->mu);
+	u->failed = true; /* no more spares */
+	while (u->old || u->mapping)
+		pthread_cond_wait(&u->idle, &u->mu);
+	if (u->spare)
+		(void)munmap(u->spare, s->size);
+	u->spare = NULL;
 	pthread_mutex_unlock(&u->mu);
 }
 
