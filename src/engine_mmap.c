@@ -84,8 +84,7 @@ struct unmapper {
 };
 
 struct mmap_state {
-	unsigned char *map;
-	size_t len;               /* mapped bytes; 0 when not mapped (or the file is empty) */
+	unsigned char *map;       /* the whole file (size bytes); NULL: not mapped, or empty */
 	int fd, prot, advice;     /* advice: for every mapping after the repeat's first */
 	size_t size;              /* the file's: the length of every mapping */
 	uint64_t lo, hi;          /* span touched since the file was mapped */
@@ -178,49 +177,25 @@ static int mmap_advice(const struct io_engine *e)
 static void mmap_unmap(struct mmap_state *s)
 {
 	/* munmap of a range we mapped only fails on a bug; nothing to report */
-	if (s->len)
-		(void)munmap(s->map, s->len);
+	if (s->map)
+		(void)munmap(s->map, s->size);
 	s->map = NULL;
-	s->len = 0;
 }
 
-/* A new mapping of the whole file (len bytes) with advice, or NULL with errno. */
-static unsigned char *map_file(const struct mmap_state *s, size_t len, int advice)
+/* A new mapping of the whole file with advice, or NULL with errno. */
+static unsigned char *map_file(const struct mmap_state *s, int advice)
 {
-	void *p = mmap(NULL, len, s->prot, MAP_SHARED, s->fd, 0);
+	void *p = mmap(NULL, s->size, s->prot, MAP_SHARED, s->fd, 0);
 	int e;
 
 	if (p == MAP_FAILED)
 		return NULL;
-	if (madvise(p, len, advice) == 0)
+	if (madvise(p, s->size, advice) == 0)
 		return p;
 	e = errno;
-	(void)munmap(p, len);
+	(void)munmap(p, s->size);
 	errno = e;
 	return NULL;
-}
-
-static void unmapper_release(struct mmap_state *s);
-
-/* Maps the whole file anew with advice; 0 or -errno.  Out of address space
- * (a huge file, or ulimit -v) with the helper's mappings in it: without
- * them, as without a helper. */
-static int mmap_map(struct mmap_state *s, int advice)
-{
-	mmap_unmap(s);
-	s->lo = UINT64_MAX;
-	s->hi = s->est = 0;
-	if (!s->size)
-		return 0;
-	s->map = map_file(s, s->size, advice);
-	if (!s->map && errno == ENOMEM && s->helped) {
-		unmapper_release(s);
-		s->map = map_file(s, s->size, advice);
-	}
-	if (!s->map)
-		return -errno;
-	s->len = s->size;
-	return 0;
 }
 
 /* The helper: unmaps what the worker hands over, then maps a spare. */
@@ -245,7 +220,7 @@ static void *unmapper_run(void *arg)
 
 			u->mapping = true;
 			pthread_mutex_unlock(&u->mu);
-			p = map_file(s, s->size, s->advice);
+			p = map_file(s, s->advice);
 			pthread_mutex_lock(&u->mu);
 			u->mapping = false;
 			if (p && u->failed) /* given back meanwhile (unmapper_release) */
@@ -280,25 +255,31 @@ static bool unmapper_start(struct mmap_state *s)
 	return started;
 }
 
-/* Waits until the helper has unmapped what it was given (not timed). */
+/* With mu held: until the helper has unmapped what it was given and is
+ * not making a spare. */
+static void unmapper_wait(struct unmapper *u)
+{
+	while (u->old || u->mapping)
+		pthread_cond_wait(&u->idle, &u->mu);
+}
+
+/* Not timed: after a repeat. */
 static void unmapper_drain(struct unmapper *u)
 {
 	pthread_mutex_lock(&u->mu);
-	while (u->old)
-		pthread_cond_wait(&u->idle, &u->mu);
+	unmapper_wait(u);
 	pthread_mutex_unlock(&u->mu);
 }
 
 /* The helper's mappings given back, and no more spares: the worker maps
- * anew itself from now on (the helper still unmaps nothing, and waits). */
+ * anew itself from now on (the helper idles until teardown). */
 static void unmapper_release(struct mmap_state *s)
 {
 	struct unmapper *u = &s->um;
 
 	pthread_mutex_lock(&u->mu);
 	u->failed = true; /* no more spares */
-	while (u->old || u->mapping)
-		pthread_cond_wait(&u->idle, &u->mu);
+	unmapper_wait(u);
 	if (u->spare)
 		(void)munmap(u->spare, s->size);
 	u->spare = NULL;
@@ -337,6 +318,24 @@ static bool unmapper_swap(struct mmap_state *s)
 	}
 	pthread_mutex_unlock(&u->mu);
 	return swapped;
+}
+
+/* Maps the whole file anew with advice; 0 or -errno.  Out of address space
+ * (a huge file, or ulimit -v) with the helper's mappings in it: without
+ * them, as without a helper. */
+static int mmap_map(struct mmap_state *s, int advice)
+{
+	mmap_unmap(s);
+	s->lo = UINT64_MAX;
+	s->hi = s->est = 0;
+	if (!s->size)
+		return 0;
+	s->map = map_file(s, advice);
+	if (!s->map && errno == ENOMEM && s->helped) {
+		unmapper_release(s);
+		s->map = map_file(s, advice);
+	}
+	return s->map ? 0 : -errno;
 }
 
 static int mmap_setup(struct io_engine *e, char *err)
@@ -484,8 +483,8 @@ static int mmap_flush(struct io_engine *e, bool data_only)
 	struct mmap_state *s = e->priv;
 
 	(void)data_only;
-	e->what = s->len ? "msync" : "fdatasync";
-	return s->len ? msync(s->map, s->len, MS_SYNC) : fdatasync(e->fd);
+	e->what = s->map ? "msync" : "fdatasync";
+	return s->map ? msync(s->map, s->size, MS_SYNC) : fdatasync(e->fd);
 }
 
 const struct engine_ops engine_mmap = {
