@@ -285,14 +285,16 @@ static void test_completes_in_queue(void **state)
 /* One unit of a whole megabyte: the time to end includes its checksum.
  * Stamped at the result, the time to end would miss all of the checksum's
  * CPU time; stamped after it, it covers all of it.  Half of the checksum's
- * own CPU time, measured apart on the same bytes, is the line: far from
- * both, whatever the build's speed, and whatever the loop's wind-up after
- * the stamp costs (histograms collected: slow under ThreadSanitizer). */
+ * own CPU time, the least of nine runs apart on the same bytes, is the line:
+ * far from both, whatever the build's speed, and whatever the loop's wind-up
+ * after the stamp costs (histograms collected: slow under ThreadSanitizer).
+ * One run apart is not enough: under ThreadSanitizer in CI it once took
+ * 95 us of CPU where the loop's whole checksum had taken under 40 us. */
 static void test_time_includes_consume(void **state)
 {
 	struct io_worker w;
 	struct consume c;
-	uint64_t cpu0;
+	uint64_t cpu0 = UINT64_MAX;
 
 	(void)state;
 	memset(&fk, 0, sizeof(fk));
@@ -301,9 +303,14 @@ static void test_time_includes_consume(void **state)
 	assert_int_equal(ioloop_run(&w), 0);
 	assert_int_equal(w.res.ops[IO_READ], 1);
 	consume_init(&c, CONSUME_CHECKSUM);
-	cpu0 = cpu_ns();
-	c.step(&c, w.eng.bufs, FSIZE, 0);
-	cpu0 = cpu_ns() - cpu0;
+	for (int i = 0; i < 9; i++) { /* the least of nine: a tick or a preemption inflates one */
+		uint64_t t = cpu_ns();
+
+		c.step(&c, w.eng.bufs, FSIZE, 0);
+		t = cpu_ns() - t;
+		if (t < cpu0)
+			cpu0 = t;
+	}
 	if (2 * (w.res.t_last_ns - fk.t_last_result) < cpu0)
 		fail_msg("time to end stops %llu ns after the result, but the checksum takes %llu ns "
 			 "of CPU", (unsigned long long)(w.res.t_last_ns - fk.t_last_result),
