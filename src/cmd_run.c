@@ -302,12 +302,15 @@ static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *
 
 /* Repeats that did not start from the cache state asked for are flagged in
  * the results; say so now too, once for the run, with the reason when it is
- * known (a file on tmpfs). */
+ * known (a file on tmpfs), and with the bytes when the bound is not 1% of
+ * the file but of the fewer bytes a repeat transfers (run.c). */
 static void warn_cache(const struct run_result *res, struct progress *prog)
 {
+	const struct run *run = res->run;
+	uint64_t size = run->v[OPT_SIZE].u;
 	double lo = INFINITY, hi = -1;
 	size_t missed = 0;
-	char why[ERR_MAX], range[64];
+	char why[ERR_MAX], range[64], bound[160] = "";
 
 	for (size_t k = 0; k < res->nrep; k++) {
 		const struct repeat_result *rr = &res->rep[k];
@@ -325,15 +328,25 @@ static void warn_cache(const struct run_result *res, struct progress *prog)
 		snprintf(range, sizeof(range), "%.0f%%", round(100 * lo));
 	else
 		snprintf(range, sizeof(range), "%.0f–%.0f%%", round(100 * lo), round(100 * hi));
-	if (cache_evict_obstacle(res->run->v[OPT_FILENAME].s, why + 2, sizeof(why) - 2) ==
+	if (run->bytes < size) {
+		char off[32], moved[32];
+		bool warm = run->v[OPT_CACHE].u == CACHE_WARM;
+
+		units_fmt_size((uint64_t)llround((warm ? 1 - lo : hi) * (double)size), off,
+			       sizeof(off));
+		units_fmt_size(run->bytes, moved, sizeof(moved));
+		snprintf(bound, sizeof(bound), " (%s of it%s, more than 1%% of the %s a repeat "
+			 "transfers)", off, warm ? " missing" : "", moved);
+	}
+	if (cache_evict_obstacle(run->v[OPT_FILENAME].s, why + 2, sizeof(why) - 2) ==
 	    CACHE_NO_OBSTACLE)
 		why[2] = '\0';
 	else
 		memcpy(why, ": ", 2);
 	progress_clear(prog);
 	cli_error("warning: run %zu: %zu of %zu repeats started with %s of the file in the page "
-		  "cache, not what cache=%s asks for%s", res->run->index, missed, res->nrep, range,
-		  option_table[OPT_CACHE].values[res->run->v[OPT_CACHE].u], why[2] ? why : "");
+		  "cache%s, not what cache=%s asks for%s", run->index, missed, res->nrep, range,
+		  bound, option_table[OPT_CACHE].values[run->v[OPT_CACHE].u], why[2] ? why : "");
 }
 
 /* What rank 0 needs to write the results when it must end before the

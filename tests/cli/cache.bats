@@ -28,6 +28,38 @@ is_tmpfs() {
 	[ "$(json_get "$TESTDIR/c.json" 'all(r["resident_before"] == 0 for r in d["runs"][0]["repeats"])')" = True ]
 }
 
+@test "a cold policy is held to the blocks a sparse pass reads: 1% of the file still cached can be all of them" {
+	is_tmpfs && skip "$TESTDIR is tmpfs, whose pages cannot be evicted (set IOSWEEP_TEST_DIR)"
+	job c "[a]\nfilename = $TESTDIR/f\nsize = 8m\nbs = 4k\nspacing = 512k, 4k\ncache = fadvise\nrepeat = 2\n"
+	"$IOSWEEP" run "$TESTDIR/c.ini" -q
+	# another process maps the 16 blocks the sparse pass reads (64 KiB, 0.8%
+	# of the file), which no eviction drops, until its flag file is removed
+	python3 - "$TESTDIR/f" "$TESTDIR/pinned" <<'EOF' &
+import mmap, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+m = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+m.madvise(mmap.MADV_RANDOM)  # no read-ahead: the 16 blocks alone
+touched = sum(m[off] for off in range(0, len(m), 512 << 10))
+open(sys.argv[2], "w").close()
+while os.path.exists(sys.argv[2]):
+    time.sleep(0.05)
+EOF
+	for _ in $(seq 200); do [ -e "$TESTDIR/pinned" ] && break; sleep 0.05; done
+	[ "$(fincore --noheadings --raw -o PAGES "$TESTDIR/f")" -eq 16 ]
+	run "$IOSWEEP" run "$TESTDIR/c.ini" -q -o json:"$TESTDIR/c.json"
+	rm -f "$TESTDIR/pinned"
+	wait
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the sparse pass reads only cached blocks: not cold, whatever share of the file that is
+	[ "$(json_get "$TESTDIR/c.json" '[(r["resident_before"], r["cache_as_asked"]) for r in d["runs"][0]["repeats"]]')" = "[(0.0078125, False), (0.0078125, False)]" ]
+	[ "${lines[0]}" = "iosweep: warning: run 0: 2 of 2 repeats started with 1% of the file in the page cache (64KiB of it, more than 1% of the 64KiB a repeat transfers), not what cache=fadvise asks for" ]
+	# the dense pass reads 8 MiB, of which the same 64 KiB are under 1%
+	[ "$(json_get "$TESTDIR/c.json" 'all(r["cache_as_asked"] for r in d["runs"][1]["repeats"])')" = True ]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
 @test "residency agrees with fincore" {
 	is_tmpfs && skip "$TESTDIR is tmpfs (set IOSWEEP_TEST_DIR)"
 	# read the first quarter of an evicted file, without read-ahead; leave the cache as it is after
