@@ -16,9 +16,10 @@
 #include "dist.h"
 #include "error.h"
 #include "help.h"
+#include "texttable.h"
 
 /* One line, whatever the message quotes: a control character (a newline in
- * a variable, a CR in a file name) is written as a C escape. */
+ * a variable, a CR in a file name) is written as a C escape (tt_put). */
 void cli_error(const char *fmt, ...)
 {
 	char msg[2 * ERR_MAX];
@@ -29,16 +30,7 @@ void cli_error(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fputs("iosweep: ", stderr);
-	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
-		if (*p == '\n')
-			fputs("\\n", stderr);
-		else if (*p == '\r')
-			fputs("\\r", stderr);
-		else if ((*p < 0x20 && *p != '\t') || *p == 0x7f)
-			fprintf(stderr, "\\x%02x", *p);
-		else
-			fputc(*p, stderr);
-	}
+	tt_put(stderr, msg);
 	fputc('\n', stderr);
 }
 

@@ -32,6 +32,7 @@
 #include "hist.h"
 #include "pattern.h"
 #include "prepare.h"
+#include "texttable.h"
 #include "units.h"
 #include "wtarget.h"
 
@@ -1201,12 +1202,13 @@ void plan_print_constants(const struct plan *plan, FILE *out)
 		if (!plan_constant(plan, i))
 			continue;
 		option_format(i, plan->runs[0].v[i], val, sizeof(val));
-		len = strlen(option_table[i].name) + strlen(val) + 2;
+		len = strlen(option_table[i].name) + tt_width(val) + 2;
 		if (col && col + len > 110) {
 			fputc('\n', out);
 			col = 0;
 		}
-		col += (size_t)fprintf(out, "%s%s=%s", col ? "  " : "", option_table[i].name, val);
+		col += (size_t)fprintf(out, "%s%s=", col ? "  " : "", option_table[i].name);
+		col += tt_put(out, val);
 	}
 	fputc('\n', out);
 }
@@ -1267,7 +1269,9 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 
 		units_fmt_size(f[k].most, a, sizeof(a));
 		units_fmt_size(f[k].all, b, sizeof(b));
-		fprintf(out, "writes %s (%s): %s%s per repeat, %s in all\n", r->v[OPT_FILENAME].s,
+		fputs("writes ", out);
+		tt_put(out, r->v[OPT_FILENAME].s);
+		fprintf(out, " (%s): %s%s per repeat, %s in all\n",
 			!r->exists ? "to be created"
 			: r->ours  ? "created by iosweep"
 				   : "your file: allow_write",

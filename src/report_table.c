@@ -349,8 +349,11 @@ static void notes(FILE *f, const struct report *r)
 			    rr->start_skew_s / rr->time_to_end_s > skew)
 				skew = rr->start_skew_s / rr->time_to_end_s;
 		}
-		if (res->failed)
-			fprintf(f, "run %zu failed: %s\n", res->run->index, res->error);
+		if (res->failed) {
+			fprintf(f, "run %zu failed: ", res->run->index);
+			tt_put(f, res->error);
+			fputc('\n', f);
+		}
 		if (res->note && res->note != last_note)
 			fprintf(f, "run %zu and others like it: %s\n", res->run->index,
 				last_note = res->note);

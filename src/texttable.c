@@ -5,6 +5,7 @@
 #include "texttable.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,13 +40,49 @@ int tt_add(struct texttable *t, const char *fmt, ...)
 	return 0;
 }
 
-static size_t width(const char *s)
+/* The escape of the control character at p (C0, DEL, or C1 in UTF-8) into
+ * esc, and its length in bytes; 0 for any other character. */
+static size_t control(const unsigned char *p, char esc[8])
+{
+	static const char named[] = { ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' };
+
+	if (*p < sizeof(named) && named[*p])
+		snprintf(esc, 8, "\\%c", named[*p]);
+	else if (*p < 0x20 || *p == 0x7f)
+		snprintf(esc, 8, "\\x%02x", *p);
+	else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0)
+		snprintf(esc, 8, "\\u%04x", p[1]);
+	else
+		return 0;
+	return p[0] == 0xc2 ? 2 : 1;
+}
+
+size_t tt_put(FILE *out, const char *s)
 {
 	size_t w = 0;
+	char esc[8];
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xC0) != 0x80;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t len = control(p, esc);
+
+		if (len) {
+			if (out)
+				fputs(esc, out);
+			w += strlen(esc);
+			p += len;
+		} else {
+			if (out)
+				fputc(*p, out);
+			w += (*p & 0xC0) != 0x80;
+			p++;
+		}
+	}
 	return w;
+}
+
+size_t tt_width(const char *s)
+{
+	return tt_put(NULL, s);
 }
 
 void tt_print(const struct texttable *t, FILE *out, const char *indent)
@@ -54,7 +91,7 @@ void tt_print(const struct texttable *t, FILE *out, const char *indent)
 
 	for (size_t r = 0; r < nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
-			size_t cw = width(t->cells[r * t->ncols + c]);
+			size_t cw = tt_width(t->cells[r * t->ncols + c]);
 
 			if (cw > w[c])
 				w[c] = cw;
@@ -68,13 +105,14 @@ void tt_print(const struct texttable *t, FILE *out, const char *indent)
 			end--;
 		for (size_t c = 0; c < end; c++) {
 			const char *cell = t->cells[r * t->ncols + c];
-			size_t pad = w[c] - width(cell);
+			size_t pad = w[c] - tt_width(cell);
 			bool last = c + 1 == end;
 
 			if (t->right[c])
-				fprintf(out, "%*s%s", (int)pad, "", cell);
-			else
-				fprintf(out, "%s%*s", cell, last ? 0 : (int)pad, "");
+				fprintf(out, "%*s", (int)pad, "");
+			tt_put(out, cell);
+			if (!t->right[c])
+				fprintf(out, "%*s", last ? 0 : (int)pad, "");
 			if (!last)
 				fputs("  ", out);
 		}

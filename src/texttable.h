@@ -1,7 +1,8 @@
 /*
  * texttable.h - aligned text columns for the terminal: the plan, the
  * results table, `options` and `compare` all print through it so that they
- * look alike.  Cells are copied; widths count UTF-8 characters (µ, ±, ×).
+ * look alike.  Cells are copied; widths count UTF-8 characters (µ, ±, ×);
+ * the user's bytes in them (paths, job names) cannot move the cursor.
  */
 #ifndef IOSWEEP_TEXTTABLE_H
 #define IOSWEEP_TEXTTABLE_H
@@ -21,5 +22,13 @@ int tt_init(struct texttable *t, size_t ncols);
 int tt_add(struct texttable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tt_print(const struct texttable *t, FILE *out, const char *indent);
 void tt_free(struct texttable *t);
+
+/* Writes s to out as it is to be seen on one line of a terminal: a control
+ * character (a newline in a value, an escape sequence in a file name) as a
+ * C escape (\n, \r, \t, \x1b; C1 controls as \u0080 ... \u009f); returns
+ * the columns written (out NULL: only counted). */
+size_t tt_put(FILE *out, const char *s);
+/* The columns tt_put takes for s. */
+size_t tt_width(const char *s);
 
 #endif

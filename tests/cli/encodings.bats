@@ -2,7 +2,8 @@
 # Any bytes: job files, values, --set and file names from ${VAR} may hold
 # bytes that are not UTF-8.  The JSON keeps every result and writes each
 # such byte as \xHH (Python's backslashreplace), so the original bytes can
-# be recovered; CSV and the table carry the bytes as they are.
+# be recovered; CSV carries the bytes as they are, and so do the table and
+# the plan, but for control characters: those are written as C escapes.
 
 load helpers
 
@@ -59,6 +60,34 @@ hex() {
 	[ "$status" -eq 0 ]
 	[ "$(json_get "$TESTDIR/c.json" 'repr(d["runs"][0]["description"])')" = "'bell\\x07 esc\\x1b[1m tab\\there'" ]
 	grep -q '\\u0007' "$TESTDIR/c.json"
+}
+
+@test "control characters in file names and job names reach the terminal as C escapes: plan, table, errors" {
+	# an escape sequence in a job name, a bell in a file name, a tab and a
+	# newline in file names (the newline from --set: a job file line cannot hold one)
+	printf '[a\x1b[2J]\nfilename = %s/g\x07\nsize = 1m\nrepeat = 1\nbs = 4k, 64k\n[b]\nfilename = %s/h\tx\nsize = 1m\nrepeat = 1\nop = write\n' \
+		"$TESTDIR" "$TESTDIR" >"$TESTDIR/e.ini"
+	run "$IOSWEEP" plan "$TESTDIR/e.ini"
+	[ "$status" -eq 0 ]
+	# no byte below 0x20 but the newlines that end lines
+	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
+	[ "${lines[3]}" = "  0  a\\x1b[2J  $TESTDIR/g\\x07  4KiB   read     256       0   1MiB        -        1" ]
+	[ "${lines[5]}" = "  2  b         $TESTDIR/h\\tx   4KiB   write      0     256   1MiB     1MiB        1" ]
+	[ "${lines[7]}" = "writes $TESTDIR/h\\tx (to be created): 1MiB per repeat, 1MiB in all" ]
+	run "$IOSWEEP" run "$TESTDIR/e.ini" -q
+	[ "$status" -eq 0 ]
+	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
+	echo "$output" | grep -q "^0  a\\\\x1b\\[2J  $TESTDIR/g\\\\x07 "
+	# the constants line above a plan, and an error, each one line
+	mkdir "$TESTDIR/$(printf 'new\nline')"
+	run "$IOSWEEP" plan "$TESTDIR/e.ini" --job b --set "$(printf 'filename=%s/new\nline/f' "$TESTDIR")"
+	[ "$status" -eq 0 ]
+	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
+	[[ "${lines[0]}" == "filename=$TESTDIR/new\\nline/f  size=1MiB  "* ]]
+	run "$IOSWEEP" run "$TESTDIR/e.ini" --job b --set "$(printf 'filename=%s/no\ndir/f' "$TESTDIR")"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "iosweep: "*"cannot create $TESTDIR/no\\ndir/f: directory $TESTDIR/no\\ndir: No such file or directory" ]]
 }
 
 @test "a file name from \${VAR} that is not UTF-8: the run, its JSON, compare and plot all work" {

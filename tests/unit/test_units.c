@@ -1,4 +1,5 @@
-/* Sizes, durations and integers as job files write them. */
+/* Sizes, durations and integers as job files write them, and the user's
+ * bytes as the terminal is to see them. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <cmocka.h>
 
 #include "error.h"
+#include "texttable.h"
 #include "units.h"
 
 static uint64_t size_of(const char *s)
@@ -138,6 +140,33 @@ static void test_printing(void **state)
 	assert_string_equal(buf, "17");
 }
 
+/* What tt_put writes for s, and the columns it says it took. */
+static size_t put(const char *s, char *out, size_t n)
+{
+	FILE *f = fmemopen(out, n, "w");
+	size_t cols;
+
+	assert_non_null(f);
+	cols = tt_put(f, s);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(tt_width(s), cols);
+	return cols;
+}
+
+static void test_control_characters_are_escaped(void **state)
+{
+	char out[128];
+
+	(void)state;
+	/* C0 (named ones by name), DEL, and C1 (CSI, U+009B) in UTF-8 */
+	assert_int_equal(put("a\nb\rc\td\x1b[2Je\x7f\xc2\x9b" "f", out, sizeof(out)), 29);
+	assert_string_equal(out, "a\\nb\\rc\\td\\x1b[2Je\\x7f\\u009bf");
+	/* printable UTF-8 is one column a character, and bytes that are not
+	 * UTF-8 pass as they are */
+	assert_int_equal(put("\xc2\xb5s \xc2\xa0 caf\xe9", out, sizeof(out)), 9);
+	assert_string_equal(out, "\xc2\xb5s \xc2\xa0 caf\xe9");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_integers_take_no_unit),
 		cmocka_unit_test(test_printing),
+		cmocka_unit_test(test_control_characters_are_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
