@@ -403,14 +403,22 @@ static void few_text(const struct comparison *c, char *buf, size_t n)
 			 "use repeat >= %zu", c->alpha, repeats_needed(c->alpha));
 }
 
+/* "what: text", text as the terminal is to see it (tt_put) */
+static void print_line(FILE *f, const char *what, const char *text, const char *after)
+{
+	fputs(what, f);
+	tt_put(f, text);
+	fprintf(f, "%s\n", after);
+}
+
 static void print_unmatched(const struct comparison *c, FILE *f)
 {
 	for (size_t i = 0; i < c->npairs; i++)
 		if (!c->pairs[i].new)
-			fprintf(f, "only in OLD: %s\n", c->pairs[i].label);
+			print_line(f, "only in OLD: ", c->pairs[i].label, "");
 	for (size_t i = 0; i < c->npairs; i++)
 		if (!c->pairs[i].old)
-			fprintf(f, "only in NEW: %s\n", c->pairs[i].label);
+			print_line(f, "only in NEW: ", c->pairs[i].label, "");
 }
 
 static void print_table(struct comparison *c, FILE *f)
@@ -418,9 +426,9 @@ static void print_table(struct comparison *c, FILE *f)
 	struct texttable t;
 	char note[512];
 
-	fprintf(f, "OLD: %s%s\nNEW: %s%s\n\n", c->file[0].path,
-		c->file[0].from_fio ? " (fio)" : "", c->file[1].path,
-		c->file[1].from_fio ? " (fio)" : "");
+	print_line(f, "OLD: ", c->file[0].path, c->file[0].from_fio ? " (fio)" : "");
+	print_line(f, "NEW: ", c->file[1].path, c->file[1].from_fio ? " (fio)" : "");
+	fputc('\n', f);
 	if (c->nmatched == 0) {
 		fprintf(f, "no run is in both files\n");
 	} else {

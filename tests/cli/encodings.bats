@@ -62,7 +62,7 @@ hex() {
 	grep -q '\\u0007' "$TESTDIR/c.json"
 }
 
-@test "control characters in file names and job names reach the terminal as C escapes: plan, table, errors" {
+@test "control characters in file names and job names reach the terminal as C escapes: plan, table, compare, errors" {
 	# an escape sequence in a job name, a bell in a file name, a tab and a
 	# newline in file names (the newline from --set: a job file line cannot hold one)
 	printf '[a\x1b[2J]\nfilename = %s/g\x07\nsize = 1m\nrepeat = 1\nbs = 4k, 64k\n[b]\nfilename = %s/h\tx\nsize = 1m\nrepeat = 1\nop = write\n' \
@@ -74,10 +74,20 @@ hex() {
 	[ "${lines[3]}" = "  0  a\\x1b[2J  $TESTDIR/g\\x07  4KiB   read     256       0   1MiB        -        1" ]
 	[ "${lines[5]}" = "  2  b         $TESTDIR/h\\tx   4KiB   write      0     256   1MiB     1MiB        1" ]
 	[ "${lines[7]}" = "writes $TESTDIR/h\\tx (to be created): 1MiB per repeat, 1MiB in all" ]
-	run "$IOSWEEP" run "$TESTDIR/e.ini" -q
+	run "$IOSWEEP" run "$TESTDIR/e.ini" -q -o json:"$TESTDIR/e.json" -o table
 	[ "$status" -eq 0 ]
 	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
 	echo "$output" | grep -q "^0  a\\\\x1b\\[2J  $TESTDIR/g\\\\x07 "
+	# compare of a result file whose job name another hand changed
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"][2]["job"] = "b\x1b[2J"
+json.dump(d, open(sys.argv[2], "w"))' "$TESTDIR/e.json" "$TESTDIR/e2.json"
+	run "$IOSWEEP" compare "$TESTDIR/e.json" "$TESTDIR/e2.json"
+	[ "$status" -eq 0 ]
+	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
+	echo "$output" | grep -q '^a\\x1b\[2J bs=4KiB '
+	[ "${lines[${#lines[@]} - 1]}" = 'only in NEW: b\x1b[2J' ]
 	# the constants line above a plan, and an error, each one line
 	mkdir "$TESTDIR/$(printf 'new\nline')"
 	run "$IOSWEEP" plan "$TESTDIR/e.ini" --job b --set "$(printf 'filename=%s/new\nline/f' "$TESTDIR")"
