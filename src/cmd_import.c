@@ -23,6 +23,7 @@
 #include "error.h"
 #include "fio_import.h"
 #include "help.h"
+#include "texttable.h"
 
 struct import_args {
 	char **files;
@@ -161,9 +162,15 @@ static void warn_notes(const struct import *im)
 	fprintf(stderr, "iosweep: warning: %zu fio setting%s not translated as written "
 			"(also listed in the output's comments):\n", im->nnotes,
 		im->nnotes == 1 ? "" : "s");
-	for (size_t i = 0; i < im->nnotes; i++)
-		fprintf(stderr, "  %s: %s%s%s\n", im->notes[i].where, im->notes[i].setting,
-			*im->notes[i].setting ? ": " : "", im->notes[i].why);
+	for (size_t i = 0; i < im->nnotes; i++) {
+		fputs("  ", stderr);
+		tt_put(stderr, im->notes[i].where);
+		fputs(": ", stderr);
+		tt_put(stderr, im->notes[i].setting);
+		fputs(*im->notes[i].setting ? ": " : "", stderr);
+		tt_put(stderr, im->notes[i].why);
+		fputc('\n', stderr);
+	}
 }
 
 /* The translation, as text that parses as an iosweep job file. */

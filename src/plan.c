@@ -1177,12 +1177,15 @@ void plan_cache_notes(const struct plan *plan, FILE *out)
 			continue;
 		switch (cache_evict_obstacle(r->v[OPT_FILENAME].s, why, sizeof(why))) {
 		case CACHE_CANNOT_EVICT:
-			fprintf(out, "iosweep: note: %s: runs without a cache option use cache=keep "
-				     "(the page cache as it is), not fadvise\n", why);
+			fputs("iosweep: note: ", out);
+			tt_put(out, why);
+			fputs(": runs without a cache option use cache=keep (the page cache as it "
+			      "is), not fadvise\n", out);
 			break;
 		case CACHE_CANNOT_VERIFY:
-			fprintf(out, "iosweep: note: %s: cache=fadvise evicts it but cannot verify "
-				     "that it did\n", why);
+			fputs("iosweep: note: ", out);
+			tt_put(out, why);
+			fputs(": cache=fadvise evicts it but cannot verify that it did\n", out);
 			break;
 		case CACHE_NO_OBSTACLE:
 			break;

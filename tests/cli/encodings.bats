@@ -98,6 +98,12 @@ json.dump(d, open(sys.argv[2], "w"))' "$TESTDIR/e.json" "$TESTDIR/e2.json"
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "iosweep: "*"cannot create $TESTDIR/no\\ndir/f: directory $TESTDIR/no\\ndir: No such file or directory" ]]
+	# the note on a file on tmpfs, whose pages no cache policy evicts
+	use_tmpfs
+	run "$IOSWEEP" plan "$TESTDIR/e.ini" --job b --set "$(printf 'filename=%s/t\x1b[1m' "$SHM")"
+	[ "$status" -eq 0 ]
+	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
+	[ "${lines[0]}" = "iosweep: note: $SHM/t\\x1b[1m is on tmpfs, whose pages cannot be evicted: runs without a cache option use cache=keep (the page cache as it is), not fadvise" ]
 }
 
 @test "a file name from \${VAR} that is not UTF-8: the run, its JSON, compare and plot all work" {
