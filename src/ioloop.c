@@ -26,7 +26,7 @@ struct loop {
 	unsigned queued;   /* given to the engine, not yet committed */
 	unsigned inflight; /* committed, not yet reaped */
 	uint64_t deadline_ns;
-	uint64_t t0_ns;    /* rate limit: when unit 0 was due */
+	uint64_t t0_ns;    /* the loop's start (rate limit: see in.phase) */
 	uint64_t nbegun;   /* rate limit: new units begun */
 	uint64_t next_due; /* rate limit: when the next new unit is due */
 	uint64_t recent_ns; /* the latest time the loop read: now is no earlier */
@@ -273,7 +273,7 @@ __attribute__((noinline)) static bool due_wait(struct io_worker *w, struct loop 
  * cannot reach makes every unit late). */
 static inline bool due(struct io_worker *w, struct loop *L)
 {
-	uint64_t when = L->t0_ns + (uint64_t)((double)L->nbegun * w->in.period_ns);
+	uint64_t when = L->t0_ns + (uint64_t)(((double)L->nbegun + w->in.phase) * w->in.period_ns);
 
 	L->next_due = when;
 	return L->recent_ns >= when || due_wait(w, L, when);

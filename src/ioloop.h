@@ -51,6 +51,9 @@ struct io_inputs {
 	uint64_t align_mask;         /* O_DIRECT: logical block size - 1; else 0 */
 	uint64_t runtime_ns;         /* stop issuing after this long; 0: no limit */
 	double period_ns;            /* rate limit: ns between due times; 0: no limit */
+	double phase;                /* rate limit: unit i is due (i + phase) periods after the
+				      * start; worker k of n (over every rank) has k / n, so
+				      * that the job's units are due evenly, not n at once */
 	uint64_t interval_ns;        /* series: the interval asked; 0: no series */
 	bool wrap;                   /* time_based: a done pattern starts again */
 	uint64_t ramp_ns;            /* time_based: unmeasured time before runtime_ns */

@@ -206,6 +206,8 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.align_mask = align - 1;
 	r->w[t].in.runtime_ns = v[OPT_RUNTIME].u;
 	r->w[t].in.period_ns = r->period_ns;
+	r->w[t].in.phase = (double)((unsigned)dist_rank() * r->nw + t) /
+			   ((double)r->nw * dist_size());
 	r->w[t].in.interval_ns = series_interval_ns(v);
 	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
 	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
@@ -510,11 +512,13 @@ struct tally {
 		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
 			vcsw, ivcsw, dirty;
 	} add;
-	uint64_t first;                /* earliest first issue, wall-clock ns */
+	/* earliest first issue, wall-clock ns; and the same of each worker's
+	 * first issue less its place in a rate limit's schedule (in.phase) */
+	uint64_t first, first_asked;
 	struct { /* largest */
 		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind,
 			dirty_unknown, dirty_system_wide;
-	} max;                         /* first_last: the latest first issue */
+	} max;                         /* first_last: the latest first issue less its place */
 	double resident[2];            /* before, after: the mean over the ranks, or -1
 				        * when a rank cannot know */
 };
@@ -523,7 +527,7 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 			const struct rusage *ru0, const struct rusage *ru1, struct tally *tl)
 {
 	memset(tl, 0, sizeof(*tl));
-	tl->first = UINT64_MAX;
+	tl->first = tl->first_asked = UINT64_MAX;
 	hist_reset(r->total);
 	hist_reset(r->dir_total[IO_READ]);
 	hist_reset(r->dir_total[IO_WRITE]);
@@ -532,12 +536,18 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	for (unsigned t = 0; t < r->nw; t++) {
 		const struct io_results *res = &r->w[t].res;
 		bool did = io_results_ops(res) != 0;
+		const struct io_inputs *in = &r->w[t].in;
 		uint64_t first = wall0 + res->t_first_ns - t0, last = wall0 + res->t_last_ns - t0;
+		/* less the worker's place in a rate limit's schedule; none after a
+		 * ramp, where every worker's time starts with the measured part */
+		uint64_t asked = first - (in->ramp_ns ? 0 : (uint64_t)(in->phase * in->period_ns));
 
 		if (did && first < tl->first)
 			tl->first = first;
-		if (did && first > tl->max.first_last)
-			tl->max.first_last = first;
+		if (did && asked < tl->first_asked)
+			tl->first_asked = asked;
+		if (did && asked > tl->max.first_last)
+			tl->max.first_last = asked;
 		if (did && last > tl->max.last)
 			tl->max.last = last;
 		r->mine[t].from = r->first + share_start(r->end - r->first, t, r->nw);
@@ -631,7 +641,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	double mine = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
 
 	dist_sum_u64(tl->add.ops, sizeof(tl->add) / sizeof(uint64_t));
-	dist_min_u64(&tl->first, 1);
+	dist_min_u64(&tl->first, 2);
 	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
 	ranks_mean_residency(tl->resident);
 	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
@@ -694,8 +704,8 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->resident_before = tl->resident[0];
 	rr->resident_after = tl->resident[1];
 	rr->time_to_end_s = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
-	rr->start_skew_s = tl->max.first_last > tl->first
-				   ? (double)(tl->max.first_last - tl->first) / 1e9 : 0;
+	rr->start_skew_s = tl->max.first_last > tl->first_asked
+				   ? (double)(tl->max.first_last - tl->first_asked) / 1e9 : 0;
 	if (rr->time_to_end_s > 0) {
 		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
 

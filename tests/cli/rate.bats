@@ -99,7 +99,23 @@ rep() {
 	# a runtime past the last read does not cut a run that read the whole file
 	"$IOSWEEP" run "$TESTDIR/r.ini" -q --set runtime=700ms -o json:"$TESTDIR/r.json"
 	[ "$(json_get "$TESTDIR/r.json" "d['runs'][0]['repeats'][0]['runtime_limited']")" = False ]
-	# one read a thread, each due at once: each thread's time is its read's
-	"$IOSWEEP" run "$TESTDIR/r.ini" -q --set threads=4 -o json:"$TESTDIR/r.json"
-	[ "$(json_get "$TESTDIR/r.json" "max(d['runs'][0]['repeats'][0]['thread_time_to_end_s']) < 0.1")" = True ]
+}
+
+@test "the threads of a rated job take turns: the job's reads are due evenly, not one per thread at once" {
+	head -c 16k /dev/urandom >"$TESTDIR/f"
+	# 5 reads/s for the job, one read a thread: due at 0, 200, 400 and 600 ms
+	# (they were all due at 0: 4 reads at once, 20/s over the first 200 ms)
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 5\nrepeat = 1\ncache = keep\nthreads = 4\nengine = sync, uring\n"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
+	for i in 0 1; do
+		rep="d['runs'][$i]['repeats'][0]"
+		[ "$(json_get "$TESTDIR/r.json" "$rep['reads']")" -eq 4 ]
+		[ "$(json_get "$TESTDIR/r.json" "0.59 < $rep['time_to_end_s'] < 0.75")" = True ]
+		# each thread's time is its one read's; each started when it was due
+		[ "$(json_get "$TESTDIR/r.json" "max($rep['thread_time_to_end_s']) < 0.1")" = True ]
+		[ "$(json_get "$TESTDIR/r.json" "$rep['start_skew_s'] < 0.1")" = True ]
+		[ "$(json_get "$TESTDIR/r.json" "$rep['response_ns']['max'] < 100e6")" = True ]
+	done
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -q --job r --set engine=sync
+	[[ "$output" != *"first reads were"* ]]
 }
