@@ -317,9 +317,6 @@ static void runner_free(struct runner *r)
 	free(r->series);
 }
 
-/* Each worker's share of the units, and the hints, for one repeat (not
- * timed).  The hints come after the cache policy, so that what they do
- * (willneed reads ahead) is in the residency measured before the reads. */
 /* Units [first, end) of the run, as a pattern. */
 static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 			  struct pattern *p)
@@ -347,6 +344,9 @@ static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
 	units_pattern(r, first, end, p);
 }
 
+/* Each worker's share of the units, and the hints, for one repeat (not
+ * timed).  The hints come after the cache policy, so that what they do
+ * (willneed reads ahead) is in the residency measured before the reads. */
 static int repeat_setup(struct runner *r, char *err)
 {
 	const union optval *v = r->run->v;
