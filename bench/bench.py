@@ -724,6 +724,24 @@ def case_aio_repeats(table):
     table.add_single("the same for engine=sync (no context: the per-repeat cost of the runner)",
                      "ms", v["sync"], "none (for scale)", None)
 
+    # the contexts' teardown at the end of a run, with many of them
+    many = {e: iosweep_job(f"teardown-{e}", path, "1m", "keep",
+                           {"bs": "4k", "engine": e, "threads": 64, "consume": "none"}, 1)
+            for e in ("aio", "sync")}
+
+    def outside(e):
+        def go():
+            wall, measured = one(many[e])
+            return (wall - measured) * 1e3
+        return go
+
+    log("repeat=1, threads=64, 1 MiB cached: ms of a run outside its measurement, aio and sync")
+    v = alternate([("aio", outside("aio")), ("sync", outside("sync"))], ROUNDS)
+    table.add("aio, threads=64, repeat=1: wall time outside the measured time (process start to "
+              "exit: 64 contexts set up and torn down)", "the same for engine=sync", "ms",
+              v["aio"], v["sync"], False, ">= 0.5 (was 0.05: 2.1 s against 0.1 s, 64 "
+              "io_destroy one after another)")
+
 
 def case_mmap_hole(table):
     """mmap over a 1 TiB sparse file: peak RSS and time to end, against sync."""

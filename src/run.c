@@ -290,15 +290,34 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	return 0;
 }
 
+static void *worker_free(void *p)
+{
+	struct io_worker *w = p;
+	int fd = w->eng.fd;
+
+	ioloop_free(w);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* The workers are freed at once, each on a thread of its own: aio's
+ * io_destroy waits ~30 ms for the kernel, and 64 workers freed one after
+ * the other took 2 s of every run. */
 static void runner_free(struct runner *r)
 {
-	for (unsigned t = 0; t < r->ready; t++) {
-		int fd = r->w[t].eng.fd;
+	pthread_t tid[r->ready + 1];
+	unsigned started = 1;
 
-		ioloop_free(&r->w[t]);
-		if (fd >= 0)
-			close(fd);
-	}
+	for (; started < r->ready; started++)
+		if (pthread_create(&tid[started], NULL, worker_free, &r->w[started]) != 0)
+			break;
+	for (unsigned t = started; t < r->ready; t++)
+		worker_free(&r->w[t]);
+	if (r->ready)
+		worker_free(&r->w[0]);
+	for (unsigned t = 1; t < started; t++)
+		pthread_join(tid[t], NULL);
 	free(r->w);
 	for (unsigned t = 0; r->snaps && t < r->nw; t++)
 		series_live_free(&r->snaps[t].live);
