@@ -25,8 +25,8 @@
  * of a cached 4 KiB pass.  A program that reads a whole file through one
  * mapping pays that at munmap(), after its reads; so that the engine's bound
  * does not add it to the reads, a helper thread per worker (started in
- * setup() when the file is larger than the budget, every signal blocked,
- * on a descriptor table of its own holding only the file)
+ * setup() when the worker's share spans more than the budget, every
+ * signal blocked, on a descriptor table of its own holding only the file)
  * keeps a fresh mapping ready and unmaps the old one while the worker reads
  * on: the worker's part is a swap under a mutex.  The helper's CPU time
  * counts in the repeat's (getrusage of the process), and where every CPU
@@ -361,7 +361,7 @@ static int mmap_setup(struct io_engine *e, char *err)
 		return -1;
 	}
 	bus_page_mask = ~((uintptr_t)page - 1);
-	if (e->size > MMAP_BUDGET)
+	if (e->span > MMAP_BUDGET) /* else the worker never maps anew */
 		s->helped = unmapper_start(s);
 	e->priv = s;
 	return 0;

@@ -178,6 +178,33 @@ static uint64_t series_interval_ns(const union optval *v)
 	return dist_size() == 1 && v[OPT_THREADS].u <= SERIES_MAX_THREADS ? v[OPT_INTERVAL].u : 0;
 }
 
+/* Units [first, end) of the run, as a pattern. */
+static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
+			  struct pattern *p)
+{
+	const union optval *v = r->run->v;
+
+	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+}
+
+/* Worker t's share of this rank's units: [*first, *end). */
+static void worker_range(const struct runner *r, unsigned t, uint64_t *first, uint64_t *end)
+{
+	uint64_t units = r->end - r->first;
+
+	*first = r->first + share_start(units, t, r->nw);
+	*end = r->first + share_start(units, t + 1, r->nw);
+}
+
+static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
+{
+	uint64_t first, end;
+
+	worker_range(r, t, &first, &end);
+	units_pattern(r, first, end, p);
+}
+
 /* Opens the file and sets up one worker for the whole run (not timed). */
 static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 {
@@ -194,7 +221,10 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		.knobs = run_knobs(r->run, r->engine),
 	};
 	bool flushes = v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+	struct pattern share;
 
+	worker_share(r, t, &share);
+	shape.span = pattern_span(&share);
 	/* read-only, O_DIRECT for cache=direct, and still the file the run began with */
 	shape.fd = r->writes ? open_for_writing(r, err) : prepare_open(v, &r->id, err);
 	if (shape.fd < 0)
@@ -334,33 +364,6 @@ static void runner_free(struct runner *r)
 	if (r->series)
 		series_free(r->series);
 	free(r->series);
-}
-
-/* Units [first, end) of the run, as a pattern. */
-static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
-			  struct pattern *p)
-{
-	const union optval *v = r->run->v;
-
-	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
-		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
-}
-
-/* Worker t's share of this rank's units: [*first, *end). */
-static void worker_range(const struct runner *r, unsigned t, uint64_t *first, uint64_t *end)
-{
-	uint64_t units = r->end - r->first;
-
-	*first = r->first + share_start(units, t, r->nw);
-	*end = r->first + share_start(units, t + 1, r->nw);
-}
-
-static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
-{
-	uint64_t first, end;
-
-	worker_range(r, t, &first, &end);
-	units_pattern(r, first, end, p);
 }
 
 /* Each worker's share of the units, and the hints, for one repeat (not

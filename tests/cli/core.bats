@@ -97,7 +97,7 @@ hints() {
 	! grep -q '^fadvise' "$TESTDIR/none.log"
 }
 
-@test "the mmap engine maps the file anew once 32 MiB is mapped, and not before (strace)" {
+@test "the mmap engine maps the file anew once 32 MiB is mapped, and not before; a helper only where a share spans more (strace)" {
 	command -v strace >/dev/null || skip "strace is not installed"
 	# 1 GiB of holes, a 4 KiB read every 1 MiB: 1024 reads of 4 KiB, each counted with the
 	# kernel's 64 KiB of fault-around, reach 32 MiB after 482 of them: the worker goes
@@ -123,6 +123,16 @@ hints() {
 	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
 		"$IOSWEEP" run "$TESTDIR/d.ini" -q -o json:"$TESTDIR/d.json"
 	[ "$(grep -c 'mmap(NULL, 8388608, PROT_READ, MAP_SHARED' "$TESTDIR/d.tr")" -eq 1 ]
+	# 64 MiB in 4 threads: each share spans 16 MiB, under the budget, so each worker
+	# maps the file once and has no helper (a helper's spare would be a fifth mapping)
+	truncate -s 64m "$TESTDIR/f"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
+		"$IOSWEEP" run "$TESTDIR/d.ini" -q --set threads=4 -o json:"$TESTDIR/d.json"
+	[ "$(grep -c 'mmap(NULL, 67108864, PROT_READ, MAP_SHARED' "$TESTDIR/d.tr")" -eq 4 ]
+	# in random order each share spans the file: a helper each
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
+		"$IOSWEEP" run "$TESTDIR/d.ini" -q --set threads=4 --set pattern=random -o json:"$TESTDIR/d.json"
+	[ "$(grep -c 'mmap(NULL, 67108864, PROT_READ, MAP_SHARED' "$TESTDIR/d.tr")" -gt 4 ]
 	rm -f "$TESTDIR/holes"
 }
 

@@ -247,14 +247,17 @@ static void worker_init(struct io_worker *w, const struct job *j, int fd, uint64
 		.direct = j->direct, .hint = j->hint,
 		.sparse = j->kind == PATTERN_RANDOM || j->spacing > j->bs,
 	};
+	struct pattern share;
 	char err[ERR_MAX] = "";
 
 	assert_non_null(e);
+	pattern_init(&share, j->kind, size, j->bs, j->spacing, j->count, SEED, first, end);
+	shape.span = pattern_span(&share);
 	if (ioloop_init(w, e, &shape, CONSUME_CHECKSUM, &snap, err) < 0)
 		fail_msg("%s: setup: %s", what, err);
 	memset(w->eng.bufs, 0xa5, w->eng.bufs_len);
 	w->in.align_mask = j->direct ? DIO_MASK : 0;
-	pattern_init(&w->in.pat, j->kind, size, j->bs, j->spacing, j->count, SEED, first, end);
+	w->in.pat = share;
 	stop_flag = 0;
 	w->in.stop = &stop_flag;
 	if (ioloop_advise(w, err) < 0)

@@ -189,6 +189,45 @@ static void test_distinct_blocks(void **state)
 	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, gaps, 1), 300);
 }
 
+/* The span of a share covers every byte its reads touch, and no more:
+ * sequential and reverse shares of a file whose last block is short,
+ * sparse ones, and the random patterns (the file, wherever they go). */
+static void test_span_covers_the_reads(void **state)
+{
+	static const enum pattern_kind kinds[] = { PATTERN_SEQUENTIAL, PATTERN_REVERSE,
+						   PATTERN_RANDOM, PATTERN_RANDOM_REPLACE };
+	static const uint64_t spacings[] = { BS, 3 * BS, 1 << 20 };
+	const uint64_t size = (8 << 20) + 100;
+
+	(void)state;
+	for (size_t k = 0; k < NELEM(kinds); k++)
+		for (size_t s = 0; s < NELEM(spacings); s++) {
+			uint64_t spacing = pattern_is_random(kinds[k]) ? BS : spacings[s];
+			uint64_t n = pattern_reads(kinds[k], size, BS, spacing, 0);
+
+			for (uint64_t parts = 1; parts <= 5; parts++)
+				for (uint64_t i = 0; i < parts; i++) {
+					struct pattern p;
+					uint64_t off, len, lo = UINT64_MAX, hi = 0;
+
+					pattern_init(&p, kinds[k], size, BS, spacing, 0, 1, n * i / parts,
+						     n * (i + 1) / parts);
+					uint64_t span = pattern_span(&p);
+
+					while (pattern_next(&p, &off, &len)) {
+						lo = off < lo ? off : lo;
+						hi = off + len > hi ? off + len : hi;
+					}
+					if (pattern_is_random(kinds[k]))
+						assert_int_equal(span, size);
+					else if (hi)
+						assert_int_equal(span, hi - lo);
+					else
+						assert_int_equal(span, 0);
+				}
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_random_order_is_seeded),
 		cmocka_unit_test(test_random_reads_whole_blocks),
 		cmocka_unit_test(test_distinct_blocks),
+		cmocka_unit_test(test_span_covers_the_reads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
