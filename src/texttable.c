@@ -59,25 +59,24 @@ static size_t control(const unsigned char *p, char esc[8])
 
 size_t tt_put(FILE *out, const char *s)
 {
-	size_t w = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t w = 0, len;
 	char esc[8];
 
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t len = control(p, esc);
+	for (;;) {
+		const unsigned char *plain = p; /* written in one piece */
 
-		if (len) {
-			if (out)
-				fputs(esc, out);
-			w += strlen(esc);
-			p += len;
-		} else {
-			if (out)
-				fputc(*p, out);
+		for (; *p && !(len = control(p, esc)); p++)
 			w += (*p & 0xC0) != 0x80;
-			p++;
-		}
+		if (out && p > plain)
+			fwrite(plain, 1, (size_t)(p - plain), out);
+		if (!*p)
+			return w;
+		if (out)
+			fputs(esc, out);
+		w += strlen(esc);
+		p += len;
 	}
-	return w;
 }
 
 size_t tt_width(const char *s)
