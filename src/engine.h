@@ -50,8 +50,8 @@ struct io_unit {
 struct io_engine {
 	int fd;
 	uint64_t size;             /* file size */
-	uint64_t span;             /* bytes from the first to the last byte the worker's units
-				    * may touch (the file, for random patterns) */
+	uint64_t span_off, span;   /* the worker's units lie in [span_off, span_off + span)
+				    * (the file, for random patterns) */
 	uint64_t bs;
 	unsigned iodepth;          /* units; 1 unless the engine is queued */
 	enum io_dir dir;

@@ -1,21 +1,24 @@
 /*
  * engine_mmap.c - I/O by copying through a shared mapping of the file.
  *
- * advise() (before each repeat, not timed) maps the whole file, PROT_READ
- * for reads (PROT_WRITE for writes), MAP_SHARED, and gives the hint with
+ * advise() (before each repeat, not timed) maps the worker's share of the
+ * file (from the page its first unit starts in to its last unit's end; the
+ * whole file for random patterns, so threads=N of a sequential pass take
+ * the file's size in address space once, not N times), PROT_READ for
+ * reads (PROT_WRITE for writes), MAP_SHARED, and gives the hint with
  * madvise() only (no posix_fadvise: page faults on a mapping read ahead by
  * the mapping's advice): none -> MADV_RANDOM for sparse and random
  * patterns (a fault on a mapping reads ahead up to the read-ahead window,
  * megabytes per touched page, which a sparse pattern never uses), else
  * MADV_NORMAL; sequential -> MADV_SEQUENTIAL; random -> MADV_RANDOM;
- * willneed -> MADV_WILLNEED (which starts read-ahead of the whole file,
+ * willneed -> MADV_WILLNEED (which starts read-ahead of the mapping,
  * outside the timed loop); noreuse -> as none, because madvise has no
  * NOREUSE.  queue() memcpy()s the unit between the mapping and its buffer,
  * so consume sees the same bytes as with the other engines; the latency is
  * the time of that copy, page faults included.
  *
  * Bounded memory: the pages a worker has touched stay mapped, and would
- * count in its RSS up to the whole file (with their page tables, 2 MiB per
+ * count in its RSS up to its whole share (with their page tables, 2 MiB per
  * GiB touched).  Once the mapped estimate since the last drop - the span
  * touched, or for sparse patterns the units' lengths plus the kernel's
  * 64 KiB fault-around each, whichever is less - reaches MMAP_BUDGET, the
@@ -84,9 +87,11 @@ struct unmapper {
 };
 
 struct mmap_state {
-	unsigned char *map;       /* the whole file (size bytes); NULL: not mapped, or empty */
+	unsigned char *map;       /* the share (size bytes from file offset base); NULL: not
+				   * mapped, or nothing to map */
 	int fd, prot, advice;     /* advice: for every mapping after the repeat's first */
-	size_t size;              /* the file's: the length of every mapping */
+	uint64_t base;            /* a multiple of the page size */
+	size_t size;              /* the length of every mapping */
 	uint64_t lo, hi;          /* span touched since the file was mapped */
 	uint64_t est;             /* sum of lengths plus fault-around since then */
 	bool helped;              /* the helper runs */
@@ -182,10 +187,10 @@ static void mmap_unmap(struct mmap_state *s)
 	s->map = NULL;
 }
 
-/* A new mapping of the whole file with advice, or NULL with errno. */
+/* A new mapping of the share with advice, or NULL with errno. */
 static unsigned char *map_file(const struct mmap_state *s, int advice)
 {
-	void *p = mmap(NULL, s->size, s->prot, MAP_SHARED, s->fd, 0);
+	void *p = mmap(NULL, s->size, s->prot, MAP_SHARED, s->fd, (off_t)s->base);
 	int e;
 
 	if (p == MAP_FAILED)
@@ -320,7 +325,7 @@ static bool unmapper_swap(struct mmap_state *s)
 	return swapped;
 }
 
-/* Maps the whole file anew with advice; 0 or -errno.  Out of address space
+/* Maps the share anew with advice; 0 or -errno.  Out of address space
  * (a huge file, or ulimit -v) with the helper's mappings in it: without
  * them, as without a helper. */
 static int mmap_map(struct mmap_state *s, int advice)
@@ -355,7 +360,8 @@ static int mmap_setup(struct io_engine *e, char *err)
 	/* WILLNEED is done by the repeat's first mapping; later ones keep only
 	 * the access pattern */
 	s->advice = mmap_advice(e) == MADV_WILLNEED ? MADV_NORMAL : mmap_advice(e);
-	s->size = (size_t)e->size;
+	s->base = e->span_off & ~((uint64_t)page - 1);
+	s->size = e->span ? (size_t)(e->span_off + e->span - s->base) : 0;
 	if (bus_install(err) < 0) {
 		free(s);
 		return -1;
@@ -456,7 +462,7 @@ static enum io_queued mmap_queue(struct io_engine *e, struct io_unit *u)
 		u->res = 0;
 		return IO_DONE;
 	}
-	at = s->map + off;
+	at = s->map + (off - s->base);
 	bus.lo = at;
 	bus.hi = at + len;
 	bus.faulted = 0;
@@ -475,7 +481,7 @@ static enum io_queued mmap_queue(struct io_engine *e, struct io_unit *u)
 	return IO_DONE;
 }
 
-/* msync of the whole mapping: every page of the file written through this
+/* msync of the whole mapping: every page of the share written through this
  * or an earlier mapping (dirty pages stay in the page cache when a mapping
  * goes).  msync has no data-only variant: it is always an fdatasync. */
 static int mmap_flush(struct io_engine *e, bool data_only)

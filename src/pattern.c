@@ -149,17 +149,19 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
 		init_permutation(p, first);
 }
 
-uint64_t pattern_span(const struct pattern *p)
+uint64_t pattern_span(const struct pattern *p, uint64_t *first)
 {
-	uint64_t first, last; /* the lowest and highest offset / step of reads [i, end) */
+	uint64_t lo, hi; /* the lowest and highest offset / step of reads [i, end) */
 
+	*first = 0;
 	if (p->next == next_permuted || p->next == next_replace)
 		return p->size;
 	if (p->end <= p->i)
 		return 0;
-	first = p->next == next_reverse ? p->total - p->end : p->i;
-	last = first + (p->end - p->i) - 1;
-	return last * p->step + pattern_block_len(p, last * p->step) - first * p->step;
+	lo = p->next == next_reverse ? p->total - p->end : p->i;
+	hi = lo + (p->end - p->i) - 1;
+	*first = lo * p->step;
+	return hi * p->step + pattern_block_len(p, hi * p->step) - *first;
 }
 
 static int cmp_range(const void *a, const void *b)

@@ -52,9 +52,9 @@ uint64_t pattern_bytes(enum pattern_kind kind, uint64_t size, uint64_t bs, uint6
 void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint64_t bs,
 		  uint64_t spacing, uint64_t count, uint64_t seed, uint64_t first, uint64_t end);
 
-/* The bytes from the first to the last byte that p's reads may touch: the
- * file for the random patterns. */
-uint64_t pattern_span(const struct pattern *p);
+/* The bytes from the first to the last byte that p's reads may touch, and
+ * into *first the offset of the first: the file for the random patterns. */
+uint64_t pattern_span(const struct pattern *p, uint64_t *first);
 
 /* The length of the read at off: a block, or what is left of the file. */
 static inline uint64_t pattern_block_len(const struct pattern *p, uint64_t off)

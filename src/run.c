@@ -224,7 +224,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	struct pattern share;
 
 	worker_share(r, t, &share);
-	shape.span = pattern_span(&share);
+	shape.span = pattern_span(&share, &shape.span_off);
 	/* read-only, O_DIRECT for cache=direct, and still the file the run began with */
 	shape.fd = r->writes ? open_for_writing(r, err) : prepare_open(v, &r->id, err);
 	if (shape.fd < 0)

@@ -208,22 +208,24 @@ static void test_span_covers_the_reads(void **state)
 			for (uint64_t parts = 1; parts <= 5; parts++)
 				for (uint64_t i = 0; i < parts; i++) {
 					struct pattern p;
-					uint64_t off, len, lo = UINT64_MAX, hi = 0;
+					uint64_t off, len, lo = UINT64_MAX, hi = 0, first, span;
 
 					pattern_init(&p, kinds[k], size, BS, spacing, 0, 1, n * i / parts,
 						     n * (i + 1) / parts);
-					uint64_t span = pattern_span(&p);
-
+					span = pattern_span(&p, &first);
 					while (pattern_next(&p, &off, &len)) {
 						lo = off < lo ? off : lo;
 						hi = off + len > hi ? off + len : hi;
 					}
-					if (pattern_is_random(kinds[k]))
+					if (pattern_is_random(kinds[k])) {
+						assert_int_equal(first, 0);
 						assert_int_equal(span, size);
-					else if (hi)
+					} else if (hi) {
+						assert_int_equal(first, lo);
 						assert_int_equal(span, hi - lo);
-					else
+					} else {
 						assert_int_equal(span, 0);
+					}
 				}
 		}
 }
