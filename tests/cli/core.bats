@@ -156,12 +156,17 @@ hints() {
 	rm -f "$TESTDIR/m.dat"
 }
 
-@test "mmap with room for one mapping of the file only (ulimit -v): the helper's give way, and it reads what sync reads" {
+@test "mmap with room for one mapping of the file only (ulimit -v): the helper's give way, threads map their shares, and it reads what sync reads" {
 	grep -q '__asan_init\|__tsan_init' "$IOSWEEP" && skip "the sanitizers reserve terabytes of address space"
 	# 1 GiB of holes, a 4 KiB read every 1 MiB; iosweep itself takes under 100 MiB here
 	truncate -s 1g "$TESTDIR/holes"
 	job l "[global]\nfilename = $TESTDIR/holes\ncache = keep\nrepeat = 2\nspacing = 1m\nconsume = checksum\n[s]\nengine = sync\n[m]\nengine = mmap\n"
 	(ulimit -v $(((1024 + 200) * 1024)); "$IOSWEEP" run "$TESTDIR/l.ini" -q -o json:"$TESTDIR/l.json")
+	[ "$(json_get "$TESTDIR/l.json" '[r["failed"] for r in d["runs"]]')" = "[False, False]" ]
+	[ "$(json_get "$TESTDIR/l.json" 'len({x["checksum"] for r in d["runs"] for x in r["repeats"]})')" = 1 ]
+	# 8 threads in 3 GiB: each maps its 128 MiB share, not the file (8 GiB of
+	# mappings, and as much again for the helpers' spares, failed with ENOMEM)
+	(ulimit -v $((3 * 1024 * 1024)); "$IOSWEEP" run "$TESTDIR/l.ini" -q --set threads=8 -o json:"$TESTDIR/l.json")
 	[ "$(json_get "$TESTDIR/l.json" '[r["failed"] for r in d["runs"]]')" = "[False, False]" ]
 	[ "$(json_get "$TESTDIR/l.json" 'len({x["checksum"] for r in d["runs"] for x in r["repeats"]})')" = 1 ]
 	rm -f "$TESTDIR/holes"
