@@ -80,7 +80,7 @@ struct unmapper {
 	pthread_mutex_t mu;
 	pthread_cond_t work, idle; /* to the helper; to the worker */
 	unsigned char *old;        /* the worker's last mapping, to unmap; NULL: none */
-	unsigned char *spare;      /* a fresh mapping of the file; NULL: none (yet) */
+	unsigned char *spare;      /* a fresh mapping of the share; NULL: none (yet) */
 	bool failed;               /* no spares (mmap failed, or given back): the worker maps itself */
 	bool mapping;              /* the helper is making a spare */
 	bool quit;
@@ -90,7 +90,7 @@ struct mmap_state {
 	unsigned char *map;       /* the share (size bytes from file offset base); NULL: not
 				   * mapped, or nothing to map */
 	int fd, prot, advice;     /* advice: for every mapping after the repeat's first */
-	uint64_t base;            /* a multiple of the page size */
+	uint64_t base;            /* the file offset the mappings start at: a page's */
 	size_t size;              /* the length of every mapping */
 	uint64_t lo, hi;          /* span touched since the file was mapped */
 	uint64_t est;             /* sum of lengths plus fault-around since then */

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ioloop.h"
+#include "texttable.h"
 #include "units.h"
 
 struct progress {
@@ -257,19 +258,21 @@ static void compose(struct progress *p, const struct run *run, int phase, char *
 		 (unsigned long long)run_repeats(run), what, pct, rate, eta);
 }
 
-/* Length of the UTF-8 sequence of a printable character at s (not a C0 or
- * C1 control, not a broken sequence), or 0. */
+/* Length of the UTF-8 sequence of a printable character at s (not a
+ * control character as tt_control() tells them, not a broken sequence),
+ * or 0. */
 static size_t printable_len(const unsigned char *s)
 {
 	size_t len = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
 					  : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	char esc[8];
 
-	if (len == 1)
-		return s[0] >= 0x20 && s[0] != 0x7f;
+	if (!len || tt_control(s, esc))
+		return 0;
 	for (size_t k = 1; k < len; k++)
 		if ((s[k] & 0xc0) != 0x80)
 			return 0;
-	return len == 2 && s[0] == 0xc2 && s[1] < 0xa0 ? 0 : len;
+	return len;
 }
 
 /* Copies in to out (n bytes) as the terminal is to see it, up to max

@@ -40,9 +40,7 @@ int tt_add(struct texttable *t, const char *fmt, ...)
 	return 0;
 }
 
-/* The escape of the control character at p (C0, DEL, or C1 in UTF-8) into
- * esc, and its length in bytes; 0 for any other character. */
-static size_t control(const unsigned char *p, char esc[8])
+size_t tt_control(const unsigned char *p, char esc[8])
 {
 	static const char named[] = { ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' };
 
@@ -66,7 +64,7 @@ size_t tt_put(FILE *out, const char *s)
 	for (;;) {
 		const unsigned char *plain = p; /* written in one piece */
 
-		for (; *p && !(len = control(p, esc)); p++)
+		for (; *p && !(len = tt_control(p, esc)); p++)
 			w += (*p & 0xC0) != 0x80;
 		if (out && p > plain)
 			fwrite(plain, 1, (size_t)(p - plain), out);

@@ -30,5 +30,9 @@ void tt_free(struct texttable *t);
 size_t tt_put(FILE *out, const char *s);
 /* The columns tt_put takes for s. */
 size_t tt_width(const char *s);
+/* The escape tt_put writes for the control character at p (C0, DEL, or C1
+ * in UTF-8) into esc, and the character's length in bytes; 0 for any
+ * other character. */
+size_t tt_control(const unsigned char *p, char esc[8]);
 
 #endif
