@@ -18,7 +18,7 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 CFLAGS  ?= -O2 -g
 # override: a CFLAGS given on the command line (make sanitize) adds to these
-override CFLAGS += -std=c17 -Wall -Wextra -Werror -pthread
+override CFLAGS += -std=c17 -Wall -Wextra -Werror -pthread -Isrc
 LDLIBS  += -pthread -lm
 
 # Debian packages: what the build needs, and what the tests and demo add.
@@ -49,7 +49,10 @@ LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
 
 # DIST=mpi (make mpi) swaps the single-host collectives for MPI's.
 DIST    ?= single
-LIB_SRC := $(filter-out src/main.c src/dist_single.c src/dist_mpi.c,$(wildcard src/*.c)) src/dist_$(DIST).c
+# src/ is one folder a floor (see README, Layout); every object beside its
+# dependency file (-MMD), so a header change rebuilds what includes it
+LIB_SRC := $(filter-out src/cli/main.c src/run/dist_single.c src/run/dist_mpi.c,\
+	$(sort $(shell find src -name '*.c'))) src/run/dist_$(DIST).c
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
@@ -64,20 +67,22 @@ deps:
 test-deps:
 	@tools/deps.sh $(TEST_DEBS)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
-	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d
 # the objects that name JOBS_DIR are rebuilt when PREFIX changes
 PREFIX_STAMP := $(BUILD)/obj/prefix$(subst /,_,$(PREFIX))
-$(BUILD)/obj/cli.o $(BUILD)/obj/help.o: $(PREFIX_STAMP)
+$(BUILD)/obj/cli/cli.o $(BUILD)/obj/cli/help.o: $(PREFIX_STAMP)
 $(PREFIX_STAMP): | $(BUILD)/obj
 	rm -f $(BUILD)/obj/prefix_*
 	touch $@
 $(BUILD)/libiosweep.a: $(LIB_OBJ)
 	ar rcs $@ $^
-$(BUILD)/iosweep: $(BUILD)/obj/main.o $(BUILD)/libiosweep.a
+$(BUILD)/iosweep: $(BUILD)/obj/cli/main.o $(BUILD)/libiosweep.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiosweep.a | $(BUILD)/tests
-	$(CC) $(CFLAGS) -Isrc $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 # the LD_PRELOAD shims (faults, signals): never with the sanitizers' CFLAGS

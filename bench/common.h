@@ -9,7 +9,7 @@
  * ones iosweep's pattern.c generates: k * spacing for sequential runs,
  * splitmix64 of (seed, read number) scaled onto the blocks for random ones
  * -- and times every read with clock_gettime(CLOCK_MONOTONIC) the way
- * the I/O core (src/ioloop.c) stamps them, and does nothing else: no
+ * the I/O core (src/io/ioloop.c) stamps them, and does nothing else: no
  * histogram, no checksum, only a running sum of latencies for the mean.
  *
  * Everything here is static inline so that each baseline is one file plus

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Static analysis: cppcheck and clang-tidy (checks in .clang-tidy) over src/,
+# the floors of src/ (tools/layers.py),
 # and `mandoc -T lint` over the man pages.  Installs what it needs (as root;
 # otherwise tools/deps.sh says what to install).  Exit 1 on any finding.
 # usage: tools/lint.sh   (make lint)
@@ -10,7 +11,7 @@ tools/deps.sh cppcheck clang-tidy mandoc pkg-config libinih-dev libaio-dev libur
 
 PKGS="inih jansson liburing libxxhash"
 # dist_mpi.c needs mpi.h and is only checked where Open MPI is installed
-src=$(ls src/*.c | { if pkg-config --exists ompi-c 2>/dev/null; then cat; else grep -v '^src/dist_mpi\.c$'; fi; })
+src=$(find src -name '*.c' | sort | { if pkg-config --exists ompi-c 2>/dev/null; then cat; else grep -v '^src/run/dist_mpi\.c$'; fi; })
 mpiflags=$(pkg-config --cflags ompi-c 2>/dev/null || true)
 failed=0
 
@@ -20,8 +21,11 @@ cppcheck --std=c11 --enable=warning,performance,portability --inline-suppr --err
 	$(pkg-config --cflags-only-I $PKGS) $src || failed=1
 
 echo "# clang-tidy"
-clang-tidy --quiet $src -- -std=c17 -D_GNU_SOURCE $(pkg-config --cflags $PKGS) $mpiflags \
+clang-tidy --quiet $src -- -std=c17 -D_GNU_SOURCE -Isrc $(pkg-config --cflags $PKGS) $mpiflags \
 	2>/dev/null || failed=1
+
+echo "# layers"
+python3 tools/layers.py || failed=1
 
 echo "# mandoc -T lint"
 mandoc -T lint -W warning man/* || failed=1

@@ -197,7 +197,7 @@ except OSError:
 }
 
 @test "threads other than the main one do their system calls on descriptor tables of their own" {
-	# a shared table costs every pread a reference on the file (run_own_files, src/run.h)
+	# a shared table costs every pread a reference on the file (thread_own_files, src/lib/threads.h)
 	head -c 4m /dev/urandom >"$TESTDIR/f"
 	job t "[global]\nfilename = $TESTDIR/f\nrepeat = 2\nfill = existing\n[t]\nthreads = 3\n"
 	# stdout a pipe: the stdout watcher thread polls it
@@ -212,7 +212,7 @@ except OSError:
 @test "the stdout watcher's table holds stdout and its own pipe only, not what the main thread had open" {
 	# a copy of the main thread's table would keep, for the whole run, the
 	# write end of the pipe from systemd-detect-virt, whose output the main
-	# thread reads to the end: a hang (run_own_files, src/run.h)
+	# thread reads to the end: a hang (thread_own_files, src/lib/threads.h)
 	head -c 1m /dev/urandom >"$TESTDIR/f"
 	job t "[global]\nfilename = $TESTDIR/f\nfill = existing\n[t]\n"
 	# descriptors 5 to 9 open in the main thread when the watcher starts
@@ -225,7 +225,7 @@ except OSError:
 
 @test "every read of the timed loop runs with cancellation off and asynchronous, in every worker" {
 	# glibc's pread then skips the two atomic operations it makes around the
-	# system call once a process has a second thread (worker_thread, src/run.c)
+	# system call once a process has a second thread (worker_thread, src/run/run.c)
 	head -c 4m /dev/urandom >"$TESTDIR/f"
 	for threads in 1 3; do
 		job t "[global]\nfilename = $TESTDIR/f\nrepeat = 2\nfill = existing\n[t]\nthreads = $threads\n"
@@ -253,7 +253,7 @@ except OSError:
 	sleep 0.5
 	# two workers, and a helper each, besides the stdout watcher if any
 	[ "$(ls /proc/$pid/task | wc -l)" -ge 3 ]
-	# a helper's descriptor table holds the file only (run_own_files)
+	# a helper's descriptor table holds the file only (thread_own_files)
 	only=0
 	for t in /proc/$pid/task/*; do
 		[ "$(ls "$t/fd" | wc -l)" -eq 1 ] && [ "$(readlink "$t"/fd/*)" = "$TESTDIR/big" ] && only=$((only + 1))

@@ -191,7 +191,7 @@ for l in lines:
 
 @test "the progress thread's table holds stderr only, not what the main thread had open" {
 	# its copy of the main thread's table would keep open, as long as the run
-	# lasts, whatever the main thread has open when it starts (run_own_files)
+	# lasts, whatever the main thread has open when it starts (thread_own_files)
 	head -c 1m /dev/urandom >"$TESTDIR/f"
 	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\ncache = keep\n"
 	on_tty 200 IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_MS=2 IOSWEEP_FILES_LOG="$TESTDIR/log" \

@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "fio.h"
-#include "fio_import.h"
+#include "lib/error.h"
+#include "fio/fio.h"
+#include "fio/fio_import.h"
 
 static char path[4096];
 static FILE *sink;

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "job.h"
-#include "plan.h"
+#include "lib/error.h"
+#include "job/job.h"
+#include "job/plan.h"
 
 static const char *const fixed_sets[] = {
 	"repeat=1", "bs=4k,64k", "size=1m", "engine=sync,uring", "spacing=${IOSWEEP_FUZZ:-8k}",
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		set = fixed_sets[size % (sizeof(fixed_sets) / sizeof(fixed_sets[0]))];
 	}
 	if (jobfile_parse(&jf, "fuzz.ini", text, size, err) == 0 &&
-	    jobfile_set(&jf, set, err) == 0 && plan_expand(&plan, &jf, err) == 0)
+	    jobfile_set(&jf, set, err) == 0 && plan_expand(&plan, &jf, PLAN_ALONE, err) == 0)
 		plan_free(&plan);
 	jobfile_free(&jf);
 	free(kv);

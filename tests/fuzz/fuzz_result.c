@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "cli.h"
-#include "figures.h"
-#include "resultfile.h"
+#include "lib/error.h"
+#include "cli/cli.h"
+#include "report/figures.h"
+#include "results/resultfile.h"
 
 static char path[4096];
 static FILE *sink;

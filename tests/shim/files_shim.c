@@ -1,7 +1,7 @@
 /*
  * files_shim.c - an LD_PRELOAD library that tells, for tests/cli/core.bats,
  * whether the threads of iosweep that do system calls on descriptors share
- * the main thread's table of them (see run_own_files() in src/run.h):
+ * the main thread's table of them (see thread_own_files() in src/lib/threads.h):
  *
  *   IOSWEEP_FILES_LOG=LOG LD_PRELOAD=files_shim.so iosweep run ...
  *

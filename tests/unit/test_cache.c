@@ -33,8 +33,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "error.h"
+#include "io/cache.h"
+#include "lib/error.h"
 
 #define FILE_SIZE ((uint64_t)8 << 20)
 #define NOBODY 65534

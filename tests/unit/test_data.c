@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "data.h"
-#include "error.h"
-#include "pattern.h"
+#include "io/data.h"
+#include "lib/error.h"
+#include "io/pattern.h"
 
 #define LEN (64u << 10)
 

@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "dist_run.h"
-#include "error.h"
+#include "run/dist_run.h"
+#include "lib/error.h"
 
 /* The sum mod 2^64 of the maximal digit runs of s[0..n): consume=ints. */
 static uint64_t ints_sum(const unsigned char *s, size_t n)

@@ -37,13 +37,13 @@
 #include <liburing.h>
 #include <xxhash.h>
 
-#include "consume.h"
-#include "engine.h"
-#include "error.h"
-#include "hist.h"
-#include "ioloop.h"
-#include "options.h"
-#include "pattern.h"
+#include "io/consume.h"
+#include "io/engines/engine.h"
+#include "lib/error.h"
+#include "lib/hist.h"
+#include "io/ioloop.h"
+#include "job/options.h"
+#include "io/pattern.h"
 
 #define MIB (1024ull * 1024ull)
 #define FILE_SIZE (3 * MIB + 5000)  /* not a multiple of 4096 nor of any bs below */

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "hist.h"
+#include "lib/hist.h"
 
 #define MAX_REL_ERR 0.01
 

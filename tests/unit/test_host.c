@@ -24,7 +24,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "host.h"
+#include "lib/host.h"
 
 #define SKIP(...)                                      \
 	do {                                           \

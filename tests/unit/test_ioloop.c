@@ -40,13 +40,13 @@
 #include <cmocka.h>
 #include <xxhash.h>
 
-#include "consume.h"
-#include "engine.h"
-#include "error.h"
-#include "hist.h"
-#include "ioloop.h"
-#include "options.h"
-#include "pattern.h"
+#include "io/consume.h"
+#include "io/engines/engine.h"
+#include "lib/error.h"
+#include "lib/hist.h"
+#include "io/ioloop.h"
+#include "job/options.h"
+#include "io/pattern.h"
 
 #define FSIZE (1000 * 1000 + 123) /* not a multiple of any bs below */
 #define MAXQ 64

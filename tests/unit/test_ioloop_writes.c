@@ -29,14 +29,14 @@
 #include <cmocka.h>
 #include <xxhash.h>
 
-#include "consume.h"
-#include "data.h"
-#include "engine.h"
-#include "error.h"
-#include "hist.h"
-#include "ioloop.h"
-#include "pattern.h"
-#include "series.h"
+#include "io/consume.h"
+#include "io/data.h"
+#include "io/engines/engine.h"
+#include "lib/error.h"
+#include "lib/hist.h"
+#include "io/ioloop.h"
+#include "io/pattern.h"
+#include "io/series.h"
 
 #define FSIZE (1u << 20)
 #define MAXQ 64

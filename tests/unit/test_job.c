@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "job.h"
-#include "plan.h"
+#include "lib/error.h"
+#include "job/job.h"
+#include "job/plan.h"
 
 static char err[ERR_MAX];
 
@@ -29,7 +29,7 @@ static void fails(const char *text, const char *where, const char *what)
 	int rc = parse(&jf, text);
 
 	if (rc == 0) {
-		rc = plan_expand(&plan, &jf, err);
+		rc = plan_expand(&plan, &jf, PLAN_ALONE, err);
 		if (rc == 0)
 			plan_free(&plan);
 	}
@@ -42,7 +42,7 @@ static void fails(const char *text, const char *where, const char *what)
 
 static void expand(struct jobfile *jf, struct plan *plan, const char *text)
 {
-	if (parse(jf, text) < 0 || plan_expand(plan, jf, err) < 0)
+	if (parse(jf, text) < 0 || plan_expand(plan, jf, PLAN_ALONE, err) < 0)
 		fail_msg("%s", err);
 }
 
@@ -142,7 +142,7 @@ static void test_set_overrides_every_job(void **state)
 	assert_int_equal(parse(&jf, "[a]\nsize=1m\nbs=4k\n[b]\nsize=2m\n"), 0);
 	assert_int_equal(jobfile_set(&jf, "bs=8k,16k", err), 0);
 	assert_int_equal(jobfile_set(&jf, "engine = mmap", err), 0);
-	assert_int_equal(plan_expand(&p, &jf, err), 0);
+	assert_int_equal(plan_expand(&p, &jf, PLAN_ALONE, err), 0);
 	assert_int_equal(p.n, 4);
 	assert_int_equal(p.runs[1].v[OPT_BS].u, 16384);
 	assert_string_equal(option_table[OPT_ENGINE].values[p.runs[3].v[OPT_ENGINE].u], "mmap");

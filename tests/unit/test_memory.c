@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "plan.h"
+#include "job/plan.h"
 
 static char root[] = "/tmp/iosweep-memXXXXXX";
 

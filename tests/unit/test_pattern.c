@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "pattern.h"
+#include "io/pattern.h"
 
 #define BS 4096
 

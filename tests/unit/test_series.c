@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "series.h"
+#include "io/series.h"
 
 #define N 20000
 #define MS 1000000ULL

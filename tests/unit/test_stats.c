@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 #define EPS 1e-12   /* relative: p-values can be tiny */
 

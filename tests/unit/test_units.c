@@ -8,9 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "texttable.h"
-#include "units.h"
+#include "lib/error.h"
+#include "lib/texttable.h"
+#include "lib/units.h"
 
 static uint64_t size_of(const char *s)
 {

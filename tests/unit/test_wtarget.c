@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "error.h"
-#include "prepare.h"
-#include "wtarget.h"
+#include "lib/error.h"
+#include "io/prepare.h"
+#include "io/wtarget.h"
 
 static char dir[PATH_MAX - 64];
 

@@ -1,0 +1,268 @@
+/*
+ * cmd_plan.c - the commands that read job files but run nothing:
+ * `check` (validate), `plan` (show the runs) and `options` (the option table).
+ */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/help.h"
+#include "fio/fio_hints.h"
+#include "io/engines/engine.h"
+#include "job/options.h"
+#include "lib/jsontext.h"
+#include "lib/texttable.h"
+#include "lib/units.h"
+
+int cmd_check(int argc, char **argv)
+{
+	struct cli c;
+	int rc = cli_parse("check", argc, argv, &c), worst = EXIT_OK;
+
+	if (rc)
+		return rc;
+	if (c.nfiles == 0) {
+		cli_error("check: no job file given (usage: iosweep %s)", help_usage("check"));
+		worst = EXIT_USAGE;
+	}
+	for (size_t i = 0; i < c.nfiles; i++) {
+		struct jobfile jf;
+		struct plan plan;
+
+		rc = cli_load(&c, c.files[i], &jf, &plan);
+		if (rc) {
+			worst = rc;
+			continue;
+		}
+		fio_hint_sizes(&jf, stderr);
+		/* silent when fine, except to say what a job will write */
+		if (plan_print_writes(&plan, stdout) < 0) {
+			cli_error("check: out of memory");
+			worst = EXIT_RUN;
+		}
+		plan_free(&plan);
+		jobfile_free(&jf);
+	}
+	cli_free(&c);
+	return worst;
+}
+
+/* A write plan's rows count reads and writes apart, with the bytes of
+ * both and of the writes alone; a read plan's only reads and bytes. */
+static int print_plan_text(const struct plan *plan, FILE *out)
+{
+	struct texttable t;
+	size_t ncols = 5 + 2 * plan->writes;
+	struct plan_dirs all = { 0 }, d;
+	char val[512], b[32];
+
+	for (int i = 0; i < OPT__COUNT; i++)
+		ncols += plan_column(plan, i);
+	tt_init(&t, ncols);
+	tt_add(&t, "run");
+	tt_add(&t, "job");
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (plan_column(plan, i))
+			tt_add(&t, "%s", option_table[i].name);
+	tt_add(&t, "reads");
+	if (plan->writes)
+		tt_add(&t, "writes");
+	tt_add(&t, "bytes");
+	if (plan->writes)
+		tt_add(&t, "written");
+	tt_add(&t, "repeats");
+	for (size_t i = ncols - 3 - 2 * (size_t)plan->writes; i < ncols; i++)
+		t.right[i] = true;
+	t.right[0] = true;
+	for (size_t r = 0; r < plan->n; r++) {
+		const struct run *run = &plan->runs[r];
+
+		plan_run_dirs(run, &d);
+		plan_dirs_add(&all, &d, run->v[OPT_REPEAT].u);
+		tt_add(&t, "%zu", run->index);
+		tt_add(&t, "%s", run->job->name);
+		for (int i = 0; i < OPT__COUNT; i++)
+			if (plan_column(plan, i))
+				tt_add(&t, "%s", plan_cell(run, i, val, sizeof(val)));
+		tt_add(&t, "%llu", (unsigned long long)d.reads);
+		if (plan->writes)
+			tt_add(&t, "%llu", (unsigned long long)d.writes);
+		units_fmt_size(run->bytes, b, sizeof(b));
+		tt_add(&t, "%s", b);
+		if (plan->writes) {
+			units_fmt_size(d.write_bytes, b, sizeof(b));
+			tt_add(&t, "%s", d.write_bytes ? b : "-");
+		}
+		tt_add(&t, "%llu", (unsigned long long)run->v[OPT_REPEAT].u);
+	}
+	plan_print_constants(plan, out);
+	tt_print(&t, out, "");
+	tt_free(&t);
+	units_fmt_bytes((double)plan->total_bytes, b, sizeof(b));
+	fprintf(out, "total: %zu runs, %llu reads", plan->n, (unsigned long long)all.reads);
+	if (plan->writes)
+		fprintf(out, ", %llu writes", (unsigned long long)all.writes);
+	fprintf(out, ", %llu bytes (%s)", (unsigned long long)plan->total_bytes, b);
+	if (plan->writes) {
+		units_fmt_bytes((double)all.write_bytes, b, sizeof(b));
+		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
+	}
+	fprintf(out, " over all measured repeats\n");
+	return plan_print_writes(plan, out);
+}
+
+/* Streamed, one run per line: a plan of 100 000 runs never sits in memory
+ * as one JSON tree.  Counts as in a result's repeats: reads and writes
+ * apart, bytes of both, read_bytes and write_bytes. */
+static int print_plan_json(const struct plan *plan, FILE *out)
+{
+	struct plan_dirs all = { 0 }, d;
+
+	fputs("{\n  \"runs\": [", out);
+	for (size_t r = 0; r < plan->n; r++) {
+		const struct run *run = &plan->runs[r];
+		json_t *o;
+		int rc;
+
+		plan_run_dirs(run, &d);
+		plan_dirs_add(&all, &d, run->v[OPT_REPEAT].u);
+		o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "job",
+			      json_text(run->job->name), "index", (json_int_t)run->index, "params",
+			      options_params_json(run->v), "reads", (json_int_t)d.reads, "writes",
+			      (json_int_t)d.writes, "bytes", (json_int_t)run->bytes, "read_bytes",
+			      (json_int_t)d.read_bytes, "write_bytes", (json_int_t)d.write_bytes,
+			      "repeat", (json_int_t)run->v[OPT_REPEAT].u);
+		if (!o)
+			return -1;
+		fputs(r ? ",\n    " : "\n    ", out);
+		rc = json_dumpf(o, out, 0); /* one line, ", " and ": " between */
+		json_decref(o);
+		if (rc < 0)
+			return -1;
+	}
+	fprintf(out, "%s],\n  \"total\": {\"runs\": %zu, \"reads\": %llu, \"writes\": %llu, "
+		     "\"bytes\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu}\n}\n",
+		plan->n ? "\n  " : "", plan->n, (unsigned long long)all.reads,
+		(unsigned long long)all.writes, (unsigned long long)plan->total_bytes,
+		(unsigned long long)all.read_bytes, (unsigned long long)all.write_bytes);
+	return 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct cli c;
+	struct jobfile jf;
+	struct plan plan;
+	bool json = false;
+	int rc = cli_parse("plan", argc, argv, &c);
+
+	if (rc)
+		return rc;
+	if (c.nfiles != 1) {
+		cli_error("plan: expected one job file (usage: iosweep %s)", help_usage("plan"));
+		cli_free(&c);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < c.nout; i++) {
+		json = strcmp(c.out[i].format, "json") == 0;
+		if ((!json && strcmp(c.out[i].format, "table") != 0) || c.out[i].path) {
+			cli_error("plan: -o takes 'table' or 'json' (to stdout)");
+			cli_free(&c);
+			return EXIT_USAGE;
+		}
+	}
+	rc = cli_load(&c, c.files[0], &jf, &plan);
+	if (rc == 0) {
+		fio_hint_sizes(&jf, stderr);
+		plan_cache_notes(&plan, stderr);
+		if ((json ? print_plan_json : print_plan_text)(&plan, stdout) < 0) {
+			cli_error("plan: out of memory");
+			rc = EXIT_RUN;
+		}
+		plan_free(&plan);
+		jobfile_free(&jf);
+	}
+	cli_free(&c);
+	return rc;
+}
+
+static const char *const type_names[] = {
+	[T_PATH] = "path", [T_SIZE] = "size", [T_UINT] = "integer", [T_DURATION] = "duration",
+	[T_ENUM] = "word", [T_TEXT] = "text", [T_JOB] = "job name",
+};
+
+
+
+/* The engine table: what each engine is, can do and takes. */
+static void print_engines(void)
+{
+	struct texttable t;
+	char caps[256], opts[256];
+
+	tt_init(&t, 4);
+	tt_add(&t, "engine");
+	tt_add(&t, "can");
+	tt_add(&t, "options");
+	tt_add(&t, "does");
+	for (size_t k = 0; engine_at(k); k++) {
+		const struct engine_ops *e = engine_at(k);
+		size_t used = 0;
+
+		snprintf(caps, sizeof(caps), "%s%s%s", e->flags & ENGINE_QUEUED ? "iodepth " : "",
+			 e->flags & ENGINE_DIRECT ? "direct " : "",
+			 e->flags & ENGINE_MAPPED ? "mapped " : "");
+		opts[0] = '\0';
+		for (int i = 0; i < OPT__COUNT; i++)
+			if (option_knob(i) >= 0 && option_engine_takes(e, i))
+				used += (size_t)snprintf(opts + used, sizeof(opts) - used, "%s%s",
+							 used ? "," : "", option_table[i].name);
+		tt_add(&t, "%s", e->name);
+		tt_add(&t, "%s", caps[0] ? caps : "-");
+		tt_add(&t, "%s", opts[0] ? opts : "-");
+		tt_add(&t, "%s", e->help);
+	}
+	putchar('\n');
+	tt_print(&t, stdout, "");
+	tt_free(&t);
+}
+int cmd_options(int argc, char **argv)
+{
+	struct texttable t;
+	char type[300];
+
+	(void)argv;
+	if (argc > 1) {
+		cli_error("options: takes no arguments (usage: iosweep %s)", help_usage("options"));
+		return EXIT_USAGE;
+	}
+	tt_init(&t, 4);
+	tt_add(&t, "option");
+	tt_add(&t, "type");
+	tt_add(&t, "default");
+	tt_add(&t, "meaning");
+	for (int i = 0; i < OPT__COUNT; i++) {
+		const struct option_def *o = &option_table[i];
+		size_t used = 0;
+
+		if (o->type == T_ENUM)
+			for (size_t k = 0; o->values[k]; k++)
+				used += (size_t)snprintf(type + used, sizeof(type) - used, "%s%s",
+							 k ? "|" : "", o->values[k]);
+		else
+			snprintf(type, sizeof(type), "%s", type_names[o->type]);
+		tt_add(&t, "%s", o->name);
+		tt_add(&t, "%s%s", type, o->list ? " list" : "");
+		tt_add(&t, "%s", o->def ? o->def : "-");
+		tt_add(&t, "%s", o->help);
+	}
+	tt_print(&t, stdout, "");
+	tt_free(&t);
+	print_engines();
+	printf("\nsizes: k m g t = KiB MiB GiB TiB (1024), KB MB GB TB (1000), a bare number is "
+	       "bytes;\ndurations: ns us ms s m h, a bare number is seconds.\na list (a, b, c) makes "
+	       "one run per value; ${VAR} and ${VAR:-default} expand from the environment;\na "
+	       "relative filename is relative to the job file's directory, ~/ is $HOME.\n");
+	return EXIT_OK;
+}

@@ -1,0 +1,608 @@
+/*
+ * ioloop.c - the I/O core: one timed loop for every engine (see ioloop.h).
+ *
+ * Shaped like fio's backend.c + io_u.c, small: the loop owns time,
+ * accounting and direction, the engine only moves units.  Everything the
+ * loop needs is allocated and decided in ioloop_init(); inside ioloop_run()
+ * nothing is allocated and the only branches are on what the engine and the
+ * pattern answer.  io_begin() and io_end() are the one place where every
+ * unit starts and ends: per-interval series and rate limits belong there.
+ */
+#define _GNU_SOURCE
+#include "io/ioloop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "lib/error.h"
+
+/* The loop's own state during one repeat. */
+struct loop {
+	unsigned nfree, nretry;
+	unsigned queued;   /* given to the engine, not yet committed */
+	unsigned inflight; /* committed, not yet reaped */
+	uint64_t deadline_ns;
+	uint64_t t0_ns;    /* the loop's start (rate limit: see in.phase) */
+	uint64_t nbegun;   /* rate limit: new units begun */
+	uint64_t next_due; /* rate limit: when the next new unit is due */
+	uint64_t recent_ns; /* the latest time the loop read: now is no earlier */
+	struct pattern pat0; /* time_based: the pattern as the repeat began */
+	uint64_t held_off, held_len; /* rate limit: the next unit, drawn, not yet due */
+	bool held;
+	bool exhausted;    /* the pattern has no more units */
+	bool stopping;     /* issue nothing more: stopped or failed */
+	bool failed;
+	uint64_t unflushed; /* writes issued since the last flush */
+	bool flush_due;     /* sync_every writes issued: drain, then flush */
+};
+
+int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct io_engine *shape,
+		enum consume_kind consume, struct io_snapshot *snap, char *err)
+{
+	struct io_engine *e = &w->eng;
+	unsigned n = shape->iodepth;
+
+	memset(w, 0, sizeof(*w));
+	w->in.ops = ops;
+	w->snap = snap;
+	*e = *shape;
+	e->units = NULL;
+	e->bufs = NULL;
+	e->priv = NULL;
+	consume_init(&w->cons, consume);
+	if (n == 0)
+		return err_set(err, "%s: iodepth must be at least 1", ops->name);
+	w->min_batch = n / 4 ? n / 4 : 1;
+	e->bufs_len = (size_t)io_round_up((uint64_t)n * e->bs, 4095);
+	e->units = calloc(n, sizeof(*e->units));
+	w->free_units = calloc(n, sizeof(*w->free_units));
+	w->retry_units = calloc(n, sizeof(*w->retry_units));
+	w->hist = hist_new();
+	w->dir_hist[IO_READ] = hist_new();
+	w->dir_hist[IO_WRITE] = hist_new();
+	w->flush_hist = hist_new();
+	w->resp_hist = hist_new();
+	if (!e->units || !w->free_units || !w->retry_units || !w->hist || !w->flush_hist || !w->resp_hist ||
+	    !w->dir_hist[IO_READ] || !w->dir_hist[IO_WRITE] ||
+	    posix_memalign((void **)&e->bufs, 4096, e->bufs_len)) {
+		e->bufs = NULL;
+		return err_set(err, "out of memory for %zu bytes of buffers", e->bufs_len);
+	}
+	/* touch the buffers now so that their page faults are not measured */
+	memset(e->bufs, 0, e->bufs_len);
+	for (unsigned k = 0; k < n; k++) {
+		e->units[k].idx = k;
+		e->units[k].dir = e->dir;
+		e->units[k].buf = e->bufs + (size_t)k * (size_t)e->bs;
+	}
+	if (ops->setup && ops->setup(e, err) < 0)
+		return -1;
+	w->engine_ready = true;
+	return 0;
+}
+
+void ioloop_free(struct io_worker *w)
+{
+	if (w->engine_ready && w->in.ops->teardown)
+		w->in.ops->teardown(&w->eng);
+	w->engine_ready = false;
+	free(w->eng.units);
+	free(w->eng.bufs);
+	free(w->free_units);
+	free(w->retry_units);
+	hist_free(w->hist);
+	hist_free(w->dir_hist[IO_READ]);
+	hist_free(w->dir_hist[IO_WRITE]);
+	hist_free(w->flush_hist);
+	w->dir_hist[IO_READ] = w->dir_hist[IO_WRITE] = w->flush_hist = NULL;
+	hist_free(w->resp_hist);
+	if (w->series)
+		series_free(w->series);
+	free(w->series);
+	w->series = NULL;
+	w->eng.units = NULL;
+	w->eng.bufs = NULL;
+	w->free_units = w->retry_units = NULL;
+	w->hist = w->resp_hist = NULL;
+}
+
+static int fadvise_advice(int hint)
+{
+	static const int advice[] = {
+		[HINT_NONE] = POSIX_FADV_NORMAL,     [HINT_SEQUENTIAL] = POSIX_FADV_SEQUENTIAL,
+		[HINT_RANDOM] = POSIX_FADV_RANDOM,   [HINT_WILLNEED] = POSIX_FADV_WILLNEED,
+		[HINT_NOREUSE] = POSIX_FADV_NOREUSE,
+	};
+	return advice[hint];
+}
+
+void ioloop_finish(struct io_worker *w)
+{
+	if (w->in.ops->finish)
+		w->in.ops->finish(&w->eng);
+}
+
+int ioloop_advise(struct io_worker *w, char *err)
+{
+	struct io_engine *e = &w->eng;
+	int rc;
+
+	if (w->in.ops->advise)
+		return w->in.ops->advise(e, err);
+	if (e->direct || e->hint == HINT_NONE)
+		return 0;
+	rc = posix_fadvise(e->fd, 0, 0, fadvise_advice(e->hint));
+	if (rc)
+		return err_set(err, "posix_fadvise: %s", strerror(rc));
+	return 0;
+}
+
+/* ---- the hooks: every unit begins and ends here ---- */
+
+static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
+{
+	u->t_issue = t;
+	if (w->rated)
+		w->res.behind_ns = t > u->t_due ? t - u->t_due : 0;
+}
+
+/*
+ * Latencies go into their histogram IO_LAT_BATCH at a time.  Bucketing one
+ * is a chain of dependent steps (leading zeros, shift, the bucket's load,
+ * add and store: some 15 cycles), and the clock read that starts the next
+ * unit (lfence; rdtsc) waits for all of it: 5-6 ns per unit at 4 KiB
+ * cached mmap (bench: time per read outside its latency).  Kept, a latency
+ * is one store; bucketed together, the chains overlap.  The batch goes
+ * before the series moves to its next interval and after the loop.
+ */
+__attribute__((noinline)) static void lat_flush(struct io_worker *w)
+{
+	struct hist *h[IO_DIRS] = {
+		w->series ? series_hist(w->series, IO_READ) : w->dir_hist[IO_READ],
+		w->series ? series_hist(w->series, IO_WRITE) : w->dir_hist[IO_WRITE],
+	};
+
+	for (unsigned i = 0; i < w->nlat; i++)
+		hist_record(h[w->lat[i] & 1], w->lat[i] >> 1);
+	w->nlat = 0;
+}
+
+__attribute__((always_inline)) static inline void io_end(struct io_worker *w, const struct io_unit *u,
+						       uint64_t t)
+{
+	struct io_results *r = &w->res;
+	struct series *s = w->series;
+
+	if (w->cons.step)
+		w->cons.step(&w->cons, u->buf, u->len, u->off);
+	if (__builtin_expect(t < w->measure_ns, 0))
+		return; /* during the ramp: consumed, not counted */
+	/* one histogram per unit: the series' interval, or the direction's;
+	 * the repeat's are added up from them after the loop (hists_collect) */
+	if (s) {
+		if (__builtin_expect(t >= s->next_ns, 0)) {
+			lat_flush(w);
+			series_advance(s, t);
+		}
+		series_count(s, u->dir, u->len);
+	}
+	w->lat[w->nlat++] = (t - u->t_issue) << 1 | (uint64_t)u->dir;
+	if (__builtin_expect(w->nlat == IO_LAT_BATCH, 0))
+		lat_flush(w);
+	if (w->rated)
+		hist_record(w->resp_hist, t - u->t_due);
+	r->ops[u->dir]++;
+	r->bytes[u->dir] += u->len;
+	/* the progress line reads the snapshot from another thread */
+	__atomic_store_n(&w->snap->bytes, w->snap->bytes + u->len, __ATOMIC_RELAXED);
+}
+
+/* After the loop (not timed): the per-direction histograms from the series'
+ * intervals, when the units were recorded there, and the repeat's from both
+ * directions. */
+static void hists_collect(struct io_worker *w)
+{
+	if (w->series)
+		for (int d = 0; d < IO_DIRS; d++)
+			for (unsigned k = 0; k < SERIES_SLOTS; k++)
+				hist_merge(w->dir_hist[d], w->series->slot[k].h[d]);
+	hist_merge(w->hist, w->dir_hist[IO_READ]);
+	hist_merge(w->hist, w->dir_hist[IO_WRITE]);
+}
+
+/* ---- the loop ---- */
+
+/* Stops issuing: by the deadline or the stop flag, right after the last
+ * counted unit was consumed, which is where this worker's time ends. */
+static void stop_now(struct io_worker *w, struct loop *L)
+{
+	if (!w->res.truncated)
+		w->res.t_last_ns = now_ns();
+	w->res.truncated = true;
+	L->stopping = true;
+}
+
+static void loop_fail(struct io_worker *w, struct loop *L, int error, uint64_t off,
+		      const char *what)
+{
+	if (!L->failed) {
+		w->res.error = error;
+		w->res.error_off = off;
+		w->res.error_what = what;
+	}
+	L->failed = L->stopping = true;
+}
+
+/* Rate limit, the unit not due by the loop's latest time: whether it is due
+ * now.  When it is not, and units are in flight, the loop reaps them
+ * meanwhile; when none is, it sleeps until the unit is due, or stops at the
+ * deadline or on the stop flag. */
+__attribute__((noinline)) static bool due_wait(struct io_worker *w, struct loop *L, uint64_t when)
+{
+	struct timespec ts;
+
+	if (now_ns() >= when)
+		return true;
+	if (L->inflight)
+		return false;
+	if (when > L->deadline_ns)
+		when = L->deadline_ns;
+	/* in naps of at most 50 ms: the signal that stops the run may go to
+	 * another thread, and a slow rate may be minutes between reads */
+	for (;;) {
+		uint64_t t = now_ns(), until = when - t < 50000000ULL ? when : t + 50000000ULL;
+
+		if (*w->in.stop || t >= L->deadline_ns) {
+			stop_now(w, L);
+			return false;
+		}
+		if (t >= when)
+			return true;
+		ts.tv_sec = (time_t)(until / 1000000000ULL);
+		ts.tv_nsec = (long)(until % 1000000000ULL);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/* Rate limit: whether the next new unit is due.  A unit that is late by
+ * the time the loop last read costs no clock read (a rate the device
+ * cannot reach makes every unit late). */
+static inline bool due(struct io_worker *w, struct loop *L)
+{
+	uint64_t when = L->t0_ns + (uint64_t)(((double)L->nbegun + w->in.phase) * w->in.period_ns);
+
+	L->next_due = when;
+	return L->recent_ns >= when || due_wait(w, L, when);
+}
+
+/*
+ * `one` is a constant in each copy of the loop (see ioloop_run): true for an
+ * engine that completes in queue(), which has one unit, so that the stacks of
+ * free units and of remainders are a count of 0 or 1 and unit 0.
+ */
+
+/* The unit that is free again, or whose remainder is to be queued again. */
+__attribute__((always_inline)) static inline void unit_free(struct io_worker *w, struct loop *L,
+							  const struct io_unit *u, const bool one)
+{
+	if (!one)
+		w->free_units[L->nfree] = u->idx;
+	L->nfree++;
+}
+
+__attribute__((always_inline)) static inline void unit_retry(struct io_worker *w, struct loop *L,
+							   const struct io_unit *u, const bool one)
+{
+	if (!one)
+		w->retry_units[L->nretry] = u->idx;
+	L->nretry++;
+}
+
+/* The pattern's next offset and length; false when it has no more. */
+__attribute__((always_inline)) static inline bool draw(struct io_worker *w, struct loop *L,
+						      uint64_t *off, uint64_t *len)
+{
+	if (pattern_next(&w->in.pat, off, len))
+		return true;
+	/* time_based: round the file again, until the deadline */
+	if (w->in.wrap)
+		w->in.pat = L->pat0;
+	if (!w->in.wrap || !pattern_next(&w->in.pat, off, len)) {
+		L->exhausted = true;
+		return false;
+	}
+	return true;
+}
+
+/* Rate limit: the next unit into u once it is due.  It is drawn first, so
+ * that the loop never waits for a unit the pattern does not have (the time
+ * to end would gain a rate period, or a runtime limit's cut, after the last
+ * unit); drawn and not yet due, it is held until it is. */
+__attribute__((noinline)) static bool draw_due(struct io_worker *w, struct loop *L,
+					       struct io_unit *u)
+{
+	if (!L->held && !draw(w, L, &L->held_off, &L->held_len))
+		return false;
+	L->held = true;
+	if (!due(w, L))
+		return false;
+	L->held = false;
+	u->off = L->held_off;
+	u->len = L->held_len;
+	return true;
+}
+
+/* The next unit to queue: a remainder first, else a new one from the
+ * pattern in a free unit; NULL when there is nothing to queue now. */
+__attribute__((always_inline)) static inline struct io_unit *next_unit(struct io_worker *w,
+								     struct loop *L, const bool one)
+{
+	struct io_unit *u;
+
+	if (L->stopping)
+		return NULL;
+	if (L->nretry) {
+		L->nretry--;
+		return &w->eng.units[one ? 0 : w->retry_units[L->nretry]];
+	}
+	if (!L->nfree || L->exhausted || L->flush_due)
+		return NULL;
+	u = &w->eng.units[one ? 0 : w->free_units[L->nfree - 1]];
+	if (w->rated ? !draw_due(w, L, u) : !draw(w, L, &u->off, &u->len))
+		return NULL;
+	u->t_due = L->next_due;
+	L->nbegun++;
+	/* O_DIRECT needs whole logical blocks; the end of the file cuts the transfer */
+	u->want = io_round_up(u->len, w->in.align_mask);
+	u->done = 0;
+	L->nfree--;
+	if (w->in.gen) {
+		/* not timed as the unit's latency, but inside the time to end */
+		u->dir = w->in.op == OP_READWRITE ? io_mix_dir(w->in.gen, w->in.rwmixread, u->off)
+						  : IO_WRITE;
+		if (u->dir == IO_WRITE) {
+			if (w->produce)
+				data_produce(w->in.gen, u->buf, u->len, u->off);
+			/* the sync_every-th write since the last flush: issue nothing
+			 * more until it and all before it are done and flushed */
+			L->flush_due = ++L->unflushed >= w->in.sync_every;
+		}
+	}
+	return u;
+}
+
+/* What a result means: a unit done (counted and consumed), a remainder to
+ * queue again, a failure, or, once the worker is stopping, nothing. */
+__attribute__((always_inline)) static inline void complete(struct io_worker *w, struct loop *L,
+							 struct io_unit *u, uint64_t t, const bool one)
+{
+	long res = u->res;
+
+	if (__builtin_expect(L->stopping || res <= 0, 0)) {
+		if (!L->stopping && res == -EINTR && !*w->in.stop) {
+			unit_retry(w, L, u, one); /* interrupted: ask again */
+			return;
+		}
+		if (!L->stopping && res == -EINTR)
+			stop_now(w, L); /* interrupted by the signal that stops us */
+		unit_free(w, L, u, one);
+		if (L->stopping)
+			return; /* in flight when the worker stopped: not counted */
+		if (res < 0)
+			loop_fail(w, L, (int)-res, io_unit_off(u),
+				  u->what ? u->what : u->dir == IO_WRITE ? "write" : "read");
+		else
+			loop_fail(w, L, 0, io_unit_off(u), u->what ? u->what : "unexpected end of file");
+		return;
+	}
+	u->done += (uint64_t)res;
+	if (u->done < u->len) {
+		unit_retry(w, L, u, one); /* short: the rest keeps its issue time */
+		return;
+	}
+	unit_free(w, L, u, one);
+	io_end(w, u, t);
+	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
+		stop_now(w, L);
+}
+
+/* Makes the writes completed so far durable: fsync, fdatasync or the
+ * engine's own (msync), timed into the flush histogram; as a unit, one
+ * completed during the ramp is neither counted nor timed. */
+static void flush(struct io_worker *w, struct loop *L)
+{
+	bool data_only = w->in.sync == SYNC_FDATASYNC;
+	uint64_t t0 = now_ns(), t;
+	int rc;
+
+	do
+		rc = w->in.ops->flush ? w->in.ops->flush(&w->eng, data_only)
+		     : data_only      ? fdatasync(w->eng.fd)
+				      : fsync(w->eng.fd);
+	while (rc < 0 && errno == EINTR);
+	t = now_ns();
+	if (t >= w->measure_ns) {
+		hist_record(w->flush_hist, t - t0);
+		w->res.flushes++;
+	}
+	L->unflushed = 0;
+	L->flush_due = false;
+	if (rc < 0)
+		loop_fail(w, L, errno, 0,
+			  w->in.ops->flush ? (w->eng.what ? w->eng.what : "flush")
+			  : data_only	   ? "fdatasync"
+					   : "fsync");
+}
+
+/* Hands what is queued to the kernel; leaves the rest queued when the
+ * engine says to reap first and something is in flight. */
+static void commit(struct io_worker *w, struct loop *L)
+{
+	while (L->queued) {
+		int n = w->in.ops->commit(&w->eng);
+
+		if (n > 0) {
+			L->queued -= (unsigned)n < L->queued ? (unsigned)n : L->queued;
+			L->inflight += (unsigned)n;
+		} else if (n == -EINTR) {
+			continue;
+		} else if ((n == 0 || n == -EAGAIN) && L->inflight) {
+			return;
+		} else {
+			loop_fail(w, L, n ? -n : EAGAIN, 0, w->eng.what ? w->eng.what : "submit");
+			L->queued = 0; /* dropped with the engine at teardown */
+			return;
+		}
+	}
+}
+
+/* Waits for at least min completions and handles every one that is there;
+ * one completion time for the batch. */
+static void reap(struct io_worker *w, struct loop *L, unsigned min)
+{
+	const struct engine_ops *ops = w->in.ops;
+	int n;
+	uint64_t t;
+
+	do
+		n = ops->reap(&w->eng, min);
+	while (n == -EINTR && !*w->in.stop);
+	if (n == -EINTR) {
+		/* a signal stops a wait that may never end (a hung device): what is in
+		 * flight is left to the engine's teardown, and not counted */
+		stop_now(w, L);
+		L->inflight = 0;
+		return;
+	}
+	if (n < 0) {
+		/* what is in flight cannot be waited for here: the engine's teardown will */
+		loop_fail(w, L, -n, 0, w->eng.what ? w->eng.what : "reap");
+		L->inflight = 0;
+		return;
+	}
+	t = L->recent_ns = now_ns();
+	L->inflight -= (unsigned)n < L->inflight ? (unsigned)n : L->inflight;
+	for (int i = 0; i < n; i++)
+		complete(w, L, ops->event(&w->eng, (unsigned)i), t, false);
+}
+
+/* Queues every unit there is room for.  A unit the engine completes at
+ * once is handled here; a queued one is committed at once. */
+__attribute__((always_inline)) static inline void issue(struct io_worker *w, struct loop *L,
+						       const bool one)
+{
+	const struct engine_ops *ops = w->in.ops;
+	struct io_unit *u;
+
+	while ((u = next_unit(w, L, one)) != NULL) {
+		uint64_t t = L->recent_ns = now_ns();
+
+		if (__builtin_expect(!w->res.t_first_ns, 0))
+			w->res.t_first_ns = t;
+		if (!u->done)
+			io_begin(w, u, t);
+		u->res = 0;
+		u->what = NULL;
+		switch (ops->queue(&w->eng, u)) {
+		case IO_DONE:
+			complete(w, L, u, L->recent_ns = now_ns(), one);
+			break;
+		case IO_QUEUED:
+			L->queued++;
+			commit(w, L);
+			break;
+		case IO_BUSY:
+			unit_retry(w, L, u, one);
+			return;
+		}
+	}
+}
+
+/* Issues, commits, flushes and reaps until the pattern is done or the
+ * worker stops. */
+__attribute__((always_inline)) static inline void drive(struct io_worker *w, struct loop *L,
+						       const bool one)
+{
+	for (;;) {
+		issue(w, L, one);
+		if (L->queued)
+			commit(w, L);
+		if (!L->inflight && L->flush_due && !L->stopping && !L->nretry) {
+			flush(w, L);
+			continue;
+		}
+		if (!L->inflight) {
+			/* units the engine holds back with nothing in flight would wait forever */
+			if (L->queued || (L->nretry && !L->stopping))
+				loop_fail(w, L, EAGAIN, 0, w->eng.what ? w->eng.what : "queue");
+			break;
+		}
+		reap(w, L,
+		     L->stopping || L->flush_due ? L->inflight
+		     : L->inflight > w->min_batch ? w->min_batch : 1);
+	}
+}
+
+int ioloop_run(struct io_worker *w)
+{
+	struct io_engine *e = &w->eng;
+	struct loop L = { .deadline_ns = UINT64_MAX };
+
+	memset(&w->res, 0, sizeof(w->res));
+	/* zeros written from buffers nothing else writes to (ioloop_init zeroed
+	 * them) are there already */
+	w->produce = w->in.gen && (w->in.gen->kind != DATA_ZERO || w->in.op == OP_READWRITE);
+	w->rated = w->in.period_ns > 0;
+	consume_reset(&w->cons);
+	hist_reset(w->hist);
+	hist_reset(w->dir_hist[IO_READ]);
+	hist_reset(w->dir_hist[IO_WRITE]);
+	hist_reset(w->flush_hist);
+	hist_reset(w->resp_hist);
+	__atomic_store_n(&w->snap->bytes, 0, __ATOMIC_RELAXED);
+	w->nlat = 0;
+	for (unsigned k = e->iodepth; k-- > 0;)
+		w->free_units[L.nfree++] = k;
+	if (w->rated)
+		prctl(PR_SET_TIMERSLACK, 1UL); /* wake when a unit is due, not 50 µs later */
+	if (w->series)
+		series_start(w->series, 0, w->in.interval_ns); /* empties 2 MiB: not timed */
+	L.pat0 = w->in.pat;
+	L.t0_ns = L.recent_ns = now_ns();
+	__atomic_store_n(&w->snap->t0_ns, L.t0_ns, __ATOMIC_RELAXED);
+	w->measure_ns = w->in.ramp_ns ? L.t0_ns + w->in.ramp_ns : 0;
+	/* saturated: runtime and ramp may each be up to 2^63 - 1 ns */
+	if (w->in.runtime_ns &&
+	    __builtin_add_overflow(L.t0_ns, w->in.ramp_ns + w->in.runtime_ns, &L.deadline_ns))
+		L.deadline_ns = UINT64_MAX;
+	if (w->series)
+		series_origin(w->series, L.t0_ns + w->in.ramp_ns);
+	if (!w->in.ops->commit && e->iodepth == 1)
+		drive(w, &L, true); /* completes in queue: one unit */
+	else
+		drive(w, &L, false);
+	lat_flush(w);
+	/* durable time to end: the last flush is part of it (after a runtime
+	 * limit too; not after a failure or a signal) */
+	if (!L.failed && !*w->in.stop &&
+	    (w->in.sync == SYNC_END || (w->in.sync_every != UINT64_MAX && L.unflushed))) {
+		flush(w, &L);
+		if (w->res.truncated && !L.failed)
+			w->res.t_last_ns = now_ns();
+	}
+	/* after a ramp, time starts where the measured part did */
+	if (w->measure_ns && w->res.t_first_ns && w->res.t_first_ns < w->measure_ns)
+		w->res.t_first_ns = w->measure_ns;
+	consume_finish(&w->cons);
+	w->res.sum = w->cons.sum;
+	if (!w->res.truncated)
+		w->res.t_last_ns = now_ns();
+	hists_collect(w);
+	if (w->series)
+		series_live_end(w->series, w->res.t_last_ns); /* after the time: a copy */
+	return L.failed ? -1 : 0;
+}

@@ -1,0 +1,177 @@
+/*
+ * ioloop.h - the I/O core: the one timed loop every engine runs under.
+ *
+ * A worker is one thread's share of a run.  The loop draws the next offset
+ * from the worker's pattern, takes a free I/O unit, gives it to the
+ * engine's queue() (committing each one at once: fio's default
+ * iodepth_batch_submit=1), and reaps completions when every unit is busy or
+ * the pattern is done.  It alone stamps times (CLOCK_MONOTONIC), records
+ * latency, continues short transfers, retries EINTR, rounds O_DIRECT
+ * requests to whole logical blocks, honours stop and deadline, and runs the
+ * consume step inside the timed region.
+ *
+ * Definitions, the same for every engine:
+ *   issue      the moment a unit is handed to the engine (first attempt);
+ *   completion the moment the engine's result is seen (for a queued engine
+ *              once per reaped batch);
+ *   latency    completion - issue;
+ *   t_first_ns the issue of the worker's first unit;
+ *   t_last_ns  the moment the worker's last counted unit has been consumed
+ *              (consume step included; for a stopped worker, before it
+ *              waits for the units still in flight, which are not counted).
+ * A worker's time to end is t_last_ns - t_first_ns.
+ *
+ * Under a rate limit the schedule is open-loop: unit i of a repeat is due
+ * i * period_ns after the loop starts, whatever happened to the units before
+ * it.  A unit is not issued before it is due; when the device falls behind,
+ * it is issued late.  Then, besides latency (service: issue -> completion),
+ *   response   completion - due,
+ * which counts the wait a slow unit caused the units due after it
+ * (coordinated omission); hist has the one, resp_hist the other.
+ */
+#ifndef IOSWEEP_IOLOOP_H
+#define IOSWEEP_IOLOOP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "io/consume.h"
+#include "io/data.h"
+#include "io/engines/engine.h"
+#include "io/pattern.h"
+#include "io/series.h"
+#include "lib/hist.h"
+
+/* The values of the job options `op` and `sync`, in their order (job/options.c). */
+enum op_kind { OP_READ, OP_WRITE, OP_READWRITE };
+enum sync_kind { SYNC_NONE, SYNC_END, SYNC_FSYNC, SYNC_FDATASYNC, SYNC_DSYNC, SYNC_OSYNC };
+
+/* What a worker is asked to do; set by the runner (pat per repeat). */
+struct io_inputs {
+	const struct engine_ops *ops;
+	struct pattern pat;          /* this worker's share of the units */
+	uint64_t align_mask;         /* O_DIRECT: logical block size - 1; else 0 */
+	uint64_t runtime_ns;         /* stop issuing after this long; 0: no limit */
+	double period_ns;            /* rate limit: ns between due times; 0: no limit */
+	double phase;                /* rate limit: unit i is due (i + phase) periods after the
+				      * start; worker k of n (over every rank) has k / n, so
+				      * that the job's units are due evenly, not n at once */
+	uint64_t interval_ns;        /* series: the interval asked; 0: no series */
+	bool wrap;                   /* time_based: a done pattern starts again */
+	uint64_t ramp_ns;            /* time_based: unmeasured time before runtime_ns */
+	volatile atomic_int *stop;   /* set by a signal handler or another thread */
+	/* writes (op=write or readwrite; gen NULL for reads): each unit's
+	 * direction, the data it writes (produced inside the timed region,
+	 * before the unit is issued), and when writes are made durable */
+	const struct data_gen *gen;
+	enum op_kind op;
+	unsigned rwmixread;          /* op=readwrite: percent of units read */
+	enum sync_kind sync;         /* none, end: one flush after the last unit; fsync,
+				      * fdatasync: every sync_every writes and at the end */
+	uint64_t sync_every;         /* UINT64_MAX: no flush in the loop */
+};
+
+/* What a worker measured in one repeat. */
+struct io_results {
+	uint64_t ops[IO_DIRS], bytes[IO_DIRS]; /* completed units, per direction */
+	uint64_t t_first_ns, t_last_ns;        /* see the definitions above */
+	uint64_t sum;                          /* the consume result */
+	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
+	bool truncated;                        /* stopped by runtime or a signal */
+	uint64_t behind_ns;                    /* rate limit: the last unit issued this
+						* long after it was due */
+	/* a failed unit: error_what is set ("read", "unexpected end of file"),
+	 * error is its errno or 0 when there is none (end of file) */
+	int error;
+	uint64_t error_off;
+	const char *error_what;
+};
+
+/* Published for the progress line, which reads it from another thread:
+ * atomics, and the live view's buffers (series.h). */
+struct io_snapshot {
+	uint64_t bytes;          /* of this repeat, all directions */
+	uint64_t t0_ns;          /* when this repeat's loop started; 0: not yet */
+	struct series_live live; /* with a series: its latest interval */
+};
+
+/* Latencies recorded at once, then bucketed together (see ioloop.c). */
+#define IO_LAT_BATCH 64
+
+struct io_worker {
+	struct io_inputs in;
+	struct io_engine eng;        /* the engine's view of the worker, and its state */
+	struct consume cons;         /* the consume step and its state */
+	struct hist *hist;           /* latencies of this repeat (added up after the loop) */
+	struct hist *dir_hist[IO_DIRS]; /* the same, per direction (recorded here without a
+					 * series, else added up from its intervals) */
+	struct hist *flush_hist;     /* latencies of the flushes */
+	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
+	struct series *series;       /* per interval (interval_ns), or NULL */
+	uint64_t measure_ns;         /* units completed before this are not counted (ramp) */
+	struct io_results res;
+	uint64_t lat[IO_LAT_BATCH];  /* latencies not yet in a histogram, as 2 * ns + direction */
+	unsigned nlat;
+	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
+	unsigned *free_units;        /* stack of free unit numbers */
+	unsigned *retry_units;       /* units whose remainder is to be queued again */
+	unsigned min_batch;          /* completions to wait for while the queue is full */
+	bool engine_ready;           /* setup succeeded: teardown is due */
+	bool produce;                /* writes need data_produce() */
+	bool rated;                  /* in.period_ns > 0 */
+};
+
+/*
+ * Prepares a worker for a whole run (not timed): e's shape (fd, size, bs,
+ * iodepth, dir, direct, sparse, hint, knobs) must be set; allocates the
+ * units, their buffers (touched, so their page faults are not measured) and
+ * the histogram, then runs the engine's setup.  snap is where the worker
+ * publishes its progress.  -1 with a message in err;
+ * ioloop_free() is due either way.
+ */
+int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct io_engine *shape,
+		enum consume_kind consume, struct io_snapshot *snap, char *err);
+void ioloop_free(struct io_worker *w);
+
+/* Before a repeat (not timed): the engine's hints, or posix_fadvise of
+ * e->hint when the engine has no advise(); nothing with O_DIRECT, which
+ * does not go through the page cache. */
+int ioloop_advise(struct io_worker *w, char *err);
+
+/* The direction of the unit at file offset off in an op=readwrite run:
+ * fixed per offset by the seed, rwmixread percent of them reads. */
+static inline enum io_dir io_mix_dir(const struct data_gen *g, unsigned rwmixread, uint64_t off)
+{
+	return data_draw_percent(g, off) < rwmixread ? IO_READ : IO_WRITE;
+}
+
+/* The timed loop over w->in.pat: 0, or -1 with w->res.error* set. */
+int ioloop_run(struct io_worker *w);
+
+/* After a repeat (not timed): the engine lets go of the file's pages, so
+ * that the next repeat's cache policy can evict them. */
+void ioloop_finish(struct io_worker *w);
+
+/* The one clock every time of the loop is read from. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Completed units and bytes in both directions. */
+static inline uint64_t io_results_ops(const struct io_results *r)
+{
+	return r->ops[IO_READ] + r->ops[IO_WRITE];
+}
+
+static inline uint64_t io_results_bytes(const struct io_results *r)
+{
+	return r->bytes[IO_READ] + r->bytes[IO_WRITE];
+}
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * pattern.c - offset generators: sequential (dense or strided), reverse,
+ * random (a seeded permutation of the blocks per pass) and random-replace
+ * (independent draws).  See pattern.h for why they are arithmetic, not
+ * lists.
+ */
+#define _GNU_SOURCE
+#include "io/pattern.h"
+#include "lib/splitmix.h"
+
+#include <stdlib.h>
+
+#define FEISTEL_ROUNDS 4
+
+/* Sequential and reverse: read k starts at k * spacing.  Dense reads
+ * (spacing == bs) cover the file and the last one may be short; sparse reads
+ * stop at the last whole block that fits.  Random reads read whole blocks
+ * only: by default one pass over them. */
+uint64_t pattern_reads(enum pattern_kind kind, uint64_t size, uint64_t bs, uint64_t spacing,
+		       uint64_t count)
+{
+	if (pattern_is_random(kind))
+		return size >= bs ? (count ? count : size / bs) : 0;
+	if (spacing == bs)
+		return size / bs + (size % bs != 0);
+	return size >= bs ? (size - bs) / spacing + 1 : 0;
+}
+
+uint64_t pattern_bytes(enum pattern_kind kind, uint64_t size, uint64_t bs, uint64_t spacing,
+		       uint64_t count)
+{
+	uint64_t n = pattern_reads(kind, size, bs, spacing, count);
+
+	if (!pattern_is_random(kind) && spacing == bs)
+		return size;
+	return n * bs;
+}
+
+static bool next_reverse(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end)
+		return false;
+	*off = (p->total - 1 - p->i++) * p->step;
+	*len = pattern_block_len(p, *off);
+	return true;
+}
+
+/* random-replace: read k reads block splitmix64(seed ^ splitmix64(k)) mapped
+ * onto [0, nblocks) by multiply-shift (no division). */
+static inline uint64_t replace_block(uint64_t seed, uint64_t nblocks, uint64_t k)
+{
+	uint64_t r = splitmix64(seed ^ splitmix64(k));
+
+	return (uint64_t)(((unsigned __int128)r * nblocks) >> 64);
+}
+
+static bool next_replace(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end)
+		return false;
+	*off = replace_block(p->seed, p->nblocks, p->i++) * p->bs;
+	*len = p->bs;
+	return true;
+}
+
+/*
+ * random: a balanced Feistel network over 2 * half_bits bits, the smallest
+ * even width that holds every block number, is a bijection of [0, 4^h); the
+ * round function is splitmix64 of the right half and the round's key.
+ * Values at or beyond nblocks are walked along their cycle until one falls
+ * inside (the domain is under 4 * nblocks, so a few steps on average), which
+ * makes a bijection of [0, nblocks).  Keys: splitmix64(splitmix64(seed) ^
+ * (pass * 4 + round)).
+ */
+static void set_pass(struct pattern *p, uint64_t pass)
+{
+	uint64_t base = splitmix64(p->seed);
+
+	p->pass = pass;
+	for (unsigned r = 0; r < FEISTEL_ROUNDS; r++)
+		p->key[r] = splitmix64(base ^ (pass * FEISTEL_ROUNDS + r));
+}
+
+static inline uint64_t feistel(const struct pattern *p, uint64_t x)
+{
+	uint64_t l = x >> p->half_bits, r = x & p->half_mask;
+
+	for (unsigned k = 0; k < FEISTEL_ROUNDS; k++) {
+		uint64_t t = l ^ (splitmix64(r ^ p->key[k]) & p->half_mask);
+
+		l = r;
+		r = t;
+	}
+	return l << p->half_bits | r;
+}
+
+static inline uint64_t permute(const struct pattern *p, uint64_t k)
+{
+	uint64_t x = feistel(p, k);
+
+	while (x >= p->nblocks)
+		x = feistel(p, x);
+	return x;
+}
+
+static bool next_permuted(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end)
+		return false;
+	*off = permute(p, p->in_pass) * p->bs;
+	*len = p->bs;
+	p->i++;
+	if (++p->in_pass == p->nblocks) {
+		p->in_pass = 0;
+		set_pass(p, p->pass + 1);
+	}
+	return true;
+}
+
+static void init_permutation(struct pattern *p, uint64_t first)
+{
+	unsigned bits = 0;
+
+	while (bits < 64 && (p->nblocks - 1) >> bits)
+		bits++;
+	p->half_bits = bits / 2 + bits % 2;
+	if (p->half_bits == 0)
+		p->half_bits = 1;
+	p->half_mask = (1ULL << p->half_bits) - 1;
+	p->in_pass = p->nblocks ? first % p->nblocks : 0;
+	set_pass(p, p->nblocks ? first / p->nblocks : 0);
+}
+
+void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint64_t bs,
+		  uint64_t spacing, uint64_t count, uint64_t seed, uint64_t first, uint64_t end)
+{
+	p->size = size;
+	p->bs = bs;
+	p->step = spacing;
+	p->seed = seed;
+	p->nblocks = size / bs;
+	p->i = first;
+	p->end = end;
+	p->total = pattern_reads(kind, size, bs, spacing, count);
+	p->next = kind == PATTERN_RANDOM ? next_permuted
+		: kind == PATTERN_RANDOM_REPLACE ? next_replace
+		: kind == PATTERN_REVERSE ? next_reverse : NULL;
+	if (kind == PATTERN_RANDOM)
+		init_permutation(p, first);
+}
+
+uint64_t pattern_span(const struct pattern *p, uint64_t *first)
+{
+	uint64_t lo, hi; /* the lowest and highest offset / step of reads [i, end) */
+
+	*first = 0;
+	if (p->next == next_permuted || p->next == next_replace)
+		return p->size;
+	if (p->end <= p->i)
+		return 0;
+	lo = p->next == next_reverse ? p->total - p->end : p->i;
+	hi = lo + (p->end - p->i) - 1;
+	*first = lo * p->step;
+	return hi * p->step + pattern_block_len(p, hi * p->step) - *first;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	uint64_t x = ((const struct pattern_range *)a)->from;
+	uint64_t y = ((const struct pattern_range *)b)->from;
+
+	return (x > y) - (x < y);
+}
+
+/* Counts the blocks of the reads in range[0..n), one bit per block. */
+static uint64_t distinct_by_bitmap(struct pattern *p, enum pattern_kind kind,
+				   const struct pattern_range *range, size_t n)
+{
+	uint64_t *seen = calloc(p->nblocks / 64 + 1, sizeof(*seen)), distinct = 0;
+
+	if (!seen)
+		return UINT64_MAX;
+	for (size_t k = 0; k < n && distinct < p->nblocks; k++) {
+		if (kind == PATTERN_RANDOM)
+			init_permutation(p, range[k].from);
+		for (uint64_t i = range[k].from; i < range[k].to && distinct < p->nblocks; i++) {
+			uint64_t b = kind == PATTERN_RANDOM ? permute(p, p->in_pass)
+							    : replace_block(p->seed, p->nblocks, i);
+
+			if (!(seen[b / 64] >> (b % 64) & 1)) {
+				seen[b / 64] |= 1ULL << (b % 64);
+				distinct++;
+			}
+			if (kind == PATTERN_RANDOM && ++p->in_pass == p->nblocks) {
+				p->in_pass = 0;
+				set_pass(p, p->pass + 1);
+			}
+		}
+	}
+	free(seen);
+	return distinct;
+}
+
+/*
+ * A permutation needs no bitmap in the common cases: reads within one pass
+ * are distinct blocks, and a whole pass is every block.  Ranges are merged
+ * first, since threads' shares are contiguous.
+ */
+uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t bs,
+				 uint64_t seed, const struct pattern_range *range, size_t n)
+{
+	struct pattern p;
+	struct pattern_range *m = malloc((n + 1) * sizeof(*m));
+	uint64_t reads = 0, nb = bs ? size / bs : 0, d;
+	size_t nm = 0, w = 0;
+
+	if (!m)
+		return UINT64_MAX;
+	for (size_t k = 0; k < n; k++)
+		if (range[k].to > range[k].from)
+			m[nm++] = range[k];
+	qsort(m, nm, sizeof(*m), cmp_range);
+	for (size_t k = 0; k < nm; k++)
+		if (w == 0 || m[k].from > m[w - 1].to)
+			m[w++] = m[k];
+		else if (m[k].to > m[w - 1].to)
+			m[w - 1].to = m[k].to;
+	nm = w;
+	for (size_t k = 0; k < nm; k++)
+		reads += m[k].to - m[k].from;
+	if (nb == 0 || nm == 0) {
+		free(m);
+		return 0;
+	}
+	if (kind == PATTERN_RANDOM) {
+		bool one_pass = m[0].from / nb == (m[nm - 1].to - 1) / nb;
+		bool whole_pass = false;
+
+		for (size_t k = 0; k < nm; k++)
+			whole_pass |= (m[k].from + nb - 1) / nb * nb + nb <= m[k].to;
+		if (one_pass || whole_pass) {
+			free(m);
+			return whole_pass ? nb : reads;
+		}
+	}
+	pattern_init(&p, kind, size, bs, bs, 0, seed, 0, 0);
+	d = distinct_by_bitmap(&p, kind, m, nm);
+	free(m);
+	return d;
+}

@@ -1,0 +1,92 @@
+/*
+ * pattern.h - the offsets a run reads, generated on the fly.
+ *
+ * A run's reads are numbered 0..n-1; a pattern maps a read's number to an
+ * offset and a length with a little arithmetic, so nothing proportional to
+ * the file size is ever stored, and any contiguous share of the reads (one
+ * per thread or rank) can be generated on its own.
+ *
+ * pattern=random is a seeded permutation of the file's whole blocks: read
+ * k of a pass of n blocks reads block perm(k), perm a bijection of [0, n)
+ * (a Feistel network over the next even power of two, cycle-walked back
+ * into [0, n)), so each pass reads every block exactly once, in an order
+ * that depends only on the seed and the pass number.  Disjoint shares of the
+ * read numbers therefore read disjoint blocks.  pattern=random-replace draws
+ * every block independently (splitmix64 of seed and read number), blocks
+ * repeating as they come: fio's norandommap.  Both are the same for every
+ * engine, thread count and repeat.
+ */
+#ifndef IOSWEEP_PATTERN_H
+#define IOSWEEP_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+
+/* The values of the job option `pattern`, in its order (job/options.c). */
+enum pattern_kind { PATTERN_SEQUENTIAL, PATTERN_REVERSE, PATTERN_RANDOM, PATTERN_RANDOM_REPLACE };
+
+struct pattern {
+	uint64_t size, bs, step, seed, nblocks;
+	uint64_t i, end;       /* next read number, one past the last */
+	uint64_t total;        /* reads of the whole run */
+	/* pattern=random: position in the current pass and that pass's keys */
+	uint64_t pass, in_pass, half_mask;
+	unsigned half_bits;
+	uint64_t key[4];
+	/* the generator; NULL for sequential, which pattern_next() inlines */
+	bool (*next)(struct pattern *p, uint64_t *off, uint64_t *len);
+};
+
+static inline bool pattern_is_random(uint64_t kind)
+{
+	return kind == PATTERN_RANDOM || kind == PATTERN_RANDOM_REPLACE;
+}
+
+/* Reads and bytes of one repeat of the whole run. */
+uint64_t pattern_reads(enum pattern_kind kind, uint64_t size, uint64_t bs, uint64_t spacing,
+		       uint64_t count);
+uint64_t pattern_bytes(enum pattern_kind kind, uint64_t size, uint64_t bs, uint64_t spacing,
+		       uint64_t count);
+
+/* Prepares reads [first, end) of the run. */
+void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint64_t bs,
+		  uint64_t spacing, uint64_t count, uint64_t seed, uint64_t first, uint64_t end);
+
+/* The bytes from the first to the last byte that p's reads may touch, and
+ * into *first the offset of the first: the file for the random patterns. */
+uint64_t pattern_span(const struct pattern *p, uint64_t *first);
+
+/* The length of the read at off: a block, or what is left of the file. */
+static inline uint64_t pattern_block_len(const struct pattern *p, uint64_t off)
+{
+	uint64_t left = p->size - off;
+
+	return left < p->bs ? left : p->bs;
+}
+
+/* The next read of the share; false when the share is done. */
+static inline bool pattern_next(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->next)
+		return p->next(p, off, len);
+	if (p->i >= p->end)
+		return false;
+	*off = p->i++ * p->step;
+	*len = pattern_block_len(p, *off);
+	return true;
+}
+
+/* Read numbers [from, to) of a run. */
+struct pattern_range {
+	uint64_t from, to;
+};
+
+/* How many distinct blocks reads range[0..n) of a random run read (the
+ * ranges do not overlap); for coverage_Bps.  UINT64_MAX when out of memory
+ * for the bitmap that some cases need (one bit per block). */
+uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t bs,
+				 uint64_t seed, const struct pattern_range *range, size_t n);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * series.c - per-interval series of a repeat (see series.h).
+ */
+#include "io/series.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "io/cache.h"
+
+#define SERIES_LIVE_NEW 4u /* the middle buffer was published and not taken yet */
+
+int series_init(struct series *s)
+{
+	int rc = 0;
+
+	s->fd = -1;
+	s->live = NULL;
+	for (unsigned k = 0; k < SERIES_SLOTS; k++)
+		for (int d = 0; d < IO_DIRS; d++) {
+			s->slot[k].h[d] = hist_new();
+			rc |= s->slot[k].h[d] ? 0 : -1;
+		}
+	return rc;
+}
+
+void series_free(struct series *s)
+{
+	for (unsigned k = 0; k < SERIES_SLOTS; k++)
+		for (int d = 0; d < IO_DIRS; d++) {
+			hist_free(s->slot[k].h[d]);
+			s->slot[k].h[d] = NULL;
+		}
+}
+
+static void slot_reset(struct series_slot *sl)
+{
+	for (int d = 0; d < IO_DIRS; d++) {
+		sl->ops[d] = sl->bytes[d] = 0;
+		hist_reset(sl->h[d]);
+	}
+	sl->resident = -1;
+}
+
+static void slot_add(struct series_slot *dst, const struct series_slot *src)
+{
+	for (int d = 0; d < IO_DIRS; d++) {
+		dst->ops[d] += src->ops[d];
+		dst->bytes[d] += src->bytes[d];
+		hist_merge(dst->h[d], src->h[d]);
+	}
+	if (dst->resident < 0)
+		dst->resident = src->resident;
+}
+
+static double resident_now(const struct series *s)
+{
+	return s->fd >= 0 ? cache_resident_cheap(s->fd, s->size) : -1;
+}
+
+/* Residency costs a cachestat of the whole file, which grows with the file
+ * (about 0.3 ms for 1 GiB cached here): it is asked at every
+ * resid_every-th boundary only, so that it takes at most 1% of the time. */
+static void resid_pace(struct series *s)
+{
+	s->resid_every = 1 + s->resid_cost_ns * 100 / s->interval_ns;
+}
+
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void series_start(struct series *s, uint64_t t0_ns, uint64_t interval_ns)
+{
+	for (unsigned k = 0; k < SERIES_SLOTS; k++)
+		slot_reset(&s->slot[k]);
+	s->t0_ns = t0_ns;
+	s->interval_ns = interval_ns;
+	s->next_ns = t0_ns + interval_ns;
+	s->cur = 0;
+	s->coarsened = 0;
+	s->resid_cost_ns = clock_ns();
+	s->slot[0].resident = resident_now(s);
+	s->resid_cost_ns = s->fd >= 0 ? clock_ns() - s->resid_cost_ns : 0;
+	resid_pace(s);
+	if (s->live)
+		__atomic_store_n(&s->live->repeat, s->live->repeat + 1, __ATOMIC_RELEASE);
+}
+
+void series_coarsen(struct series *s)
+{
+	for (size_t k = 0; k < SERIES_SLOTS / 2; k++) {
+		struct series_slot *a = &s->slot[k], *b = &s->slot[2 * k], *c = &s->slot[2 * k + 1];
+
+		if (a != b) {
+			slot_reset(a);
+			slot_add(a, b);
+		}
+		slot_add(a, c);
+	}
+	for (unsigned k = SERIES_SLOTS / 2; k < SERIES_SLOTS; k++)
+		slot_reset(&s->slot[k]);
+	s->interval_ns *= 2;
+	s->coarsened++;
+	resid_pace(s);
+	s->cur /= 2;
+	s->next_ns = s->t0_ns + (s->cur + 1) * s->interval_ns;
+}
+
+int series_live_init(struct series_live *l)
+{
+	int rc = 0;
+
+	memset(l, 0, sizeof(*l));
+	for (unsigned k = 0; k < 3; k++) {
+		l->iv[k].lat = hist_new();
+		rc |= l->iv[k].lat ? 0 : -1;
+	}
+	l->back = 0;
+	l->middle = 1;
+	l->front = 2;
+	return rc;
+}
+
+void series_live_free(struct series_live *l)
+{
+	for (unsigned k = 0; k < 3; k++) {
+		hist_free(l->iv[k].lat);
+		l->iv[k].lat = NULL;
+	}
+}
+
+/* Interval k of the current grid (slot cur's figures, or nothing when it is
+ * another one: none completed in it) goes to the worker's buffer, which then
+ * becomes the middle one.  A copy of 34 KiB: at boundaries only. */
+static void live_publish(struct series *s, uint64_t k, bool last)
+{
+	struct series_live *l = s->live;
+	struct series_live_iv *iv = &l->iv[l->back];
+
+	hist_reset(iv->lat);
+	iv->bytes = 0;
+	for (int d = 0; k == s->cur && d < IO_DIRS; d++) {
+		iv->bytes += s->slot[k].bytes[d];
+		hist_merge(iv->lat, s->slot[k].h[d]);
+	}
+	iv->repeat = l->repeat;
+	iv->end_ns = (k + 1) * s->interval_ns;
+	iv->len_ns = s->interval_ns;
+	iv->last = last;
+	l->back = __atomic_exchange_n(&l->middle, l->back | SERIES_LIVE_NEW, __ATOMIC_ACQ_REL) &
+		  ~SERIES_LIVE_NEW;
+}
+
+void series_live_end(struct series *s, uint64_t t_ns)
+{
+	if (s->live)
+		live_publish(s, t_ns > s->t0_ns ? (t_ns - s->t0_ns) / s->interval_ns : 0, true);
+}
+
+const struct series_live_iv *series_live_take(struct series_live *l)
+{
+	const struct series_live_iv *iv;
+	uint64_t repeat;
+
+	if (__atomic_load_n(&l->middle, __ATOMIC_RELAXED) & SERIES_LIVE_NEW)
+		l->front = __atomic_exchange_n(&l->middle, l->front, __ATOMIC_ACQ_REL) &
+			   ~SERIES_LIVE_NEW;
+	iv = &l->iv[l->front];
+	repeat = __atomic_load_n(&l->repeat, __ATOMIC_ACQUIRE);
+	return iv->repeat && iv->repeat == repeat ? iv : NULL;
+}
+
+void series_advance(struct series *s, uint64_t t_ns)
+{
+	uint64_t k = (t_ns - s->t0_ns) / s->interval_ns;
+
+	/* the latest interval completed is the one before k */
+	if (s->live)
+		live_publish(s, k - 1, false);
+	while (k >= SERIES_SLOTS) {
+		series_coarsen(s);
+		k = (t_ns - s->t0_ns) / s->interval_ns;
+	}
+	if (k != s->cur && k % s->resid_every == 0)
+		s->slot[k].resident = resident_now(s);
+	s->cur = (unsigned)k;
+	s->next_ns = s->t0_ns + (k + 1) * s->interval_ns;
+}
+
+unsigned series_used(const struct series *s)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < SERIES_SLOTS; k++)
+		for (int d = 0; d < IO_DIRS; d++)
+			if (s->slot[k].ops[d])
+				n = k + 1;
+	return n > s->cur + 1 ? n : s->cur + 1;
+}
+
+void series_merge(struct series *dst, struct series *src)
+{
+	while (dst->coarsened < src->coarsened)
+		series_coarsen(dst);
+	while (src->coarsened < dst->coarsened)
+		series_coarsen(src);
+	for (unsigned k = 0; k < SERIES_SLOTS; k++)
+		slot_add(&dst->slot[k], &src->slot[k]);
+	if (src->cur > dst->cur)
+		dst->cur = src->cur;
+}

@@ -1,0 +1,352 @@
+/*
+ * options.c - the table of job options, and the few functions that read it.
+ *
+ * To add an option: add its id to options.h, one row here, and its use in
+ * the stage that needs it.  Parsing, `iosweep options`, the plan printer, the
+ * reporters and the man-page test follow from this table.
+ */
+#define _GNU_SOURCE
+#include "job/options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/cache.h"
+#include "io/engines/engine.h"
+#include "job/fio_words.h"
+#include "lib/error.h"
+#include "lib/jsontext.h"
+#include "lib/units.h"
+
+static const char *const pattern_values[] = { "sequential", "reverse", "random",
+						"random-replace", NULL };
+static const char *const flag_values[] = { [FLAG_OFF] = "0", [FLAG_ON] = "1", NULL };
+static const char *const hint_values[] = { "none", "sequential", "random", "willneed",
+					    "noreuse", NULL };
+static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
+static const char *const op_values[] = { "read", "write", "readwrite", NULL };
+static const char *const sync_values[] = { "none", "end", "fsync", "fdatasync", "dsync",
+					    "osync", NULL };
+static const char *const data_values[] = { "random", "zero", NULL };
+static const char *const alloc_values[] = { "overwrite", "allocate", "prealloc", NULL };
+static const char *const verify_values[] = { "none", "after", NULL };
+
+#define GiB (1ULL << 30)
+
+const struct option_def option_table[OPT__COUNT] = {
+	[OPT_FILENAME] = { "filename", T_PATH, false, false, NULL, 0, 0, NULL, "filename",
+			   "file to read; created if missing (default "
+			   "${IOSWEEP_DIR:-/var/tmp}/iosweep-SIZE-FILL.dat)" },
+	[OPT_SIZE] = { "size", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL, "size",
+		       "file size; defaults to the size of an existing file" },
+	[OPT_FILL] = { "fill", T_ENUM, false, false, "random", 0, 0, fill_names, NULL,
+		       "content of a created file (text: one integer 0-1000 per line); existing: "
+		       "a file of your own, never created" },
+	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL, "blocksize",
+		     "bytes per read" },
+	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL, NULL,
+			  "distance between the starts of consecutive reads (default bs: dense)" },
+	[OPT_PATTERN] = { "pattern", T_ENUM, true, false, "sequential", 0, 0, pattern_values,
+			  "rw", "order of reads; random: every block once per pass, in seeded order; "
+			  "random-replace: independent draws (fio's norandommap)" },
+	[OPT_COUNT] = { "count", T_UINT, false, false, NULL, 1, INT64_MAX, NULL, "number_ios",
+			"number of random reads (default: one pass, a read per whole block)" },
+	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL, "randseed",
+		       "seed of random offsets and of fill=random content" },
+	/* the engine table says what each engine is (iosweep options lists them) */
+	[OPT_ENGINE] = { "engine", T_ENUM, true, false, "sync", 0, 0,
+			 (const char *const *)engine_names, "ioengine", "how reads are issued" },
+	[OPT_IODEPTH] = { "iodepth", T_UINT, true, false, "1", 1, 4096, NULL, "iodepth",
+			  "reads in flight for the queued engines (aio, uring)" },
+	[OPT_FIXEDBUFS] = { "fixedbufs", T_ENUM, true, false, "0", 0, 0, flag_values, "fixedbufs",
+			    "uring: register the buffers (READ_FIXED)" },
+	[OPT_REGISTERFILES] = { "registerfiles", T_ENUM, true, false, "0", 0, 0, flag_values,
+				"registerfiles", "uring: register the file (IOSQE_FIXED_FILE)" },
+	[OPT_SQTHREAD_POLL] = { "sqthread_poll", T_ENUM, true, false, "0", 0, 0, flag_values,
+				"sqthread_poll", "uring: a kernel thread polls the submission queue" },
+	[OPT_HIPRI] = { "hipri", T_ENUM, true, false, "0", 0, 0, flag_values, "hipri",
+			"uring, psync2: poll for O_DIRECT completions (cache=direct)" },
+	[OPT_NOWAIT] = { "nowait", T_ENUM, true, false, "0", 0, 0, flag_values, "nowait",
+			 "psync2: RWF_NOWAIT first, a blocking read when it would block" },
+	[OPT_CACHE] = { "cache", T_ENUM, true, false, "fadvise", 0, 0, cache_policy_names, NULL,
+			"page-cache state before each repeat" },
+	[OPT_HINT] = { "hint", T_ENUM, true, false, "none", 0, 0, hint_values, "fadvise_hint",
+		       "posix_fadvise/madvise advice given after open" },
+	[OPT_THREADS] = { "threads", T_UINT, true, false, "1", 1, 1024, NULL, "numjobs",
+			  "parallel readers, each on its own contiguous share of the reads" },
+	[OPT_CONSUME] = { "consume", T_ENUM, true, false, "checksum", 0, 0, consume_values,
+			  "verify", "what is done with the bytes read" },
+	[OPT_OP] = { "op", T_ENUM, true, false, "read", 0, 0, op_values, "readwrite",
+		     "read, write, or both (readwrite: rwmixread percent of the blocks are read)" },
+	[OPT_RWMIXREAD] = { "rwmixread", T_UINT, true, false, "50", 0, 100, NULL, "rwmixread",
+			    "op=readwrite: percent of blocks read, the others written (per offset, "
+			    "from seed)" },
+	[OPT_SYNC] = { "sync", T_ENUM, true, false, "none", 0, 0, sync_values, "fsync",
+		       "durability: none; end (one timed fsync); fsync|fdatasync every "
+		       "sync_every writes; dsync|osync (open flags)" },
+	[OPT_SYNC_EVERY] = { "sync_every", T_UINT, true, false, "1", 1, INT64_MAX, NULL, NULL,
+			     "sync=fsync|fdatasync: writes between two flushes" },
+	[OPT_DATA] = { "data", T_ENUM, true, false, "random", 0, 0, data_values, NULL,
+		       "what writes write: random (incompressible, checkable) or zeros" },
+	[OPT_COMPRESS] = { "compress", T_UINT, true, false, "0", 0, 99, NULL,
+			   "buffer_compress_percentage",
+			   "data=random: percent of each 4 KiB written that is zeros" },
+	[OPT_ALLOC] = { "alloc", T_ENUM, true, false, "overwrite", 0, 0, alloc_values,
+			"fallocate",
+			"writes go into written blocks, a file truncated before each repeat, or "
+			"fallocated blocks" },
+	[OPT_VERIFY] = { "verify", T_ENUM, false, false, "none", 0, 0, verify_values, "verify",
+			 "after: read back and check every block a repeat wrote or read" },
+	[OPT_ALLOW_WRITE] = { "allow_write", T_PATH, false, true, NULL, 0, 0, NULL, NULL,
+			      "the filename again: lets writes into a file iosweep did not make" },
+	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL, "loops",
+			 "measured repeats of each run" },
+	[OPT_WARMUP] = { "warmup", T_UINT, false, false, "0", 0, 100000, NULL, NULL,
+			 "unmeasured repeats before the measured ones" },
+	[OPT_RUNTIME] = { "runtime", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
+			  "runtime", "stop a repeat after this long (0: no limit)" },
+	[OPT_TIME_BASED] = { "time_based", T_ENUM, false, false, "0", 0, 0, flag_values,
+			     "time_based", "a repeat reads for its runtime, going round the file "
+			     "again at its end; figures are over the measured time" },
+	[OPT_RAMP] = { "ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL, "ramp_time",
+		       "time_based: read this long, unmeasured, before the runtime starts" },
+	[OPT_RATE] = { "rate", T_SIZE, true, false, "0", 0, INT64_MAX, NULL, "rate",
+		       "bytes per second of the job, split over its threads: each read is due at "
+		       "a fixed time and a late one is measured from then (0: no limit)" },
+	[OPT_RATE_IOPS] = { "rate_iops", T_UINT, true, false, "0", 0, INT64_MAX, NULL, "rate_iops",
+			    "reads per second of the job, as rate (0: no limit)" },
+	[OPT_INTERVAL] = { "interval", T_DURATION, false, false, "1s", 0, INT64_MAX, NULL, NULL,
+			   "length of the intervals of a repeat's series (reads, bytes, latency "
+			   "percentiles, residency); none for a repeat shorter than three (0: none)" },
+	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL, NULL,
+			   "job whose runs ratios are computed against" },
+	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
+			      "description", "shown in reports" },
+};
+
+bool option_engine_takes(const struct engine_ops *e, int id)
+{
+	int k = option_knob(id);
+
+	return k < 0 || (e->knobs & KNOB(k));
+}
+
+int option_find(const char *name)
+{
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (strcasecmp(option_table[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Edit distance (insert, delete, substitute), for short names only. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64];
+
+	if (la >= 63 || lb >= 63)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+const char *option_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, len = strlen(name); /* farther than two edits is no suggestion */
+
+	for (int i = 0; i < OPT__COUNT; i++) {
+		const struct option_def *o = &option_table[i];
+		size_t d = distance(o->name, name);
+
+		if (o->fio_name && strcasecmp(o->fio_name, name) == 0)
+			return o->name;
+		if (len >= 3 && strncasecmp(o->name, name, len) == 0)
+			d = 1; /* an abbreviation */
+		if (d < best_d) {
+			best = o->name;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static void join_values(const char *const *values, char *buf, size_t n)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; values[i] && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", values[i]);
+}
+
+static int parse_enum(const struct option_def *o, const char *text, union optval *out, char *err)
+{
+	char allowed[256];
+	const char *near = NULL;
+
+	for (size_t i = 0; o->values[i]; i++) {
+		if (strcasecmp(o->values[i], text) == 0) {
+			out->u = i;
+			return 0;
+		}
+		if (!near && distance(o->values[i], text) <= 2)
+			near = o->values[i];
+	}
+	join_values(o->values, allowed, sizeof(allowed));
+	if (fio_hint_value(o->name, text))
+		return err_set(err, "%s: unknown value '%s': %s (allowed: %s)", o->name, text,
+			       fio_hint_value(o->name, text), allowed);
+	if (near)
+		return err_set(err, "%s: unknown value '%s' (did you mean '%s'? allowed: %s)",
+			       o->name, text, near, allowed);
+	return err_set(err, "%s: unknown value '%s' (allowed: %s)", o->name, text, allowed);
+}
+
+static int check_bounds(const struct option_def *o, const char *text, uint64_t v, char *err)
+{
+	char lo[32], hi[32];
+
+	if (v >= o->min && v <= o->max)
+		return 0;
+	if (v == 0)
+		return err_set(err, "%s: '%s' must be greater than zero", o->name, text);
+	if (o->type == T_SIZE) {
+		units_fmt_size(o->min, lo, sizeof(lo));
+		units_fmt_size(o->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%llu", (unsigned long long)o->min);
+		snprintf(hi, sizeof(hi), "%llu", (unsigned long long)o->max);
+	}
+	return err_set(err, "%s: '%s' is out of range (%s to %s)", o->name, text, lo, hi);
+}
+
+int option_parse_value(enum opt_id id, const char *text, union optval *out, char *err)
+{
+	const struct option_def *o = &option_table[id];
+	char why[ERR_MAX];
+	int rc = 0;
+
+	switch (o->type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		if (*text == '\0' && o->type != T_TEXT)
+			return err_set(err, "%s: empty value", o->name);
+		out->s = strdup(text);
+		if (!out->s)
+			return err_set(err, "out of memory");
+		return 0;
+	case T_ENUM:
+		return parse_enum(o, text, out, err);
+	case T_SIZE:
+		rc = units_parse_size(text, &out->u, why);
+		break;
+	case T_UINT:
+		rc = units_parse_uint(text, &out->u, why);
+		break;
+	case T_DURATION:
+		rc = units_parse_duration_ns(text, &out->u, why);
+		break;
+	}
+	if (rc < 0)
+		return err_set(err, "%s: %s", o->name, why);
+	return check_bounds(o, text, out->u, err);
+}
+
+void option_format(enum opt_id id, union optval v, char *buf, size_t n)
+{
+	const struct option_def *o = &option_table[id];
+	char tmp[32];
+
+	switch (o->type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		snprintf(buf, n, "%s", v.s ? v.s : "");
+		break;
+	case T_ENUM:
+		snprintf(buf, n, "%s", o->values[v.u]);
+		break;
+	case T_SIZE:
+		units_fmt_size(v.u, buf, n);
+		break;
+	case T_UINT:
+		snprintf(buf, n, "%llu", (unsigned long long)v.u);
+		break;
+	case T_DURATION:
+		if (v.u % 1000000000ULL == 0)
+			snprintf(tmp, sizeof(tmp), "%llus", (unsigned long long)(v.u / 1000000000ULL));
+		else if (v.u % 1000000ULL == 0)
+			snprintf(tmp, sizeof(tmp), "%llums", (unsigned long long)(v.u / 1000000ULL));
+		else
+			snprintf(tmp, sizeof(tmp), "%lluns", (unsigned long long)v.u);
+		snprintf(buf, n, "%s", tmp);
+		break;
+	}
+}
+
+bool option_value_equal(enum opt_id id, union optval a, union optval b)
+{
+	switch (option_table[id].type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		if (!a.s || !b.s)
+			return a.s == b.s;
+		return strcmp(a.s, b.s) == 0;
+	default:
+		return a.u == b.u;
+	}
+}
+
+static json_t *option_json(enum opt_id id, union optval v)
+{
+	const struct option_def *o = &option_table[id];
+
+	switch (o->type) {
+	case T_PATH:
+	case T_TEXT:
+	case T_JOB:
+		return json_text(v.s);
+	case T_ENUM:
+		return json_string(o->values[v.u]);
+	case T_DURATION:
+		return json_real((double)v.u / 1e9);
+	case T_SIZE:
+	case T_UINT:
+		break;
+	}
+	return json_integer((json_int_t)v.u);
+}
+
+json_t *options_params_json(const union optval *v)
+{
+	json_t *obj = json_object();
+
+	for (int i = 0; obj && i < OPT__COUNT; i++)
+		if (!option_table[i].per_job &&
+		    json_object_set_new(obj, option_table[i].name, option_json(i, v[i])) < 0) {
+			json_decref(obj);
+			return NULL;
+		}
+	return obj;
+}

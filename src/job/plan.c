@@ -1,0 +1,1288 @@
+/*
+ * plan.c - jobs -> the ordered list of runs.
+ *
+ * Per job: the file and its size are resolved once (an existing file gives
+ * its size; a missing one needs `size`), then the list options are walked as
+ * a mixed-radix counter in declaration order.  Each combination is
+ * normalized (values that do not apply are fixed so that they cannot make
+ * two identical runs), checked for contradictions, and counted in reads
+ * and bytes.
+ */
+#define _GNU_SOURCE
+#include "job/plan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <search.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/cache.h"
+#include "io/data.h"
+#include "io/engines/engine.h"
+#include "io/pattern.h"
+#include "io/prepare.h"
+#include "io/wtarget.h"
+#include "lib/error.h"
+#include "lib/hist.h"
+#include "lib/texttable.h"
+#include "lib/units.h"
+
+/* Size of a file or block device; -1 with errno when it cannot be read. */
+static int plan_file_size(const char *path, uint64_t *size, bool *blockdev)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	*blockdev = S_ISBLK(st.st_mode);
+	if (S_ISREG(st.st_mode)) {
+		*size = (uint64_t)st.st_size;
+		return 0;
+	}
+	if (!*blockdev) {
+		errno = EINVAL;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = ioctl(fd, BLKGETSIZE64, size);
+	close(fd);
+	return rc;
+}
+
+/* Where the job's file is and how big it is. */
+struct target {
+	char *filename;
+	uint64_t size;
+	bool exists, blockdev, per_rank, rank_file;
+	bool evictable;              /* its pages can be evicted (not tmpfs) */
+	bool recorded;               /* iosweep made it (or will): record holds how */
+	struct prepare_record record;
+	const char *maker;           /* the earlier job of the plan that will make it */
+	uint64_t have;               /* the size of the file that exists */
+	bool seen;                   /* an earlier job named it: known already */
+	bool ours;                   /* a write target of iosweep's own (wtarget.h) */
+	bool new_file;               /* a write target that does not exist yet */
+	bool written;                /* an iosweep write run will have written it (before
+				      * this plan: its record says so; or an earlier run) */
+	const char *writer;          /* the job of this plan that writes it, if one does */
+	struct known_file *known;    /* what earlier jobs found, when seen */
+};
+
+/* A file the plan names, by name: looked at once however many jobs name it,
+ * and for a file the plan will create, what its first job makes of it. */
+struct known_file {
+	char *name;
+	const char *maker;           /* NULL: the file exists */
+	bool blockdev, recorded, evictable;
+	uint64_t have;
+	struct prepare_record rec;
+	bool written;                /* as target.written, after the jobs so far */
+	const char *writer;
+};
+
+/* {rank} and {host} in a file name: each rank of a multi-host run reads a
+ * file of its own (*per_rank), which with {rank} no other rank opens. */
+static char *expand_rank(const struct plan_where *where, const char *name, bool *per_rank,
+			 bool *rank_file)
+{
+	static const char *const keys[] = { "{rank}", "{host}" };
+	char rank[16], *out = strdup(name);
+
+	snprintf(rank, sizeof(rank), "%d", where->rank);
+	*per_rank = *rank_file = false;
+	for (int k = 0; out && k < 2; k++) {
+		char *at;
+
+		while (out && (at = strstr(out, keys[k])) != NULL) {
+			char *next;
+
+			*per_rank = true;
+			*rank_file |= k == 0;
+			if (asprintf(&next, "%.*s%s%s", (int)(at - out), out, k ? where->host : rank,
+				     at + strlen(keys[k])) < 0)
+				next = NULL;
+			free(out);
+			out = next;
+		}
+	}
+	return out;
+}
+
+static int default_filename(const struct job *job, uint64_t size, char **out, char *err)
+{
+	const char *dir = getenv("IOSWEEP_DIR");
+	const struct job_value *fill = &job->opt[OPT_FILL], *seed = &job->opt[OPT_SEED];
+	char sz[32], seedpart[32] = "";
+
+	units_fmt_size(size, sz, sizeof(sz));
+	if (seed->n && seed->v[0].u != 1)
+		snprintf(seedpart, sizeof(seedpart), "-s%llu", (unsigned long long)seed->v[0].u);
+	if (asprintf(out, "%s/iosweep-%s-%s%s.dat", dir && *dir ? dir : "/var/tmp", sz,
+		     option_table[OPT_FILL].values[fill->n ? fill->v[0].u : 0], seedpart) < 0)
+		return err_set(err, "out of memory");
+	return 0;
+}
+
+/* A file name as the job file wrote it: what a shell would have changed,
+ * iosweep takes as it is, so what cannot be meant is refused here. */
+static int check_name(const char *where, const char *name, char *err)
+{
+	size_t len = strlen(name);
+
+	if (len >= 2 && (name[0] == '"' || name[0] == '\'') && name[len - 1] == name[0])
+		return err_set(err, "%s: filename %s is quoted: write it without quotes (a value "
+				    "is taken as it is)", where, name);
+	if (name[0] == '~')
+		return err_set(err, "%s: filename '%s' starts with '~', which is not expanded: "
+				    "write ${HOME}%s", where, name, name + strcspn(name, "/"));
+	const char *dollar = strchr(name, '$');
+	if (dollar && dollar[1] != '{')
+		return err_set(err, "%s: filename '%s' has a '$' that is not expanded: write "
+				    "${VAR} (${HOME}/x, not $HOME/x)", where, name);
+	if (len && name[len - 1] == '/')
+		return err_set(err, "%s: filename '%s' ends with '/': the test file is a file, not "
+				    "a directory", where, name);
+	return 0;
+}
+
+/* A file to be created: not through a symbolic link, and in a directory
+ * that exists and can be written (everything run would find out later). */
+static int check_creatable(const char *where, const char *path, char *err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return err_set(err, "%s: %s is a symbolic link to a file that does not exist: "
+				    "iosweep does not create files through symbolic links (name the "
+				    "target, or remove the link)", where, path);
+	prepare_dirname(path, dir, sizeof(dir));
+	if (stat(dir, &st) < 0)
+		return err_set(err, "%s: cannot create %s: directory %s: %s", where, path, dir,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_set(err, "%s: cannot create %s: %s is not a directory", where, path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return err_set(err, "%s: cannot create %s in %s: %s", where, path, dir,
+			       strerror(errno));
+	return 0;
+}
+
+/* A missing file that an earlier job of the plan creates: this job reads
+ * what that one makes. */
+static int planned_target(const struct jobfile *jf, const struct job *job, struct target *t,
+			  const struct known_file *m, char *err)
+{
+	const struct job_value *size = &job->opt[OPT_SIZE];
+	char where[300], want[32];
+
+	t->recorded = true;
+	t->record = m->rec;
+	t->maker = m->maker;
+	t->size = size->n ? size->v[0].u : m->rec.size;
+	if (t->size <= m->rec.size)
+		return 0;
+	units_fmt_size(t->size, want, sizeof(want));
+	job_where(jf, job, OPT_SIZE, where, sizeof(where));
+	return err_set(err, "%s: %s will be made by job '%s' with %llu bytes, fewer than size=%s",
+		       where, t->filename, m->maker, (unsigned long long)m->rec.size, want);
+}
+
+/* A file no earlier job named: its type and size, its record; for a file
+ * to create, whether it can be.  1 when it exists, 0 when not, -1. */
+static int look_at(const char *where, struct target *t, const struct job_value *size,
+		   char *err)
+{
+	struct prepare_record rec;
+	char why[ERR_MAX];
+	int rc;
+
+	if (plan_file_size(t->filename, &t->have, &t->blockdev) < 0) {
+		if (errno != ENOENT)
+			return err_set(err, "%s: %s: %s", where, t->filename,
+				       errno == EINVAL ? "not a regular file or block device"
+						       : strerror(errno));
+		if (!size->n)
+			return err_set(err, "%s: %s does not exist: give a size to create it",
+				       where, t->filename);
+		return check_creatable(where, t->filename, err) < 0 ? -1 : 0;
+	}
+	/* opened as a run would open it: a planted file or link is refused now */
+	rc = prepare_record_read(t->filename, &rec, why);
+	if (rc < 0)
+		return err_set(err, "%s: %s", where, why);
+	t->recorded = rc > 0;
+	if (t->recorded)
+		t->record = rec;
+	t->written = t->recorded && rec.written;
+	return 1;
+}
+
+/* Whether some run of job writes; whether every run that writes empties the
+ * file first (alloc=allocate or prealloc), so that its size may grow. */
+static bool job_writes(const struct job *job, bool *only_allocating)
+{
+	const struct job_value *op = &job->opt[OPT_OP], *alloc = &job->opt[OPT_ALLOC];
+	bool writes = false;
+
+	for (size_t i = 0; i < op->n; i++)
+		writes |= op->v[i].u != OP_READ;
+	*only_allocating = writes && alloc->n;
+	for (size_t i = 0; i < alloc->n; i++)
+		*only_allocating &= alloc->v[i].u != ALLOC_OVERWRITE;
+	return writes;
+}
+
+/* A job that writes: may its file be written (wtarget.h)? */
+static int check_write_target(const struct jobfile *jf, const struct job *job, struct target *t,
+			      char *err)
+{
+	const struct job_value *allow = &job->opt[OPT_ALLOW_WRITE];
+	enum wtarget_kind kind;
+	char where[300], why[ERR_MAX];
+
+	job_where(jf, job, allow->n ? OPT_ALLOW_WRITE : OPT_FILENAME, where, sizeof(where));
+	if (wtarget_check(t->filename, allow->n ? allow->v[0].s : NULL, &kind, why) < 0)
+		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+	t->ours = kind == WTARGET_OURS;
+	t->new_file = kind == WTARGET_NEW;
+	return 0;
+}
+
+/* What a repeat of a write run may allocate on its file: with alloc=allocate
+ * (the file emptied to a hole) the blocks its writes touch, each write's
+ * whole 4 KiB pages, at most the file; else the whole file. */
+static uint64_t run_allocates(const struct run *r)
+{
+	uint64_t size = r->v[OPT_SIZE].u, most;
+
+	if (r->v[OPT_ALLOC].u != ALLOC_ALLOCATE ||
+	    __builtin_mul_overflow(r->reads, io_round_up(r->v[OPT_BS].u, 4095), &most))
+		return size;
+	return most < size ? most : size;
+}
+
+/* Is there room for what the job's runs (n of them at runs) will allocate?
+ * An existing file gives back what it holds when it is emptied. */
+static int check_space(const struct jobfile *jf, const struct job *job, const struct target *t,
+		       const struct run *runs, size_t n, char *err)
+{
+	uint64_t need = 0, have = 0;
+	bool alloc_only;
+	struct stat st;
+	char where[300], why[ERR_MAX];
+
+	if (!job_writes(job, &alloc_only))
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t a = runs[k].write_bytes ? run_allocates(&runs[k]) : 0;
+
+		need = a > need ? a : need;
+	}
+	if (!t->new_file && stat(t->filename, &st) == 0)
+		have = (uint64_t)st.st_blocks * 512;
+	if (!t->new_file && !alloc_only && have >= need)
+		return 0;
+	need = need > have ? need - have : 0;
+	if (wtarget_space(t->filename, need, why) < 0) {
+		job_where(jf, job, job->opt[OPT_ALLOW_WRITE].n ? OPT_ALLOW_WRITE : OPT_FILENAME,
+			  where, sizeof(where));
+		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+	}
+	return 0;
+}
+
+static int resolve_target(const struct plan *plan, const struct job *job, struct target *t,
+			  struct hsearch_data *known, char *err)
+{
+	const struct jobfile *jf = plan->jf;
+	bool alloc_only, writes = job_writes(job, &alloc_only);
+	const struct job_value *name = &job->opt[OPT_FILENAME], *size = &job->opt[OPT_SIZE];
+	char where[300], want[32], have[32];
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	job_where(jf, job, name->n ? OPT_FILENAME : OPT_SIZE, where, sizeof(where));
+	if (!name->n) {
+		if (!size->n)
+			return err_set(err, "%s: job '%s' needs a size (or a filename that exists)",
+				       where, job->name);
+		if (default_filename(job, size->v[0].u, &t->filename, err) < 0)
+			return -1;
+	} else {
+		if (check_name(where, name->v[0].s, err) < 0)
+			return -1;
+		t->filename = expand_rank(&plan->where, name->v[0].s, &t->per_rank, &t->rank_file);
+		if (!t->filename)
+			return err_set(err, "out of memory");
+	}
+	/* before anything follows a link or opens a device */
+	if (writes && check_write_target(jf, job, t, err) < 0)
+		return -1;
+	ENTRY name_key = { .key = t->filename }, *hit = NULL;
+	if (hsearch_r(name_key, FIND, &hit, known) && hit) {
+		struct known_file *k = hit->data;
+
+		t->seen = true;
+		t->known = k;
+		t->written = k->written;
+		t->writer = k->writer;
+		t->evictable = k->evictable;
+		if (k->maker)
+			return planned_target(jf, job, t, k, err);
+		t->blockdev = k->blockdev;
+		t->have = k->have;
+		t->recorded = k->recorded;
+		t->record = k->rec;
+	} else {
+		rc = look_at(where, t, size, err);
+		if (rc <= 0) {
+			t->size = size->n ? size->v[0].u : 0;
+			return rc;
+		}
+	}
+	t->exists = true;
+	t->size = size->n ? size->v[0].u : t->have;
+	if (t->size > t->have && !alloc_only) {
+		units_fmt_size(t->size, want, sizeof(want));
+		job_where(jf, job, OPT_SIZE, where, sizeof(where));
+		units_fmt_size(t->have, have, sizeof(have));
+		return err_set(err, "%s: %s is %llu bytes, smaller than size=%s, and iosweep never "
+				    "writes to an existing file: give size=%s or less (--set size=%s), "
+				    "or, if iosweep made it, remove it to have it made at %s", where, t->filename,
+			       (unsigned long long)t->have, want, have, have, want);
+	}
+	if (t->size == 0)
+		return err_set(err, "%s: %s is empty", where, t->filename);
+	return 0;
+}
+
+/* What the run says about the file's content is what the file holds: the
+ * record of how iosweep made it, or fill=existing when there is none.  A
+ * fill or seed the job gives that the record contradicts is refused. */
+static int apply_record(const struct jobfile *jf, const struct target *t, struct run *r,
+			char *err)
+{
+	const struct job *job = r->job;
+	const char *const *fills = option_table[OPT_FILL].values;
+	bool asked_fill = job->opt[OPT_FILL].n, asked_seed = job->opt[OPT_SEED].n;
+	union optval *v = r->v;
+	char where[300], made[128];
+
+	if (!t->exists && !t->recorded) {
+		if (v[OPT_FILL].u != FILL_EXISTING)
+			return 0;
+		job_where(jf, job, OPT_FILL, where, sizeof(where));
+		return err_set(err, "%s: fill=existing but %s does not exist (job '%s')", where,
+			       t->filename, job->name);
+	}
+	if (!t->recorded) {
+		v[OPT_FILL].u = FILL_EXISTING;
+		return 0;
+	}
+	if (t->maker)
+		snprintf(made, sizeof(made), "will be made by job '%s' with", t->maker);
+	else
+		snprintf(made, sizeof(made), "was made with");
+	job_where(jf, job, OPT_FILL, where, sizeof(where));
+	if (asked_fill && v[OPT_FILL].u != FILL_EXISTING && v[OPT_FILL].u != t->record.fill)
+		return err_set(err, "%s: %s %s fill=%s, job '%s' asks for fill=%s (%s)", where,
+			       t->filename, made, fills[t->record.fill], job->name,
+			       fills[v[OPT_FILL].u], t->maker ? "give each its own filename"
+				       : "remove the file to have it made again");
+	job_where(jf, job, OPT_SEED, where, sizeof(where));
+	if (asked_seed && t->record.fill != FILL_ZERO && v[OPT_SEED].u != t->record.seed)
+		return err_set(err, "%s: %s %s seed=%llu, job '%s' asks for seed=%llu (%s)", where,
+			       t->filename, made, (unsigned long long)t->record.seed, job->name,
+			       (unsigned long long)v[OPT_SEED].u, t->maker ? "give each its own filename"
+				       : "remove the file to have it made again");
+	v[OPT_FILL].u = t->record.fill;
+	if (!asked_seed)
+		v[OPT_SEED].u = t->record.seed;
+	return 0;
+}
+
+/* A file an iosweep write run has written (before this plan, or a run of it
+ * before this one) holds the blocks written over what it was made with: a
+ * run that reads it reports its content as unknown (fill=existing), and does
+ * not sum it as text.  A write run reads nothing: it says how the file was
+ * made, the same in every invocation. */
+static int apply_written(const struct jobfile *jf, const struct target *t, struct run *r,
+			 char *err)
+{
+	char where[300];
+
+	if (!t->written || r->v[OPT_OP].u == OP_WRITE)
+		return 0;
+	job_where(jf, r->job, OPT_CONSUME, where, sizeof(where));
+	if (r->v[OPT_CONSUME].u == CONSUME_INTS && t->writer)
+		return err_set(err, "%s: consume=ints needs a file of text, and job '%s' writes "
+				    "%s before job '%s' reads it (give one of them another "
+				    "filename)", where, t->writer, t->filename, r->job->name);
+	if (r->v[OPT_CONSUME].u == CONSUME_INTS)
+		return err_set(err, "%s: consume=ints needs a file of text, and %s has been "
+				    "written by iosweep since it was made: it holds the blocks "
+				    "written (remove it to have it made again) (job '%s')", where,
+			       t->filename, r->job->name);
+	r->v[OPT_FILL].u = FILL_EXISTING;
+	return 0;
+}
+
+/* --- memory ------------------------------------------------------------ */
+
+/* A number file of /proc or a cgroup ("max": no limit); false when absent. */
+static bool read_number(const char *path, uint64_t *v)
+{
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (ok && strncmp(buf, "max", 3) == 0) {
+		*v = UINT64_MAX;
+	} else if (ok) {
+		char *end;
+
+		errno = 0;
+		*v = strtoull(buf, &end, 10);
+		ok = errno == 0 && end != buf;
+	}
+	return ok;
+}
+
+/* Room left under the limits of the cgroup at dir and of its ancestors
+ * (v2: memory.max - memory.current; v1: memory.limit_in_bytes -
+ * memory.usage_in_bytes). */
+static uint64_t cgroup_room(const char *base, const char *cg, const char *limit_name,
+			    const char *usage_name)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64], *slash;
+	uint64_t room = UINT64_MAX, limit, usage;
+
+	snprintf(dir, sizeof(dir), "%s%s", base, strcmp(cg, "/") == 0 ? "" : cg);
+	for (;;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, limit_name);
+		if (read_number(path, &limit) && limit != UINT64_MAX) {
+			snprintf(path, sizeof(path), "%s/%s", dir, usage_name);
+			if (!read_number(path, &usage))
+				usage = 0;
+			limit = usage < limit ? limit - usage : 0;
+			room = limit < room ? limit : room;
+		}
+		slash = strrchr(dir, '/');
+		if (!slash || (size_t)(slash - dir) < strlen(base))
+			break;
+		*slash = '\0';
+	}
+	return room;
+}
+
+uint64_t plan_memory_available(const char *root, const char **what)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64], base[PATH_MAX];
+	uint64_t avail = UINT64_MAX, kib, room;
+	FILE *f;
+
+	*what = "unknown";
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	if ((f = fopen(path, "re")) != NULL) {
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "MemAvailable:", 13) == 0) {
+				char *end;
+
+				errno = 0;
+				kib = strtoull(line + 13, &end, 10);
+				if (errno || end == line + 13)
+					continue;
+				avail = kib * 1024;
+				*what = "MemAvailable";
+			}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
+	if ((f = fopen(path, "re")) == NULL)
+		return avail;
+	while (fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *cg = ctl ? strchr(ctl + 1, ':') : NULL;
+
+		if (!cg)
+			continue;
+		*cg++ = '\0';
+		cg[strcspn(cg, "\n")] = '\0';
+		if (strcmp(ctl + 1, "") == 0) {
+			snprintf(base, sizeof(base), "%s/sys/fs/cgroup", root);
+			room = cgroup_room(base, cg, "memory.max", "memory.current");
+		} else if (strstr(ctl + 1, "memory")) {
+			snprintf(base, sizeof(base), "%s/sys/fs/cgroup/memory", root);
+			room = cgroup_room(base, cg, "memory.limit_in_bytes", "memory.usage_in_bytes");
+		} else {
+			continue;
+		}
+		if (room < avail) {
+			avail = room;
+			*what = "the cgroup's memory limit";
+		}
+	}
+	fclose(f);
+	return avail;
+}
+
+/* Memory a run holds while it runs, as run.c allocates it: every worker's
+ * buffers (iodepth x bs, in whole pages) and histogram, and the totals'. */
+static uint64_t run_memory(const struct run *r, int ranks)
+{
+	uint64_t buf = (r->v[OPT_IODEPTH].u * r->v[OPT_BS].u + 4095) & ~(uint64_t)4095;
+
+	return r->v[OPT_THREADS].u * (buf + hist_size()) +
+	       hist_size() * (1 + (uint64_t)ranks);
+}
+
+static int check_memory(const struct plan *plan, const struct jobfile *jf, const struct run *r,
+			char *err)
+{
+	uint64_t need = run_memory(r, plan->where.ranks);
+	char where[300], a[32], b[32], bs[32];
+
+	if (need <= plan->mem_available)
+		return 0;
+	job_where(jf, r->job, OPT_BS, where, sizeof(where));
+	units_fmt_bytes((double)need, a, sizeof(a));
+	units_fmt_bytes((double)plan->mem_available, b, sizeof(b));
+	units_fmt_size(r->v[OPT_BS].u, bs, sizeof(bs));
+	return err_set(err, "%s: job '%s' needs %s of buffers and histograms (threads %llu x "
+			    "iodepth %llu x bs %s), more than the %s of memory available (%s): "
+			    "lower threads, iodepth or bs", where, r->job->name, a,
+		       (unsigned long long)r->v[OPT_THREADS].u,
+		       (unsigned long long)r->v[OPT_IODEPTH].u, bs, b, plan->mem_what);
+}
+
+static union optval default_value(enum opt_id id)
+{
+	union optval v = { .u = 0 };
+	char err[ERR_MAX];
+
+	if (option_table[id].def && option_table[id].type != T_PATH &&
+	    option_table[id].type != T_TEXT && option_table[id].type != T_JOB)
+		option_parse_value(id, option_table[id].def, &v, err);
+	return v;
+}
+
+/* What writes cannot be combined with. */
+static int check_write_run(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	const char *engine = option_table[OPT_ENGINE].values[v[OPT_ENGINE].u];
+	const char *op = option_table[OPT_OP].values[v[OPT_OP].u];
+	char where[300];
+
+#define FAIL_AT(id, ...) \
+	(job_where(jf, job, id, where, sizeof(where)), err_set(err, __VA_ARGS__))
+	if (r->blockdev)
+		return FAIL_AT(OPT_FILENAME, "%s: %s is a block device: iosweep never writes to a "
+					     "device, whatever the job says (job '%s')", where,
+			       v[OPT_FILENAME].s, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints parses text, and op=%s writes binary "
+					    "data: use consume=checksum or none (job '%s')", where, op,
+			       job->name);
+	if (v[OPT_CACHE].u == CACHE_WARM && v[OPT_ALLOC].u != ALLOC_OVERWRITE)
+		return FAIL_AT(OPT_CACHE, "%s: cache=warm reads the file in before each repeat, but "
+					  "alloc=%s empties it first: use cache=keep or fadvise "
+					  "(job '%s')", where,
+			       option_table[OPT_ALLOC].values[v[OPT_ALLOC].u], job->name);
+	if (strcmp(engine, "mmap") == 0 &&
+	    (v[OPT_SYNC].u == SYNC_DSYNC || v[OPT_SYNC].u == SYNC_OSYNC))
+		return FAIL_AT(OPT_SYNC, "%s: sync=%s makes write(2) synchronous, and engine=mmap "
+					 "stores into memory: use sync=fsync or fdatasync (msync) "
+					 "(job '%s')", where,
+			       option_table[OPT_SYNC].values[v[OPT_SYNC].u], job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT &&
+	    v[OPT_SIZE].u % cache_logical_block_size(v[OPT_FILENAME].s))
+		return FAIL_AT(OPT_SIZE, "%s: cache=direct writes whole logical blocks (%u bytes), "
+					 "and size=%llu is not a multiple: the last write would go "
+					 "past the end (job '%s')", where,
+			       cache_logical_block_size(v[OPT_FILENAME].s),
+			       (unsigned long long)v[OPT_SIZE].u, job->name);
+	if (strcmp(engine, "mmap") == 0 && v[OPT_ALLOC].u == ALLOC_ALLOCATE)
+		return FAIL_AT(OPT_ALLOC, "%s: engine=mmap cannot report a full disk (a store that "
+					  "cannot allocate kills the process with SIGBUS): use "
+					  "alloc=prealloc or overwrite (job '%s')", where, job->name);
+#undef FAIL_AT
+	return 0;
+}
+
+/* Contradictions within one combination; `where` names the option at fault. */
+static int check_run(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	char where[300], a[32], b[32];
+	bool random = pattern_is_random(v[OPT_PATTERN].u);
+
+#define FAIL_AT(id, ...) \
+	(job_where(jf, job, id, where, sizeof(where)), err_set(err, __VA_ARGS__))
+	units_fmt_size(v[OPT_BS].u, a, sizeof(a));
+	units_fmt_size(v[OPT_SPACING].u, b, sizeof(b));
+	if (!random && v[OPT_SPACING].u < v[OPT_BS].u)
+		return FAIL_AT(OPT_SPACING, "%s: spacing %s is smaller than bs %s in job '%s'",
+			       where, b, a, job->name);
+	if (v[OPT_BS].u > v[OPT_SIZE].u && (random || v[OPT_SPACING].u != v[OPT_BS].u))
+		return FAIL_AT(OPT_BS, "%s: bs %s is larger than the file (%llu bytes) in job '%s'",
+			       where, a, (unsigned long long)v[OPT_SIZE].u, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS &&
+	    (v[OPT_PATTERN].u != PATTERN_SEQUENTIAL || v[OPT_SPACING].u != v[OPT_BS].u ||
+	     v[OPT_THREADS].u != 1 || v[OPT_IODEPTH].u != 1))
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints reads the file in order: it needs "
+					    "pattern=sequential, spacing=bs, threads=1 and "
+					    "iodepth=1 (job '%s')", where, job->name);
+	if (v[OPT_CACHE].u == CACHE_DROP && access("/proc/sys/vm/drop_caches", W_OK) != 0)
+		return FAIL_AT(OPT_CACHE, "%s: cache=drop needs root to write "
+					  "/proc/sys/vm/drop_caches (%s); use cache=fadvise to evict "
+					  "just this file (job '%s')", where, strerror(errno),
+			       job->name);
+	/* the integers of a file are summed only when it holds text */
+	if (v[OPT_CONSUME].u == CONSUME_INTS && v[OPT_FILL].u == FILL_EXISTING &&
+	    !job->opt[OPT_FILL].n)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints on %s, which iosweep did not make: "
+					    "its content is unknown (write fill = existing to sum "
+					    "the integers of a file of your own) (job '%s')",
+			       where, v[OPT_FILENAME].s, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS && v[OPT_FILL].u != FILL_TEXT &&
+	    v[OPT_FILL].u != FILL_EXISTING)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints needs a file of text: %s is "
+					    "fill=%s (write fill = text) (job '%s')", where,
+			       v[OPT_FILENAME].s, option_table[OPT_FILL].values[v[OPT_FILL].u],
+			       job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT &&
+	    !(engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u])->flags &
+	      ENGINE_DIRECT))
+		return FAIL_AT(OPT_CACHE, "%s: cache=direct cannot be used with engine=%s (job '%s')",
+			       where, option_table[OPT_ENGINE].values[v[OPT_ENGINE].u], job->name);
+	if (v[OPT_CACHE].u != CACHE_DIRECT && v[OPT_HIPRI].u != FLAG_OFF &&
+	    (engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u])->flags &
+	     ENGINE_HIPRI_DIRECT))
+		return FAIL_AT(OPT_HIPRI, "%s: engine=%s hipri=1 polls for completions of O_DIRECT "
+					  "reads only: use cache=direct, or hipri=0 (job '%s')",
+			       where, option_table[OPT_ENGINE].values[v[OPT_ENGINE].u], job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT && v[OPT_HINT].u == HINT_WILLNEED)
+		return FAIL_AT(OPT_HINT, "%s: hint=willneed reads the file into the page cache, which "
+					 "cache=direct bypasses: it would warm the cache of an O_DIRECT "
+					 "run; use hint=none (job '%s')", where, job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT) {
+		unsigned lbs = cache_logical_block_size(v[OPT_FILENAME].s);
+
+		if (v[OPT_BS].u % lbs || v[OPT_SPACING].u % lbs)
+			return FAIL_AT(v[OPT_BS].u % lbs ? OPT_BS : OPT_SPACING,
+				       "%s: cache=direct needs bs and spacing to be multiples of the "
+				       "device's logical block size (%u): bs=%s spacing=%s (job '%s')",
+				       where, lbs, a, b, job->name);
+	}
+	if (v[OPT_OP].u != OP_READ && check_write_run(jf, r, err) < 0)
+		return -1;
+	if (random && v[OPT_COUNT].u > INT64_MAX / v[OPT_BS].u)
+		return FAIL_AT(OPT_COUNT, "%s: count=%llu reads of bs %s are more than 2^63 bytes "
+					  "(job '%s')", where, (unsigned long long)v[OPT_COUNT].u, a,
+			       job->name);
+	if (v[OPT_TIME_BASED].u && !v[OPT_RUNTIME].u)
+		return FAIL_AT(OPT_TIME_BASED, "%s: time_based needs a runtime (runtime = 10s) "
+					       "(job '%s')", where, job->name);
+	if (v[OPT_RAMP].u && !v[OPT_TIME_BASED].u)
+		return FAIL_AT(OPT_RAMP, "%s: ramp is for time_based runs; use warmup to discard "
+					 "whole repeats (job '%s')", where, job->name);
+	if (v[OPT_TIME_BASED].u && v[OPT_CONSUME].u == CONSUME_INTS)
+		return FAIL_AT(OPT_TIME_BASED, "%s: consume=ints sums the file once: not with "
+					       "time_based (job '%s')", where, job->name);
+	if (v[OPT_TIME_BASED].u && v[OPT_OP].u != OP_READ && v[OPT_VERIFY].u == VERIFY_AFTER)
+		return FAIL_AT(OPT_TIME_BASED, "%s: a time_based repeat may stop before it has "
+					       "written every block, which verify=after checks: not "
+					       "both (job '%s')", where, job->name);
+	if (v[OPT_THREADS].u > r->reads)
+		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu "
+					    "read%s", where, (unsigned long long)v[OPT_THREADS].u,
+			       job->name, (unsigned long long)r->reads, r->reads == 1 ? "" : "s");
+#undef FAIL_AT
+	return 0;
+}
+
+/* Options about writing that do not apply to this combination do not
+ * multiply it (false: a duplicate) and are set to what the run does:
+ * rwmixread 100 for reads, 0 for writes. */
+static bool write_options_apply(struct run *r, const size_t *idx)
+{
+	union optval *v = r->v;
+	bool writes = v[OPT_OP].u != OP_READ;
+	bool flushes = v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+
+	if ((!writes && (idx[OPT_SYNC] || idx[OPT_DATA] || idx[OPT_ALLOC])) ||
+	    (v[OPT_OP].u != OP_READWRITE && idx[OPT_RWMIXREAD]) ||
+	    ((!writes || !flushes) && idx[OPT_SYNC_EVERY]) ||
+	    ((!writes || v[OPT_DATA].u == DATA_ZERO) && idx[OPT_COMPRESS]))
+		return false;
+	if (v[OPT_OP].u != OP_READWRITE)
+		v[OPT_RWMIXREAD].u = writes ? 0 : 100;
+	if (!writes) {
+		v[OPT_SYNC].u = SYNC_NONE;
+		v[OPT_DATA].u = DATA_RANDOM;
+		v[OPT_ALLOC].u = ALLOC_OVERWRITE;
+	}
+	if (!writes || !flushes)
+		v[OPT_SYNC_EVERY].u = 1;
+	if (!writes || v[OPT_DATA].u == DATA_ZERO)
+		v[OPT_COMPRESS].u = 0;
+	return true;
+}
+
+struct dims {
+	enum opt_id id[OPT__COUNT];
+	size_t n;
+	uint64_t combos;
+};
+
+/* The job's list options with more than one value, in declaration order. */
+static void list_dims(const struct job *job, struct dims *d)
+{
+	d->n = 0;
+	d->combos = 1;
+	for (int i = 0; i < OPT__COUNT; i++) {
+		if (job->opt[i].n < 2)
+			continue;
+		size_t k = d->n++;
+		while (k > 0 && job->opt[d->id[k - 1]].order > job->opt[i].order) {
+			d->id[k] = d->id[k - 1];
+			k--;
+		}
+		d->id[k] = i;
+		d->combos = d->combos > PLAN_MAX_RUNS ? d->combos : d->combos * job->opt[i].n;
+	}
+}
+
+static int add_run(struct plan *plan, const struct run *r, char *err)
+{
+	struct run *runs;
+
+	if (plan->n == plan->cap) {
+		plan->cap = plan->cap ? 2 * plan->cap : 16;
+		runs = realloc(plan->runs, plan->cap * sizeof(*runs));
+		if (!runs)
+			return err_set(err, "out of memory");
+		plan->runs = runs;
+	}
+	plan->runs[plan->n] = *r;
+	plan->runs[plan->n].index = plan->n;
+	plan->runs[plan->n].v[OPT_FILENAME].s = strdup(r->v[OPT_FILENAME].s);
+	if (!plan->runs[plan->n].v[OPT_FILENAME].s)
+		return err_set(err, "out of memory");
+	plan->n++;
+	return 0;
+}
+
+/* Adds the run's reads and bytes over its repeats to the plan's totals,
+ * which must stay exact: they are printed. */
+static int add_total(struct plan *plan, const struct jobfile *jf, const struct run *r,
+		     char *err)
+{
+	uint64_t reads, bytes, repeat = r->v[OPT_REPEAT].u;
+	char where[300];
+
+	plan->writes |= r->write_bytes > 0;
+	if (!__builtin_mul_overflow(r->reads, repeat, &reads) &&
+	    !__builtin_mul_overflow(r->bytes, repeat, &bytes) &&
+	    !__builtin_add_overflow(plan->total_reads, reads, &plan->total_reads) &&
+	    !__builtin_add_overflow(plan->total_bytes, bytes, &plan->total_bytes) &&
+	    !__builtin_add_overflow(plan->total_write_bytes, r->write_bytes * repeat,
+				    &plan->total_write_bytes))
+		return 0;
+	job_where(jf, r->job, OPT_REPEAT, where, sizeof(where));
+	return err_set(err, "%s: the plan reads more than 2^64 bytes in all (job '%s')", where,
+		       r->job->name);
+}
+
+
+/* A combination with a second value of an option engine e does not take
+ * repeats the first one: skipped. */
+static bool engine_options_skip(const struct engine_ops *e, const size_t *idx)
+{
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (idx[i] && !option_engine_takes(e, i))
+			return true;
+	return false;
+}
+
+static int expand_job(struct plan *plan, const struct jobfile *jf, const struct job *job,
+		      struct target *t, char *err)
+{
+	struct dims d;
+	size_t idx[OPT__COUNT] = { 0 };
+
+	list_dims(job, &d);
+	if (d.combos > PLAN_MAX_RUNS - plan->n)
+		return err_set(err, "%s:%d: job '%s' makes more than %d runs", jf->path, job->line,
+			       job->name, PLAN_MAX_RUNS);
+	for (uint64_t c = 0; c < d.combos; c++) {
+		struct run r = { .job = job, .exists = t->exists, .blockdev = t->blockdev,
+				 .per_rank = t->per_rank, .rank_file = t->rank_file, .ours = t->ours };
+		uint64_t rest = c;
+
+		for (size_t k = d.n; k-- > 0;) {
+			idx[d.id[k]] = rest % job->opt[d.id[k]].n;
+			rest /= job->opt[d.id[k]].n;
+		}
+		for (int i = 0; i < OPT__COUNT; i++)
+			r.v[i] = job->opt[i].n ? job->opt[i].v[idx[i]] : default_value(i);
+		const struct engine_ops *e =
+			engine_find(option_table[OPT_ENGINE].values[r.v[OPT_ENGINE].u]);
+		bool random = pattern_is_random(r.v[OPT_PATTERN].u);
+		/* values that do not apply take their first value only */
+		if ((!(e->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
+		    (random && idx[OPT_SPACING]) || engine_options_skip(e, idx) ||
+		    !write_options_apply(&r, idx))
+			continue;
+		if (!(e->flags & ENGINE_QUEUED))
+			r.v[OPT_IODEPTH].u = 1;
+		for (int i = 0; i < OPT__COUNT; i++)
+			if (!option_engine_takes(e, i))
+				r.v[i].u = FLAG_OFF;
+		if (random || !job->opt[OPT_SPACING].n)
+			r.v[OPT_SPACING].u = r.v[OPT_BS].u;
+		if (!random)
+			r.v[OPT_COUNT].u = 0;
+		/* the default is a cold, verified start where the file can be evicted */
+		r.cache_default = !job->opt[OPT_CACHE].n;
+		if (r.cache_default && !t->evictable)
+			r.v[OPT_CACHE].u = CACHE_KEEP;
+		r.v[OPT_SIZE].u = t->size;
+		r.v[OPT_FILENAME].s = t->filename;
+		r.reads = pattern_reads(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
+					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
+		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
+					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
+		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
+		if (apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
+		    check_run(jf, &r, err) < 0 || check_memory(plan, jf, &r, err) < 0 ||
+		    add_total(plan, jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
+			return -1;
+		/* the runs after it find the file written */
+		if (r.write_bytes) {
+			t->written = true;
+			t->writer = job->name;
+		}
+	}
+	return 0;
+}
+
+static void find_varying(struct plan *plan)
+{
+	bool sparse = false;
+
+	for (size_t k = 0; k < plan->n; k++) {
+		sparse |= plan->runs[k].v[OPT_SPACING].u != plan->runs[k].v[OPT_BS].u;
+		plan->mixed |= plan->runs[k].v[OPT_OP].u == OP_READWRITE;
+	}
+	for (int i = 0; i < OPT__COUNT; i++) {
+		plan->varies[i] = false;
+		for (size_t k = 1; k < plan->n && !option_table[i].per_job && !plan->varies[i]; k++)
+			plan->varies[i] = !option_value_equal(i, plan->runs[0].v[i],
+							      plan->runs[k].v[i]);
+	}
+	plan->sparse = sparse;
+}
+
+/* Notes what the job just expanded found at t's file, or, when it creates
+ * it, with what content. */
+static int note_known(struct hsearch_data *known, struct known_file *k, const struct plan *plan,
+		      const struct job *job, const struct target *t)
+{
+	const union optval *v = plan->runs[plan->n - 1].v;
+	ENTRY e, *hit;
+	/* the fill asked, not the runs' fill=existing after a run that writes */
+	enum fill_kind fill = job->opt[OPT_FILL].n ? (enum fill_kind)job->opt[OPT_FILL].v[0].u
+						   : (enum fill_kind)default_value(OPT_FILL).u;
+
+	k->name = strdup(t->filename);
+	k->maker = t->exists ? NULL : job->name;
+	k->blockdev = t->blockdev;
+	k->evictable = t->evictable;
+	k->have = t->have;
+	k->recorded = t->recorded;
+	k->rec = t->recorded ? t->record
+			     : (struct prepare_record){ .fill = fill, .seed = v[OPT_SEED].u,
+							.size = t->size };
+	k->written = t->written;
+	k->writer = t->writer;
+	e = (ENTRY){ .key = k->name, .data = k };
+	return k->name && hsearch_r(e, ENTER, &hit, known) ? 0 : -1;
+}
+
+int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_where *where,
+		char *err)
+{
+	struct known_file *kf = calloc(jf->njobs + 1, sizeof(*kf));
+	struct hsearch_data known = { 0 };
+	size_t nknown = 0;
+	int rc = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->jf = jf;
+	plan->where = *where;
+	plan->mem_available = plan_memory_available("", &plan->mem_what);
+	if (!kf || !hcreate_r(2 * jf->njobs + 16, &known)) {
+		free(kf);
+		return err_set(err, "out of memory");
+	}
+	for (size_t j = 0; j < jf->njobs && rc == 0; j++) {
+		struct target t;
+		char why[ERR_MAX];
+
+		rc = resolve_target(plan, &jf->jobs[j], &t, &known, err);
+		if (rc == 0) {
+			if (!t.seen)
+				t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
+					      CACHE_CANNOT_EVICT;
+			size_t first = plan->n;
+
+			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
+			if (rc == 0)
+				rc = check_space(jf, &jf->jobs[j], &t, plan->runs + first,
+						 plan->n - first, err);
+		}
+		if (rc == 0 && !t.seen &&
+		    note_known(&known, &kf[nknown++], plan, &jf->jobs[j], &t) < 0)
+			rc = err_set(err, "out of memory");
+		if (rc == 0 && t.known) {
+			t.known->written = t.written;
+			t.known->writer = t.writer;
+		}
+		free(t.filename);
+	}
+	hdestroy_r(&known);
+	for (size_t i = 0; i < nknown; i++)
+		free(kf[i].name);
+	free(kf);
+	if (rc < 0) {
+		plan_free(plan);
+		return -1;
+	}
+	find_varying(plan);
+	return 0;
+}
+
+bool plan_applies(const struct run *r, enum opt_id id)
+{
+	bool random = pattern_is_random(r->v[OPT_PATTERN].u);
+
+	switch (id) {
+	case OPT_IODEPTH:
+		return engine_find(option_table[OPT_ENGINE].values[r->v[OPT_ENGINE].u])->flags &
+		       ENGINE_QUEUED;
+	case OPT_SPACING:
+		return !random;
+	case OPT_COUNT:
+		return random;
+	default:
+		return true;
+	}
+}
+
+const char *plan_cell(const struct run *r, enum opt_id id, char *buf, size_t n)
+{
+	if (plan_applies(r, id))
+		option_format(id, r->v[id], buf, n);
+	else if (n)
+		buf[0] = '\0';
+	return buf;
+}
+
+/* some run of the plan has option id */
+static bool plan_any_applies(const struct plan *plan, enum opt_id id)
+{
+	for (size_t k = 0; k < plan->n; k++)
+		if (plan_applies(&plan->runs[k], id))
+			return true;
+	return false;
+}
+
+/* Options that only writes read: said when some run writes. */
+static bool write_option(enum opt_id id)
+{
+	return id == OPT_RWMIXREAD || id == OPT_SYNC || id == OPT_SYNC_EVERY || id == OPT_DATA ||
+	       id == OPT_COMPRESS || id == OPT_ALLOC;
+}
+
+bool plan_column(const struct plan *plan, enum opt_id id)
+{
+	/* spacing that follows bs everywhere says nothing bs does not; rwmixread
+	 * that follows op (100 for reads, 0 for writes) neither */
+	if (id == OPT_RWMIXREAD)
+		return plan->varies[id] && plan->mixed;
+	return plan->varies[id] && (id != OPT_SPACING || plan->sparse);
+}
+
+/* An option worth saying once above a table: the same in every run, about
+ * runs rather than jobs, and telling something (count only for random reads
+ * and when set, spacing only when some run is sparse, runtime, warmup and
+ * the rate limits only when set). */
+static bool plan_constant(const struct plan *plan, enum opt_id id)
+{
+	const union optval *v = plan->runs[0].v;
+
+	if (plan->varies[id] || option_table[id].per_job || (write_option(id) && !plan->writes))
+		return false;
+	switch (id) {
+	case OPT_OP:
+	case OPT_VERIFY:
+		return plan->writes || v[id].u != 0;
+	case OPT_RWMIXREAD:
+		return v[OPT_OP].u == OP_READWRITE;
+	case OPT_SYNC_EVERY:
+		return v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+	case OPT_COMPRESS:
+		return v[OPT_DATA].u == DATA_RANDOM && v[id].u != 0;
+	case OPT_COUNT:
+		/* 0: not set, a pass over the blocks (what reads says) */
+		return v[id].u != 0 && plan_any_applies(plan, id);
+	case OPT_IODEPTH:
+		return plan_any_applies(plan, id);
+	case OPT_SPACING:
+		return plan->sparse;
+	case OPT_RUNTIME:
+	case OPT_WARMUP:
+	case OPT_TIME_BASED:
+	case OPT_RAMP:
+	case OPT_RATE:
+	case OPT_RATE_IOPS:
+		return v[id].u != 0;
+	case OPT_INTERVAL:
+		return false; /* it shapes the series in the JSON, not the figures */
+	default:
+		return option_knob(id) < 0 || v[id].u != FLAG_OFF;
+	}
+}
+
+void plan_run_dirs(const struct run *r, struct plan_dirs *d)
+{
+	const union optval *v = r->v;
+	struct data_gen g;
+	struct pattern p;
+	uint64_t off, len;
+	char err[ERR_MAX];
+
+	memset(d, 0, sizeof(*d));
+	if (v[OPT_OP].u != OP_READWRITE) {
+		bool writes = v[OPT_OP].u == OP_WRITE;
+
+		*(writes ? &d->writes : &d->reads) = r->reads;
+		*(writes ? &d->write_bytes : &d->read_bytes) = r->bytes;
+		return;
+	}
+	/* only the draw is needed: zero data has no pool to allocate */
+	(void)data_gen_init(&g, DATA_ZERO, 0, v[OPT_SEED].u, err);
+	pattern_init(&p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, r->reads);
+	while (pattern_next(&p, &off, &len)) {
+		bool read = data_draw_percent(&g, off) < v[OPT_RWMIXREAD].u;
+
+		*(read ? &d->reads : &d->writes) += 1;
+		*(read ? &d->read_bytes : &d->write_bytes) += len;
+	}
+	data_gen_free(&g);
+}
+
+void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t n)
+{
+	/* no overflow: the plan's totals of both directions were checked (add_total) */
+	total->reads += d->reads * n;
+	total->writes += d->writes * n;
+	total->read_bytes += d->read_bytes * n;
+	total->write_bytes += d->write_bytes * n;
+}
+
+bool plan_print_totals(const struct plan *plan, FILE *out)
+{
+	struct plan_dirs all = { 0 }, d;
+	uint64_t create = 0, repeats = 0;
+	bool limited = false; /* runtime may stop repeats before they read it all */
+	size_t files = 0;
+	char c[32], r[32], w[32], io[96];
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *run = &plan->runs[i];
+		bool seen = false;
+
+		repeats += run->v[OPT_REPEAT].u;
+		limited |= run->v[OPT_RUNTIME].u != 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(plan->runs[k].v[OPT_FILENAME].s, run->v[OPT_FILENAME].s) == 0;
+		if (!run->exists && !seen) {
+			create += run->v[OPT_SIZE].u;
+			files++;
+		}
+	}
+	/* small plans, like those of the tests, go by without it */
+	if (create < ((uint64_t)64 << 20) && plan->total_bytes < ((uint64_t)1 << 30))
+		return false;
+	for (size_t i = 0; i < plan->n; i++) {
+		plan_run_dirs(&plan->runs[i], &d);
+		plan_dirs_add(&all, &d, plan->runs[i].v[OPT_REPEAT].u);
+	}
+	units_fmt_bytes((double)create, c, sizeof(c));
+	units_fmt_bytes((double)all.read_bytes, r, sizeof(r));
+	units_fmt_bytes((double)all.write_bytes, w, sizeof(w));
+	if (!all.write_bytes)
+		snprintf(io, sizeof(io), "reads %s%s", limited ? "at most " : "", r);
+	else if (!all.read_bytes)
+		snprintf(io, sizeof(io), "writes %s%s", limited ? "at most " : "", w);
+	else
+		snprintf(io, sizeof(io), "reads %s%s, writes %s", limited ? "at most " : "", r, w);
+	fprintf(out, "iosweep: plan: %zu run%s, %llu measured repeats; creates %s (%zu file%s) and "
+		     "%s in all%s\n", plan->n, plan->n == 1 ? "" : "s", (unsigned long long)repeats,
+		files ? c : "nothing", files, files == 1 ? "" : "s", io,
+		plan->n > 1 ? "; a time estimate follows the first run" : "");
+	return true;
+}
+
+void plan_cache_notes(const struct plan *plan, FILE *out)
+{
+	struct hsearch_data said = { 0 }; /* the files a note was looked for */
+	char why[ERR_MAX];
+
+	if (!hcreate_r(2 * plan->n + 16, &said))
+		return; /* out of memory: notes are not worth failing for */
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *r = &plan->runs[i];
+		ENTRY e = { .key = (char *)r->v[OPT_FILENAME].s }, *hit = NULL; /* not written */
+
+		if (!r->cache_default || (hsearch_r(e, FIND, &hit, &said) && hit) ||
+		    !hsearch_r(e, ENTER, &hit, &said))
+			continue;
+		switch (cache_evict_obstacle(r->v[OPT_FILENAME].s, why, sizeof(why))) {
+		case CACHE_CANNOT_EVICT:
+			fputs("iosweep: note: ", out);
+			tt_put(out, why);
+			fputs(": runs without a cache option use cache=keep (the page cache as it "
+			      "is), not fadvise\n", out);
+			break;
+		case CACHE_CANNOT_VERIFY:
+			fputs("iosweep: note: ", out);
+			tt_put(out, why);
+			fputs(": cache=fadvise evicts it but cannot verify that it did\n", out);
+			break;
+		case CACHE_NO_OBSTACLE:
+			break;
+		}
+	}
+	hdestroy_r(&said);
+}
+
+void plan_print_constants(const struct plan *plan, FILE *out)
+{
+	char val[512];
+	size_t col = 0;
+
+	for (int i = 0; plan->n && i < OPT__COUNT; i++) {
+		size_t len;
+
+		if (!plan_constant(plan, i))
+			continue;
+		option_format(i, plan->runs[0].v[i], val, sizeof(val));
+		len = strlen(option_table[i].name) + tt_width(val) + 2;
+		if (col && col + len > 110) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += (size_t)fprintf(out, "%s%s=", col ? "  " : "", option_table[i].name);
+		col += tt_put(out, val);
+	}
+	fputc('\n', out);
+}
+
+/* Runs that write, a file's together, in plan order within it. */
+static int by_file(const void *a, const void *b)
+{
+	const struct run *x = *(const struct run *const *)a, *y = *(const struct run *const *)b;
+	int c = strcmp(x->v[OPT_FILENAME].s, y->v[OPT_FILENAME].s);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* What a file gets written: from its first run of the plan on. */
+struct file_writes {
+	const struct run *first;
+	uint64_t most, least, all; /* per repeat, the most and least of its runs; in all */
+};
+
+static int by_first_run(const void *a, const void *b)
+{
+	const struct file_writes *x = a, *y = b;
+
+	return (x->first->index > y->first->index) - (x->first->index < y->first->index);
+}
+
+/* Sorted, not compared pairwise: a plan of 100 000 runs on as many files
+ * costs n log n. */
+int plan_print_writes(const struct plan *plan, FILE *out)
+{
+	const struct run **w = calloc(plan->n + 1, sizeof(*w));
+	struct file_writes *f = calloc(plan->n + 1, sizeof(*f));
+	size_t nw = 0, nf = 0;
+	char a[32], b[32];
+
+	if (!w || !f) {
+		free(w);
+		free(f);
+		return -1;
+	}
+	for (size_t k = 0; plan->writes && k < plan->n; k++)
+		if (plan->runs[k].write_bytes)
+			w[nw++] = &plan->runs[k];
+	qsort(w, nw, sizeof(*w), by_file);
+	for (size_t k = 0; k < nw; k++) {
+		struct plan_dirs d;
+
+		if (!k || strcmp(w[k]->v[OPT_FILENAME].s, w[k - 1]->v[OPT_FILENAME].s) != 0)
+			f[nf++] = (struct file_writes){ .first = w[k], .least = UINT64_MAX };
+		plan_run_dirs(w[k], &d);
+		f[nf - 1].most = d.write_bytes > f[nf - 1].most ? d.write_bytes : f[nf - 1].most;
+		f[nf - 1].least = d.write_bytes < f[nf - 1].least ? d.write_bytes : f[nf - 1].least;
+		f[nf - 1].all += d.write_bytes * w[k]->v[OPT_REPEAT].u;
+	}
+	qsort(f, nf, sizeof(*f), by_first_run);
+	for (size_t k = 0; k < nf; k++) {
+		const struct run *r = f[k].first;
+
+		units_fmt_size(f[k].most, a, sizeof(a));
+		units_fmt_size(f[k].all, b, sizeof(b));
+		fputs("writes ", out);
+		tt_put(out, r->v[OPT_FILENAME].s);
+		fprintf(out, " (%s): %s%s per repeat, %s in all\n",
+			!r->exists ? "to be created"
+			: r->ours  ? "created by iosweep"
+				   : "your file: allow_write",
+			f[k].least < f[k].most ? "up to " : "", a, b);
+	}
+	free(w);
+	free(f);
+	return 0;
+}
+
+void plan_free(struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		free((char *)plan->runs[i].v[OPT_FILENAME].s);
+	free(plan->runs);
+	memset(plan, 0, sizeof(*plan));
+}

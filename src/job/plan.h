@@ -1,0 +1,119 @@
+/*
+ * plan.h - the ordered list of runs a job file asks for.
+ *
+ * Every list-valued option multiplies its job into one run per value
+ * (cartesian product, options in the order they were declared, the first
+ * one varying slowest; jobs in file order).  A value that does not apply to
+ * a combination (iodepth for an engine that is not queued, spacing for
+ * random reads) does not multiply it.  Each run holds typed values only:
+ * nothing downstream parses option text again.
+ */
+#ifndef IOSWEEP_PLAN_H
+#define IOSWEEP_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "job/job.h"
+#include "job/options.h"
+
+#define PLAN_MAX_RUNS 100000
+
+struct run {
+	size_t index;              /* position in the plan */
+	const struct job *job;
+	union optval v[OPT__COUNT]; /* v[OPT_FILENAME].s is owned by the plan */
+	uint64_t reads, bytes;     /* per repeat, all threads together: every I/O, both ways */
+	uint64_t write_bytes;      /* of them written (op=readwrite: at most, as each block's
+				    * direction is drawn from seed when it comes) */
+	bool exists;               /* the file exists (else it will be created) */
+	bool per_rank;             /* filename had {rank} or {host}: one file per rank */
+	bool rank_file;            /* filename had {rank}: no other rank opens it */
+	bool blockdev;
+	bool cache_default;        /* cache was not set: fadvise, or keep where nothing can be evicted */
+	bool ours;                 /* the file exists and iosweep made it */
+};
+
+/* Who expands the plan: the rank, of how many, and its host name, for
+ * {rank} and {host} in file names and for the totals every rank adds to the
+ * memory a run needs.  The caller knows (run/dist.h); a plan does not ask. */
+struct plan_where {
+	int rank, ranks;
+	const char *host;
+};
+#define PLAN_ALONE (&(const struct plan_where){ .rank = 0, .ranks = 1, .host = "" })
+
+struct plan {
+	const struct jobfile *jf;
+	struct run *runs;
+	size_t n, cap;
+	uint64_t total_reads, total_bytes; /* over all runs and measured repeats */
+	uint64_t total_write_bytes;
+	bool writes;               /* some run writes */
+	bool mixed;                /* some run is op=readwrite */
+	bool varies[OPT__COUNT];   /* the option takes more than one value in the plan */
+	bool sparse;               /* some run has spacing != bs */
+	uint64_t mem_available;    /* bytes a run's buffers may take (UINT64_MAX: no bound known) */
+	const char *mem_what;      /* where that bound comes from */
+	struct plan_where where;
+};
+
+/* Expands the (selected) jobs of jf as where's rank; -1 with
+ * "FILE:LINE: message" in err. */
+int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_where *where,
+		char *err);
+void plan_free(struct plan *plan);
+/* The memory this process may still take: the smaller of MemAvailable and
+ * the room under its cgroup's limits (v2 memory.max, v1
+ * memory.limit_in_bytes, the cgroup's ancestors included), read below root
+ * ("" for the machine itself; a directory tree for tests); *what says which
+ * bound it is.  UINT64_MAX when nothing says. */
+uint64_t plan_memory_available(const char *root, const char **what);
+
+/* Says once per file, on out, why runs left at the default cache policy
+ * cannot start cold and verified (a file on tmpfs keeps its pages: keep is
+ * used; another user's file: fadvise cannot be verified); "iosweep: " is
+ * written before each line. */
+void plan_cache_notes(const struct plan *plan, FILE *out);
+
+/* What one repeat of a run reads and writes, in I/Os and bytes. */
+struct plan_dirs {
+	uint64_t reads, writes, read_bytes, write_bytes;
+};
+
+/* The reads and writes of one repeat of run r (all threads and, on a
+ * shared file, all ranks together).  op=readwrite draws each block's
+ * direction from the seed and its offset (data.h): they are counted by
+ * going over the run's blocks once, as the run will, so the split is
+ * exact, at the cost of one draw per block. */
+void plan_run_dirs(const struct run *r, struct plan_dirs *d);
+/* Adds n repeats of d to *total. */
+void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t n);
+
+/* Before a plan that creates 64 MiB or more or does 1 GiB of I/O or more: one line
+ * on out with the bytes it will create, read and write ("iosweep: " first),
+ * and true; nothing for smaller plans, and false. */
+bool plan_print_totals(const struct plan *plan, FILE *out);
+
+/* Whether option id means anything for run r: iodepth only for engines that
+ * queue, spacing only for sequential and reverse reads, count only for
+ * random ones.  Reports leave the cells of the others blank. */
+bool plan_applies(const struct run *r, enum opt_id id);
+
+/* The text of option id's cell in a row for run r: its value, or "" where it
+ * does not apply.  Returns buf. */
+const char *plan_cell(const struct run *r, enum opt_id id, char *buf, size_t n);
+
+/* Whether reports give option id a column: it varies, and is not spacing
+ * that merely follows bs. */
+bool plan_column(const struct plan *plan, enum opt_id id);
+/* "name=value" of the options that are the same in every run (those worth
+ * saying), wrapped before 110 columns: the line above a plan or a table. */
+void plan_print_constants(const struct plan *plan, FILE *out);
+/* One line per file the plan writes: which, whose, how many bytes; -1 on
+ * out of memory. */
+int plan_print_writes(const struct plan *plan, FILE *out);
+
+#endif

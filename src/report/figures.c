@@ -1,0 +1,234 @@
+/*
+ * figures.c - the figure table and what is computed from it across repeats:
+ * summaries and baseline ratios.
+ */
+#define _GNU_SOURCE
+#include "report/figures.h"
+
+#include "io/cache.h"
+#include "lib/host.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define F(n, g, k, t, field) { n, g, k, t, offsetof(struct repeat_result, field) }
+
+const struct figure figure_table[] = {
+	F("time_to_end_s", NULL, "time_to_end_s", FIG_DOUBLE, time_to_end_s),
+	F("bytes", NULL, "bytes", FIG_U64, bytes),
+	F("reads", NULL, "reads", FIG_U64, ops[IO_READ]),
+	F("throughput_Bps", NULL, "throughput_Bps", FIG_DOUBLE, throughput_Bps),
+	F("coverage_Bps", NULL, "coverage_Bps", FIG_DOUBLE, coverage_Bps),
+	F("iops", NULL, "iops", FIG_DOUBLE, iops),
+	F("lat_min_ns", "lat_ns", "min", FIG_U64, lat_min_ns),
+	F("lat_mean_ns", "lat_ns", "mean", FIG_DOUBLE, lat_mean_ns),
+	F("lat_p50_ns", "lat_ns", "p50", FIG_U64, lat_p50_ns),
+	F("lat_p90_ns", "lat_ns", "p90", FIG_U64, lat_p90_ns),
+	F("lat_p99_ns", "lat_ns", "p99", FIG_U64, lat_p99_ns),
+	F("lat_p99.9_ns", "lat_ns", "p99.9", FIG_U64, lat_p999_ns),
+	F("lat_max_ns", "lat_ns", "max", FIG_U64, lat_max_ns),
+	F("resp_p50_ns", "response_ns", "p50", FIG_MAYBE, resp_p50_ns),
+	F("resp_p90_ns", "response_ns", "p90", FIG_MAYBE, resp_p90_ns),
+	F("resp_p99_ns", "response_ns", "p99", FIG_MAYBE, resp_p99_ns),
+	F("resp_p99.9_ns", "response_ns", "p99.9", FIG_MAYBE, resp_p999_ns),
+	F("resp_max_ns", "response_ns", "max", FIG_MAYBE, resp_max_ns),
+	F("behind_schedule_s", NULL, "behind_schedule_s", FIG_MAYBE, behind_schedule_s),
+	F("cpu_user_s", NULL, "cpu_user_s", FIG_DOUBLE, cpu_user_s),
+	F("cpu_sys_s", NULL, "cpu_sys_s", FIG_DOUBLE, cpu_sys_s),
+	F("major_faults", NULL, "major_faults", FIG_U64, major_faults),
+	F("minor_faults", NULL, "minor_faults", FIG_U64, minor_faults),
+	F("ctx_voluntary", NULL, "ctx_voluntary", FIG_U64, ctx_voluntary),
+	F("ctx_involuntary", NULL, "ctx_involuntary", FIG_U64, ctx_involuntary),
+	F("resident_before", NULL, "resident_before", FIG_FRACTION, resident_before),
+	F("resident_after", NULL, "resident_after", FIG_FRACTION, resident_after),
+	F("start_skew_s", NULL, "start_skew_s", FIG_DOUBLE, start_skew_s),
+	/* per direction (reads and writes of the same repeat), and the flushes */
+	F("writes", NULL, "writes", FIG_U64, ops[IO_WRITE]),
+	F("read_bytes", NULL, "read_bytes", FIG_U64, dir_bytes[IO_READ]),
+	F("write_bytes", NULL, "write_bytes", FIG_U64, dir_bytes[IO_WRITE]),
+	F("read_throughput_Bps", NULL, "read_throughput_Bps", FIG_DOUBLE,
+	  dir[IO_READ].throughput_Bps),
+	F("write_throughput_Bps", NULL, "write_throughput_Bps", FIG_DOUBLE,
+	  dir[IO_WRITE].throughput_Bps),
+	F("read_iops", NULL, "read_iops", FIG_DOUBLE, dir[IO_READ].iops),
+	F("write_iops", NULL, "write_iops", FIG_DOUBLE, dir[IO_WRITE].iops),
+	F("read_lat_mean_ns", "read_lat_ns", "mean", FIG_DOUBLE, dir[IO_READ].lat_mean_ns),
+	F("read_lat_p50_ns", "read_lat_ns", "p50", FIG_U64, dir[IO_READ].lat_p50_ns),
+	F("read_lat_p99_ns", "read_lat_ns", "p99", FIG_U64, dir[IO_READ].lat_p99_ns),
+	F("read_lat_max_ns", "read_lat_ns", "max", FIG_U64, dir[IO_READ].lat_max_ns),
+	F("write_lat_mean_ns", "write_lat_ns", "mean", FIG_DOUBLE, dir[IO_WRITE].lat_mean_ns),
+	F("write_lat_p50_ns", "write_lat_ns", "p50", FIG_U64, dir[IO_WRITE].lat_p50_ns),
+	F("write_lat_p99_ns", "write_lat_ns", "p99", FIG_U64, dir[IO_WRITE].lat_p99_ns),
+	F("write_lat_max_ns", "write_lat_ns", "max", FIG_U64, dir[IO_WRITE].lat_max_ns),
+	F("flushes", NULL, "flushes", FIG_U64, flushes),
+	F("flush_lat_mean_ns", "flush_lat_ns", "mean", FIG_DOUBLE, flush.lat_mean_ns),
+	F("flush_lat_p50_ns", "flush_lat_ns", "p50", FIG_U64, flush.lat_p50_ns),
+	F("flush_lat_p99_ns", "flush_lat_ns", "p99", FIG_U64, flush.lat_p99_ns),
+	F("flush_lat_max_ns", "flush_lat_ns", "max", FIG_U64, flush.lat_max_ns),
+	F("dirty_end_bytes", NULL, "dirty_end_bytes", FIG_MAYBE, dirty_end_bytes),
+	F("verified_bytes", NULL, "verified_bytes", FIG_U64, verified_bytes),
+};
+
+const size_t figure_count = sizeof(figure_table) / sizeof(figure_table[0]);
+
+const struct figure *figure_find(const char *name)
+{
+	for (size_t i = 0; i < figure_count; i++)
+		if (strcmp(figure_table[i].name, name) == 0)
+			return &figure_table[i];
+	return NULL;
+}
+
+double figure_value(const struct figure *f, const struct repeat_result *rr)
+{
+	const char *p = (const char *)rr + f->offset;
+
+	/* f->offset is offsetof() a field of this type: the casts are exact */
+	if (f->type == FIG_U64)
+		return (double)*(const uint64_t *)p;
+	// cppcheck-suppress invalidPointerCast
+	return *(const double *)p;
+}
+
+bool figure_known(const struct figure *f, const struct repeat_result *rr)
+{
+	if (f->type == FIG_MAYBE)
+		return !isnan(figure_value(f, rr));
+	return f->type != FIG_FRACTION || figure_value(f, rr) >= 0;
+}
+
+bool figure_completed(const struct repeat_result *rr)
+{
+	return !rr->interrupted;
+}
+
+size_t figure_ncompleted(const struct run_result *res)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->nrep; i++)
+		n += figure_completed(&res->rep[i]);
+	return n;
+}
+
+const struct repeat_result *figure_first_completed(const struct run_result *res)
+{
+	for (size_t i = 0; i < res->nrep; i++)
+		if (figure_completed(&res->rep[i]))
+			return &res->rep[i];
+	return NULL;
+}
+
+void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out)
+{
+	double x[res->nrep ? res->nrep : 1];
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->nrep; i++)
+		if (figure_completed(&res->rep[i]) && figure_known(f, &res->rep[i]))
+			x[n++] = figure_value(f, &res->rep[i]);
+	stats_summarize(x, n, out);
+}
+
+/* The job whose runs res is compared with: its own baseline option, else its
+ * own job when that is some other job's baseline; NULL when neither. */
+static const char *baseline_job(const struct run_result *res, const struct plan *plan)
+{
+	const struct job *job = res->run->job;
+
+	if (job->opt[OPT_BASELINE].n)
+		return job->opt[OPT_BASELINE].v[0].s;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct job_value *b = &plan->runs[i].job->opt[OPT_BASELINE];
+
+		/* a job's runs are consecutive: look at each job once */
+		if (i && plan->runs[i].job == plan->runs[i - 1].job)
+			continue;
+		if (b->n && strcmp(b->v[0].s, job->name) == 0)
+			return job->name;
+	}
+	return NULL;
+}
+
+/* Whether run b of the baseline job has res's values of the parameters that
+ * tell b's runs apart and that res's job sets too. */
+static bool same_shared(const struct run_result *b, const struct run_result *res)
+{
+	const struct job *bj = b->run->job, *rj = res->run->job;
+
+	for (int o = 0; o < OPT__COUNT; o++)
+		if (bj->opt[o].n > 1 && rj->opt[o].n > 0 && !option_table[o].per_job &&
+		    !option_value_equal(o, b->run->v[o], res->run->v[o]))
+			return false;
+	return true;
+}
+
+const struct run_result *figure_baseline(const struct run_result *res, const struct plan *plan,
+					 const struct run_result *results, size_t n)
+{
+	const char *job = baseline_job(res, plan);
+	bool own = job && strcmp(job, res->run->job->name) == 0;
+	const struct run_result *first = NULL;
+
+	for (size_t i = 0; job && i < n; i++) {
+		const struct run_result *b = &results[i];
+
+		if (!b->run || !figure_ncompleted(b) || strcmp(b->run->job->name, job) != 0)
+			continue;
+		if (!first)
+			first = b;
+		/* the baseline job's own runs are compared with its first */
+		if (!own && same_shared(b, res))
+			return b;
+	}
+	return first;
+}
+
+double figure_speedup(const struct run_result *res, const struct run_result *base)
+{
+	const struct figure *tte = &figure_table[0];
+	struct summary a, b;
+
+	if (!base || !figure_ncompleted(res))
+		return 0;
+	figure_summary(tte, res, &a);
+	figure_summary(tte, base, &b);
+	return a.median > 0 ? b.median / a.median : 0;
+}
+
+double figure_interval_pct(size_t n, double median, double lo, double hi)
+{
+	if (n < 2 || !(median > 0))
+		return NAN;
+	return 100 * fmax(hi - median, median - lo) / median;
+}
+
+double figure_spread_pct(const struct summary *s, bool *range)
+{
+	double pct = figure_interval_pct(s->n, s->median, s->has_ci ? s->ci95_low : s->min,
+					 s->has_ci ? s->ci95_high : s->max);
+
+	if (!isnan(pct))
+		*range |= !s->has_ci;
+	return pct;
+}
+
+bool figure_cold_from_host(const struct run_result *res)
+{
+	uint64_t policy = res->run->v[OPT_CACHE].u;
+	bool evicts = policy == CACHE_FADVISE || policy == CACHE_DROP, cold = false;
+
+	/* writes are not served from the page cache's past: a write-only run
+	 * never is; a readwrite run is, for its reads */
+	if (policy == CACHE_DIRECT || res->run->v[OPT_OP].u == OP_WRITE ||
+	    !host_returns_freed_pages())
+		return false;
+	/* a repeat measured, and its file not all cached before it: as measured,
+	 * or, where that could not be known, as its policy meant it */
+	for (size_t i = 0; i < res->nrep; i++)
+		cold |= figure_completed(&res->rep[i]) &&
+			(res->rep[i].resident_before >= 0 ? res->rep[i].resident_before < 0.99
+							  : evicts);
+	return cold;
+}

@@ -1,0 +1,450 @@
+/*
+ * report_json.c - results as JSON (jansson), in the shape DESIGN.md fixes.
+ *
+ * A file is kept valid while the plan runs: each finished run is turned
+ * into text once (one line, dumped by jansson) and appended to an unlinked
+ * spool file, and the document (head, then the spool's runs) is rewritten
+ * atomically at most about once a second, so the cost over a sweep grows
+ * with the runs and the memory does not grow at all; a run killed halfway
+ * leaves a valid file holding the runs that finished, marked "complete":
+ * false.  The last document is written at the end (also after an
+ * interruption); to stdout it is written then only.  Text of any bytes goes
+ * through json_text().  64-bit counters are JSON integers (exact); the
+ * checksum is 16 hex digits.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/jsontext.h"
+#include "lib/version.h"
+#include "report/figures.h"
+#include "report/report.h"
+
+static json_t *figure_json(const struct figure *f, const struct repeat_result *rr)
+{
+	if (!figure_known(f, rr))
+		return json_null();
+	if (f->type == FIG_U64)
+		return json_integer((json_int_t)figure_value(f, rr));
+	return json_real(figure_value(f, rr));
+}
+
+static int set(json_t *obj, const char *key, json_t *v)
+{
+	return v ? json_object_set_new_nocheck(obj, key, v) : -1;
+}
+
+/* {"interval_s", "coarsened", "intervals": [one per interval and direction]} */
+static json_t *series_json(const struct repeat_result *rr)
+{
+	static const char *const dir_name[IO_DIRS] = { [IO_READ] = "read", [IO_WRITE] = "write" };
+	json_t *list = json_array();
+
+	for (size_t i = 0; list && i < rr->nseries; i++) {
+		const struct series_point *p = &rr->series[i];
+		json_t *pt = json_pack("{s:f, s:s, s:I, s:I, s:I, s:I, s:I}", "start_s", p->start_s,
+				       "dir", dir_name[p->dir], "ops", (json_int_t)p->ops, "bytes",
+				       (json_int_t)p->bytes, "lat_p50_ns", (json_int_t)p->lat_p50_ns,
+				       "lat_p99_ns", (json_int_t)p->lat_p99_ns, "lat_max_ns",
+				       (json_int_t)p->lat_max_ns);
+
+		if (!pt || set(pt, "resident", p->resident < 0 ? json_null()
+							       : json_real(p->resident)) < 0 ||
+		    json_array_append_new(list, pt) < 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list ? json_pack("{s:f, s:I, s:o}", "interval_s", rr->series_interval_s,
+				"coarsened", (json_int_t)rr->series_coarsened, "intervals", list)
+		    : NULL;
+}
+
+static json_t *repeat_json(const struct run_result *res, const struct repeat_result *rr,
+			   int ranks)
+{
+	const struct run *run = res->run;
+	json_t *o = json_object(), *threads = json_array();
+	char sum[32];
+	int rc = 0;
+
+	for (size_t i = 0; o && i < figure_count; i++) {
+		const struct figure *f = &figure_table[i];
+		json_t *group = o;
+
+		if (f->group) {
+			group = json_object_get(o, f->group);
+			if (!group && set(o, f->group, json_object()) == 0)
+				group = json_object_get(o, f->group);
+		}
+		rc |= group ? set(group, f->key, figure_json(f, rr)) : -1;
+	}
+	/* every rank's threads, rank after rank */
+	for (uint64_t t = 0; threads && t < run->v[OPT_THREADS].u * (uint64_t)ranks; t++)
+		rc |= json_array_append_new(threads, json_real(rr->thread_time_s[t]));
+	rc |= set(o, "thread_time_to_end_s", threads);
+	if (ranks > 1) {
+		json_t *per_rank = json_array();
+
+		for (int k = 0; per_rank && k < ranks; k++)
+			rc |= json_array_append_new(per_rank, json_real(rr->rank_time_s[k]));
+		rc |= set(o, "rank_time_to_end_s", per_rank);
+	}
+	report_consume_text(run, rr->sum, sum, sizeof(sum));
+	if (run->v[OPT_CONSUME].u == CONSUME_CHECKSUM)
+		rc |= set(o, "checksum", json_string(sum));
+	else if (run->v[OPT_CONSUME].u == CONSUME_INTS)
+		rc |= set(o, "int_sum", json_integer((json_int_t)rr->sum));
+	rc |= set(o, "cache_as_asked", json_boolean(rr->cache_as_asked));
+	rc |= set(o, "runtime_limited", json_boolean(rr->runtime_limited));
+	rc |= set(o, "interrupted", json_boolean(rr->interrupted));
+	if (rr->series)
+		rc |= set(o, "series", series_json(rr));
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* {"n", "mean", "sd", "min", "median", "max", "ci95_low", "ci95_high"}: null
+ * where nothing was measured (no completed repeat), not zeros.  Built key
+ * by key (json_pack parses its format and checks every key again). */
+static json_t *stat_json(const struct summary *s)
+{
+	const double v[] = { s->mean, s->sd, s->min, s->median, s->max, s->ci95_low, s->ci95_high };
+	static const char *const key[] = { "mean", "sd", "min", "median", "max", "ci95_low",
+					   "ci95_high" };
+	json_t *o = json_object();
+	int rc = o ? json_object_set_new_nocheck(o, "n", json_integer((json_int_t)s->n)) : -1;
+
+	for (size_t k = 0; rc == 0 && k < sizeof(v) / sizeof(v[0]); k++)
+		rc = json_object_set_new_nocheck(o, key[k], s->n == 0 || (k >= 5 && !s->has_ci)
+								    ? json_null() : json_real(v[k]));
+	if (rc < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *summary_json(const struct run_result *res)
+{
+	json_t *o = json_object();
+	struct summary s;
+
+	for (size_t i = 0; o && i < figure_count; i++) {
+		figure_summary(&figure_table[i], res, &s);
+		if (json_object_set_new_nocheck(o, figure_table[i].name, stat_json(&s)) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static json_t *run_json(const struct report *r, const struct run_result *res)
+{
+	const struct run *run = res->run;
+	/* figure_baseline looks at every run: only where there are baselines */
+	const struct run_result *base =
+		r->baselines ? figure_baseline(res, r->plan, r->results, r->ndone) : NULL;
+	json_t *reps = json_array(), *o;
+
+	for (size_t i = 0; reps && i < res->nrep; i++)
+		if (json_array_append_new(reps, repeat_json(res, &res->rep[i], r->ranks)) < 0) {
+			json_decref(reps);
+			reps = NULL;
+		}
+	o = json_pack("{s:o, s:I, s:o, s:o, s:I, s:I, s:o?, s:o, s:b, s:o, s:o}", "job",
+		      json_text(run->job->name), "index", (json_int_t)run->index, "description",
+		      json_text(run->v[OPT_DESCRIPTION].s), "params", options_params_json(run->v),
+		      "planned_reads", (json_int_t)run->reads, "planned_bytes",
+		      (json_int_t)run->bytes, "repeats", reps, "summary", summary_json(res),
+		      "failed", res->failed, "error", json_text(res->failed ? res->error : NULL),
+		      "note", json_text(res->note));
+	if (o)
+		set(o, "cold_pages_from_host", json_boolean(figure_cold_from_host(res)));
+	if (o && (base || run->job->opt[OPT_BASELINE].n))
+		set(o, "baseline",
+		    base ? json_pack("{s:o, s:I, s:f}", "job", json_text(base->run->job->name),
+				     "run", (json_int_t)base->run->index, "ratio",
+				     figure_speedup(res, base))
+			 : json_pack("{s:o, s:n, s:n}", "job",
+				     json_text(run->job->opt[OPT_BASELINE].v[0].s), "run", "ratio"));
+	return o;
+}
+
+/* Everything but the runs. */
+static json_t *doc_head(const struct report *r, bool complete)
+{
+	const struct jobfile *jf = r->jf;
+	json_t *overrides = json_array();
+
+	for (size_t i = 0; overrides && i < jf->noverrides; i++)
+		if (json_array_append_new(overrides, json_text(jf->overrides[i])) < 0) {
+			json_decref(overrides);
+			overrides = NULL;
+		}
+	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:O?, s:{s:o, s:o}, s:o, s:b, "
+			 "s:o, s:b}",
+			 "iosweep", "version", IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA,
+			 "started", r->started, "host", r->host, "ranks", r->ranks, "hosts",
+			 r->hosts, "rank_hosts", r->rank_hosts, "job_file", "path",
+			 json_text(jf->path), "text", json_text(jf->text), "overrides", overrides,
+			 "interrupted", r->interrupted, "stopped_by", json_text(r->stopped_by),
+			 "complete", complete);
+}
+
+/* The runs already turned into text, one a line, in an unlinked file (the
+ * spool) so that memory does not grow with them: each rewrite copies it. */
+struct json_priv {
+	FILE *spool;
+	size_t nruns;          /* runs in the spool */
+	size_t written_runs;   /* runs in the file as last rewritten */
+	double last_write_s;   /* monotonic time of that rewrite */
+	double next_write_s;   /* the earliest time of the next one */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* An unlinked temporary file in the destination's directory (beside the
+ * file it will be copied into), or in TMPDIR for stdout. */
+static FILE *spool_open(const char *path, char *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *copy = path ? strdup(path) : NULL, *name = NULL;
+	const char *dir = path ? (copy ? dirname(copy) : NULL) : tmp && *tmp ? tmp : "/tmp";
+	FILE *f = NULL;
+	int fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+
+	/* file systems without O_TMPFILE: a named one, unlinked at once */
+	if (fd < 0 && dir && errno != ENOENT && errno != EACCES &&
+	    asprintf(&name, "%s/.iosweep-json.XXXXXX", dir) >= 0) {
+		fd = mkostemp(name, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(name);
+	}
+	if (fd >= 0)
+		f = fdopen(fd, "w+");
+	if (!f) {
+		err_set(err, "cannot create a temporary file for the JSON report in %s: %s",
+			dir ? dir : "?", dir ? strerror(errno) : "out of memory");
+		if (fd >= 0)
+			close(fd);
+	}
+	free(name);
+	free(copy);
+	return f;
+}
+
+/* Turns run i into one line of text at the end of the spool. */
+static int append_run(struct json_priv *p, const struct report *r, size_t i)
+{
+	json_t *o = run_json(r, &r->results[i]);
+	char *text = o ? json_dumps(o, JSON_REAL_PRECISION(10)) : NULL;
+	int rc;
+
+	json_decref(o);
+	if (!text)
+		return -1;
+	rc = fprintf(p->spool, "%s    %s", p->nruns ? ",\n" : "\n", text) < 0 ? -1 : 0;
+	p->nruns += rc == 0;
+	free(text);
+	return rc;
+}
+
+/* Copies the spool to f. */
+static int copy_spool(struct json_priv *p, FILE *f)
+{
+	char buf[1 << 16];
+	off_t at = 0;
+	ssize_t n;
+
+	if (fflush(p->spool) != 0)
+		return -1;
+	while ((n = pread(fileno(p->spool), buf, sizeof(buf), at)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || fwrite(buf, 1, (size_t)n, f) != (size_t)n)
+			return -1;
+		at += n;
+	}
+	return 0;
+}
+
+/* The whole document: the head, then the runs' text. */
+static int write_doc(FILE *f, const struct report *r, struct json_priv *p, bool complete)
+{
+	json_t *head = doc_head(r, complete);
+	char *text = head ? json_dumps(head, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
+	size_t n = text ? strlen(text) : 0;
+	int rc;
+
+	json_decref(head);
+	if (n < 2)
+		return -1;
+	/* "...\n}" becomes "...,\n  \"runs\": [RUNS\n  ]\n}\n" */
+	rc = fwrite(text, 1, n - 2, f) == n - 2 && fputs(",\n  \"runs\": [", f) >= 0 &&
+	     copy_spool(p, f) == 0 && fputs(p->nruns ? "\n  ]\n}\n" : "]\n}\n", f) >= 0
+		? 0 : -1;
+	free(text);
+	return rc;
+}
+
+/* What the messages call the destination. */
+static const char *doc_name(const struct report_sink *s)
+{
+	return s->path ? s->path : "JSON to stdout";
+}
+
+/* Writes the document to s (a temporary file renamed into place, or stdout). */
+static int put_doc(struct report_sink *s, const struct report *r, bool final, bool complete,
+		   char *err)
+{
+	struct json_priv *p = s->priv;
+
+	s->out.no_sync = !final; /* a crash loses an interim version, not the last */
+	if (report_open(s, err) < 0)
+		return -1;
+	if (write_doc(s->f, r, p, complete) < 0) {
+		const char *why = ferror(s->f) || ferror(p->spool) ? strerror(errno)
+								   : "out of memory";
+
+		err_set(err, "writing %s: %s", doc_name(s), why);
+		if (s->path)
+			output_discard(&s->out);
+		s->f = NULL;
+		return -1;
+	}
+	return report_close(s, err);
+}
+
+/* After the end, or a failure (the sink is then told nothing more). */
+static int release(struct report_sink *s, int rc)
+{
+	struct json_priv *p = s->priv;
+
+	if (p && p->spool)
+		fclose(p->spool);
+	free(p);
+	s->priv = NULL;
+	return rc;
+}
+
+/* A temporary file beside the destination, made and removed, proves it
+ * writable; the destination itself is left as it is until there is a run to
+ * put in it (a failure later, a full disk, must not leave an empty document
+ * where the previous file was). */
+static int json_begin(struct report_sink *s, const struct report *r, char *err)
+{
+	struct json_priv *p = calloc(1, sizeof(struct json_priv));
+
+	(void)r;
+	s->priv = p;
+	if (!p)
+		return err_set(err, "out of memory");
+	p->spool = spool_open(s->path ? s->out.path : NULL, err);
+	if (!p->spool || (s->path && output_begin(&s->out, err) < 0))
+		return release(s, -1);
+	if (s->path)
+		output_discard(&s->out);
+	return 0;
+}
+
+/* Runs up to n turned into text; -1 with why. */
+static int append_runs(struct report_sink *s, const struct report *r, size_t n, char *err)
+{
+	struct json_priv *p = s->priv;
+
+	while (p->nruns < n)
+		if (append_run(p, r, p->nruns) < 0)
+			return ferror(p->spool)
+				? err_set(err, "writing %s: %s", doc_name(s), strerror(errno))
+				: err_set(err, "out of memory for the JSON report");
+	return 0;
+}
+
+/* A file is kept valid and up to date as runs complete: each run is turned
+ * into text once, and the file is rewritten between runs (never during a
+ * measured repeat), at most once a second and for at most about a tenth of
+ * the time; and once the runs since the last rewrite are fewer than half
+ * of those in it, only every RESTATE_S seconds, so that the bytes written
+ * over a sweep stay a small multiple of the last document's. */
+#define RESTATE_S 30.0
+
+static int json_add(struct report_sink *s, const struct report *r, size_t i, char *err)
+{
+	struct json_priv *p = s->priv;
+	double t0 = now_s();
+
+	if (append_runs(s, r, i + 1, err) < 0)
+		return release(s, -1);
+	if (!s->path || t0 < p->next_write_s ||
+	    (2 * p->nruns < 3 * p->written_runs && t0 < p->last_write_s + RESTATE_S))
+		return 0;
+	if (put_doc(s, r, false, false, err) < 0)
+		return release(s, -1);
+	p->written_runs = p->nruns;
+	p->last_write_s = now_s();
+	p->next_write_s = p->last_write_s + fmax(1.0, 10 * (p->last_write_s - t0));
+	return 0;
+}
+
+/* The document as it stands, at once (another rank stopped the run), when
+ * it goes to a file. */
+static int json_snapshot(struct report_sink *s, const struct report *r, char *err)
+{
+	if (!s->path || !s->priv)
+		return 0;
+	return append_runs(s, r, r->ndone, err) < 0 ? -1 : put_doc(s, r, false, false, err);
+}
+
+/* The last document, marked complete when the whole plan ran; a write
+ * that fails leaves the previous one, marked incomplete.  Where the plan
+ * has baselines, runs are turned into text again (a baseline may have run
+ * after the run compared with it); otherwise they are as they were written. */
+static int json_end(struct report_sink *s, const struct report *r, char *err)
+{
+	struct json_priv *p = s->priv;
+	bool complete = !r->interrupted && r->ndone == r->plan->n;
+
+	if (r->baselines) {
+		if (fflush(p->spool) != 0 || ftruncate(fileno(p->spool), 0) < 0 ||
+		    fseeko(p->spool, 0, SEEK_SET) != 0)
+			return release(s, err_set(err, "writing %s: %s", doc_name(s),
+						  strerror(errno)));
+		p->nruns = 0;
+	}
+	if (append_runs(s, r, r->ndone, err) < 0)
+		return release(s, -1);
+	return release(s, put_doc(s, r, true, complete, err));
+}
+
+static void json_abandon(struct report_sink *s)
+{
+	(void)release(s, 0);
+}
+
+const struct reporter report_json = {
+	.name = "json",
+	.begin = json_begin,
+	.add = json_add,
+	.end = json_end,
+	.snapshot = json_snapshot,
+	.abandon = json_abandon,
+};

@@ -1,0 +1,61 @@
+/*
+ * report_series.c - the per-interval series as long-format CSV: a header,
+ * then one row per interval and direction of every measured repeat that
+ * has a series (RFC 4180 quoting, rows flushed as each run completes).
+ * Long format so that one row is one observation: a spreadsheet or
+ * gnuplot filters it by job, run, repeat and dir.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+
+#include "report/report.h"
+
+static int series_begin(struct report_sink *s, const struct report *r, char *err)
+{
+	static const char *const cols[] = { "job", "run", "repeat", "interval_s", "coarsened",
+					     "start_s", "dir", "ops", "bytes", "lat_p50_ns",
+					     "lat_p99_ns", "lat_max_ns", "resident" };
+	size_t n = sizeof(cols) / sizeof(cols[0]);
+
+	(void)r;
+	if (report_open(s, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		report_csv_field(s->f, cols[i], i + 1 == n);
+	return report_csv_flush(s, err);
+}
+
+static int series_add(struct report_sink *s, const struct report *r, size_t idx, char *err)
+{
+	const struct run_result *res = &r->results[idx];
+	char buf[512];
+
+	for (size_t k = 0; k < res->nrep; k++) {
+		const struct repeat_result *rr = &res->rep[k];
+
+		for (size_t i = 0; i < rr->nseries; i++) {
+			const struct series_point *p = &rr->series[i];
+			char resident[32] = "";
+
+			if (p->resident >= 0)
+				snprintf(resident, sizeof(resident), "%.6g", p->resident);
+			report_csv_field(s->f, res->run->job->name, false);
+			snprintf(buf, sizeof(buf), "%zu,%zu,%.9g,%u,%.9g,%s,%llu,%llu,%llu,%llu,%llu",
+				 res->run->index, k, rr->series_interval_s, rr->series_coarsened,
+				 p->start_s, p->dir == IO_WRITE ? "write" : "read",
+				 (unsigned long long)p->ops, (unsigned long long)p->bytes,
+				 (unsigned long long)p->lat_p50_ns, (unsigned long long)p->lat_p99_ns,
+				 (unsigned long long)p->lat_max_ns);
+			fprintf(s->f, "%s,", buf);
+			report_csv_field(s->f, resident, true);
+		}
+	}
+	return report_csv_flush(s, err);
+}
+
+const struct reporter report_series = {
+	.name = "series",
+	.begin = series_begin,
+	.add = series_add,
+	.end = report_csv_end,
+};

@@ -1,0 +1,449 @@
+/*
+ * report_table.c - the human report: one row per run, aligned.
+ *
+ * Only the parameters that vary across the plan get columns; the others
+ * are said once above the table.  Figures are medians over the measured
+ * repeats, time to end with the same spread as `compare` shows (its 95%
+ * confidence interval, or min..max for few repeats, in % of the median), in
+ * human units.  Rows are printed at the end (also after an interruption) so the
+ * columns can be aligned; JSON and CSV are the incremental formats.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <string.h>
+
+#include "io/cache.h"
+#include "lib/stats.h"
+#include "lib/texttable.h"
+#include "lib/units.h"
+#include "report/figures.h"
+#include "report/report.h"
+
+struct columns {
+	bool job, baseline, consume, dirty;
+	bool mixed; /* some run is op=readwrite: its cells are per direction */
+	bool timed; /* some run is time_based: its time is the runtime, not a time to end */
+};
+
+static void find_columns(const struct report *r, struct columns *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < r->plan->n; i++) {
+		const struct run *run = &r->plan->runs[i];
+
+		c->job |= run->job != r->plan->runs[0].job;
+		c->baseline |= run->job->opt[OPT_BASELINE].n > 0;
+		c->consume |= run->v[OPT_CONSUME].u != CONSUME_NONE;
+		c->timed |= run->v[OPT_TIME_BASED].u == FLAG_ON;
+	}
+	c->dirty = r->plan->writes;
+	c->mixed = r->plan->mixed;
+}
+
+static double median_of(const char *figure, const struct run_result *res)
+{
+	struct summary s;
+
+	figure_summary(figure_find(figure), res, &s);
+	return s.median;
+}
+
+static void header(struct texttable *t, const struct report *r, const struct columns *c)
+{
+	tt_add(t, "#");
+	if (c->job)
+		tt_add(t, "job");
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (plan_column(r->plan, i))
+			tt_add(t, "%s", option_table[i].name);
+	tt_add(t, c->timed ? "time" : "time to end");
+	tt_add(t, "throughput");
+	tt_add(t, "IOPS");
+	tt_add(t, "p50");
+	tt_add(t, "p99");
+	tt_add(t, "cached");
+	if (c->dirty)
+		tt_add(t, "dirty");
+	if (c->baseline)
+		tt_add(t, "vs baseline");
+	if (c->consume)
+		tt_add(t, "checksum");
+}
+
+/* Whether the plan has more than one run of job: then a ratio must say
+ * which of them it is against. */
+static bool several_runs(const struct plan *plan, const struct job *job)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n && n < 2; i++)
+		n += plan->runs[i].job == job;
+	return n > 1;
+}
+
+/* "2.10× slower vs 0": the ratio to the baseline run, named by its number
+ * when the baseline job has several; "baseline" on the run the others of its
+ * job are compared with. */
+static void ratio_text(const struct report *r, const struct run_result *res, char *buf, size_t n)
+{
+	const struct run_result *base = figure_baseline(res, r->plan, r->results, r->ndone);
+	double x = figure_speedup(res, base);
+	char vs[32] = "";
+
+	if (!base) {
+		snprintf(buf, n, "%s", res->run->job->opt[OPT_BASELINE].n ? "n/a" : "");
+		return;
+	}
+	if (several_runs(r->plan, base->run->job))
+		snprintf(vs, sizeof(vs), " vs %zu", base->run->index);
+	if (base == res)
+		snprintf(buf, n, "%s", "baseline");
+	else if (x <= 0)
+		snprintf(buf, n, "n/a%s", vs);
+	else if (x >= 1)
+		snprintf(buf, n, "%.*f× faster%s", x >= 10 ? 1 : 2, x, vs);
+	else
+		snprintf(buf, n, "%.*f× slower%s", 1 / x >= 10 ? 1 : 2, 1 / x, vs);
+}
+
+/* What the legend below the table must explain. */
+struct legend {
+	bool range;   /* some spread is of min..max */
+	bool unknown; /* some residency could not be read */
+	bool missed;  /* some repeat did not start in the state asked for */
+};
+
+/* The page cache before the repeats: the residency of the file, as one
+ * value when every repeat saw the same, else as min–max; `?` when it could
+ * not be read for any; `!` when a repeat did not start as the policy asks. */
+static void cached_text(const struct run_result *res, struct legend *lg, char *buf, size_t n)
+{
+	double lo = INFINITY, hi = -1;
+	bool missed = false;
+
+	/* O_DIRECT reads bypass the page cache: what it holds says nothing of them */
+	if (res->run->v[OPT_CACHE].u == CACHE_DIRECT) {
+		snprintf(buf, n, "%s", "bypassed");
+		return;
+	}
+	for (size_t k = 0; k < res->nrep; k++) {
+		double x = res->rep[k].resident_before;
+
+		missed |= !res->rep[k].cache_as_asked;
+		if (x < 0)
+			continue;
+		lo = fmin(lo, round(100 * x));
+		hi = fmax(hi, round(100 * x));
+	}
+	lg->missed |= missed;
+	if (hi < 0) {
+		lg->unknown = true;
+		snprintf(buf, n, "%s", "?");
+	} else if (lo == hi) {
+		snprintf(buf, n, "%.0f%%%s", lo, missed ? " !" : "");
+	} else {
+		snprintf(buf, n, "%.0f–%.0f%%%s", lo, hi, missed ? " !" : "");
+	}
+}
+
+/* " (2 of 3)" when a figure is over fewer completed repeats than asked. */
+static const char *repeats_text(const struct run_result *res, char *buf, size_t n)
+{
+	size_t done = figure_ncompleted(res), asked = (size_t)res->run->v[OPT_REPEAT].u;
+
+	if (done >= asked)
+		return "";
+	snprintf(buf, n, " (%zu of %zu)", done, asked);
+	return buf;
+}
+
+/* The median share of the bytes written that were still only in memory
+ * (dirty or under writeback) when a repeat ended; < 0: unknown or no writes. */
+static double dirty_share(const struct run_result *res)
+{
+	double bytes = median_of("write_bytes", res), dirty = median_of("dirty_end_bytes", res);
+
+	if (bytes <= 0 || !figure_known(figure_find("dirty_end_bytes"), &res->rep[0]))
+		return -1;
+	return dirty < bytes ? dirty / bytes : 1;
+}
+
+static const char *dirty_text(const struct run_result *res, char *buf, size_t n)
+{
+	double share = dirty_share(res);
+
+	if (share < 0)
+		return res->run->v[OPT_OP].u == OP_READ ? "" : "?";
+	snprintf(buf, n, "%.0f%%%s", 100 * share, res->rep[0].dirty_system_wide ? " sys" : "");
+	return buf;
+}
+
+/* The median of a figure in its unit (fmt, of value * scale); for a
+ * readwrite run each direction's, compactly: "r 36.2 MB/s w 84.1 MB/s"
+ * (the figure of both together mixes two kinds of I/O). */
+static void figure_cell(struct texttable *t, const struct run_result *res, const char *name,
+			void (*fmt)(double x, char *buf, size_t n), double scale)
+{
+	char a[64], b[64], dir[64];
+
+	if (res->run->v[OPT_OP].u != OP_READWRITE) {
+		fmt(median_of(name, res) * scale, a, sizeof(a));
+		tt_add(t, "%s", a);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "read_%s", name);
+	fmt(median_of(dir, res) * scale, a, sizeof(a));
+	snprintf(dir, sizeof(dir), "write_%s", name);
+	fmt(median_of(dir, res) * scale, b, sizeof(b));
+	tt_add(t, "r %s w %s", a, b);
+}
+
+static void row(struct texttable *t, const struct report *r, const struct columns *c,
+		const struct run_result *res, struct legend *lg)
+{
+	const struct run *run = res->run;
+	char a[64], b[64], val[512];
+	struct summary tte;
+	double pct;
+
+	tt_add(t, "%zu", run->index);
+	if (c->job)
+		tt_add(t, "%s", run->job->name);
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (plan_column(r->plan, i))
+			tt_add(t, "%s", plan_cell(run, i, val, sizeof(val)));
+	if (figure_ncompleted(res) == 0) {
+		tt_add(t, "%s", res->failed ? "failed" : res->nrep ? "interrupted" : "not run");
+		for (int k = 0; k < 5 + c->dirty + c->baseline + c->consume; k++)
+			tt_add(t, "%s", "");
+		return;
+	}
+	figure_summary(figure_find("time_to_end_s"), res, &tte);
+	units_fmt_seconds(tte.median, a, sizeof(a));
+	pct = figure_spread_pct(&tte, &lg->range);
+	if (isnan(pct))
+		b[0] = '\0';
+	else
+		snprintf(b, sizeof(b), " ± %.0f%%%s", pct, tte.has_ci ? "" : " ¹");
+	tt_add(t, "%s%s%s%s", a, b, repeats_text(res, val, sizeof(val)),
+	       res->failed || res->interrupted ? " !" : "");
+	figure_cell(t, res, "throughput_Bps", units_fmt_rate, 1);
+	figure_cell(t, res, "iops", units_fmt_count, 1);
+	figure_cell(t, res, "lat_p50_ns", units_fmt_seconds, 1e-9);
+	figure_cell(t, res, "lat_p99_ns", units_fmt_seconds, 1e-9);
+	cached_text(res, lg, a, sizeof(a));
+	tt_add(t, "%s", a);
+	if (c->dirty)
+		tt_add(t, "%s", dirty_text(res, a, sizeof(a)));
+	if (c->baseline) {
+		ratio_text(r, res, a, sizeof(a));
+		tt_add(t, "%s", a);
+	}
+	if (c->consume) {
+		report_consume_text(run, figure_first_completed(res)->sum, a, sizeof(a));
+		tt_add(t, "%s", a);
+	}
+}
+
+/* Ranks of a multi-host run finish at different times: first-done,
+ * median and last-done of the median repeat, and who was last. */
+static void rank_spread(FILE *f, const struct report *r, const struct run_result *res)
+{
+	const struct repeat_result *rr = &res->rep[res->nrep / 2];
+	char a[32], b[32], c[32];
+	struct summary s;
+	int last = 0;
+	const char *host;
+
+	for (int k = 1; k < r->ranks; k++)
+		if (rr->rank_time_s[k] > rr->rank_time_s[last])
+			last = k;
+	host = json_string_value(json_array_get(r->rank_hosts, (size_t)last));
+	stats_summarize(rr->rank_time_s, (size_t)r->ranks, &s);
+	units_fmt_seconds(s.min, a, sizeof(a));
+	units_fmt_seconds(s.median, b, sizeof(b));
+	units_fmt_seconds(s.max, c, sizeof(c));
+	fprintf(f, "run %zu: %d ranks, time to end of each: first done %s, median %s, "
+		   "last done %s (rank %d on %s)\n", res->run->index, r->ranks, a, b, c, last,
+		host ? host : "?");
+}
+
+/* Once for the table: the runs whose cold buffered reads got their pages
+ * back from the host (of a readwrite run, its reads: figure_cold_from_host). */
+static void cold_from_host_note(FILE *f, const struct report *r)
+{
+	size_t n = 0;
+	bool mixed = false;
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		size_t j = i;
+
+		if (!figure_cold_from_host(&r->results[i]))
+			continue;
+		mixed |= r->results[i].run->v[OPT_OP].u == OP_READWRITE;
+		/* consecutive runs as a range: "runs 0-9, 12" */
+		while (j + 1 < r->ndone && figure_cold_from_host(&r->results[j + 1]))
+			mixed |= r->results[++j].run->v[OPT_OP].u == OP_READWRITE;
+		fprintf(f, "%s%zu", n++ ? ", " : j > i ? "runs " : "run ", r->results[i].run->index);
+		if (j > i)
+			fprintf(f, "-%zu", r->results[j].run->index);
+		i = j;
+	}
+	if (n)
+		fprintf(f, ": cold buffered reads on a VM whose balloon returns freed pages to the "
+			   "host\n  (virtio free page reporting): their pages come back from host "
+			   "memory, so these figures are\n  not the disk's alone%s; cache=direct reads "
+			   "the disk alone\n",
+			mixed ? " (of a readwrite run: its reads')" : "");
+}
+
+/* Start skew above this share of the time to end is worth a note. */
+#define SKEW_NOTED 0.05
+
+/* A buffered write run whose data was mostly only in memory at its end
+ * measured the page cache; flushes have their own latency. */
+static void write_notes(FILE *f, const struct run_result *res)
+{
+	double share = dirty_share(res), flushes = median_of("flushes", res);
+	char a[32], b[32];
+
+	if (share > 0.5 && !res->rep[0].dirty_system_wide)
+		fprintf(f, "run %zu: %.0f%% of the written bytes were still only in memory at the "
+			   "end: it timed the page cache, not the disk\n", res->run->index,
+			100 * share);
+	for (size_t k = 0; res->run->v[OPT_VERIFY].u == VERIFY_AFTER && k < res->nrep; k++) {
+		const struct repeat_result *rr = &res->rep[k];
+		uint64_t due = rr->dir_bytes[res->run->v[OPT_OP].u == OP_READ ? IO_READ : IO_WRITE];
+
+		if (rr->interrupted || rr->runtime_limited || rr->verified_bytes >= due)
+			continue;
+		units_fmt_size(rr->verified_bytes, a, sizeof(a));
+		units_fmt_size(due, b, sizeof(b));
+		fprintf(f, "run %zu: verify of repeat %zu was stopped after %s of %s\n",
+			res->run->index, k + 1, a, b);
+	}
+	if (flushes > 0) {
+		units_fmt_seconds(median_of("flush_lat_p50_ns", res) / 1e9, a, sizeof(a));
+		units_fmt_seconds(median_of("flush_lat_p99_ns", res) / 1e9, b, sizeof(b));
+		fprintf(f, "run %zu: %.0f flushes per repeat (%s), p50 %s, p99 %s\n",
+			res->run->index, flushes,
+			option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u], a, b);
+	}
+}
+
+static void notes(FILE *f, const struct report *r)
+{
+	const char *last_note = NULL;
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		const struct run_result *res = &r->results[i];
+		bool cold_miss = false, cut = false;
+		double skew = 0; /* the largest start skew, as a share of its time to end */
+
+		for (size_t k = 0; k < res->nrep; k++) {
+			const struct repeat_result *rr = &res->rep[k];
+
+			cold_miss |= !rr->cache_as_asked;
+			cut |= rr->runtime_limited;
+			if (!rr->interrupted && rr->time_to_end_s > 0 &&
+			    rr->start_skew_s / rr->time_to_end_s > skew)
+				skew = rr->start_skew_s / rr->time_to_end_s;
+		}
+		if (res->failed) {
+			fprintf(f, "run %zu failed: ", res->run->index);
+			tt_put(f, res->error);
+			fputc('\n', f);
+		}
+		if (res->note && res->note != last_note)
+			fprintf(f, "run %zu and others like it: %s\n", res->run->index,
+				last_note = res->note);
+		if (cold_miss)
+			fprintf(f, "run %zu: the cache state before a repeat was not what "
+				   "cache=%s asks for (see resident_before in JSON)\n", res->run->index,
+				option_table[OPT_CACHE].values[res->run->v[OPT_CACHE].u]);
+		if (cut)
+			fprintf(f, "run %zu: stopped by runtime before the end of the file\n",
+				res->run->index);
+		if (skew > SKEW_NOTED)
+			fprintf(f, "run %zu: the threads' first %s were up to %.0f%% of the time "
+				   "to end apart (start_skew_s in JSON)\n", res->run->index,
+				res->run->v[OPT_OP].u == OP_READ ? "reads" : "I/Os", 100 * skew);
+		if (r->ranks > 1 && res->nrep)
+			rank_spread(f, r, res);
+		if (res->nrep)
+			write_notes(f, res);
+	}
+	cold_from_host_note(f, r);
+	if (r->interrupted)
+		fprintf(f, "interrupted: %zu of %zu runs done\n", r->ndone, r->plan->n);
+}
+
+static int table_begin(struct report_sink *s, const struct report *r, char *err)
+{
+	(void)r;
+	return report_open(s, err);
+}
+
+static int table_add(struct report_sink *s, const struct report *r, size_t i, char *err)
+{
+	(void)s;
+	(void)r;
+	(void)i;
+	(void)err;
+	return 0;
+}
+
+static void legend(FILE *f, const struct legend *lg, const struct columns *c)
+{
+	if (c->timed)
+		fprintf(f, "time: time to end, or for time_based runs the time measured (runtime); "
+			   "throughput and IOPS are over it\n");
+	fprintf(f, "%s: median of the repeats ± the farther end of its 95%% confidence "
+		   "interval, in %% of it; other figures: medians\n", c->timed ? "time" : "time to end");
+	if (lg->range)
+		fprintf(f, "¹: ± spans the min..max of the repeats instead: a confidence interval "
+			   "needs %zu repeats or more\n", stats_min_n_for_ci());
+	if (c->mixed)
+		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
+	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
+		   "when they differ)\n");
+	if (lg->unknown)
+		fprintf(f, "?: the page-cache state of the file could not be read (cachestat and "
+			   "mincore tell it only to the file's owner or root)\n");
+	if (lg->missed)
+		fprintf(f, "!: a repeat did not start in the state the cache policy asks for\n");
+}
+
+static int table_end(struct report_sink *s, const struct report *r, char *err)
+{
+	struct legend lg = { false, false, false };
+	struct texttable t;
+	struct columns c;
+	size_t ncols = 7;
+	FILE *f = s->f;
+
+	find_columns(r, &c);
+	ncols += c.job + c.dirty + c.baseline + c.consume;
+	for (int i = 0; i < OPT__COUNT; i++)
+		ncols += plan_column(r->plan, i);
+	tt_init(&t, ncols);
+	for (size_t i = 1; i < ncols; i++)
+		t.right[i] = true;
+	t.right[c.job] = false;
+	header(&t, r, &c);
+	for (size_t i = 0; i < r->ndone; i++)
+		row(&t, r, &c, &r->results[i], &lg);
+	plan_print_constants(r->plan, f);
+	tt_print(&t, f, "");
+	tt_free(&t);
+	legend(f, &lg, &c);
+	notes(f, r);
+	return report_close(s, err);
+}
+
+const struct reporter report_table = {
+	.name = "table",
+	.begin = table_begin,
+	.add = table_add,
+	.end = table_end,
+};

@@ -1,0 +1,1009 @@
+/*
+ * resultfile.c - see resultfile.h.
+ *
+ * A result file of 100 000 runs is hundreds of megabytes of JSON, and its
+ * jansson tree several times that, so it is never held whole: the file is
+ * read in pieces, the top-level object key by key, and the "runs" array
+ * element by element (json_loadb with JSON_DISABLE_EOF_CHECK says where a
+ * value ended; a value cut by the end of a piece is parsed again with more).
+ * Of each run only what compare and plot read is kept: its job and
+ * parameters, each distinct value once per file (a hash table), and the
+ * values of the figures asked for.  Every number that compare and plot
+ * read is checked once, here, with the place it was found (finite, not
+ * negative, within what a 64-bit counter holds, fractions at most 1), so
+ * that a hostile file is refused instead of reaching undefined behaviour
+ * in the arithmetic.  Questions over runs (which parameters vary, and
+ * within what) are answered from each parameter's values numbered once
+ * through a hash table (struct runset), so that two files of 100 000 runs
+ * compare in seconds: nothing compares every pair of runs.
+ */
+#define _GNU_SOURCE
+#include "results/resultfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "job/options.h"
+#include "lib/error.h"
+#include "lib/version.h"
+#include "results/resultfile_fio.h"
+
+#include <xxhash.h>
+
+/* A distinct value of a file (a job name, a parameter's key or value),
+ * held once.  Its text is what two values share only when they are equal
+ * (a type letter, then the value): what struct runset numbers. */
+struct rf_value {
+	json_t *json;
+	size_t len;
+	char text[];
+};
+
+/* The distinct values of a file: a hash table on their text. */
+struct rf_intern {
+	struct rf_value **slot;
+	size_t cap, n;
+};
+
+/* The text of v (a scalar: what check_params lets through), or of the
+ * params key `key` when v is NULL, into buf (n bytes), or a malloc'd copy
+ * when longer; NULL when out of memory.  *len is its length. */
+static char *value_text(const json_t *v, const char *key, char *buf, size_t n, size_t *len)
+{
+	const char *s = key ? key : json_string_value(v);
+	char *t = buf;
+	int w;
+
+	if (s) {
+		*len = (key ? strlen(key) : json_string_length(v)) + 1;
+		if (*len > n && !(t = malloc(*len)))
+			return NULL;
+		t[0] = key ? 'k' : 's';
+		memcpy(t + 1, s, *len - 1);
+		return t;
+	}
+	if (json_is_integer(v))
+		w = snprintf(buf, n, "i%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		w = snprintf(buf, n, "r%.17g", json_real_value(v));
+	else /* null */
+		w = snprintf(buf, n, "n");
+	*len = (size_t)w;
+	return buf;
+}
+
+static int intern_grow(struct rf_intern *tab)
+{
+	size_t cap = tab->cap ? 2 * tab->cap : 1024;
+	struct rf_value **slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < tab->cap; i++) {
+		struct rf_value *v = tab->slot[i];
+		size_t h;
+
+		if (!v)
+			continue;
+		for (h = (size_t)XXH3_64bits(v->text, v->len) & (cap - 1); slot[h];
+		     h = (h + 1) & (cap - 1))
+			;
+		slot[h] = v;
+	}
+	free(tab->slot);
+	tab->slot = slot;
+	tab->cap = cap;
+	return 0;
+}
+
+/* The file's one copy of v, or of the params key `key` when v is NULL;
+ * NULL when out of memory. */
+static const struct rf_value *intern(struct rf_intern *tab, json_t *v, const char *key)
+{
+	char buf[256], *text;
+	size_t len, h;
+	struct rf_value *val = NULL;
+
+	if (2 * (tab->n + 1) > tab->cap && intern_grow(tab) < 0)
+		return NULL;
+	text = value_text(v, key, buf, sizeof(buf), &len);
+	if (!text)
+		return NULL;
+	for (h = (size_t)XXH3_64bits(text, len) & (tab->cap - 1); tab->slot[h];
+	     h = (h + 1) & (tab->cap - 1))
+		if (tab->slot[h]->len == len && memcmp(tab->slot[h]->text, text, len) == 0) {
+			val = tab->slot[h];
+			goto out;
+		}
+	val = malloc(sizeof(*val) + len + 1);
+	if (val) {
+		val->json = key ? json_string_nocheck(key) : json_incref(v);
+		val->len = len;
+		memcpy(val->text, text, len);
+		val->text[len] = '\0';
+		if (val->json) {
+			tab->slot[h] = val;
+			tab->n++;
+		} else {
+			free(val);
+			val = NULL;
+		}
+	}
+out:
+	if (text != buf)
+		free(text);
+	return val;
+}
+
+static void intern_free(struct rf_intern *tab)
+{
+	for (size_t i = 0; tab && i < tab->cap; i++)
+		if (tab->slot[i]) {
+			json_decref(tab->slot[i]->json);
+			free(tab->slot[i]);
+		}
+	if (tab)
+		free(tab->slot);
+	free(tab);
+}
+
+/* The "iosweep" object of the head, when there is one yet. */
+static int check_id(const struct resultfile *rf, char *err)
+{
+	json_t *id = json_object_get(rf->doc, "iosweep"), *schema = json_object_get(id, "schema");
+
+	if (!json_is_object(id))
+		return err_set(err, "%s: not an iosweep result file (no \"iosweep\" object)",
+			       rf->path);
+	if (!json_is_integer(schema))
+		return err_set(err, "%s: not an iosweep result file (no schema number)", rf->path);
+	if (json_integer_value(schema) != IOSWEEP_SCHEMA)
+		return err_set(err, "%s: schema %" JSON_INTEGER_FORMAT ", but iosweep %s reads "
+			       "schema %d", rf->path, json_integer_value(schema), IOSWEEP_VERSION,
+			       IOSWEEP_SCHEMA);
+	return 0;
+}
+
+/* The largest number a figure or parameter may hold: 2^64 (counters are
+ * unsigned 64-bit).  Anything larger, negative or not finite is not
+ * something iosweep wrote, and would overflow what reads it. */
+#define NUMBER_MAX 18446744073709551616.0
+
+/* Whether v is a number iosweep could have written: finite, 0 <= x <= max;
+ * NULL and absent are "unknown". */
+static bool number_ok(json_t *v, double max)
+{
+	double x = json_number_value(v);
+
+	return !v || json_is_null(v) || (json_is_number(v) && isfinite(x) && x >= 0 && x <= max);
+}
+
+/* Says where ("runs[i].WHERE") and why v is not such a number. */
+static int number_error(const struct resultfile *rf, json_t *v, double max, size_t run,
+			const char *where, char *err)
+{
+	if (!json_is_number(v))
+		return err_set(err, "%s: runs[%zu].%s: not a number", rf->path, run, where);
+	return err_set(err, "%s: runs[%zu].%s: %g is out of range (0 to %g); not a result "
+		       "iosweep wrote", rf->path, run, where, json_number_value(v), max);
+}
+
+/* Parameters: numbers in range, words and names as strings. */
+static int check_params(const struct resultfile *rf, json_t *params, size_t run, char *err)
+{
+	char where[128];
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(params, key, v) {
+		int id = option_find(key);
+		/* durations are seconds, read back as 64-bit nanoseconds */
+		double max = id >= 0 && option_table[id].type == T_DURATION ? NUMBER_MAX / 2e9
+									     : NUMBER_MAX / 2;
+
+		if (json_is_string(v) || (json_is_number(v) && number_ok(v, max)) || json_is_null(v))
+			continue;
+		snprintf(where, sizeof(where), "params.%.64s", key);
+		if (json_is_number(v))
+			return number_error(rf, v, max, run, where, err);
+		return err_set(err, "%s: runs[%zu].%s: neither a number nor a string", rf->path,
+			       run, where);
+	}
+	return 0;
+}
+
+/* The figure's JSON value in one repeat: a top-level field, or one of a group. */
+static json_t *repeat_value(json_t *rep, const struct figure *f)
+{
+	json_t *group = f->group ? json_object_get(rep, f->group) : rep;
+
+	return json_object_get(group, f->key);
+}
+
+/* Every figure of every repeat that compare and plot may read. */
+static int check_repeats(const struct resultfile *rf, json_t *reps, size_t run, char *err)
+{
+	char where[128];
+	size_t j;
+	json_t *rep;
+
+	json_array_foreach(reps, j, rep) {
+		json_t *interrupted = json_object_get(rep, "interrupted");
+
+		if (!json_is_object(rep))
+			return err_set(err, "%s: runs[%zu].repeats[%zu]: not an object", rf->path,
+				       run, j);
+		if (interrupted && !json_is_boolean(interrupted))
+			return err_set(err, "%s: runs[%zu].repeats[%zu].interrupted: not true or "
+				       "false", rf->path, run, j);
+		for (size_t k = 0; k < figure_count; k++) {
+			const struct figure *f = &figure_table[k];
+			json_t *group = f->group ? json_object_get(rep, f->group) : rep;
+			double max = f->type == FIG_FRACTION ? 1.0 : NUMBER_MAX;
+
+			if (f->group && group && !json_is_object(group))
+				return err_set(err, "%s: runs[%zu].repeats[%zu].%s: not an object",
+					       rf->path, run, j, f->group);
+			if (number_ok(repeat_value(rep, f), max))
+				continue;
+			snprintf(where, sizeof(where), "repeats[%zu].%s%s%s", j,
+				 f->group ? f->group : "", f->group ? "." : "", f->key);
+			return number_error(rf, repeat_value(rep, f), max, run, where, err);
+		}
+	}
+	return 0;
+}
+
+/* Whether a repeat's value counts: a number, of a repeat not interrupted. */
+static bool counted(json_t *rep, const struct figure *f)
+{
+	return json_is_number(repeat_value(rep, f)) &&
+	       !json_is_true(json_object_get(rep, "interrupted"));
+}
+
+/* r->repeats: of each repeat, whether it was interrupted, its series and
+ * its time to end (where its last interval ends). */
+static int keep_series(struct resultfile_run *r, json_t *reps)
+{
+	size_t j;
+	json_t *rep;
+
+	r->repeats = json_array();
+	if (!r->repeats)
+		return -1;
+	json_array_foreach(reps, j, rep) {
+		json_t *series = json_object_get(rep, "series");
+		json_t *tte = json_object_get(rep, "time_to_end_s"); /* checked: a number */
+
+		if (json_array_append_new(r->repeats,
+					  json_pack("{s:b, s:O, s:O}", "interrupted",
+						    json_is_true(json_object_get(rep, "interrupted")),
+						    "series", series ? series : json_null(),
+						    "time_to_end_s", tte ? tte : json_null())) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The compact run of run (the i-th), checked, appended to rf->runs. */
+static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
+{
+	json_t *params = json_object_get(run, "params"), *reps = json_object_get(run, "repeats");
+	json_t *job = json_object_get(run, "job"), *desc = json_object_get(run, "description");
+	size_t np = json_object_size(params), nv = 0, at = 0, k;
+	struct resultfile_run *r;
+	const struct rf_value *v;
+	const char *key;
+	json_t *value, *rep;
+	char *block;
+
+	if (!json_is_string(job) || !json_is_object(params) || !json_is_array(reps))
+		return err_set(err, "%s: runs[%zu]: not a run (with a job, params and repeats)",
+			       rf->path, i);
+	if (check_params(rf, params, i, err) < 0 || check_repeats(rf, reps, i, err) < 0)
+		return -1;
+	for (k = 0; k < rf->nfigs; k++)
+		json_array_foreach(reps, at, rep)
+			nv += counted(rep, rf->figs[k]);
+	if (rf->nruns == rf->runs_cap) {
+		size_t cap = rf->runs_cap ? 2 * rf->runs_cap : 64;
+		struct resultfile_run **grown = realloc(rf->runs, cap * sizeof(*grown));
+
+		if (!grown)
+			goto oom;
+		rf->runs = grown;
+		rf->runs_cap = cap;
+	}
+	/* one block: the run, its params, per figure a count and a pointer, the values */
+	block = calloc(1, sizeof(*r) + np * sizeof(*r->params) +
+			      rf->nfigs * (sizeof(*r->nval) + sizeof(*r->val)) + nv * sizeof(double));
+	if (!block)
+		goto oom;
+	r = (struct resultfile_run *)block;
+	r->params = (struct rf_param *)(block + sizeof(*r));
+	r->nval = (size_t *)(r->params + np);
+	r->val = (double **)(r->nval + rf->nfigs);
+	r->figs = rf->figs;
+	r->nfigs = rf->nfigs;
+	rf->runs[rf->nruns++] = r;
+	v = intern(rf->values, job, NULL);
+	r->job = v ? v->json : NULL;
+	v = json_is_string(desc) ? intern(rf->values, desc, NULL) : NULL;
+	r->description = v ? v->json : NULL;
+	if (!r->job || (json_is_string(desc) && !r->description))
+		goto oom;
+	json_object_foreach(params, key, value) {
+		const struct rf_value *kv = intern(rf->values, NULL, key);
+
+		r->params[r->nparams].key = kv ? json_string_value(kv->json) : NULL;
+		r->params[r->nparams].value = intern(rf->values, value, NULL);
+		if (!r->params[r->nparams++].value || !kv)
+			goto oom;
+	}
+	{
+		json_t *index = json_object_get(run, "index");
+
+		r->index = json_is_integer(index) ? json_integer_value(index) : -1;
+		r->failed = json_is_true(json_object_get(run, "failed"));
+		r->nrepeats = json_array_size(reps);
+		for (size_t j = 0; j < r->nrepeats; j++)
+			r->ninterrupted += json_is_true(
+				json_object_get(json_array_get(reps, j), "interrupted"));
+		if ((rf->flags & RESULTFILE_SERIES) && keep_series(r, reps) < 0)
+			goto oom;
+	}
+	{
+		double *x = (double *)(r->val + rf->nfigs);
+
+		for (k = 0; k < rf->nfigs; k++) {
+			r->val[k] = x;
+			json_array_foreach(reps, at, rep)
+				if (counted(rep, rf->figs[k]))
+					x[r->nval[k]++] = json_number_value(repeat_value(rep, rf->figs[k]));
+			x += r->nval[k];
+		}
+	}
+	return 0;
+oom:
+	return err_set(err, "%s: out of memory", rf->path);
+}
+
+/* The file read in pieces: buf[pos..len) is what is not parsed yet. */
+struct reader {
+	const char *path;
+	int fd;
+	char *buf;
+	size_t cap, len, pos;
+	bool eof;
+	int line; /* of buf[pos] */
+};
+
+#define READ_PIECE (1 << 20)
+
+/* More of the file after what is left; -1 with why. */
+static int fill(struct reader *rd, char *err)
+{
+	size_t left = rd->len - rd->pos;
+
+	memmove(rd->buf, rd->buf + rd->pos, left);
+	rd->len = left;
+	rd->pos = 0;
+	if (left >= rd->cap / 2) { /* a value longer than half the buffer */
+		char *grown = realloc(rd->buf, 2 * rd->cap);
+
+		if (!grown)
+			return err_set(err, "%s: out of memory", rd->path);
+		rd->buf = grown;
+		rd->cap *= 2;
+	}
+	while (rd->len < rd->cap && !rd->eof) {
+		ssize_t n = read(rd->fd, rd->buf + rd->len, rd->cap - rd->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return err_set(err, "%s: cannot read: %s", rd->path, strerror(errno));
+		rd->eof = n == 0;
+		rd->len += (size_t)n;
+	}
+	return 0;
+}
+
+static void advance(struct reader *rd, size_t n)
+{
+	for (const char *c = rd->buf + rd->pos, *end = c + n;
+	     (c = memchr(c, '\n', (size_t)(end - c))) != NULL; c++)
+		rd->line++;
+	rd->pos += n;
+}
+
+/* The next character that is not JSON white space (not consumed); -1 at
+ * the end of the file, -2 after a read error (err says it). */
+static int peek(struct reader *rd, char *err)
+{
+	for (;;) {
+		while (rd->pos < rd->len && strchr(" \t\r\n", rd->buf[rd->pos]) &&
+		       rd->buf[rd->pos])
+			advance(rd, 1);
+		if (rd->pos < rd->len)
+			return (unsigned char)rd->buf[rd->pos];
+		if (rd->eof)
+			return -1;
+		if (fill(rd, err) < 0)
+			return -2;
+	}
+}
+
+/* A syntax error at the reader's position, worded as jansson words them. */
+static int syntax(struct reader *rd, int c, const char *expected, char *err)
+{
+	if (c == -2)
+		return -1;
+	if (c == -1)
+		return err_set(err, "%s: not JSON (line %d: %s near end of file)", rd->path,
+			       rd->line, expected);
+	return err_set(err, "%s: not JSON (line %d: %s near '%c')", rd->path, rd->line, expected,
+		       c);
+}
+
+/* The JSON value at the reader's position, parsed by jansson (the
+ * position moves past it): a value that reaches the end of what was read
+ * may go on after it, so it is parsed again with more.  NULL with why. */
+static json_t *next_value(struct reader *rd, size_t flags, char *err)
+{
+	for (;;) {
+		size_t avail = rd->len - rd->pos;
+		json_error_t jerr;
+		json_t *v = json_loadb(rd->buf + rd->pos, avail,
+				       flags | JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+
+		if (jerr.position >= 0 && (size_t)jerr.position >= avail && !rd->eof) {
+			json_decref(v);
+			if (fill(rd, err) < 0)
+				return NULL;
+			continue;
+		}
+		if (!v) {
+			err_set(err, "%s: not JSON (line %d: %s)", rd->path, rd->line + jerr.line - 1,
+				jerr.text);
+			return NULL;
+		}
+		advance(rd, (size_t)jerr.position);
+		return v;
+	}
+}
+
+/* The runs array, element by element, from its '['. */
+static int read_runs(struct resultfile *rf, struct reader *rd, char *err)
+{
+	int c;
+
+	/* a file of another schema is refused before its runs are read */
+	if (json_object_get(rf->doc, "iosweep") && check_id(rf, err) < 0)
+		return -1;
+	advance(rd, 1);
+	if ((c = peek(rd, err)) == ']') {
+		advance(rd, 1);
+		return 0;
+	}
+	for (size_t i = 0;; i++) {
+		json_t *run;
+		int rc;
+
+		if (c < 0)
+			return syntax(rd, c, "']' expected", err);
+		run = next_value(rd, JSON_DECODE_ANY, err);
+		if (!run)
+			return -1;
+		rc = add_run(rf, run, i, err);
+		json_decref(run);
+		if (rc < 0)
+			return -1;
+		c = peek(rd, err);
+		if (c != ',' && c != ']')
+			return syntax(rd, c, "']' expected", err);
+		advance(rd, 1);
+		if (c == ']')
+			return 0;
+		c = peek(rd, err);
+	}
+}
+
+/* The top-level object key by key: everything but "runs" into rf->doc,
+ * the runs (an array) through read_runs.  *runs: a "runs" array was read. */
+static int read_doc(struct resultfile *rf, struct reader *rd, bool *runs, char *err)
+{
+	int c = peek(rd, err);
+
+	if (c != '{') {
+		/* not an object: jansson says what is wrong with it, if anything */
+		json_t *v = c == -2 ? NULL : next_value(rd, 0, err);
+
+		json_decref(v);
+		return v ? err_set(err, "%s: not an iosweep result file (no \"iosweep\" object)",
+				   rf->path) : -1;
+	}
+	advance(rd, 1);
+	rf->doc = json_object();
+	if (!rf->doc)
+		return err_set(err, "%s: out of memory", rf->path);
+	for (c = peek(rd, err); c != '}';) {
+		json_t *key, *v = NULL;
+		const char *name;
+
+		if (c != '"')
+			return syntax(rd, c, "string or '}' expected", err);
+		key = next_value(rd, JSON_DECODE_ANY, err);
+		if (!key)
+			return -1;
+		name = json_string_value(key);
+		c = peek(rd, err);
+		if (c != ':') {
+			json_decref(key);
+			return syntax(rd, c, "':' expected", err);
+		}
+		advance(rd, 1);
+		c = peek(rd, err);
+		if (strcmp(name, "runs") == 0 ? *runs : json_object_get(rf->doc, name) != NULL) {
+			err_set(err, "%s: not JSON (line %d: duplicate object key near '\"%s\"')",
+				rf->path, rd->line, name);
+			json_decref(key);
+			return -1;
+		}
+		if (strcmp(name, "runs") == 0 && c == '[') {
+			*runs = true;
+			c = read_runs(rf, rd, err);
+		} else {
+			v = c < 0 ? NULL : next_value(rd, JSON_DECODE_ANY, err);
+			if (v && json_object_set_new(rf->doc, name, v) < 0)
+				c = err_set(err, "%s: out of memory", rf->path);
+			else if (!v)
+				c = c < 0 ? syntax(rd, c, "value expected", err) : -1;
+		}
+		json_decref(key);
+		if (c < 0)
+			return -1;
+		c = peek(rd, err);
+		if (c == ',') {
+			advance(rd, 1);
+			c = peek(rd, err);
+		} else if (c != '}') {
+			return syntax(rd, c, "'}' expected", err);
+		}
+	}
+	advance(rd, 1);
+	c = peek(rd, err);
+	return c == -1 ? 0 : syntax(rd, c, "end of file expected", err);
+}
+
+/* A result file is a regular file: a directory, FIFO or device is refused
+ * by its type before anything is read (O_NONBLOCK: a FIFO cannot hang the
+ * open).  Its descriptor, or -1 with why. */
+static int open_regular(const char *path, char *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return err_set(err, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		err_set(err, "%s: %s, not a result file", path,
+			S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+			: S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void free_runs(struct resultfile *rf)
+{
+	for (size_t i = 0; i < rf->nruns; i++) {
+		json_decref(rf->runs[i]->repeats);
+		free(rf->runs[i]);
+	}
+	free(rf->runs);
+	rf->runs = NULL;
+	rf->nruns = rf->runs_cap = 0;
+}
+
+/* A fio result, small, is read whole and made iosweep-shaped first. */
+static int add_fio_runs(struct resultfile *rf, char *err)
+{
+	json_t *runs, *run;
+	size_t i;
+
+	free_runs(rf);
+	if (resultfile_from_fio(&rf->doc, rf->path, err) < 0)
+		return -1;
+	runs = json_object_get(rf->doc, "runs");
+	json_array_foreach(runs, i, run)
+		if (add_run(rf, run, i, err) < 0)
+			return -1;
+	return json_object_del(rf->doc, "runs");
+}
+
+int resultfile_load(struct resultfile *rf, const char *path, const struct figure *const *figs,
+		    size_t nfigs, unsigned flags, char *err)
+{
+	struct reader rd = { .path = path, .cap = READ_PIECE, .line = 1 };
+	bool runs = false;
+	int rc = -1;
+
+	memset(rf, 0, sizeof(*rf));
+	rf->path = path;
+	rf->figs = malloc((nfigs + 1) * sizeof(*rf->figs));
+	rf->values = calloc(1, sizeof(*rf->values));
+	rd.buf = malloc(rd.cap);
+	if (!rf->figs || !rf->values || !rd.buf) {
+		free(rd.buf);
+		resultfile_free(rf);
+		return err_set(err, "%s: out of memory", path);
+	}
+	memcpy(rf->figs, figs, nfigs * sizeof(*figs));
+	rf->nfigs = nfigs;
+	rf->flags = flags;
+	rd.fd = open_regular(path, err);
+	if (rd.fd >= 0 && read_doc(rf, &rd, &runs, err) == 0) {
+		rf->from_fio = resultfile_is_fio(rf->doc);
+		if (rf->from_fio ? add_fio_runs(rf, err) == 0 : check_id(rf, err) == 0)
+			rc = 0;
+		if (rc == 0 && !rf->from_fio && !runs)
+			rc = err_set(err, "%s: not an iosweep result file (no \"runs\" array)", path);
+	}
+	if (rd.fd >= 0)
+		close(rd.fd);
+	free(rd.buf);
+	if (rc < 0)
+		resultfile_free(rf);
+	return rc;
+}
+
+void resultfile_free(struct resultfile *rf)
+{
+	free_runs(rf);
+	json_decref(rf->doc);
+	intern_free(rf->values);
+	free(rf->figs);
+	rf->doc = NULL;
+	rf->values = NULL;
+	rf->figs = NULL;
+}
+
+json_t *resultfile_param(const struct resultfile_run *run, const char *key)
+{
+	if (strcmp(key, "job") == 0)
+		return run->job;
+	for (size_t i = 0; i < run->nparams; i++)
+		if (strcmp(run->params[i].key, key) == 0)
+			return run->params[i].value->json;
+	return NULL;
+}
+
+json_t *resultfile_params_json(const struct resultfile_run *run)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < run->nparams; i++)
+		if (json_object_set(o, run->params[i].key, run->params[i].value->json) < 0) {
+			json_decref(o);
+			return NULL;
+		}
+	return o;
+}
+
+bool resultfile_identity_key(const char *key)
+{
+	return strcmp(key, "filename") != 0 && strcmp(key, "repeat") != 0 &&
+	       strcmp(key, "warmup") != 0;
+}
+
+/* Numbers the byte strings item[0..n) (item[i] of len[i] bytes) in the
+ * order they first appear: equal strings get the same number.  A hash
+ * table of 2n slots (xxh3), so O(n).  Returns how many differ, or -1. */
+static long number_items(const char *const *item, const size_t *len, size_t n, uint32_t *id)
+{
+	size_t cap = 16, count = 0;
+	uint32_t *slot;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = calloc(cap, sizeof(*slot)); /* run index + 1; 0: empty */
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		size_t h = (size_t)XXH3_64bits(item[i], len[i]) & (cap - 1);
+
+		for (;; h = (h + 1) & (cap - 1)) {
+			size_t j = slot[h];
+
+			if (!j) {
+				slot[h] = (uint32_t)(i + 1);
+				id[i] = (uint32_t)count++;
+				break;
+			}
+			if (len[j - 1] == len[i] && memcmp(item[j - 1], item[i], len[i]) == 0) {
+				id[i] = id[j - 1];
+				break;
+			}
+		}
+	}
+	free(slot);
+	return (long)count;
+}
+
+/* The text of each run's value of key (its params, or its job) into
+ * item[]; "-" when absent.  The texts are the file's own (struct rf_value). */
+static void value_texts(struct resultfile_run *const *runs, size_t n, const char *key,
+			const char **item, size_t *len)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct resultfile_run *r = runs[i];
+
+		item[i] = "-";
+		len[i] = 1;
+		if (strcmp(key, "job") == 0) {
+			item[i] = json_string_value(r->job);
+			len[i] = json_string_length(r->job);
+			continue;
+		}
+		for (size_t p = 0; p < r->nparams; p++)
+			if (strcmp(r->params[p].key, key) == 0) {
+				item[i] = r->params[p].value->text;
+				len[i] = r->params[p].value->len;
+				break;
+			}
+	}
+}
+
+/* The numbers of every run's value of key into id[]; -1 when out of memory. */
+static long number_values(struct resultfile_run *const *runs, size_t n, const char *key,
+			  uint32_t *id)
+{
+	const char **item = calloc(n + 1, sizeof(*item));
+	size_t *len = calloc(n + 1, sizeof(*len));
+	long count = -1;
+
+	if (item && len) {
+		value_texts(runs, n, key, item, len);
+		count = number_items(item, len, n, id);
+	}
+	free(item);
+	free(len);
+	return count;
+}
+
+static int key_index(const struct runset *s, const char *key)
+{
+	for (size_t k = 0; k < s->nkeys; k++)
+		if (strcmp(s->keys[k], key) == 0)
+			return (int)k;
+	return -1;
+}
+
+/* Whether, for each job, key takes more than one value among its runs. */
+static int job_variation(struct runset *s, size_t k)
+{
+	uint32_t *first = malloc((s->ndistinct[0] + 1) * sizeof(*first));
+
+	s->varies_in_job[k] = calloc(s->ndistinct[0] + 1, 1);
+	if (!first || !s->varies_in_job[k]) {
+		free(first);
+		return -1;
+	}
+	memset(first, 0xff, (s->ndistinct[0] + 1) * sizeof(*first));
+	for (size_t i = 0; i < s->n; i++) {
+		uint32_t job = s->id[0][i];
+
+		if (first[job] == UINT32_MAX)
+			first[job] = s->id[k][i];
+		else if (first[job] != s->id[k][i])
+			s->varies_in_job[k][job] = 1;
+	}
+	free(first);
+	return 0;
+}
+
+/* Runs with the same job (unless !with_job) and identity parameters get
+ * one number. */
+static int number_runs(struct runset *s, bool with_job)
+{
+	size_t skip = with_job ? 0 : 1, width = (s->nkeys - skip) * sizeof(uint32_t);
+	const char **item = calloc(s->n + 1, sizeof(*item));
+	size_t *len = calloc(s->n + 1, sizeof(*len));
+	char *tuples = malloc(s->n * width + 1);
+	long count = -1;
+
+	s->run_id = malloc((s->n + 1) * sizeof(*s->run_id));
+	if (item && len && tuples && s->run_id) {
+		for (size_t i = 0; i < s->n; i++) {
+			item[i] = tuples + i * width;
+			len[i] = width;
+			for (size_t k = skip; k < s->nkeys; k++)
+				memcpy(tuples + i * width + (k - skip) * sizeof(uint32_t),
+				       &s->id[k][i], sizeof(uint32_t));
+		}
+		count = number_items(item, len, s->n, s->run_id);
+	}
+	free(item);
+	free(len);
+	free(tuples);
+	s->nrun_ids = count < 0 ? 0 : (size_t)count;
+	return count < 0 ? -1 : 0;
+}
+
+int runset_init(struct runset *s, struct resultfile_run *const *runs, size_t n,
+		bool job_in_identity)
+{
+	memset(s, 0, sizeof(*s));
+	s->runs = runs;
+	s->n = n;
+	s->keys[s->nkeys++] = "job";
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < runs[i]->nparams; p++) {
+			const char *key = runs[i]->params[p].key;
+
+			if (s->nkeys < RUNSET_MAX_KEYS && resultfile_identity_key(key) &&
+			    key_index(s, key) < 0)
+				s->keys[s->nkeys++] = key;
+		}
+	for (size_t k = 0; k < s->nkeys; k++) {
+		long d;
+
+		s->id[k] = malloc((n + 1) * sizeof(*s->id[k]));
+		d = s->id[k] ? number_values(runs, n, s->keys[k], s->id[k]) : -1;
+		if (d < 0) {
+			runset_free(s);
+			return -1;
+		}
+		s->ndistinct[k] = (size_t)d;
+	}
+	for (size_t k = 0; k < s->nkeys; k++)
+		if (job_variation(s, k) < 0) {
+			runset_free(s);
+			return -1;
+		}
+	if (number_runs(s, job_in_identity) < 0) {
+		runset_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+void runset_free(struct runset *s)
+{
+	for (size_t k = 0; k < RUNSET_MAX_KEYS; k++) {
+		free(s->id[k]);
+		free(s->varies_in_job[k]);
+	}
+	free(s->run_id);
+	memset(s, 0, sizeof(*s));
+}
+
+size_t resultfile_keys(const struct runset *s, const char **keys, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 1; k < s->nkeys && n < max; k++)
+		keys[n++] = s->keys[k];
+	return n;
+}
+
+size_t resultfile_distinct(const struct runset *s, const char *key)
+{
+	int k = key_index(s, key);
+
+	/* a key no run has: one value, absent */
+	return k < 0 ? (s->n ? 1 : 0) : s->ndistinct[k];
+}
+
+uint32_t resultfile_value_id(const struct runset *s, const char *key, size_t run)
+{
+	int k = key_index(s, key);
+
+	return k < 0 ? 0 : s->id[k][run];
+}
+
+bool resultfile_varies(const struct runset *s, const char *key, const char *by)
+{
+	int k = key_index(s, key), b = by ? key_index(s, by) : -1;
+	uint32_t *first;
+	bool varies = false;
+
+	if (k < 0 || s->ndistinct[k] < 2)
+		return false;
+	if (b < 0)
+		return true; /* no such `by`: every run is in one group */
+	first = malloc((s->ndistinct[b] + 1) * sizeof(*first));
+	if (!first)
+		return true; /* out of memory: name it rather than hide a difference */
+	memset(first, 0xff, (s->ndistinct[b] + 1) * sizeof(*first));
+	for (size_t i = 0; i < s->n && !varies; i++) {
+		uint32_t g = s->id[b][i];
+
+		if (first[g] == UINT32_MAX)
+			first[g] = s->id[k][i];
+		else
+			varies = first[g] != s->id[k][i];
+	}
+	free(first);
+	return varies;
+}
+
+size_t resultfile_independent(const struct runset *s, const char **keys, size_t nkeys)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < nkeys; k++) {
+		bool follows = false;
+
+		for (size_t j = 0; j < kept && !follows; j++)
+			follows = !resultfile_varies(s, keys[k], keys[j]);
+		if (!follows)
+			keys[kept++] = keys[k];
+	}
+	return kept;
+}
+
+void resultfile_param_text(const char *key, const json_t *v, char *buf, size_t n)
+{
+	int id = option_find(key);
+	enum opt_type type = id >= 0 ? option_table[id].type : T_TEXT;
+	union optval val;
+
+	if (json_is_string(v)) {
+		snprintf(buf, n, "%s", json_string_value(v));
+	} else if (json_is_integer(v) && json_integer_value(v) >= 0 &&
+		   (type == T_SIZE || type == T_UINT)) {
+		val.u = (uint64_t)json_integer_value(v);
+		option_format(id, val, buf, n);
+	} else if (json_is_number(v) && json_number_value(v) >= 0 && type == T_DURATION) {
+		val.u = (uint64_t)llround(json_number_value(v) * 1e9);
+		option_format(id, val, buf, n);
+	} else if (json_is_number(v)) {
+		snprintf(buf, n, "%g", json_number_value(v));
+	} else {
+		snprintf(buf, n, "%s", v ? "?" : "-");
+	}
+}
+
+void resultfile_label(const struct runset *s, size_t run, bool with_job,
+		      const char *const *keys, size_t nkeys, char *buf, size_t n)
+{
+	const struct resultfile_run *r = s->runs[run];
+	size_t len = 0;
+	char val[256];
+
+	buf[0] = '\0';
+	if (with_job)
+		len = (size_t)snprintf(buf, n, "%s", json_string_value(r->job));
+	for (size_t k = 0; k < nkeys && len < n; k++) {
+		int id = key_index(s, keys[k]);
+
+		if (with_job && (id < 0 || !s->varies_in_job[id][s->id[0][run]]))
+			continue;
+		resultfile_param_text(keys[k], resultfile_param(r, keys[k]), val, sizeof(val));
+		len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "", keys[k], val);
+	}
+}
+
+double *resultfile_values(const struct resultfile_run *run, const struct figure *f, size_t *n)
+{
+	for (size_t k = 0; k < run->nfigs; k++)
+		if (run->figs[k] == f) {
+			double *x = malloc((run->nval[k] + 1) * sizeof(*x));
+
+			*n = x ? run->nval[k] : 0;
+			if (x)
+				memcpy(x, run->val[k], run->nval[k] * sizeof(*x));
+			return x;
+		}
+	*n = 0;
+	return NULL;
+}

@@ -1,0 +1,308 @@
+/*
+ * resultfile_fio.c - see resultfile_fio.h.
+ *
+ * The parameters of a fio job are found the way a user would find them:
+ * its options (fio writes them into the result, [global] ones apart) go
+ * through `iosweep import` (fio.c, fio_import.c), and the job file that
+ * makes is parsed and planned as `iosweep run` would, so that a fio job and
+ * the iosweep run of its translation have the same params.  A job that
+ * cannot be translated keeps empty params and matches nothing.
+ *
+ * fio reports a job once for all its loops: the one repeat here is the
+ * average of them (time, bytes and reads divided by loops, rates as fio
+ * gives them).  Its reads and writes are those of the directions the
+ * translation does (its op): a write job's reads in fio are its verify
+ * phase, which iosweep does not time.  Clones of numjobs without group_reporting are reported one
+ * by one: their bytes, reads and rates are summed, their time is the
+ * longest, and their latency percentiles, which cannot be combined, are
+ * left out.
+ */
+#define _GNU_SOURCE
+#include "results/resultfile_fio.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio/fio.h"
+#include "fio/fio_import.h"
+#include "job/job.h"
+#include "job/options.h"
+#include "job/plan.h"
+#include "lib/error.h"
+#include "lib/version.h"
+
+bool resultfile_is_fio(json_t *doc)
+{
+	return json_is_string(json_object_get(doc, "fio version"));
+}
+
+/* Appends the string options of obj to names/values. */
+static int add_options(json_t *obj, const char ***names, const char ***values, size_t *n)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		const char **nn, **vv;
+
+		if (!json_is_string(v))
+			continue;
+		nn = realloc(*names, (*n + 1) * sizeof(*nn));
+		if (nn)
+			*names = nn;
+		vv = nn ? realloc(*values, (*n + 1) * sizeof(*vv)) : NULL;
+		if (!vv)
+			return -1;
+		*values = vv;
+		nn[*n] = key;
+		vv[*n] = json_string_value(v);
+		(*n)++;
+	}
+	return 0;
+}
+
+/* The params iosweep records for the translation of one fio job; NULL with
+ * why when it cannot be translated or planned. */
+static json_t *job_params(json_t *global, json_t *job, const char *name, const char *path,
+			  uint64_t *loops, char *why)
+{
+	const char **names = NULL, **values = NULL;
+	struct fio_input in = { 0 };
+	struct import im = { 0 };
+	struct jobfile jf = { 0 };
+	struct plan plan = { 0 };
+	json_t *params = NULL;
+	char *text = NULL;
+	size_t n = 0, len = 0;
+	FILE *f;
+
+	if (add_options(global, &names, &values, &n) < 0 ||
+	    add_options(job, &names, &values, &n) < 0) {
+		err_set(why, "out of memory");
+		goto out;
+	}
+	if (fio_add_job(&in, name, names, values, n, path, why) < 0 ||
+	    import_translate(&in, &im, why) < 0)
+		goto out;
+	f = open_memstream(&text, &len);
+	if (!f) {
+		err_set(why, "out of memory");
+		goto out;
+	}
+	import_write(&im, path, f);
+	if (fclose(f) != 0) {
+		err_set(why, "out of memory");
+		goto out;
+	}
+	if (jobfile_parse(&jf, path, text, len, why) < 0 || plan_expand(&plan, &jf, PLAN_ALONE, why) < 0)
+		goto out;
+	params = options_params_json(plan.runs[0].v);
+	*loops = plan.runs[0].v[OPT_REPEAT].u;
+	plan_free(&plan);
+out:
+	jobfile_free(&jf);
+	free(text);
+	import_free(&im);
+	fio_input_free(&in);
+	free(names);
+	free(values);
+	return params;
+}
+
+static double number(json_t *obj, const char *key)
+{
+	return json_number_value(json_object_get(obj, key));
+}
+
+/* Latency of one direction of a fio job in iosweep's shape: min, mean and
+ * max of fio's total latency, percentiles of it when fio kept them
+ * (lat_percentiles=1), else of its completion latency. */
+static json_t *latency(json_t *dir)
+{
+	static const char *const keys[][2] = {
+		{ "p50", "50.000000" }, { "p90", "90.000000" },
+		{ "p99", "99.000000" }, { "p99.9", "99.900000" },
+	};
+	json_t *lat = json_object_get(dir, "lat_ns"), *pct = json_object_get(lat, "percentile");
+	json_t *out;
+
+	if (!pct)
+		pct = json_object_get(json_object_get(dir, "clat_ns"), "percentile");
+	out = json_pack("{s:f, s:f, s:f}", "min", number(lat, "min"), "mean", number(lat, "mean"),
+			"max", number(lat, "max"));
+	for (size_t i = 0; out && pct && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_is_number(json_object_get(pct, keys[i][1])))
+			json_object_set_new(out, keys[i][0],
+					    json_real(number(pct, keys[i][1])));
+	return out;
+}
+
+/* fio's figures of one direction, summed over clones */
+struct fio_dir {
+	double bytes, ios, bw, iops, runtime_ms;
+};
+
+static const char *const dir_names[2] = { "read", "write" };
+
+/* The one repeat of a fio run, in iosweep's figures: both directions
+ * summed where the translation does both, per direction as iosweep names
+ * them.  Latency percentiles of two directions (or of several clones)
+ * cannot be combined: lat_ns is given for one direction of one job only,
+ * read_lat_ns and write_lat_ns for each direction of one job. */
+static json_t *fio_repeat(json_t *job, const struct fio_dir *d, const bool *used, size_t n,
+			  uint64_t loops)
+{
+	static const char *const fig[2][4] = {
+		{ "read_bytes", "read_throughput_Bps", "read_iops", "read_lat_ns" },
+		{ "write_bytes", "write_throughput_Bps", "write_iops", "write_lat_ns" },
+	};
+	double bytes = 0, bw = 0, iops = 0, runtime_ms = 0, l = (double)loops;
+	json_t *rep;
+
+	for (int k = 0; k < 2; k++) {
+		if (!used[k])
+			continue;
+		bytes += d[k].bytes;
+		bw += d[k].bw;
+		iops += d[k].iops;
+		if (d[k].runtime_ms > runtime_ms)
+			runtime_ms = d[k].runtime_ms;
+	}
+	if (runtime_ms <= 0)
+		return NULL;
+	rep = json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:I}", "time_to_end_s",
+			runtime_ms / 1000 / l, "bytes", bytes / l, "reads",
+			used[0] ? d[0].ios / l : 0.0, "writes", used[1] ? d[1].ios / l : 0.0,
+			"throughput_Bps", bw, "iops", iops, "interrupted", 0, "fio_loops_averaged",
+			(json_int_t)loops);
+	for (int k = 0; rep && k < 2; k++) {
+		if (!used[k])
+			continue;
+		json_object_set_new(rep, fig[k][0], json_real(d[k].bytes / l));
+		json_object_set_new(rep, fig[k][1], json_real(d[k].bw));
+		json_object_set_new(rep, fig[k][2], json_real(d[k].iops));
+		if (n == 1)
+			json_object_set_new(rep, fig[k][3],
+					    latency(json_object_get(job, dir_names[k])));
+		if (n == 1 && !used[1 - k])
+			json_object_set_new(rep, "lat_ns", latency(json_object_get(job, dir_names[k])));
+	}
+	return rep;
+}
+
+/* One run from jobs[first..first+n) (clones of one fio job). */
+static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, const char *path)
+{
+	json_t *job = json_array_get(jobs, first), *params, *rep, *run;
+	const char *name = json_string_value(json_object_get(job, "jobname")), *op;
+	struct fio_dir d[2] = { { 0 } };
+	bool failed = false, used[2];
+	uint64_t loops = 1;
+	char why[ERR_MAX] = "", note[200] = "";
+
+	params = job_params(global, json_object_get(job, "job options"), name ? name : "fio", path,
+			    &loops, why);
+	for (size_t i = first; i < first + n; i++) {
+		for (int k = 0; k < 2; k++) {
+			json_t *r = json_object_get(json_array_get(jobs, i), dir_names[k]);
+
+			d[k].bytes += number(r, "io_bytes");
+			d[k].ios += number(r, "total_ios");
+			d[k].bw += number(r, "bw_bytes");
+			d[k].iops += number(r, "iops");
+			if (number(r, "runtime") > d[k].runtime_ms)
+				d[k].runtime_ms = number(r, "runtime");
+		}
+		failed |= json_integer_value(json_object_get(json_array_get(jobs, i), "error")) != 0;
+	}
+	/* the directions the translation does; without one, those fio did */
+	op = json_string_value(json_object_get(params, "op"));
+	used[0] = op ? strcmp(op, "write") != 0 : d[0].ios > 0 || d[1].ios == 0;
+	used[1] = op ? strcmp(op, "read") != 0 : d[1].ios > 0;
+	if (op && !used[0] && d[0].ios > 0)
+		snprintf(note, sizeof(note), "fio's %.0f reads (its verify phase) are left out: "
+					     "iosweep's verify = after is not timed", d[0].ios);
+	rep = fio_repeat(job, d, used, n, loops);
+	run = json_pack("{s:s, s:o, s:[], s:b, s:b, s:I}", "job", name ? name : "fio", "params",
+			params ? params : json_object(), "repeats", "from_fio", 1, "failed",
+			failed, "fio_clones", (json_int_t)n);
+	if (run && !params)
+		json_object_set_new(run, "note", json_string(why));
+	else if (run && *note)
+		json_object_set_new(run, "note", json_string(note));
+	if (run && rep && !failed)
+		json_array_append_new(json_object_get(run, "repeats"), rep);
+	else
+		json_decref(rep);
+	return run;
+}
+
+/* Whether fio jobs a and b have the same key (absent from both is the same). */
+static bool same(json_t *a, json_t *b, const char *key)
+{
+	json_t *x = json_object_get(a, key), *y = json_object_get(b, key);
+
+	return x == y || json_equal(x, y);
+}
+
+/* A job's numjobs: its own option, else the global one, else 1. */
+static size_t numjobs(json_t *job, json_t *global)
+{
+	json_t *v = json_object_get(json_object_get(job, "job options"), "numjobs");
+	unsigned long long n;
+	char *end;
+
+	if (!v)
+		v = json_object_get(global, "numjobs");
+	if (!json_is_string(v))
+		return 1;
+	n = strtoull(json_string_value(v), &end, 10);
+	return *end || n == 0 || n > SIZE_MAX ? 1 : (size_t)n;
+}
+
+int resultfile_from_fio(json_t **doc, const char *path, char *err)
+{
+	json_t *jobs = json_object_get(*doc, "jobs"), *global = json_object_get(*doc, "global options");
+	json_t *runs = json_array(), *out;
+	size_t njobs = json_array_size(jobs);
+
+	if (!json_is_array(jobs) || !runs) {
+		json_decref(runs);
+		return err_set(err, "%s: a fio result without a \"jobs\" array", path);
+	}
+	for (size_t i = 0; i < njobs;) {
+		json_t *job = json_array_get(jobs, i), *run;
+		size_t n = 1;
+
+		if (!json_is_string(json_object_get(job, "jobname")) ||
+		    !json_is_object(json_object_get(job, "read")) ||
+		    !json_is_object(json_object_get(job, "write"))) {
+			json_decref(runs);
+			return err_set(err, "%s: fio job %zu has no jobname or read and write figures",
+				       path, i);
+		}
+		/* numjobs clones follow each other, at most numjobs of them, in one
+		 * group (ran together: a stonewall starts another), with the same
+		 * name and options */
+		while (i + n < njobs && n < numjobs(job, global) &&
+		       same(json_array_get(jobs, i + n), job, "jobname") &&
+		       same(json_array_get(jobs, i + n), job, "groupid") &&
+		       same(json_array_get(jobs, i + n), job, "job options"))
+			n++;
+		run = fio_run(jobs, i, n, global, path);
+		if (!run || json_array_append_new(runs, run) < 0) {
+			json_decref(runs);
+			return err_set(err, "%s: out of memory", path);
+		}
+		i += n;
+	}
+	out = json_pack("{s:{s:s, s:i, s:s, s:O}, s:o}", "iosweep", "version", IOSWEEP_VERSION,
+			"schema", IOSWEEP_SCHEMA, "source", "fio", "fio_version",
+			json_object_get(*doc, "fio version"), "runs", runs);
+	if (!out)
+		return err_set(err, "%s: out of memory", path);
+	json_decref(*doc);
+	*doc = out;
+	return 0;
+}

@@ -1,0 +1,1103 @@
+/*
+ * run.c - one run of the plan: file, cache state, workers, figures.
+ *
+ * Everything that can be decided before the timed loop is: descriptors,
+ * buffers, histograms and engine state (an aio context, a ring) are set up
+ * once per run outside the timing; per repeat only the cache policy, the
+ * hints and the pattern shares are redone.  One worker per thread; the
+ * calling thread is worker 0, and all workers wait at one start line, so
+ * none starts before the others are ready.  The I/O itself is the I/O
+ * core's (ioloop.c).
+ */
+#define _GNU_SOURCE
+#include "run/run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <limits.h>
+#include <sched.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/cache.h"
+#include "io/consume.h"
+#include "io/engines/engine.h"
+#include "io/ioloop.h"
+#include "io/pattern.h"
+#include "io/prepare.h"
+#include "io/series.h"
+#include "io/wtarget.h"
+#include "lib/hist.h"
+#include "lib/threads.h"
+#include "run/dist.h"
+#include "run/dist_run.h"
+
+struct runner {
+	const struct run *run;
+	const struct engine_ops *engine;
+	struct io_worker *w;
+	struct io_snapshot *snaps; /* one per worker, read by the progress line */
+	unsigned nw, ready;    /* workers, and how many were initialised */
+	struct hist *total;    /* all workers' latencies of one repeat */
+	struct hist *dir_total[IO_DIRS], *flush_total; /* per direction; of the flushes */
+	struct data_gen gen;   /* what writes write, and what verify expects */
+	bool writes;           /* op=write or readwrite */
+	struct hist *resp_total; /* and their response times (rate limit) */
+	double period_ns;      /* rate limit: each worker's ns between due times; 0: none */
+	struct series *series; /* all workers' series of one repeat, or NULL */
+	unsigned arrived;      /* the start line: workers there (atomic) */
+	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
+	volatile atomic_int *stop;
+	struct run_status *status;
+	bool direct;
+	uint64_t first, end;   /* this rank's share of the units */
+	struct prepare_id id;  /* the file the run started with */
+	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
+	struct pattern_range *done; /* rank 0: every worker's reads done, rank after rank,
+				     * for coverage; this rank's own after them */
+	struct pattern_range *mine;
+	double *thread_s;      /* this rank's threads' times to end */
+};
+
+static void set_status(struct run_status *st, int phase, uint64_t done, uint64_t total)
+{
+	if (!st)
+		return;
+	__atomic_store_n(&st->done, done, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->total, total, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->phase, phase, __ATOMIC_RELEASE);
+}
+
+/* Leaves the measuring phase (or any other): once the progress line has
+ * seen this, it no longer reads the snapshots, and this waits until it has
+ * let go of them (seq_cst: the reader sets `reading` before it loads the
+ * phase, this stores the phase before it loads `reading`).  Not timed. */
+static void status_idle(struct run_status *st)
+{
+	if (!st)
+		return;
+	__atomic_store_n(&st->phase, PHASE_IDLE, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&st->reading, __ATOMIC_SEQ_CST))
+		sched_yield();
+}
+
+static void create_progress(uint64_t done, uint64_t total, void *arg)
+{
+	set_status(arg, PHASE_CREATE, done, total);
+}
+
+/* Where share k of n units split into `parts` contiguous shares starts. */
+static uint64_t share_start(uint64_t n, uint64_t k, uint64_t parts)
+{
+	return (uint64_t)((unsigned __int128)n * k / parts);
+}
+
+/* The engine options of a run, as the engine sees them. */
+static unsigned run_knobs(const struct run *run, const struct engine_ops *e)
+{
+	unsigned knobs = 0;
+
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (option_knob(i) >= 0 && option_engine_takes(e, i) && run->v[i].u != FLAG_OFF)
+			knobs |= KNOB(option_knob(i));
+	return knobs;
+}
+
+/* A write run's file: opened for writing as wtarget.h allows (O_DSYNC or
+ * O_SYNC for sync=dsync|osync, O_DIRECT for cache=direct), and still the
+ * file the run began with. */
+static int open_for_writing(const struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	int flags = (r->direct ? O_DIRECT : 0) | (v[OPT_SYNC].u == SYNC_DSYNC ? O_DSYNC : 0) |
+		    (v[OPT_SYNC].u == SYNC_OSYNC ? O_SYNC : 0);
+	struct stat st;
+	int fd = wtarget_open(path, flags, v[OPT_ALLOW_WRITE].s, err);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_dev != r->id.dev || st.st_ino != r->id.ino) {
+		close(fd);
+		return err_set(err, "%s was replaced during the run: it is no longer the file the "
+				    "run started with", path);
+	}
+	if (r->direct && (v[OPT_BS].u % cache_fd_direct_alignment(fd) ||
+			  v[OPT_SIZE].u % cache_fd_direct_alignment(fd))) {
+		close(fd);
+		return err_set(err, "%s: cache=direct writes need bs and size to be multiples of %u "
+				    "here (the O_DIRECT alignment of its device)", path,
+			       cache_fd_direct_alignment(fd));
+	}
+	return fd;
+}
+
+/* The ns between a worker's due times under the job's rate limits (the
+ * stricter of rate and rate_iops), which are split over every worker of
+ * every rank; 0 without a limit. */
+static double rate_period_ns(const union optval *v, unsigned nw)
+{
+	double workers = (double)nw * (double)dist_size(), p = 0;
+
+	if (v[OPT_RATE].u)
+		p = workers * (double)v[OPT_BS].u * 1e9 / (double)v[OPT_RATE].u;
+	if (v[OPT_RATE_IOPS].u)
+		p = fmax(p, workers * 1e9 / (double)v[OPT_RATE_IOPS].u);
+	return p;
+}
+
+/* A series, allocated for a run (not timed); worker 0 reads residency
+ * at the boundaries.  NULL on out of memory. */
+static struct series *series_alloc(int fd, uint64_t size)
+{
+	struct series *s = calloc(1, sizeof(*s));
+
+	if (s && series_init(s) < 0) {
+		series_free(s);
+		free(s);
+		return NULL;
+	}
+	if (s) {
+		s->fd = fd;
+		s->size = size;
+	}
+	return s;
+}
+
+/* Series on one host only (merging them across ranks is not done), and
+ * for SERIES_MAX_THREADS threads at most. */
+static uint64_t series_interval_ns(const union optval *v)
+{
+	return dist_size() == 1 && v[OPT_THREADS].u <= SERIES_MAX_THREADS ? v[OPT_INTERVAL].u : 0;
+}
+
+/* Units [first, end) of the run, as a pattern. */
+static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
+			  struct pattern *p)
+{
+	const union optval *v = r->run->v;
+
+	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+}
+
+/* Worker t's share of this rank's units: [*first, *end). */
+static void worker_range(const struct runner *r, unsigned t, uint64_t *first, uint64_t *end)
+{
+	uint64_t units = r->end - r->first;
+
+	*first = r->first + share_start(units, t, r->nw);
+	*end = r->first + share_start(units, t + 1, r->nw);
+}
+
+static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
+{
+	uint64_t first, end;
+
+	worker_range(r, t, &first, &end);
+	units_pattern(r, first, end, p);
+}
+
+/* Opens the file and sets up one worker for the whole run (not timed). */
+static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
+{
+	const union optval *v = r->run->v;
+	struct io_engine shape = {
+		.size = v[OPT_SIZE].u,
+		.bs = v[OPT_BS].u,
+		.iodepth = (unsigned)v[OPT_IODEPTH].u,
+		/* a readwrite run's units go both ways: its file is open for writing */
+		.dir = r->writes ? IO_WRITE : IO_READ,
+		.direct = r->direct,
+		.sparse = pattern_is_random(v[OPT_PATTERN].u) || v[OPT_SPACING].u > v[OPT_BS].u,
+		.hint = (int)v[OPT_HINT].u,
+		.knobs = run_knobs(r->run, r->engine),
+	};
+	bool flushes = v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+	struct pattern share;
+
+	worker_share(r, t, &share);
+	shape.span = pattern_span(&share, &shape.span_off);
+	/* read-only, O_DIRECT for cache=direct, and still the file the run began with */
+	shape.fd = r->writes ? open_for_writing(r, err) : prepare_open(v[OPT_FILENAME].s, v[OPT_CACHE].u == CACHE_DIRECT,
+							      v[OPT_BS].u, v[OPT_SPACING].u, &r->id, err);
+	if (shape.fd < 0)
+		return -1;
+	r->ready = t + 1;
+	if (ioloop_init(&r->w[t], r->engine, &shape, (enum consume_kind)v[OPT_CONSUME].u,
+			&r->snaps[t], err) < 0)
+		return -1;
+	r->w[t].in.align_mask = align - 1;
+	r->w[t].in.runtime_ns = v[OPT_RUNTIME].u;
+	r->w[t].in.period_ns = r->period_ns;
+	r->w[t].in.phase = (double)((unsigned)dist_rank() * r->nw + t) /
+			   ((double)r->nw * dist_size());
+	r->w[t].in.interval_ns = series_interval_ns(v);
+	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
+	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
+	if (r->w[t].in.interval_ns) {
+		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u);
+		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
+			return err_set(err, "out of memory for the series of %u threads", r->nw);
+		r->w[t].series->live = &r->snaps[t].live; /* for the progress line */
+	}
+	if (r->period_ns > 0)
+		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
+	r->w[t].in.stop = r->stop;
+	r->w[t].in.gen = r->writes ? &r->gen : NULL;
+	r->w[t].in.op = (enum op_kind)v[OPT_OP].u;
+	r->w[t].in.rwmixread = (unsigned)v[OPT_RWMIXREAD].u;
+	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
+	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
+	return 0;
+}
+
+/* Workers, their engines and buffers, histograms: once per run. */
+static int runner_init(struct runner *r, const struct run *run, volatile atomic_int *stop,
+		       struct run_status *status, char *err)
+{
+	const union optval *v = run->v;
+
+	memset(r, 0, sizeof(*r));
+	r->run = run;
+	r->stop = stop;
+	r->status = status;
+	r->engine = engine_at(v[OPT_ENGINE].u);
+	r->direct = v[OPT_CACHE].u == CACHE_DIRECT;
+	r->nw = (unsigned)v[OPT_THREADS].u;
+	r->w = calloc(r->nw, sizeof(*r->w));
+	r->snaps = calloc(r->nw, sizeof(*r->snaps));
+	r->period_ns = rate_period_ns(v, r->nw);
+	r->total = hist_new();
+	r->dir_total[IO_READ] = hist_new();
+	r->dir_total[IO_WRITE] = hist_new();
+	r->flush_total = hist_new();
+	r->resp_total = hist_new();
+	r->writes = v[OPT_OP].u != OP_READ;
+	if (series_interval_ns(v)) {
+		r->series = series_alloc(-1, 0);
+		if (!r->series)
+			return err_set(err, "out of memory for a series");
+	}
+	if (!r->w || !r->snaps || !r->total || !r->dir_total[IO_READ] ||
+	    !r->dir_total[IO_WRITE] || !r->flush_total || !r->resp_total)
+		return err_set(err, "out of memory");
+	if ((r->writes || v[OPT_VERIFY].u == VERIFY_AFTER) &&
+	    data_gen_init(&r->gen, (enum data_kind)v[OPT_DATA].u, (unsigned)v[OPT_COMPRESS].u,
+			  v[OPT_SEED].u, err) < 0)
+		return -1;
+	/* ranks reading one shared file each take a contiguous share, like threads */
+	dist_share(run->reads, run->per_rank ? 0 : dist_rank(), run->per_rank ? 1 : dist_size(),
+		   &r->first, &r->end);
+	r->thread_s = calloc(r->nw, sizeof(double));
+	if (!r->thread_s)
+		return err_set(err, "out of memory");
+	if (dist_size() > 1 && dist_rank() == 0) {
+		r->hists = malloc(hist_size() * (size_t)dist_size());
+		if (!r->hists)
+			return err_set(err, "out of memory");
+	}
+	r->done = calloc((size_t)r->nw * ((size_t)dist_size() + 1), sizeof(*r->done));
+	if (!r->done)
+		return err_set(err, "out of memory");
+	r->mine = r->done + (size_t)r->nw * (size_t)dist_size();
+	if (prepare_identify(v[OPT_FILENAME].s, &r->id, err) < 0)
+		return -1;
+	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
+	for (unsigned t = 0; t < r->nw; t++)
+		if (worker_init(r, t, align, err) < 0)
+			return -1;
+	/* before the first write: a run cut short has written some blocks too */
+	if (r->writes && (run->per_rank || !dist_rank()) &&
+	    prepare_record_written(r->w[0].eng.fd, v[OPT_FILENAME].s, v[OPT_SIZE].u, err) < 0)
+		return -1;
+	return 0;
+}
+
+static void *worker_free(void *p)
+{
+	struct io_worker *w = p;
+	int fd = w->eng.fd;
+
+	ioloop_free(w);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* The workers are freed at once, each on a thread of its own: aio's
+ * io_destroy waits ~30 ms for the kernel, and 64 workers freed one after
+ * the other took 2 s of every run. */
+static void runner_free(struct runner *r)
+{
+	pthread_t tid[r->ready + 1];
+	unsigned started = 1;
+
+	for (; started < r->ready; started++)
+		if (pthread_create(&tid[started], NULL, worker_free, &r->w[started]) != 0)
+			break;
+	for (unsigned t = started; t < r->ready; t++)
+		worker_free(&r->w[t]);
+	if (r->ready)
+		worker_free(&r->w[0]);
+	for (unsigned t = 1; t < started; t++)
+		pthread_join(tid[t], NULL);
+	free(r->w);
+	for (unsigned t = 0; r->snaps && t < r->nw; t++)
+		series_live_free(&r->snaps[t].live);
+	free(r->snaps);
+	free(r->hists);
+	free(r->done);
+	free(r->thread_s);
+	hist_free(r->total);
+	hist_free(r->dir_total[IO_READ]);
+	hist_free(r->dir_total[IO_WRITE]);
+	hist_free(r->flush_total);
+	data_gen_free(&r->gen);
+	hist_free(r->resp_total);
+	if (r->series)
+		series_free(r->series);
+	free(r->series);
+}
+
+/* Each worker's share of the units, and the hints, for one repeat (not
+ * timed).  The hints come after the cache policy, so that what they do
+ * (willneed reads ahead) is in the residency measured before the reads. */
+static int repeat_setup(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+
+	for (unsigned t = 0; t < r->nw; t++) {
+		struct io_worker *w = &r->w[t];
+
+		worker_share(r, t, &w->in.pat);
+		if (ioloop_advise(w, err) < 0) {
+			char why[ERR_MAX];
+
+			memcpy(why, err, sizeof(why));
+			return err_set(err, "%s: %s", v[OPT_FILENAME].s, why);
+		}
+	}
+	return 0;
+}
+
+struct thread_arg {
+	struct runner *r;
+	struct io_worker *w;
+	int rc;
+};
+
+#define START_SPINS 1024 /* pauses before a worker at the start line sleeps */
+
+/* Wakes every worker asleep at the start line (after go was set). */
+static void start_wake(struct runner *r)
+{
+	(void)syscall(SYS_futex, &r->go, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* The start line: every worker (the calling thread's too) waits here until
+ * all are there, then all go at once.  A worker spins a little first, so
+ * that workers arriving close together leave together without a wake-up
+ * (a futex wake-up takes from microseconds to milliseconds per thread),
+ * then sleeps on the futex, so that waiting workers do not take CPU from
+ * the ones still on their way (more threads than CPUs). */
+static int start_line(struct runner *r)
+{
+	int go;
+
+	if (__atomic_add_fetch(&r->arrived, 1, __ATOMIC_ACQ_REL) == r->nw) {
+		__atomic_store_n(&r->go, 1, __ATOMIC_RELEASE);
+		start_wake(r);
+		return 1;
+	}
+	for (unsigned spins = 0; (go = __atomic_load_n(&r->go, __ATOMIC_ACQUIRE)) == 0;) {
+		if (++spins < START_SPINS)
+			cpu_relax();
+		else /* returns at once when go is no longer 0; EINTR: look again */
+			(void)syscall(SYS_futex, &r->go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+	}
+	return go;
+}
+
+/*
+ * glibc makes pread, pwrite, fsync, poll, nanosleep and more cancellation
+ * points: once a process has a second thread, each such call sets and then
+ * clears the thread's asynchronous-cancel bit with an atomic compare-and-swap
+ * on either side of the system call (__pthread_enable_asynccancel and
+ * __pthread_disable_asynccancel): 53 user-space instructions for a pread
+ * instead of 8, about 15 ns of a cached 4 KiB read here (callgrind; stdout a
+ * pipe, so that the stdout watcher is the second thread).  Nothing in iosweep
+ * cancels a thread.  A worker turns cancellation off and makes its type
+ * asynchronous for the time of its loop: the wrappers then find the bit set
+ * already and skip both atomics; with cancellation off, the type changes
+ * nothing else.
+ */
+static void *worker_thread(void *p)
+{
+	struct thread_arg *a = p;
+	int state, type;
+
+	if (a->w != &a->r->w[0])
+		thread_own_files(NULL, 0); /* not timed: before the start line */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &state);
+	/* cancellation is off: the type only makes the wrappers skip their atomics */
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type); // NOLINT(cert-pos47-c)
+	if (start_line(a->r) >= 0)
+		a->rc = ioloop_run(a->w);
+	pthread_setcanceltype(type, &type);
+	pthread_setcancelstate(state, &state);
+	return NULL;
+}
+
+/* The timed part: all workers at once, the first on this thread. */
+static int repeat_measure(struct runner *r)
+{
+	struct thread_arg args[r->nw];
+	pthread_t tid[r->nw];
+	unsigned started = 1;
+	int rc = 0;
+
+	r->arrived = 0;
+	r->go = 0;
+	for (unsigned t = 0; t < r->nw; t++)
+		args[t] = (struct thread_arg){ .r = r, .w = &r->w[t] };
+	for (; started < r->nw; started++)
+		if (pthread_create(&tid[started], NULL, worker_thread, &args[started]) != 0)
+			break;
+	if (started == r->nw) {
+		worker_thread(&args[0]);
+	} else {
+		__atomic_store_n(&r->go, -1, __ATOMIC_RELEASE);
+		start_wake(r);
+		rc = -1;
+	}
+	for (unsigned t = 1; t < started; t++)
+		pthread_join(tid[t], NULL);
+	for (unsigned t = 0; t < r->nw; t++)
+		// cppcheck-suppress uninitvar ; args[0..nw) were all set above
+		if (args[t].rc < 0)
+			rc = -1;
+	return rc;
+}
+
+static uint64_t tv_us(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec;
+}
+
+/* What a repeat adds up to over the workers of this rank, then over all
+ * ranks (dist.h: nothing to do on a single host).  Times are taken with
+ * the monotonic clock; first and last are carried over to the wall clock
+ * so that ranks can be compared: on one host exactly, across hosts as well
+ * as their clocks agree (NTP, PTP), as with IOR. */
+struct tally {
+	struct { /* summed */
+		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
+			vcsw, ivcsw, dirty;
+	} add;
+	/* earliest first issue, wall-clock ns; and the same of each worker's
+	 * first issue less its place in a rate limit's schedule (in.phase) */
+	uint64_t first, first_asked;
+	struct { /* largest */
+		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind,
+			dirty_unknown, dirty_system_wide;
+	} max;                         /* first_last: the latest first issue less its place */
+	double resident[2];            /* before, after: the mean over the ranks, or -1
+				        * when a rank cannot know */
+};
+
+static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
+			const struct rusage *ru0, const struct rusage *ru1, struct tally *tl)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->first = tl->first_asked = UINT64_MAX;
+	hist_reset(r->total);
+	hist_reset(r->dir_total[IO_READ]);
+	hist_reset(r->dir_total[IO_WRITE]);
+	hist_reset(r->flush_total);
+	hist_reset(r->resp_total);
+	for (unsigned t = 0; t < r->nw; t++) {
+		const struct io_results *res = &r->w[t].res;
+		bool did = io_results_ops(res) != 0;
+		const struct io_inputs *in = &r->w[t].in;
+		uint64_t first = wall0 + res->t_first_ns - t0, last = wall0 + res->t_last_ns - t0;
+		/* less the worker's place in a rate limit's schedule; none after a
+		 * ramp, where every worker's time starts with the measured part */
+		uint64_t asked = first - (in->ramp_ns ? 0 : (uint64_t)(in->phase * in->period_ns));
+
+		if (did && first < tl->first)
+			tl->first = first;
+		if (did && asked < tl->first_asked)
+			tl->first_asked = asked;
+		if (did && asked > tl->max.first_last)
+			tl->max.first_last = asked;
+		if (did && last > tl->max.last)
+			tl->max.last = last;
+		r->mine[t].from = r->first + share_start(r->end - r->first, t, r->nw);
+		r->mine[t].to = r->mine[t].from + io_results_ops(res);
+		/* time_based: a share read more than once covers it once */
+		if (r->mine[t].to > r->first + share_start(r->end - r->first, t + 1, r->nw))
+			r->mine[t].to = r->first + share_start(r->end - r->first, t + 1, r->nw);
+		for (int d = 0; d < IO_DIRS; d++) {
+			tl->add.ops[d] += res->ops[d];
+			tl->add.bytes[d] += res->bytes[d];
+		}
+		tl->add.sum += res->sum;
+		tl->max.interrupted |= res->truncated && *r->stop;
+		/* a time_based repeat ends at its runtime: that is not a cut */
+		tl->max.runtime_limited |= res->truncated && !*r->stop && !r->w[t].in.wrap;
+		r->thread_s[t] = did ? (double)(res->t_last_ns - res->t_first_ns) / 1e9 : 0;
+		hist_merge(r->total, r->w[t].hist);
+		hist_merge(r->dir_total[IO_READ], r->w[t].dir_hist[IO_READ]);
+		hist_merge(r->dir_total[IO_WRITE], r->w[t].dir_hist[IO_WRITE]);
+		hist_merge(r->flush_total, r->w[t].flush_hist);
+		tl->add.flushes += res->flushes;
+		hist_merge(r->resp_total, r->w[t].resp_hist);
+		if (res->behind_ns > tl->max.behind)
+			tl->max.behind = res->behind_ns;
+	}
+	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
+	tl->add.sys_us = tv_us(ru1->ru_stime) - tv_us(ru0->ru_stime);
+	tl->add.major = (uint64_t)(ru1->ru_majflt - ru0->ru_majflt);
+	tl->add.minor = (uint64_t)(ru1->ru_minflt - ru0->ru_minflt);
+	tl->add.vcsw = (uint64_t)(ru1->ru_nvcsw - ru0->ru_nvcsw);
+	tl->add.ivcsw = (uint64_t)(ru1->ru_nivcsw - ru0->ru_nivcsw);
+	tl->max.not_as_asked = !rr->cache_as_asked;
+	tl->resident[0] = rr->resident_before;
+	tl->resident[1] = rr->resident_after;
+}
+
+/* A write run's bytes still only in memory at the end of the repeat (after
+ * every rank's timed part ended), each copy of a file in a page cache
+ * counted once: by the one rank that stands for it (dist_run.h), so that
+ * ranks sharing a file do not count it once each, and each {rank} file is
+ * counted.  Unknown when it is for any of those. */
+static void tally_dirty(struct runner *r, struct tally *tl)
+{
+	bool system_wide;
+	int64_t dirty;
+
+	if (!r->writes)
+		return;
+	dirty = cache_dirty_bytes(r->w[0].eng.fd, r->run->v[OPT_SIZE].u, &system_wide);
+	if (!dist_counts_cached_copy(r->run, system_wide))
+		return;
+	tl->add.dirty = dirty < 0 ? 0 : (uint64_t)dirty;
+	tl->max.dirty_unknown = dirty < 0;
+	tl->max.dirty_system_wide = system_wide;
+}
+
+/* Every rank's h, merged into rank 0's (collective). */
+static void gather_hist(struct runner *r, struct hist *h)
+{
+	dist_gather(h, hist_size(), r->hists ? r->hists : (unsigned char *)h);
+	if (r->hists) {
+		hist_reset(h);
+		for (int k = 0; k < dist_size(); k++)
+			hist_merge(h, (const struct hist *)(r->hists + hist_size() * (size_t)k));
+	}
+}
+
+/* resident[2] (before, after) as the mean over the ranks: of one file, the
+ * same share (up to when each rank looked); of a file per rank, the share of
+ * all of them (they are the same size).  -1 when a rank could not know
+ * (collective). */
+static void ranks_mean_residency(double *resident)
+{
+	enum { SCALE = 1000000000 };
+	uint64_t v[4];
+
+	if (dist_size() == 1)
+		return; /* (not rounded to the scale) */
+	for (int k = 0; k < 2; k++) {
+		v[k] = resident[k] < 0 ? 0 : (uint64_t)llround(resident[k] * SCALE);
+		v[2 + k] = resident[k] < 0;
+	}
+	dist_sum_u64(v, 4);
+	for (int k = 0; k < 2; k++)
+		resident[k] = v[2 + k] ? -1 : (double)v[k] / SCALE / dist_size();
+}
+
+/* Adds up the tallies and histograms of all ranks (collective). */
+static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally *tl)
+{
+	double mine = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
+
+	dist_sum_u64(tl->add.ops, sizeof(tl->add) / sizeof(uint64_t));
+	dist_min_u64(&tl->first, 2);
+	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
+	ranks_mean_residency(tl->resident);
+	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
+	dist_gather(r->mine, r->nw * sizeof(*r->mine), r->done);
+	dist_gather(r->thread_s, r->nw * sizeof(double), rr->thread_time_s);
+	gather_hist(r, r->total);
+	gather_hist(r, r->dir_total[IO_READ]);
+	gather_hist(r, r->dir_total[IO_WRITE]);
+	gather_hist(r, r->flush_total);
+	if (r->period_ns > 0)
+		gather_hist(r, r->resp_total);
+}
+
+/*
+ * The span of the file(s) the reads went over.  In order: the share of the
+ * file the reads done stand for.  Random: the distinct blocks read, so that
+ * a block read twice counts once (rank 0 has every worker's reads done:
+ * their union over a shared file, their sum over one file per rank).
+ * NAN when the bitmap that needs could not be had.
+ */
+static double covered_bytes(struct runner *r, uint64_t ops)
+{
+	const struct run *run = r->run;
+	const union optval *v = run->v;
+	uint64_t ranks = (uint64_t)dist_size(), blocks = 0;
+
+	if (!pattern_is_random(v[OPT_PATTERN].u)) {
+		uint64_t planned = run->reads * (run->per_rank ? ranks : 1);
+
+		if (ops > planned)
+			ops = planned; /* time_based: the file once, however often it was read */
+		return (double)v[OPT_SIZE].u * (double)ops / (double)planned *
+		       (double)(run->per_rank ? ranks : 1);
+	}
+	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
+		size_t n = run->per_rank ? r->nw : r->nw * ranks;
+		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
+						     v[OPT_SEED].u, r->done + k * r->nw, n);
+
+		if (d == UINT64_MAX)
+			return NAN;
+		blocks += d;
+	}
+	return (double)blocks * (double)v[OPT_BS].u;
+}
+
+static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
+{
+	const struct hist *h = r->total;
+
+	for (int d = 0; d < IO_DIRS; d++) {
+		rr->ops[d] = tl->add.ops[d];
+		rr->dir_bytes[d] = tl->add.bytes[d];
+	}
+	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE];
+	rr->sum = tl->add.sum;
+	rr->interrupted = tl->max.interrupted;
+	rr->runtime_limited = tl->max.runtime_limited;
+	rr->cache_as_asked = !tl->max.not_as_asked;
+	rr->resident_before = tl->resident[0];
+	rr->resident_after = tl->resident[1];
+	rr->time_to_end_s = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
+	rr->start_skew_s = tl->max.first_last > tl->first_asked
+				   ? (double)(tl->max.first_last - tl->first_asked) / 1e9 : 0;
+	if (rr->time_to_end_s > 0) {
+		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
+
+		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
+		rr->iops = (double)ops / rr->time_to_end_s;
+		rr->coverage_Bps = covered_bytes(r, ops) / rr->time_to_end_s;
+	}
+	rr->lat_min_ns = hist_min(h);
+	rr->lat_mean_ns = hist_mean(h);
+	rr->lat_p50_ns = hist_percentile(h, 50);
+	rr->lat_p90_ns = hist_percentile(h, 90);
+	rr->lat_p99_ns = hist_percentile(h, 99);
+	rr->lat_p999_ns = hist_percentile(h, 99.9);
+	rr->lat_max_ns = hist_max(h);
+	for (int d = 0; d < IO_DIRS; d++) {
+		const struct hist *hd = r->dir_total[d];
+
+		rr->dir[d].lat_mean_ns = hist_mean(hd);
+		rr->dir[d].lat_p50_ns = hist_percentile(hd, 50);
+		rr->dir[d].lat_p99_ns = hist_percentile(hd, 99);
+		rr->dir[d].lat_max_ns = hist_max(hd);
+		if (rr->time_to_end_s > 0) {
+			rr->dir[d].throughput_Bps = (double)rr->dir_bytes[d] / rr->time_to_end_s;
+			rr->dir[d].iops = (double)rr->ops[d] / rr->time_to_end_s;
+		}
+	}
+	rr->flushes = tl->add.flushes;
+	rr->dirty_end_bytes = !r->writes || tl->max.dirty_unknown ? NAN : (double)tl->add.dirty;
+	rr->dirty_system_wide = tl->max.dirty_system_wide;
+	rr->flush.lat_mean_ns = hist_mean(r->flush_total);
+	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
+	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
+	rr->flush.lat_max_ns = hist_max(r->flush_total);
+	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
+	rr->behind_schedule_s = NAN;
+	if (r->period_ns > 0) {
+		rr->resp_p50_ns = (double)hist_percentile(r->resp_total, 50);
+		rr->resp_p90_ns = (double)hist_percentile(r->resp_total, 90);
+		rr->resp_p99_ns = (double)hist_percentile(r->resp_total, 99);
+		rr->resp_p999_ns = (double)hist_percentile(r->resp_total, 99.9);
+		rr->resp_max_ns = (double)hist_max(r->resp_total);
+		rr->behind_schedule_s = (double)tl->max.behind / 1e9;
+	}
+	rr->cpu_user_s = (double)tl->add.user_us / 1e6;
+	rr->cpu_sys_s = (double)tl->add.sys_us / 1e6;
+	rr->major_faults = tl->add.major;
+	rr->minor_faults = tl->add.minor;
+	rr->ctx_voluntary = tl->add.vcsw;
+	rr->ctx_involuntary = tl->add.ivcsw;
+}
+
+/* The series of the repeat, over its workers (not timed): for a repeat of
+ * three intervals or more.  -1 on out of memory. */
+static int fill_series(struct runner *r, struct repeat_result *rr)
+{
+	struct series *s = r->series;
+	uint64_t interval = r->w[0].in.interval_ns;
+	unsigned n;
+
+	rr->series = NULL;
+	rr->nseries = 0;
+	if (!s || rr->time_to_end_s * 1e9 < 3.0 * (double)interval)
+		return 0;
+	series_start(s, 0, interval);
+	for (unsigned t = 0; t < r->nw; t++)
+		series_merge(s, r->w[t].series);
+	n = series_used(s);
+	rr->series = calloc((size_t)n * IO_DIRS, sizeof(*rr->series));
+	if (!rr->series)
+		return -1;
+	rr->series_interval_s = (double)s->interval_ns / 1e9;
+	rr->series_coarsened = s->coarsened;
+	for (unsigned k = 0; k < n; k++)
+		for (int d = 0; d < IO_DIRS; d++) {
+			const struct series_slot *sl = &s->slot[k];
+			struct series_point *p = &rr->series[rr->nseries];
+
+			if (!rr->ops[d])
+				continue; /* a direction the repeat did not do */
+			p->start_s = (double)k * rr->series_interval_s;
+			p->dir = d;
+			p->ops = sl->ops[d];
+			p->bytes = sl->bytes[d];
+			p->lat_p50_ns = hist_percentile(sl->h[d], 50);
+			p->lat_p99_ns = hist_percentile(sl->h[d], 99);
+			p->lat_max_ns = hist_max(sl->h[d]);
+			p->resident = sl->resident;
+			rr->nseries++;
+		}
+	return 0;
+}
+
+/* Whether the residency before the repeat is what the policy promises: at
+ * most 1% of what the repeat transfers (of the file, when it goes over all
+ * of it) may be in the cache for a cold policy, or missing from it for
+ * warm.  So a sparse pass is held to the few blocks it reads, not to the
+ * file: 1% of a 10 GiB file cached could be every block it reads. */
+static bool cache_as_asked(int policy, double resident, uint64_t size, uint64_t bytes)
+{
+	double bound = size ? 0.01 * (double)(bytes < size ? bytes : size) / (double)size : 1;
+
+	if (resident < 0)
+		return true; /* unknown: nothing to say */
+	if (policy == CACHE_FADVISE || policy == CACHE_DROP)
+		return resident <= bound;
+	if (policy == CACHE_WARM)
+		return 1 - resident <= bound;
+	return true;
+}
+
+/* alloc=allocate and prealloc: the file emptied and given its size back as a
+ * hole or as unwritten extents, before every repeat (not timed).  With
+ * ranks sharing one file, rank 0 does it for all (before the start line
+ * that every rank waits at). */
+static int alloc_reset(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *alloc = option_table[OPT_ALLOC].values[v[OPT_ALLOC].u];
+	int fd = r->w[0].eng.fd, rc;
+
+	if (!r->writes || v[OPT_ALLOC].u == ALLOC_OVERWRITE || (!r->run->per_rank && dist_rank()))
+		return 0;
+	if (ftruncate(fd, 0) < 0)
+		return err_set(err, "%s: alloc=%s: ftruncate: %s", v[OPT_FILENAME].s, alloc,
+			       strerror(errno));
+	if (v[OPT_ALLOC].u == ALLOC_ALLOCATE) {
+		rc = ftruncate(fd, (off_t)v[OPT_SIZE].u);
+	} else {
+		do
+			rc = fallocate(fd, 0, 0, (off_t)v[OPT_SIZE].u);
+		while (rc < 0 && errno == EINTR);
+	}
+	if (rc < 0)
+		return err_set(err, "%s: alloc=%s: %s: %s%s", v[OPT_FILENAME].s, alloc,
+			       v[OPT_ALLOC].u == ALLOC_ALLOCATE ? "ftruncate" : "fallocate",
+			       strerror(errno),
+			       errno == EOPNOTSUPP ? " (this file system cannot preallocate: use "
+						     "alloc=allocate)" : "");
+	return 0;
+}
+
+/* Units verify checks between two looks at the stop flag: a stop (Ctrl-C)
+ * ends a verify of any size within one of them. */
+#define VERIFY_UNITS 256
+
+/* verify=after: every block the repeat wrote (or, for a read run, read) is
+ * read back from storage -- flushed, then evicted from the page cache --
+ * and checked (not timed).  The first bad one fails the run.  A stop ends
+ * it early: verified_bytes then says how much was checked. */
+static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	struct data_fault f;
+	struct pattern p;
+	char proc[64], line[ERR_MAX - 100];
+	unsigned char *buf;
+	int fd, rc = 0;
+	uint64_t checked;
+
+	/* a buffered descriptor of the same file, whatever the run's flags */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", r->w[0].eng.fd);
+	fd = open(proc, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, "%s: verify: reopening: %s", path, strerror(errno));
+	if ((r->writes && fdatasync(fd) < 0) ||
+	    (rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
+		err_set(err, "%s: verify: %s: %s", path, rc ? "posix_fadvise" : "fdatasync",
+			strerror(rc ? rc : errno));
+		close(fd);
+		return -1;
+	}
+	/* not the workers' buffers: data=zero writes from them as they are */
+	buf = malloc(v[OPT_BS].u);
+	if (!buf) {
+		close(fd);
+		return err_set(err, "out of memory");
+	}
+	rr->verified_bytes = 0;
+	for (unsigned t = 0; t < r->nw && rc == 0; t++) {
+		uint64_t first, end;
+
+		worker_range(r, t, &first, &end);
+		for (uint64_t at = first; at < end && rc == 0 && !*r->stop; at += VERIFY_UNITS) {
+			units_pattern(r, at, end - at > VERIFY_UNITS ? at + VERIFY_UNITS : end, &p);
+			rc = data_verify(&r->gen, fd, &p,
+					 v[OPT_OP].u == OP_READWRITE ? (unsigned)v[OPT_RWMIXREAD].u
+								     : 0,
+					 buf, &f, &checked, err);
+			rr->verified_bytes += checked;
+		}
+	}
+	free(buf);
+	close(fd);
+	if (rc > 0) {
+		data_fault_describe(&f, line, sizeof(line));
+		return err_set(err, "%s: verify found a bad block: %s", path, line);
+	}
+	return rc;
+}
+
+/* Where this rank's share starts, for consume=ints: the number cut there is
+ * joined up (dist_run.h).  Not timed. */
+static int join_cut_number(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	uint64_t add = 0, size = v[OPT_SIZE].u;
+	uint64_t at = r->first * v[OPT_BS].u, end = r->end * v[OPT_BS].u;
+
+	if (v[OPT_CONSUME].u != CONSUME_INTS || r->run->per_rank || r->w[0].res.truncated)
+		return 0;
+	if (dist_ints_correction(v[OPT_FILENAME].s, at, end < size ? end : size, &add, err) < 0)
+		return -1;
+	r->w[0].res.sum += add; /* consume=ints runs one thread */
+	return 0;
+}
+
+/* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
+ * Every rank reaches both agrees (dist.h). */
+static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	struct rusage ru0, ru1;
+	struct tally tl;
+	struct timespec wall;
+	uint64_t t0;
+	int rc = 0, agreed;
+
+	set_status(r->status, PHASE_CACHE, 0, 0);
+	/* a cache step cut short by a signal returns 1: the stop is then agreed
+	 * at the start line and the repeat is not measured */
+	if (prepare_check(path, &r->id, err) < 0 || alloc_reset(r, err) < 0 ||
+	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, r->stop, err) < 0) {
+		rc = -1;
+	} else {
+		/* whether the policy did its part, before a willneed hint reads ahead */
+		rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
+		rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before,
+						    v[OPT_SIZE].u, r->run->bytes);
+		rc = repeat_setup(r, err);
+	}
+	/* the residency the reads meet: measured last before they start */
+	if (rc == 0 && v[OPT_HINT].u == HINT_WILLNEED && !r->direct)
+		rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
+	/* every rank's file and cache are ready: start together */
+	agreed = dist_start_line(rc < 0 ? DIST_FAILED : 0, err);
+	if (agreed != 0)
+		return agreed & DIST_FAILED ? -1 : 1;
+	if (r->status) {
+		/* nothing of the repeat before: the line reads them once measuring */
+		for (unsigned t = 0; t < r->nw; t++) {
+			__atomic_store_n(&r->snaps[t].bytes, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&r->snaps[t].t0_ns, 0, __ATOMIC_RELAXED);
+		}
+		r->status->snaps = r->snaps;
+		r->status->nsnaps = r->nw;
+	}
+	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
+	t0 = now_ns();
+	clock_gettime(CLOCK_REALTIME, &wall);
+	getrusage(RUSAGE_SELF, &ru0);
+	rc = repeat_measure(r);
+	getrusage(RUSAGE_SELF, &ru1);
+	for (unsigned t = 0; t < r->nw; t++)
+		ioloop_finish(&r->w[t]);
+	status_idle(r->status);
+	for (unsigned t = 0; r->status && t < r->nw; t++)
+		__atomic_add_fetch(&r->status->bytes_done, io_results_bytes(&r->w[t].res),
+				   __ATOMIC_RELAXED);
+	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
+		const struct io_results *w = &r->w[t].res;
+
+		if (w->error_what) {
+			err_set(err, "%s: %s at offset %llu%s%s", path, w->error_what,
+				(unsigned long long)w->error_off, w->error ? ": " : "",
+				w->error ? strerror(w->error) : "");
+			break;
+		}
+		if (t + 1 == r->nw)
+			err_set(err, "%s: could not start %u threads", path, r->nw);
+	}
+	if (rc == 0 && prepare_check(path, &r->id, err) < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = join_cut_number(r, err);
+	/* the timed part ended everywhere; a failure anywhere fails the run */
+	if (dist_agree(rc < 0 ? DIST_FAILED : 0, err) & DIST_FAILED)
+		return -1;
+	rr->resident_after = cache_residency(path, v[OPT_SIZE].u);
+	tally_local(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec, &ru0,
+		    &ru1, &tl);
+	tally_dirty(r, &tl);
+	tally_ranks(r, rr, &tl);
+	fill_figures(r, rr, &tl);
+	if (fill_series(r, rr) < 0)
+		return err_set(err, "out of memory for a series");
+	/* a repeat cut short wrote only part of its blocks: nothing to check */
+	if (v[OPT_VERIFY].u == VERIFY_AFTER && !rr->interrupted && !rr->runtime_limited)
+		return verify_repeat(r, rr, err);
+	return 0;
+}
+
+/* The per-rank and per-thread arrays of each measured repeat (rank 0 holds
+ * every rank's; the others, their own). */
+static int alloc_repeats(struct run_result *res, unsigned repeat, unsigned nw)
+{
+	size_t ranks = dist_rank() == 0 ? (size_t)dist_size() : 1;
+
+	res->rep = calloc(repeat, sizeof(*res->rep));
+	for (unsigned i = 0; res->rep && i < repeat; i++) {
+		res->rep[i].rank_time_s = calloc(ranks, sizeof(double));
+		res->rep[i].thread_time_s = calloc(ranks * nw, sizeof(double));
+		if (!res->rep[i].rank_time_s || !res->rep[i].thread_time_s)
+			return -1;
+	}
+	return res->rep ? 0 : -1;
+}
+
+int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
+		struct run_status *status)
+{
+	const union optval *v = run->v;
+	unsigned warmup = (unsigned)v[OPT_WARMUP].u, repeat = (unsigned)v[OPT_REPEAT].u;
+	unsigned nw = (unsigned)v[OPT_THREADS].u;
+	struct runner r = { 0 };
+	int rc, agreed;
+
+	memset(res, 0, sizeof(*res));
+	res->run = run;
+	res->nalloc = repeat;
+	if (status) {
+		status_idle(status);
+		__atomic_store_n(&status->repeat, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->bytes_done, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->run, run, __ATOMIC_RELEASE);
+	}
+	/* every rank leaves together on what all of them agreed (dist.h) */
+	rc = dist_prepare(run, stop, create_progress, status, res->error);
+	if (rc != 0) {
+		res->failed = rc < 0;
+		res->interrupted = rc > 0;
+		status_idle(status);
+		return rc < 0 ? -1 : 0;
+	}
+	rc = alloc_repeats(res, repeat, nw);
+	if (rc < 0)
+		err_set(res->error, "out of memory");
+	else
+		rc = runner_init(&r, run, stop, status, res->error);
+	agreed = dist_agree(rc < 0 ? DIST_FAILED : 0, res->error);
+	if (rc < 0 || agreed & DIST_FAILED) {
+		res->failed = true;
+		status_idle(status);
+		runner_free(&r);
+		return -1;
+	}
+	if (r.engine->note && !r.direct)
+		res->note = r.engine->note;
+	for (unsigned i = 0; i < warmup + repeat; i++) {
+		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
+		double thread_s[nw * (size_t)dist_size()], rank_s[dist_size()];
+
+		if (status)
+			__atomic_store_n(&status->repeat, i + 1, __ATOMIC_RELAXED);
+		if (i < warmup) {
+			rr->thread_time_s = thread_s;
+			rr->rank_time_s = rank_s;
+		}
+		rc = one_repeat(&r, rr, res->error);
+		free(scratch.series);
+		if (rc < 0)
+			res->failed = true;
+		if (rc != 0)
+			break;
+		if (i >= warmup)
+			res->nrep++;
+		/* a stop agreed by the repeat's last agree ends the run on every rank */
+		if (rr->interrupted)
+			break;
+	}
+	res->interrupted = *stop != 0;
+	status_idle(status);
+	runner_free(&r);
+	return res->failed ? -1 : 0;
+}
+
+void run_result_free(struct run_result *res)
+{
+	for (size_t i = 0; res->rep && i < res->nalloc; i++) {
+		free(res->rep[i].thread_time_s);
+		free(res->rep[i].rank_time_s);
+		free(res->rep[i].series);
+	}
+	free(res->rep);
+	memset(res, 0, sizeof(*res));
+}
