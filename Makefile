@@ -77,7 +77,9 @@ $(BUILD)/obj/cli/cli.o $(BUILD)/obj/cli/help.o: $(PREFIX_STAMP)
 $(PREFIX_STAMP): | $(BUILD)/obj
 	rm -f $(BUILD)/obj/prefix_*
 	touch $@
+# made anew: ar would keep the members of objects that are gone
 $(BUILD)/libiosweep.a: $(LIB_OBJ)
+	rm -f $@
 	ar rcs $@ $^
 $(BUILD)/iosweep: $(BUILD)/obj/cli/main.o $(BUILD)/libiosweep.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@

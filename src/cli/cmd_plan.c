@@ -15,6 +15,7 @@
 #include "lib/jsontext.h"
 #include "lib/texttable.h"
 #include "lib/units.h"
+#include "report/plan_text.h"
 
 int cmd_check(int argc, char **argv)
 {

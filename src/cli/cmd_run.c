@@ -34,6 +34,7 @@
 #include "lib/threads.h"
 #include "lib/units.h"
 #include "report/figures.h"
+#include "report/plan_text.h"
 #include "report/progress.h"
 #include "report/report.h"
 #include "run/dist.h"

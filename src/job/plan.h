@@ -65,18 +65,6 @@ struct plan {
 int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_where *where,
 		char *err);
 void plan_free(struct plan *plan);
-/* The memory this process may still take: the smaller of MemAvailable and
- * the room under its cgroup's limits (v2 memory.max, v1
- * memory.limit_in_bytes, the cgroup's ancestors included), read below root
- * ("" for the machine itself; a directory tree for tests); *what says which
- * bound it is.  UINT64_MAX when nothing says. */
-uint64_t plan_memory_available(const char *root, const char **what);
-
-/* Says once per file, on out, why runs left at the default cache policy
- * cannot start cold and verified (a file on tmpfs keeps its pages: keep is
- * used; another user's file: fadvise cannot be verified); "iosweep: " is
- * written before each line. */
-void plan_cache_notes(const struct plan *plan, FILE *out);
 
 /* What one repeat of a run reads and writes, in I/Os and bytes. */
 struct plan_dirs {
@@ -92,11 +80,6 @@ void plan_run_dirs(const struct run *r, struct plan_dirs *d);
 /* Adds n repeats of d to *total. */
 void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t n);
 
-/* Before a plan that creates 64 MiB or more or does 1 GiB of I/O or more: one line
- * on out with the bytes it will create, read and write ("iosweep: " first),
- * and true; nothing for smaller plans, and false. */
-bool plan_print_totals(const struct plan *plan, FILE *out);
-
 /* Whether option id means anything for run r: iodepth only for engines that
  * queue, spacing only for sequential and reverse reads, count only for
  * random ones.  Reports leave the cells of the others blank. */
@@ -109,11 +92,8 @@ const char *plan_cell(const struct run *r, enum opt_id id, char *buf, size_t n);
 /* Whether reports give option id a column: it varies, and is not spacing
  * that merely follows bs. */
 bool plan_column(const struct plan *plan, enum opt_id id);
-/* "name=value" of the options that are the same in every run (those worth
- * saying), wrapped before 110 columns: the line above a plan or a table. */
-void plan_print_constants(const struct plan *plan, FILE *out);
-/* One line per file the plan writes: which, whose, how many bytes; -1 on
- * out of memory. */
-int plan_print_writes(const struct plan *plan, FILE *out);
+/* Whether option id is the same in every run and worth saying above a
+ * plan or a table (plan_print_constants). */
+bool plan_constant(const struct plan *plan, enum opt_id id);
 
 #endif

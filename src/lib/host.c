@@ -706,3 +706,105 @@ fail:
 	json_decref(obj);
 	return NULL;
 }
+
+/* --- memory: what a plan may still take ---------------------------------- */
+
+/* A number file of /proc or a cgroup ("max": no limit); false when absent. */
+static bool read_limit(const char *path, uint64_t *v)
+{
+	char buf[64];
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, sizeof(buf), f) != NULL;
+	fclose(f);
+	if (ok && strncmp(buf, "max", 3) == 0) {
+		*v = UINT64_MAX;
+	} else if (ok) {
+		char *end;
+
+		errno = 0;
+		*v = strtoull(buf, &end, 10);
+		ok = errno == 0 && end != buf;
+	}
+	return ok;
+}
+
+/* Room left under the limits of the cgroup at dir and of its ancestors
+ * (v2: memory.max - memory.current; v1: memory.limit_in_bytes -
+ * memory.usage_in_bytes). */
+static uint64_t cgroup_room(const char *base, const char *cg, const char *limit_name,
+			    const char *usage_name)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64], *slash;
+	uint64_t room = UINT64_MAX, limit, usage;
+
+	snprintf(dir, sizeof(dir), "%s%s", base, strcmp(cg, "/") == 0 ? "" : cg);
+	for (;;) {
+		snprintf(path, sizeof(path), "%s/%s", dir, limit_name);
+		if (read_limit(path, &limit) && limit != UINT64_MAX) {
+			snprintf(path, sizeof(path), "%s/%s", dir, usage_name);
+			if (!read_limit(path, &usage))
+				usage = 0;
+			limit = usage < limit ? limit - usage : 0;
+			room = limit < room ? limit : room;
+		}
+		slash = strrchr(dir, '/');
+		if (!slash || (size_t)(slash - dir) < strlen(base))
+			break;
+		*slash = '\0';
+	}
+	return room;
+}
+
+uint64_t host_memory_available(const char *root, const char **what)
+{
+	char path[PATH_MAX], line[PATH_MAX + 64], base[PATH_MAX];
+	uint64_t avail = UINT64_MAX, kib, room;
+	FILE *f;
+
+	*what = "unknown";
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	if ((f = fopen(path, "re")) != NULL) {
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "MemAvailable:", 13) == 0) {
+				char *end;
+
+				errno = 0;
+				kib = strtoull(line + 13, &end, 10);
+				if (errno || end == line + 13)
+					continue;
+				avail = kib * 1024;
+				*what = "MemAvailable";
+			}
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
+	if ((f = fopen(path, "re")) == NULL)
+		return avail;
+	while (fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *cg = ctl ? strchr(ctl + 1, ':') : NULL;
+
+		if (!cg)
+			continue;
+		*cg++ = '\0';
+		cg[strcspn(cg, "\n")] = '\0';
+		if (strcmp(ctl + 1, "") == 0) {
+			snprintf(base, sizeof(base), "%s/sys/fs/cgroup", root);
+			room = cgroup_room(base, cg, "memory.max", "memory.current");
+		} else if (strstr(ctl + 1, "memory")) {
+			snprintf(base, sizeof(base), "%s/sys/fs/cgroup/memory", root);
+			room = cgroup_room(base, cg, "memory.limit_in_bytes", "memory.usage_in_bytes");
+		} else {
+			continue;
+		}
+		if (room < avail) {
+			avail = room;
+			*what = "the cgroup's memory limit";
+		}
+	}
+	fclose(f);
+	return avail;
+}

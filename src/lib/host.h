@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * A new JSON object:
@@ -37,5 +38,12 @@ bool host_balloon_reports_free_pages(const char *features);
  * cold buffered read re-faults memory from the host: its figures measure
  * host memory as well as the disk. */
 bool host_returns_freed_pages(void);
+
+/* The memory this process may still take: the smaller of MemAvailable and
+ * the room under its cgroup's limits (v2 memory.max, v1
+ * memory.limit_in_bytes, the cgroup's ancestors included), read below root
+ * ("" for the machine itself; a directory tree for tests); *what says which
+ * bound it is.  UINT64_MAX when nothing says. */
+uint64_t host_memory_available(const char *root, const char **what);
 
 #endif

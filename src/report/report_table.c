@@ -17,6 +17,7 @@
 #include "lib/texttable.h"
 #include "lib/units.h"
 #include "report/figures.h"
+#include "report/plan_text.h"
 #include "report/report.h"
 
 struct columns {

@@ -1,4 +1,4 @@
-/* plan_memory_available: MemAvailable and the cgroup limits (v1 and v2, the
+/* host_memory_available: MemAvailable and the cgroup limits (v1 and v2, the
  * cgroup's ancestors included), read from a made-up /proc and /sys tree. */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "job/plan.h"
+#include "lib/host.h"
 
 static char root[] = "/tmp/iosweep-memXXXXXX";
 
@@ -52,7 +52,7 @@ static void test_memavailable_alone(void **state)
 	(void)state;
 	put("proc/meminfo", "MemTotal:       2000000 kB\nMemAvailable:    1000000 kB\n");
 	put("proc/self/cgroup", "0::/\n");
-	assert_int_equal(plan_memory_available(root, &what), 1000000ULL * 1024);
+	assert_int_equal(host_memory_available(root, &what), 1000000ULL * 1024);
 	assert_string_equal(what, "MemAvailable");
 }
 
@@ -68,11 +68,11 @@ static void test_cgroup_v2_limit_and_its_parent(void **state)
 	/* the parent's limit binds: 512 MiB, 100 MiB of it used */
 	put("sys/fs/cgroup/a/memory.max", "536870912\n");
 	put("sys/fs/cgroup/a/memory.current", "104857600\n");
-	assert_int_equal(plan_memory_available(root, &what), 536870912ULL - 104857600);
+	assert_int_equal(host_memory_available(root, &what), 536870912ULL - 104857600);
 	assert_string_equal(what, "the cgroup's memory limit");
 	/* a limit above MemAvailable does not raise it */
 	put("sys/fs/cgroup/a/memory.max", "max\n");
-	assert_int_equal(plan_memory_available(root, &what), 1000000ULL * 1024);
+	assert_int_equal(host_memory_available(root, &what), 1000000ULL * 1024);
 }
 
 static void test_cgroup_v1(void **state)
@@ -85,9 +85,9 @@ static void test_cgroup_v1(void **state)
 	put("sys/fs/cgroup/memory/job/memory.limit_in_bytes", "268435456\n");
 	put("sys/fs/cgroup/memory/job/memory.usage_in_bytes", "268435457\n");
 	/* over the limit already: no room at all */
-	assert_int_equal(plan_memory_available(root, &what), 0);
+	assert_int_equal(host_memory_available(root, &what), 0);
 	put("sys/fs/cgroup/memory/job/memory.usage_in_bytes", "0\n");
-	assert_int_equal(plan_memory_available(root, &what), 268435456);
+	assert_int_equal(host_memory_available(root, &what), 268435456);
 }
 
 static void test_nothing_known(void **state)
@@ -95,7 +95,7 @@ static void test_nothing_known(void **state)
 	const char *what;
 
 	(void)state;
-	assert_int_equal(plan_memory_available("/nonexistent-iosweep-root", &what), UINT64_MAX);
+	assert_int_equal(host_memory_available("/nonexistent-iosweep-root", &what), UINT64_MAX);
 	assert_string_equal(what, "unknown");
 }
 

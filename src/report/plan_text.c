@@ -1,0 +1,183 @@
+/*
+ * plan_text.c - see plan_text.h.
+ */
+#define _GNU_SOURCE
+#include "report/plan_text.h"
+
+#include <inttypes.h>
+#include <search.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/cache.h"
+#include "lib/error.h"
+#include "lib/texttable.h"
+#include "lib/units.h"
+
+bool plan_print_totals(const struct plan *plan, FILE *out)
+{
+	struct plan_dirs all = { 0 }, d;
+	uint64_t create = 0, repeats = 0;
+	bool limited = false; /* runtime may stop repeats before they read it all */
+	size_t files = 0;
+	char c[32], r[32], w[32], io[96];
+
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *run = &plan->runs[i];
+		bool seen = false;
+
+		repeats += run->v[OPT_REPEAT].u;
+		limited |= run->v[OPT_RUNTIME].u != 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(plan->runs[k].v[OPT_FILENAME].s, run->v[OPT_FILENAME].s) == 0;
+		if (!run->exists && !seen) {
+			create += run->v[OPT_SIZE].u;
+			files++;
+		}
+	}
+	/* small plans, like those of the tests, go by without it */
+	if (create < ((uint64_t)64 << 20) && plan->total_bytes < ((uint64_t)1 << 30))
+		return false;
+	for (size_t i = 0; i < plan->n; i++) {
+		plan_run_dirs(&plan->runs[i], &d);
+		plan_dirs_add(&all, &d, plan->runs[i].v[OPT_REPEAT].u);
+	}
+	units_fmt_bytes((double)create, c, sizeof(c));
+	units_fmt_bytes((double)all.read_bytes, r, sizeof(r));
+	units_fmt_bytes((double)all.write_bytes, w, sizeof(w));
+	if (!all.write_bytes)
+		snprintf(io, sizeof(io), "reads %s%s", limited ? "at most " : "", r);
+	else if (!all.read_bytes)
+		snprintf(io, sizeof(io), "writes %s%s", limited ? "at most " : "", w);
+	else
+		snprintf(io, sizeof(io), "reads %s%s, writes %s", limited ? "at most " : "", r, w);
+	fprintf(out, "iosweep: plan: %zu run%s, %llu measured repeats; creates %s (%zu file%s) and "
+		     "%s in all%s\n", plan->n, plan->n == 1 ? "" : "s", (unsigned long long)repeats,
+		files ? c : "nothing", files, files == 1 ? "" : "s", io,
+		plan->n > 1 ? "; a time estimate follows the first run" : "");
+	return true;
+}
+
+void plan_cache_notes(const struct plan *plan, FILE *out)
+{
+	struct hsearch_data said = { 0 }; /* the files a note was looked for */
+	char why[ERR_MAX];
+
+	if (!hcreate_r(2 * plan->n + 16, &said))
+		return; /* out of memory: notes are not worth failing for */
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct run *r = &plan->runs[i];
+		ENTRY e = { .key = (char *)r->v[OPT_FILENAME].s }, *hit = NULL; /* not written */
+
+		if (!r->cache_default || (hsearch_r(e, FIND, &hit, &said) && hit) ||
+		    !hsearch_r(e, ENTER, &hit, &said))
+			continue;
+		switch (cache_evict_obstacle(r->v[OPT_FILENAME].s, why, sizeof(why))) {
+		case CACHE_CANNOT_EVICT:
+			fputs("iosweep: note: ", out);
+			tt_put(out, why);
+			fputs(": runs without a cache option use cache=keep (the page cache as it "
+			      "is), not fadvise\n", out);
+			break;
+		case CACHE_CANNOT_VERIFY:
+			fputs("iosweep: note: ", out);
+			tt_put(out, why);
+			fputs(": cache=fadvise evicts it but cannot verify that it did\n", out);
+			break;
+		case CACHE_NO_OBSTACLE:
+			break;
+		}
+	}
+	hdestroy_r(&said);
+}
+
+void plan_print_constants(const struct plan *plan, FILE *out)
+{
+	char val[512];
+	size_t col = 0;
+
+	for (int i = 0; plan->n && i < OPT__COUNT; i++) {
+		size_t len;
+
+		if (!plan_constant(plan, i))
+			continue;
+		option_format(i, plan->runs[0].v[i], val, sizeof(val));
+		len = strlen(option_table[i].name) + tt_width(val) + 2;
+		if (col && col + len > 110) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += (size_t)fprintf(out, "%s%s=", col ? "  " : "", option_table[i].name);
+		col += tt_put(out, val);
+	}
+	fputc('\n', out);
+}
+
+/* Runs that write, a file's together, in plan order within it. */
+static int by_file(const void *a, const void *b)
+{
+	const struct run *x = *(const struct run *const *)a, *y = *(const struct run *const *)b;
+	int c = strcmp(x->v[OPT_FILENAME].s, y->v[OPT_FILENAME].s);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* What a file gets written: from its first run of the plan on. */
+struct file_writes {
+	const struct run *first;
+	uint64_t most, least, all; /* per repeat, the most and least of its runs; in all */
+};
+
+static int by_first_run(const void *a, const void *b)
+{
+	const struct file_writes *x = a, *y = b;
+
+	return (x->first->index > y->first->index) - (x->first->index < y->first->index);
+}
+
+/* Sorted, not compared pairwise: a plan of 100 000 runs on as many files
+ * costs n log n. */
+int plan_print_writes(const struct plan *plan, FILE *out)
+{
+	const struct run **w = calloc(plan->n + 1, sizeof(*w));
+	struct file_writes *f = calloc(plan->n + 1, sizeof(*f));
+	size_t nw = 0, nf = 0;
+	char a[32], b[32];
+
+	if (!w || !f) {
+		free(w);
+		free(f);
+		return -1;
+	}
+	for (size_t k = 0; plan->writes && k < plan->n; k++)
+		if (plan->runs[k].write_bytes)
+			w[nw++] = &plan->runs[k];
+	qsort(w, nw, sizeof(*w), by_file);
+	for (size_t k = 0; k < nw; k++) {
+		struct plan_dirs d;
+
+		if (!k || strcmp(w[k]->v[OPT_FILENAME].s, w[k - 1]->v[OPT_FILENAME].s) != 0)
+			f[nf++] = (struct file_writes){ .first = w[k], .least = UINT64_MAX };
+		plan_run_dirs(w[k], &d);
+		f[nf - 1].most = d.write_bytes > f[nf - 1].most ? d.write_bytes : f[nf - 1].most;
+		f[nf - 1].least = d.write_bytes < f[nf - 1].least ? d.write_bytes : f[nf - 1].least;
+		f[nf - 1].all += d.write_bytes * w[k]->v[OPT_REPEAT].u;
+	}
+	qsort(f, nf, sizeof(*f), by_first_run);
+	for (size_t k = 0; k < nf; k++) {
+		const struct run *r = f[k].first;
+
+		units_fmt_size(f[k].most, a, sizeof(a));
+		units_fmt_size(f[k].all, b, sizeof(b));
+		fputs("writes ", out);
+		tt_put(out, r->v[OPT_FILENAME].s);
+		fprintf(out, " (%s): %s%s per repeat, %s in all\n",
+			!r->exists ? "to be created"
+			: r->ours  ? "created by iosweep"
+				   : "your file: allow_write",
+			f[k].least < f[k].most ? "up to " : "", a, b);
+	}
+	free(w);
+	free(f);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/*
+ * repeat.h - what one measured repeat of a run adds up to: its figures,
+ * per direction and for the flushes, and its series.  Filled by the run
+ * floor (tally.c), read by the reporters.
+ */
+#ifndef IOSWEEP_REPEAT_H
+#define IOSWEEP_REPEAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/engines/engine.h"
+
+/* Latency of one kind of operation (a direction, the flushes). */
+struct op_figures {
+	double throughput_Bps, iops; /* directions only */
+	double lat_mean_ns;
+	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns;
+};
+
+/* One interval and direction of a repeat's series. */
+struct series_point {
+	double start_s;            /* from the start of the repeat */
+	int dir;                   /* enum io_dir */
+	uint64_t ops, bytes;
+	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns; /* of this interval's own reads */
+	double resident;           /* of the file at the interval's start; < 0: unknown */
+};
+
+struct repeat_result {
+	double time_to_end_s, throughput_Bps, coverage_Bps, iops;
+	uint64_t bytes;              /* both directions */
+	uint64_t ops[IO_DIRS];       /* completed units per direction (ops[IO_READ]: "reads") */
+	uint64_t dir_bytes[IO_DIRS];
+	struct op_figures dir[IO_DIRS]; /* per direction */
+	uint64_t flushes;            /* fsync/fdatasync/msync calls in the timed loop */
+	struct op_figures flush;     /* their latencies */
+	double dirty_end_bytes;      /* written but only in memory when the repeat ended
+				      * (dirty or under writeback); NAN: unknown or no writes */
+	bool dirty_system_wide;      /* that figure is the whole system's (no cachestat) */
+	uint64_t verified_bytes;     /* verify=after: bytes read back and found good */
+	double start_skew_s;         /* latest first issue of a worker - earliest */
+	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
+	double lat_mean_ns;
+	/* rate limit only (NAN without): response time (due -> completion), and how
+	 * long after it was due the last unit was issued */
+	double resp_p50_ns, resp_p90_ns, resp_p99_ns, resp_p999_ns, resp_max_ns, behind_schedule_s;
+	double cpu_user_s, cpu_sys_s;
+	uint64_t major_faults, minor_faults, ctx_voluntary, ctx_involuntary;
+	double resident_before, resident_after; /* fraction; < 0: unknown */
+	bool cache_as_asked;   /* residency before matched the policy */
+	uint64_t sum;          /* checksum or integer sum (consume) */
+	bool interrupted;      /* cut short by a signal */
+	bool runtime_limited;  /* cut short by `runtime` */
+	double *thread_time_s; /* time to end of each thread, rank after rank (rank 0
+				* holds threads * dist_size() entries, the others their own) */
+	double *rank_time_s;   /* time to end of each rank (dist_size() entries on rank 0) */
+	/* per interval and direction with reads in the repeat; NULL: no series
+	 * (interval 0, a repeat shorter than three intervals, or several ranks) */
+	struct series_point *series;
+	size_t nseries;
+	double series_interval_s;  /* interval asked, doubled at each coarsening */
+	unsigned series_coarsened;
+};
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * tally.c - what a repeat adds up to: the workers' results of this rank,
+ * then every rank's (run/dist.h: nothing to do on a single host), into the
+ * repeat's figures and series.  Not timed: it runs after the repeat's
+ * timed part ended everywhere.
+ */
+#define _GNU_SOURCE
+#include "run/tally.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/cache.h"
+#include "io/pattern.h"
+#include "io/series.h"
+#include "run/dist.h"
+#include "run/dist_run.h"
+
+static uint64_t tv_us(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000 + (uint64_t)tv.tv_usec;
+}
+
+/* What a repeat adds up to over the workers of this rank, then over all
+ * ranks (dist.h: nothing to do on a single host).  Times are taken with
+ * the monotonic clock; first and last are carried over to the wall clock
+ * so that ranks can be compared: on one host exactly, across hosts as well
+ * as their clocks agree (NTP, PTP), as with IOR. */
+struct tally {
+	struct { /* summed */
+		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
+			vcsw, ivcsw, dirty;
+	} add;
+	/* earliest first issue, wall-clock ns; and the same of each worker's
+	 * first issue less its place in a rate limit's schedule (in.phase) */
+	uint64_t first, first_asked;
+	struct { /* largest */
+		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind,
+			dirty_unknown, dirty_system_wide;
+	} max;                         /* first_last: the latest first issue less its place */
+	double resident[2];            /* before, after: the mean over the ranks, or -1
+				        * when a rank cannot know */
+};
+
+static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
+			const struct rusage *ru0, const struct rusage *ru1, struct tally *tl)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->first = tl->first_asked = UINT64_MAX;
+	hist_reset(r->total);
+	hist_reset(r->dir_total[IO_READ]);
+	hist_reset(r->dir_total[IO_WRITE]);
+	hist_reset(r->flush_total);
+	hist_reset(r->resp_total);
+	for (unsigned t = 0; t < r->nw; t++) {
+		const struct io_results *res = &r->w[t].res;
+		bool did = io_results_ops(res) != 0;
+		const struct io_inputs *in = &r->w[t].in;
+		uint64_t first = wall0 + res->t_first_ns - t0, last = wall0 + res->t_last_ns - t0;
+		/* less the worker's place in a rate limit's schedule; none after a
+		 * ramp, where every worker's time starts with the measured part */
+		uint64_t asked = first - (in->ramp_ns ? 0 : (uint64_t)(in->phase * in->period_ns));
+
+		if (did && first < tl->first)
+			tl->first = first;
+		if (did && asked < tl->first_asked)
+			tl->first_asked = asked;
+		if (did && asked > tl->max.first_last)
+			tl->max.first_last = asked;
+		if (did && last > tl->max.last)
+			tl->max.last = last;
+		r->mine[t].from = r->first + share_start(r->end - r->first, t, r->nw);
+		r->mine[t].to = r->mine[t].from + io_results_ops(res);
+		/* time_based: a share read more than once covers it once */
+		if (r->mine[t].to > r->first + share_start(r->end - r->first, t + 1, r->nw))
+			r->mine[t].to = r->first + share_start(r->end - r->first, t + 1, r->nw);
+		for (int d = 0; d < IO_DIRS; d++) {
+			tl->add.ops[d] += res->ops[d];
+			tl->add.bytes[d] += res->bytes[d];
+		}
+		tl->add.sum += res->sum;
+		tl->max.interrupted |= res->truncated && *r->stop;
+		/* a time_based repeat ends at its runtime: that is not a cut */
+		tl->max.runtime_limited |= res->truncated && !*r->stop && !r->w[t].in.wrap;
+		r->thread_s[t] = did ? (double)(res->t_last_ns - res->t_first_ns) / 1e9 : 0;
+		hist_merge(r->total, r->w[t].hist);
+		hist_merge(r->dir_total[IO_READ], r->w[t].dir_hist[IO_READ]);
+		hist_merge(r->dir_total[IO_WRITE], r->w[t].dir_hist[IO_WRITE]);
+		hist_merge(r->flush_total, r->w[t].flush_hist);
+		tl->add.flushes += res->flushes;
+		hist_merge(r->resp_total, r->w[t].resp_hist);
+		if (res->behind_ns > tl->max.behind)
+			tl->max.behind = res->behind_ns;
+	}
+	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
+	tl->add.sys_us = tv_us(ru1->ru_stime) - tv_us(ru0->ru_stime);
+	tl->add.major = (uint64_t)(ru1->ru_majflt - ru0->ru_majflt);
+	tl->add.minor = (uint64_t)(ru1->ru_minflt - ru0->ru_minflt);
+	tl->add.vcsw = (uint64_t)(ru1->ru_nvcsw - ru0->ru_nvcsw);
+	tl->add.ivcsw = (uint64_t)(ru1->ru_nivcsw - ru0->ru_nivcsw);
+	tl->max.not_as_asked = !rr->cache_as_asked;
+	tl->resident[0] = rr->resident_before;
+	tl->resident[1] = rr->resident_after;
+}
+
+/* A write run's bytes still only in memory at the end of the repeat (after
+ * every rank's timed part ended), each copy of a file in a page cache
+ * counted once: by the one rank that stands for it (dist_run.h), so that
+ * ranks sharing a file do not count it once each, and each {rank} file is
+ * counted.  Unknown when it is for any of those. */
+static void tally_dirty(struct runner *r, struct tally *tl)
+{
+	bool system_wide;
+	int64_t dirty;
+
+	if (!r->writes)
+		return;
+	dirty = cache_dirty_bytes(r->w[0].eng.fd, r->run->v[OPT_SIZE].u, &system_wide);
+	if (!dist_counts_cached_copy(r->run, system_wide))
+		return;
+	tl->add.dirty = dirty < 0 ? 0 : (uint64_t)dirty;
+	tl->max.dirty_unknown = dirty < 0;
+	tl->max.dirty_system_wide = system_wide;
+}
+
+/* Every rank's h, merged into rank 0's (collective). */
+static void gather_hist(struct runner *r, struct hist *h)
+{
+	dist_gather(h, hist_size(), r->hists ? r->hists : (unsigned char *)h);
+	if (r->hists) {
+		hist_reset(h);
+		for (int k = 0; k < dist_size(); k++)
+			hist_merge(h, (const struct hist *)(r->hists + hist_size() * (size_t)k));
+	}
+}
+
+/* resident[2] (before, after) as the mean over the ranks: of one file, the
+ * same share (up to when each rank looked); of a file per rank, the share of
+ * all of them (they are the same size).  -1 when a rank could not know
+ * (collective). */
+static void ranks_mean_residency(double *resident)
+{
+	enum { SCALE = 1000000000 };
+	uint64_t v[4];
+
+	if (dist_size() == 1)
+		return; /* (not rounded to the scale) */
+	for (int k = 0; k < 2; k++) {
+		v[k] = resident[k] < 0 ? 0 : (uint64_t)llround(resident[k] * SCALE);
+		v[2 + k] = resident[k] < 0;
+	}
+	dist_sum_u64(v, 4);
+	for (int k = 0; k < 2; k++)
+		resident[k] = v[2 + k] ? -1 : (double)v[k] / SCALE / dist_size();
+}
+
+/* Adds up the tallies and histograms of all ranks (collective). */
+static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally *tl)
+{
+	double mine = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
+
+	dist_sum_u64(tl->add.ops, sizeof(tl->add) / sizeof(uint64_t));
+	dist_min_u64(&tl->first, 2);
+	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
+	ranks_mean_residency(tl->resident);
+	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
+	dist_gather(r->mine, r->nw * sizeof(*r->mine), r->done);
+	dist_gather(r->thread_s, r->nw * sizeof(double), rr->thread_time_s);
+	gather_hist(r, r->total);
+	gather_hist(r, r->dir_total[IO_READ]);
+	gather_hist(r, r->dir_total[IO_WRITE]);
+	gather_hist(r, r->flush_total);
+	if (r->period_ns > 0)
+		gather_hist(r, r->resp_total);
+}
+
+/*
+ * The span of the file(s) the reads went over.  In order: the share of the
+ * file the reads done stand for.  Random: the distinct blocks read, so that
+ * a block read twice counts once (rank 0 has every worker's reads done:
+ * their union over a shared file, their sum over one file per rank).
+ * NAN when the bitmap that needs could not be had.
+ */
+static double covered_bytes(struct runner *r, uint64_t ops)
+{
+	const struct run *run = r->run;
+	const union optval *v = run->v;
+	uint64_t ranks = (uint64_t)dist_size(), blocks = 0;
+
+	if (!pattern_is_random(v[OPT_PATTERN].u)) {
+		uint64_t planned = run->reads * (run->per_rank ? ranks : 1);
+
+		if (ops > planned)
+			ops = planned; /* time_based: the file once, however often it was read */
+		return (double)v[OPT_SIZE].u * (double)ops / (double)planned *
+		       (double)(run->per_rank ? ranks : 1);
+	}
+	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
+		size_t n = run->per_rank ? r->nw : r->nw * ranks;
+		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
+						     v[OPT_SEED].u, r->done + k * r->nw, n);
+
+		if (d == UINT64_MAX)
+			return NAN;
+		blocks += d;
+	}
+	return (double)blocks * (double)v[OPT_BS].u;
+}
+
+static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
+{
+	const struct hist *h = r->total;
+
+	for (int d = 0; d < IO_DIRS; d++) {
+		rr->ops[d] = tl->add.ops[d];
+		rr->dir_bytes[d] = tl->add.bytes[d];
+	}
+	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE];
+	rr->sum = tl->add.sum;
+	rr->interrupted = tl->max.interrupted;
+	rr->runtime_limited = tl->max.runtime_limited;
+	rr->cache_as_asked = !tl->max.not_as_asked;
+	rr->resident_before = tl->resident[0];
+	rr->resident_after = tl->resident[1];
+	rr->time_to_end_s = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
+	rr->start_skew_s = tl->max.first_last > tl->first_asked
+				   ? (double)(tl->max.first_last - tl->first_asked) / 1e9 : 0;
+	if (rr->time_to_end_s > 0) {
+		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
+
+		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
+		rr->iops = (double)ops / rr->time_to_end_s;
+		rr->coverage_Bps = covered_bytes(r, ops) / rr->time_to_end_s;
+	}
+	rr->lat_min_ns = hist_min(h);
+	rr->lat_mean_ns = hist_mean(h);
+	rr->lat_p50_ns = hist_percentile(h, 50);
+	rr->lat_p90_ns = hist_percentile(h, 90);
+	rr->lat_p99_ns = hist_percentile(h, 99);
+	rr->lat_p999_ns = hist_percentile(h, 99.9);
+	rr->lat_max_ns = hist_max(h);
+	for (int d = 0; d < IO_DIRS; d++) {
+		const struct hist *hd = r->dir_total[d];
+
+		rr->dir[d].lat_mean_ns = hist_mean(hd);
+		rr->dir[d].lat_p50_ns = hist_percentile(hd, 50);
+		rr->dir[d].lat_p99_ns = hist_percentile(hd, 99);
+		rr->dir[d].lat_max_ns = hist_max(hd);
+		if (rr->time_to_end_s > 0) {
+			rr->dir[d].throughput_Bps = (double)rr->dir_bytes[d] / rr->time_to_end_s;
+			rr->dir[d].iops = (double)rr->ops[d] / rr->time_to_end_s;
+		}
+	}
+	rr->flushes = tl->add.flushes;
+	rr->dirty_end_bytes = !r->writes || tl->max.dirty_unknown ? NAN : (double)tl->add.dirty;
+	rr->dirty_system_wide = tl->max.dirty_system_wide;
+	rr->flush.lat_mean_ns = hist_mean(r->flush_total);
+	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
+	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
+	rr->flush.lat_max_ns = hist_max(r->flush_total);
+	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
+	rr->behind_schedule_s = NAN;
+	if (r->period_ns > 0) {
+		rr->resp_p50_ns = (double)hist_percentile(r->resp_total, 50);
+		rr->resp_p90_ns = (double)hist_percentile(r->resp_total, 90);
+		rr->resp_p99_ns = (double)hist_percentile(r->resp_total, 99);
+		rr->resp_p999_ns = (double)hist_percentile(r->resp_total, 99.9);
+		rr->resp_max_ns = (double)hist_max(r->resp_total);
+		rr->behind_schedule_s = (double)tl->max.behind / 1e9;
+	}
+	rr->cpu_user_s = (double)tl->add.user_us / 1e6;
+	rr->cpu_sys_s = (double)tl->add.sys_us / 1e6;
+	rr->major_faults = tl->add.major;
+	rr->minor_faults = tl->add.minor;
+	rr->ctx_voluntary = tl->add.vcsw;
+	rr->ctx_involuntary = tl->add.ivcsw;
+}
+
+/* The series of the repeat, over its workers (not timed): for a repeat of
+ * three intervals or more.  -1 on out of memory. */
+static int fill_series(struct runner *r, struct repeat_result *rr)
+{
+	struct series *s = r->series;
+	uint64_t interval = r->w[0].in.interval_ns;
+	unsigned n;
+
+	rr->series = NULL;
+	rr->nseries = 0;
+	if (!s || rr->time_to_end_s * 1e9 < 3.0 * (double)interval)
+		return 0;
+	series_start(s, 0, interval);
+	for (unsigned t = 0; t < r->nw; t++)
+		series_merge(s, r->w[t].series);
+	n = series_used(s);
+	rr->series = calloc((size_t)n * IO_DIRS, sizeof(*rr->series));
+	if (!rr->series)
+		return -1;
+	rr->series_interval_s = (double)s->interval_ns / 1e9;
+	rr->series_coarsened = s->coarsened;
+	for (unsigned k = 0; k < n; k++)
+		for (int d = 0; d < IO_DIRS; d++) {
+			const struct series_slot *sl = &s->slot[k];
+			struct series_point *p = &rr->series[rr->nseries];
+
+			if (!rr->ops[d])
+				continue; /* a direction the repeat did not do */
+			p->start_s = (double)k * rr->series_interval_s;
+			p->dir = d;
+			p->ops = sl->ops[d];
+			p->bytes = sl->bytes[d];
+			p->lat_p50_ns = hist_percentile(sl->h[d], 50);
+			p->lat_p99_ns = hist_percentile(sl->h[d], 99);
+			p->lat_max_ns = hist_max(sl->h[d]);
+			p->resident = sl->resident;
+			rr->nseries++;
+		}
+	return 0;
+}
+
+int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
+		 const struct rusage *ru0, const struct rusage *ru1)
+{
+	struct tally tl;
+
+	tally_local(r, rr, t0, wall0, ru0, ru1, &tl);
+	tally_dirty(r, &tl);
+	tally_ranks(r, rr, &tl);
+	fill_figures(r, rr, &tl);
+	return fill_series(r, rr);
+}

@@ -1,0 +1,64 @@
+/*
+ * tally.h - what a run holds while it runs, shared by the run floor's two
+ * halves: run.c (workers, repeats: the doing) and tally.c (adding up what a
+ * repeat did, over workers and ranks: the counting).  Nothing above the run
+ * floor includes it (run.h is the public face).
+ */
+#ifndef IOSWEEP_TALLY_H
+#define IOSWEEP_TALLY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "io/ioloop.h"
+#include "io/prepare.h"
+#include "lib/hist.h"
+
+struct run_status;
+#include "job/plan.h"
+#include "run/repeat.h"
+
+struct runner {
+	const struct run *run;
+	const struct engine_ops *engine;
+	struct io_worker *w;
+	struct io_snapshot *snaps; /* one per worker, read by the progress line */
+	unsigned nw, ready;    /* workers, and how many were initialised */
+	struct hist *total;    /* all workers' latencies of one repeat */
+	struct hist *dir_total[IO_DIRS], *flush_total; /* per direction; of the flushes */
+	struct data_gen gen;   /* what writes write, and what verify expects */
+	bool writes;           /* op=write or readwrite */
+	struct hist *resp_total; /* and their response times (rate limit) */
+	double period_ns;      /* rate limit: each worker's ns between due times; 0: none */
+	struct series *series; /* all workers' series of one repeat, or NULL */
+	unsigned arrived;      /* the start line: workers there (atomic) */
+	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
+	volatile atomic_int *stop;
+	struct run_status *status;
+	bool direct;
+	uint64_t first, end;   /* this rank's share of the units */
+	struct prepare_id id;  /* the file the run started with */
+	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
+	struct pattern_range *done; /* rank 0: every worker's reads done, rank after rank,
+				     * for coverage; this rank's own after them */
+	struct pattern_range *mine;
+	double *thread_s;      /* this rank's threads' times to end */
+};
+
+/* Where share k of n units split into `parts` contiguous shares starts. */
+static inline uint64_t share_start(uint64_t n, uint64_t k, uint64_t parts)
+{
+	return (uint64_t)((unsigned __int128)n * k / parts);
+}
+
+/* Adds up one measured repeat (collective: every rank calls it): the
+ * workers' results and histograms of this rank (t0: the monotonic time the
+ * repeat started at, wall0 the same instant on the wall clock; ru0, ru1:
+ * the process's usage around it), the dirty bytes a write left, then every
+ * rank's; fills rr's figures and its series.  -1 on out of memory. */
+int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
+		 const struct rusage *ru0, const struct rusage *ru1);
+
+#endif
