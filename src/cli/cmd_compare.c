@@ -29,25 +29,24 @@
 #define MAX_KEYS 64
 #define MAX_NOTE_SIZES 4
 
-/* The figures compared, how the table prints them (value * scale in fmt's
- * unit).  The first four are every run's; the others only a run's that has
- * them and the figure they need (a readwrite run's per-direction figures,
- * a run's flushes), and are left out of the output where no run has them. */
+/* The figures compared (their titles, units and scales are the figure
+ * table's).  The first four are every run's; the others only a run's that
+ * has them and the figure they need (a readwrite run's per-direction
+ * figures, a run's flushes), and are left out of the output where no run
+ * has them. */
 static const struct shown_figure {
-	const char *name, *title;
-	void (*fmt)(double x, char *buf, size_t n);
-	double scale;
+	const char *name;
 	const char *needs; /* NULL: always shown */
 } shown[NFIG] = {
-	{ "time_to_end_s", "time to end", units_fmt_seconds, 1, NULL },
-	{ "throughput_Bps", "throughput", units_fmt_rate, 1, NULL },
-	{ "iops", "IOPS", units_fmt_count, 1, NULL },
-	{ "lat_p99_ns", "p99 latency", units_fmt_seconds, 1e-9, NULL },
-	{ "read_throughput_Bps", "read throughput", units_fmt_rate, 1, "write_bytes" },
-	{ "write_throughput_Bps", "write throughput", units_fmt_rate, 1, "read_bytes" },
-	{ "read_lat_p99_ns", "read p99 latency", units_fmt_seconds, 1e-9, "write_bytes" },
-	{ "write_lat_p99_ns", "write p99 latency", units_fmt_seconds, 1e-9, "read_bytes" },
-	{ "flush_lat_p99_ns", "flush p99 latency", units_fmt_seconds, 1e-9, "flushes" },
+	{ "time_to_end_s", NULL },
+	{ "throughput_Bps", NULL },
+	{ "iops", NULL },
+	{ "lat_p99_ns", NULL },
+	{ "read_throughput_Bps", "write_bytes" },
+	{ "write_throughput_Bps", "read_bytes" },
+	{ "read_lat_p99_ns", "write_bytes" },
+	{ "write_lat_p99_ns", "read_bytes" },
+	{ "flush_lat_p99_ns", "flushes" },
 };
 
 /* What the output shows of one side's repeats: the median and the interval
@@ -310,8 +309,8 @@ static int compute(struct comparison *c)
 
 /* "25.5 ms ± 4%": the median, and the farther end of its interval from it in
  * percent of it (benchstat's habit: one number, no unit to repeat). */
-static void side_text(const struct shown_figure *sf, const struct side *s, bool *range,
-		      char *buf, size_t n)
+static void side_text(const struct figure *f, const struct side *s, bool *range, char *buf,
+		      size_t n)
 {
 	double pct;
 	char v[64];
@@ -320,7 +319,7 @@ static void side_text(const struct shown_figure *sf, const struct side *s, bool 
 		snprintf(buf, n, "%s", "no repeats");
 		return;
 	}
-	sf->fmt(s->median * sf->scale, v, sizeof(v));
+	figure_format(f, s->median, v, sizeof(v));
 	pct = figure_interval_pct(s->n, s->median, s->lo, s->hi);
 	if (isnan(pct)) {
 		snprintf(buf, n, "%s", v);
@@ -350,11 +349,11 @@ static void change_text(const struct cell *c, double alpha, char *buf, size_t n)
 
 static void table_section(struct texttable *t, struct comparison *c, size_t k)
 {
-	const struct shown_figure *sf = &shown[k];
+	const struct figure *f = figure_find(shown[k].name);
 	const struct geomean *g = &c->geo[k];
 	char a[128], b[128], ch[128];
 
-	tt_add(t, "%s", sf->title);
+	tt_add(t, "%s", f->title);
 	tt_add(t, "OLD");
 	tt_add(t, "NEW");
 	tt_add(t, "change");
@@ -363,8 +362,8 @@ static void table_section(struct texttable *t, struct comparison *c, size_t k)
 
 		if (!p->old || !p->new || !p->cell[k].applies)
 			continue;
-		side_text(sf, &p->cell[k].old, &c->range, a, sizeof(a));
-		side_text(sf, &p->cell[k].new, &c->range, b, sizeof(b));
+		side_text(f, &p->cell[k].old, &c->range, a, sizeof(a));
+		side_text(f, &p->cell[k].new, &c->range, b, sizeof(b));
 		change_text(&p->cell[k], c->alpha, ch, sizeof(ch));
 		tt_add(t, "%s", p->label);
 		tt_add(t, "%s", a);
@@ -372,8 +371,8 @@ static void table_section(struct texttable *t, struct comparison *c, size_t k)
 		tt_add(t, "%s", ch);
 	}
 	if (g->n) {
-		sf->fmt(g->old * sf->scale, a, sizeof(a));
-		sf->fmt(g->new * sf->scale, b, sizeof(b));
+		figure_format(f, g->old, a, sizeof(a));
+		figure_format(f, g->new, b, sizeof(b));
 		tt_add(t, "geomean");
 		tt_add(t, "%s", a);
 		tt_add(t, "%s", b);

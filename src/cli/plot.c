@@ -326,24 +326,22 @@ int plot_draw(struct plot_dest *d, int width, int height, plot_writer write, con
 
 /* --- units --- */
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), m = strlen(tail);
-
-	return n >= m && strcmp(s + n - m, tail) == 0;
-}
-
 enum plot_quantity plot_figure_quantity(const struct figure *f)
 {
-	if (ends_with(f->name, "_ns"))
-		return PQ_NS;
-	if (ends_with(f->name, "_s"))
-		return PQ_SECONDS;
-	if (ends_with(f->name, "_Bps"))
+	switch (f->unit) {
+	case FU_SECONDS:
+		return f->scale == 1e-9 ? PQ_NS : PQ_SECONDS;
+	case FU_RATE:
 		return PQ_RATE;
-	if (strcmp(f->name, "bytes") == 0 || ends_with(f->name, "_bytes"))
+	case FU_BYTES:
 		return PQ_BYTES;
-	return f->type == FIG_FRACTION ? PQ_PERCENT : PQ_COUNT;
+	case FU_FRACTION:
+		return PQ_PERCENT;
+	case FU_PER_SECOND:
+	case FU_COUNT:
+		break;
+	}
+	return PQ_COUNT;
 }
 
 enum plot_quantity plot_param_quantity(const char *key)

@@ -7,67 +7,102 @@
 
 #include "io/cache.h"
 #include "lib/host.h"
+#include "lib/units.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define F(n, g, k, t, field) { n, g, k, t, offsetof(struct repeat_result, field) }
+#define F(n, g, k, t, field, title, unit, scale) \
+	{ n, g, k, t, offsetof(struct repeat_result, field), title, unit, scale }
 
 const struct figure figure_table[] = {
-	F("time_to_end_s", NULL, "time_to_end_s", FIG_DOUBLE, time_to_end_s),
-	F("bytes", NULL, "bytes", FIG_U64, bytes),
-	F("reads", NULL, "reads", FIG_U64, ops[IO_READ]),
-	F("throughput_Bps", NULL, "throughput_Bps", FIG_DOUBLE, throughput_Bps),
-	F("coverage_Bps", NULL, "coverage_Bps", FIG_DOUBLE, coverage_Bps),
-	F("iops", NULL, "iops", FIG_DOUBLE, iops),
-	F("lat_min_ns", "lat_ns", "min", FIG_U64, lat_min_ns),
-	F("lat_mean_ns", "lat_ns", "mean", FIG_DOUBLE, lat_mean_ns),
-	F("lat_p50_ns", "lat_ns", "p50", FIG_U64, lat_p50_ns),
-	F("lat_p90_ns", "lat_ns", "p90", FIG_U64, lat_p90_ns),
-	F("lat_p99_ns", "lat_ns", "p99", FIG_U64, lat_p99_ns),
-	F("lat_p99.9_ns", "lat_ns", "p99.9", FIG_U64, lat_p999_ns),
-	F("lat_max_ns", "lat_ns", "max", FIG_U64, lat_max_ns),
-	F("resp_p50_ns", "response_ns", "p50", FIG_MAYBE, resp_p50_ns),
-	F("resp_p90_ns", "response_ns", "p90", FIG_MAYBE, resp_p90_ns),
-	F("resp_p99_ns", "response_ns", "p99", FIG_MAYBE, resp_p99_ns),
-	F("resp_p99.9_ns", "response_ns", "p99.9", FIG_MAYBE, resp_p999_ns),
-	F("resp_max_ns", "response_ns", "max", FIG_MAYBE, resp_max_ns),
-	F("behind_schedule_s", NULL, "behind_schedule_s", FIG_MAYBE, behind_schedule_s),
-	F("cpu_user_s", NULL, "cpu_user_s", FIG_DOUBLE, cpu_user_s),
-	F("cpu_sys_s", NULL, "cpu_sys_s", FIG_DOUBLE, cpu_sys_s),
-	F("major_faults", NULL, "major_faults", FIG_U64, major_faults),
-	F("minor_faults", NULL, "minor_faults", FIG_U64, minor_faults),
-	F("ctx_voluntary", NULL, "ctx_voluntary", FIG_U64, ctx_voluntary),
-	F("ctx_involuntary", NULL, "ctx_involuntary", FIG_U64, ctx_involuntary),
-	F("resident_before", NULL, "resident_before", FIG_FRACTION, resident_before),
-	F("resident_after", NULL, "resident_after", FIG_FRACTION, resident_after),
-	F("start_skew_s", NULL, "start_skew_s", FIG_DOUBLE, start_skew_s),
+	F("time_to_end_s", NULL, "time_to_end_s", FIG_DOUBLE, time_to_end_s,
+	  "time to end", FU_SECONDS, 1),
+	F("bytes", NULL, "bytes", FIG_U64, bytes, "bytes", FU_BYTES, 1),
+	F("reads", NULL, "reads", FIG_U64, ops[IO_READ], "reads", FU_COUNT, 1),
+	F("throughput_Bps", NULL, "throughput_Bps", FIG_DOUBLE, throughput_Bps,
+	  "throughput", FU_RATE, 1),
+	F("coverage_Bps", NULL, "coverage_Bps", FIG_DOUBLE, coverage_Bps, "coverage", FU_RATE, 1),
+	F("iops", NULL, "iops", FIG_DOUBLE, iops, "IOPS", FU_PER_SECOND, 1),
+	F("lat_min_ns", "lat_ns", "min", FIG_U64, lat_min_ns, "min latency", FU_SECONDS, 1e-9),
+	F("lat_mean_ns", "lat_ns", "mean", FIG_DOUBLE, lat_mean_ns,
+	  "mean latency", FU_SECONDS, 1e-9),
+	F("lat_p50_ns", "lat_ns", "p50", FIG_U64, lat_p50_ns, "p50 latency", FU_SECONDS, 1e-9),
+	F("lat_p90_ns", "lat_ns", "p90", FIG_U64, lat_p90_ns, "p90 latency", FU_SECONDS, 1e-9),
+	F("lat_p99_ns", "lat_ns", "p99", FIG_U64, lat_p99_ns, "p99 latency", FU_SECONDS, 1e-9),
+	F("lat_p99.9_ns", "lat_ns", "p99.9", FIG_U64, lat_p999_ns,
+	  "p99.9 latency", FU_SECONDS, 1e-9),
+	F("lat_max_ns", "lat_ns", "max", FIG_U64, lat_max_ns, "max latency", FU_SECONDS, 1e-9),
+	F("resp_p50_ns", "response_ns", "p50", FIG_MAYBE, resp_p50_ns,
+	  "p50 response time", FU_SECONDS, 1e-9),
+	F("resp_p90_ns", "response_ns", "p90", FIG_MAYBE, resp_p90_ns,
+	  "p90 response time", FU_SECONDS, 1e-9),
+	F("resp_p99_ns", "response_ns", "p99", FIG_MAYBE, resp_p99_ns,
+	  "p99 response time", FU_SECONDS, 1e-9),
+	F("resp_p99.9_ns", "response_ns", "p99.9", FIG_MAYBE, resp_p999_ns,
+	  "p99.9 response time", FU_SECONDS, 1e-9),
+	F("resp_max_ns", "response_ns", "max", FIG_MAYBE, resp_max_ns,
+	  "max response time", FU_SECONDS, 1e-9),
+	F("behind_schedule_s", NULL, "behind_schedule_s", FIG_MAYBE, behind_schedule_s,
+	  "behind schedule", FU_SECONDS, 1),
+	F("cpu_user_s", NULL, "cpu_user_s", FIG_DOUBLE, cpu_user_s, "user CPU", FU_SECONDS, 1),
+	F("cpu_sys_s", NULL, "cpu_sys_s", FIG_DOUBLE, cpu_sys_s, "system CPU", FU_SECONDS, 1),
+	F("major_faults", NULL, "major_faults", FIG_U64, major_faults, "major faults", FU_COUNT, 1),
+	F("minor_faults", NULL, "minor_faults", FIG_U64, minor_faults, "minor faults", FU_COUNT, 1),
+	F("ctx_voluntary", NULL, "ctx_voluntary", FIG_U64, ctx_voluntary,
+	  "voluntary switches", FU_COUNT, 1),
+	F("ctx_involuntary", NULL, "ctx_involuntary", FIG_U64, ctx_involuntary,
+	  "involuntary switches", FU_COUNT, 1),
+	F("resident_before", NULL, "resident_before", FIG_FRACTION, resident_before,
+	  "cached before", FU_FRACTION, 1),
+	F("resident_after", NULL, "resident_after", FIG_FRACTION, resident_after,
+	  "cached after", FU_FRACTION, 1),
+	F("start_skew_s", NULL, "start_skew_s", FIG_DOUBLE, start_skew_s,
+	  "start skew", FU_SECONDS, 1),
 	/* per direction (reads and writes of the same repeat), and the flushes */
-	F("writes", NULL, "writes", FIG_U64, ops[IO_WRITE]),
-	F("read_bytes", NULL, "read_bytes", FIG_U64, dir_bytes[IO_READ]),
-	F("write_bytes", NULL, "write_bytes", FIG_U64, dir_bytes[IO_WRITE]),
+	F("writes", NULL, "writes", FIG_U64, ops[IO_WRITE], "writes", FU_COUNT, 1),
+	F("read_bytes", NULL, "read_bytes", FIG_U64, dir_bytes[IO_READ], "read bytes", FU_BYTES, 1),
+	F("write_bytes", NULL, "write_bytes", FIG_U64, dir_bytes[IO_WRITE],
+	  "write bytes", FU_BYTES, 1),
 	F("read_throughput_Bps", NULL, "read_throughput_Bps", FIG_DOUBLE,
-	  dir[IO_READ].throughput_Bps),
+	  dir[IO_READ].throughput_Bps, "read throughput", FU_RATE, 1),
 	F("write_throughput_Bps", NULL, "write_throughput_Bps", FIG_DOUBLE,
-	  dir[IO_WRITE].throughput_Bps),
-	F("read_iops", NULL, "read_iops", FIG_DOUBLE, dir[IO_READ].iops),
-	F("write_iops", NULL, "write_iops", FIG_DOUBLE, dir[IO_WRITE].iops),
-	F("read_lat_mean_ns", "read_lat_ns", "mean", FIG_DOUBLE, dir[IO_READ].lat_mean_ns),
-	F("read_lat_p50_ns", "read_lat_ns", "p50", FIG_U64, dir[IO_READ].lat_p50_ns),
-	F("read_lat_p99_ns", "read_lat_ns", "p99", FIG_U64, dir[IO_READ].lat_p99_ns),
-	F("read_lat_max_ns", "read_lat_ns", "max", FIG_U64, dir[IO_READ].lat_max_ns),
-	F("write_lat_mean_ns", "write_lat_ns", "mean", FIG_DOUBLE, dir[IO_WRITE].lat_mean_ns),
-	F("write_lat_p50_ns", "write_lat_ns", "p50", FIG_U64, dir[IO_WRITE].lat_p50_ns),
-	F("write_lat_p99_ns", "write_lat_ns", "p99", FIG_U64, dir[IO_WRITE].lat_p99_ns),
-	F("write_lat_max_ns", "write_lat_ns", "max", FIG_U64, dir[IO_WRITE].lat_max_ns),
-	F("flushes", NULL, "flushes", FIG_U64, flushes),
-	F("flush_lat_mean_ns", "flush_lat_ns", "mean", FIG_DOUBLE, flush.lat_mean_ns),
-	F("flush_lat_p50_ns", "flush_lat_ns", "p50", FIG_U64, flush.lat_p50_ns),
-	F("flush_lat_p99_ns", "flush_lat_ns", "p99", FIG_U64, flush.lat_p99_ns),
-	F("flush_lat_max_ns", "flush_lat_ns", "max", FIG_U64, flush.lat_max_ns),
-	F("dirty_end_bytes", NULL, "dirty_end_bytes", FIG_MAYBE, dirty_end_bytes),
-	F("verified_bytes", NULL, "verified_bytes", FIG_U64, verified_bytes),
+	  dir[IO_WRITE].throughput_Bps, "write throughput", FU_RATE, 1),
+	F("read_iops", NULL, "read_iops", FIG_DOUBLE, dir[IO_READ].iops,
+	  "read IOPS", FU_PER_SECOND, 1),
+	F("write_iops", NULL, "write_iops", FIG_DOUBLE, dir[IO_WRITE].iops,
+	  "write IOPS", FU_PER_SECOND, 1),
+	F("read_lat_mean_ns", "read_lat_ns", "mean", FIG_DOUBLE, dir[IO_READ].lat_mean_ns,
+	  "read mean latency", FU_SECONDS, 1e-9),
+	F("read_lat_p50_ns", "read_lat_ns", "p50", FIG_U64, dir[IO_READ].lat_p50_ns,
+	  "read p50 latency", FU_SECONDS, 1e-9),
+	F("read_lat_p99_ns", "read_lat_ns", "p99", FIG_U64, dir[IO_READ].lat_p99_ns,
+	  "read p99 latency", FU_SECONDS, 1e-9),
+	F("read_lat_max_ns", "read_lat_ns", "max", FIG_U64, dir[IO_READ].lat_max_ns,
+	  "read max latency", FU_SECONDS, 1e-9),
+	F("write_lat_mean_ns", "write_lat_ns", "mean", FIG_DOUBLE, dir[IO_WRITE].lat_mean_ns,
+	  "write mean latency", FU_SECONDS, 1e-9),
+	F("write_lat_p50_ns", "write_lat_ns", "p50", FIG_U64, dir[IO_WRITE].lat_p50_ns,
+	  "write p50 latency", FU_SECONDS, 1e-9),
+	F("write_lat_p99_ns", "write_lat_ns", "p99", FIG_U64, dir[IO_WRITE].lat_p99_ns,
+	  "write p99 latency", FU_SECONDS, 1e-9),
+	F("write_lat_max_ns", "write_lat_ns", "max", FIG_U64, dir[IO_WRITE].lat_max_ns,
+	  "write max latency", FU_SECONDS, 1e-9),
+	F("flushes", NULL, "flushes", FIG_U64, flushes, "flushes", FU_COUNT, 1),
+	F("flush_lat_mean_ns", "flush_lat_ns", "mean", FIG_DOUBLE, flush.lat_mean_ns,
+	  "flush mean latency", FU_SECONDS, 1e-9),
+	F("flush_lat_p50_ns", "flush_lat_ns", "p50", FIG_U64, flush.lat_p50_ns,
+	  "flush p50 latency", FU_SECONDS, 1e-9),
+	F("flush_lat_p99_ns", "flush_lat_ns", "p99", FIG_U64, flush.lat_p99_ns,
+	  "flush p99 latency", FU_SECONDS, 1e-9),
+	F("flush_lat_max_ns", "flush_lat_ns", "max", FIG_U64, flush.lat_max_ns,
+	  "flush max latency", FU_SECONDS, 1e-9),
+	F("dirty_end_bytes", NULL, "dirty_end_bytes", FIG_MAYBE, dirty_end_bytes,
+	  "dirty at end", FU_BYTES, 1),
+	F("verified_bytes", NULL, "verified_bytes", FIG_U64, verified_bytes,
+	  "verified", FU_BYTES, 1),
 };
 
 const size_t figure_count = sizeof(figure_table) / sizeof(figure_table[0]);
@@ -78,6 +113,30 @@ const struct figure *figure_find(const char *name)
 		if (strcmp(figure_table[i].name, name) == 0)
 			return &figure_table[i];
 	return NULL;
+}
+
+void figure_format(const struct figure *f, double value, char *buf, size_t n)
+{
+	double x = value * f->scale;
+
+	switch (f->unit) {
+	case FU_SECONDS:
+		units_fmt_seconds(x, buf, n);
+		break;
+	case FU_RATE:
+		units_fmt_rate(x, buf, n);
+		break;
+	case FU_BYTES:
+		units_fmt_bytes(x, buf, n);
+		break;
+	case FU_FRACTION:
+		snprintf(buf, n, "%.0f%%", x * 100);
+		break;
+	case FU_PER_SECOND:
+	case FU_COUNT:
+		units_fmt_count(x, buf, n);
+		break;
+	}
 }
 
 double figure_value(const struct figure *f, const struct repeat_result *rr)

@@ -19,18 +19,35 @@ enum figure_type {
 	FIG_MAYBE,    /* a double; NAN: not measured in this run (null) */
 };
 
+/* What a figure's value measures once multiplied by its scale: the one
+ * word every reader (table, compare, plot) prints it by. */
+enum figure_unit {
+	FU_SECONDS,
+	FU_RATE,       /* bytes per second */
+	FU_BYTES,
+	FU_PER_SECOND, /* operations per second */
+	FU_COUNT,
+	FU_FRACTION,   /* 0..1 */
+};
+
 struct figure {
 	const char *name;   /* flat name: CSV column, summary key */
 	const char *group;  /* JSON object it sits in ("lat_ns"), or NULL */
 	const char *key;    /* its name inside the group */
 	enum figure_type type;
 	size_t offset;      /* in struct repeat_result */
+	const char *title;  /* what a person reads: "p99 latency" */
+	enum figure_unit unit;
+	double scale;       /* value x scale is in unit (a latency in ns: 1e-9 s) */
 };
 
 extern const struct figure figure_table[];
 extern const size_t figure_count;
 
 const struct figure *figure_find(const char *name);
+/* A value of f (as stored, before its scale) as text in its unit:
+ * "1.25 ms", "3.2 GB/s", "12.5k". */
+void figure_format(const struct figure *f, double value, char *buf, size_t n);
 double figure_value(const struct figure *f, const struct repeat_result *rr);
 bool figure_known(const struct figure *f, const struct repeat_result *rr);
 /* Whether a repeat ran to its end (or to its runtime): an interrupted one is

@@ -179,23 +179,22 @@ static const char *dirty_text(const struct run_result *res, char *buf, size_t n)
 	return buf;
 }
 
-/* The median of a figure in its unit (fmt, of value * scale); for a
- * readwrite run each direction's, compactly: "r 36.2 MB/s w 84.1 MB/s"
- * (the figure of both together mixes two kinds of I/O). */
-static void figure_cell(struct texttable *t, const struct run_result *res, const char *name,
-			void (*fmt)(double x, char *buf, size_t n), double scale)
+/* The median of a figure in its unit; for a readwrite run each
+ * direction's, compactly: "r 36.2 MB/s w 84.1 MB/s" (the figure of both
+ * together mixes two kinds of I/O). */
+static void figure_cell(struct texttable *t, const struct run_result *res, const char *name)
 {
 	char a[64], b[64], dir[64];
 
 	if (res->run->v[OPT_OP].u != OP_READWRITE) {
-		fmt(median_of(name, res) * scale, a, sizeof(a));
+		figure_format(figure_find(name), median_of(name, res), a, sizeof(a));
 		tt_add(t, "%s", a);
 		return;
 	}
 	snprintf(dir, sizeof(dir), "read_%s", name);
-	fmt(median_of(dir, res) * scale, a, sizeof(a));
+	figure_format(figure_find(dir), median_of(dir, res), a, sizeof(a));
 	snprintf(dir, sizeof(dir), "write_%s", name);
-	fmt(median_of(dir, res) * scale, b, sizeof(b));
+	figure_format(figure_find(dir), median_of(dir, res), b, sizeof(b));
 	tt_add(t, "r %s w %s", a, b);
 }
 
@@ -228,10 +227,10 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		snprintf(b, sizeof(b), " ± %.0f%%%s", pct, tte.has_ci ? "" : " ¹");
 	tt_add(t, "%s%s%s%s", a, b, repeats_text(res, val, sizeof(val)),
 	       res->failed || res->interrupted ? " !" : "");
-	figure_cell(t, res, "throughput_Bps", units_fmt_rate, 1);
-	figure_cell(t, res, "iops", units_fmt_count, 1);
-	figure_cell(t, res, "lat_p50_ns", units_fmt_seconds, 1e-9);
-	figure_cell(t, res, "lat_p99_ns", units_fmt_seconds, 1e-9);
+	figure_cell(t, res, "throughput_Bps");
+	figure_cell(t, res, "iops");
+	figure_cell(t, res, "lat_p50_ns");
+	figure_cell(t, res, "lat_p99_ns");
 	cached_text(res, lg, a, sizeof(a));
 	tt_add(t, "%s", a);
 	if (c->dirty)
@@ -324,8 +323,10 @@ static void write_notes(FILE *f, const struct run_result *res)
 			res->run->index, k + 1, a, b);
 	}
 	if (flushes > 0) {
-		units_fmt_seconds(median_of("flush_lat_p50_ns", res) / 1e9, a, sizeof(a));
-		units_fmt_seconds(median_of("flush_lat_p99_ns", res) / 1e9, b, sizeof(b));
+		figure_format(figure_find("flush_lat_p50_ns"), median_of("flush_lat_p50_ns", res), a,
+			      sizeof(a));
+		figure_format(figure_find("flush_lat_p99_ns"), median_of("flush_lat_p99_ns", res), b,
+			      sizeof(b));
 		fprintf(f, "run %zu: %.0f flushes per repeat (%s), p50 %s, p99 %s\n",
 			res->run->index, flushes,
 			option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u], a, b);
