@@ -127,17 +127,6 @@ void data_produce(const struct data_gen *g, unsigned char *buf, uint64_t len, ui
 	}
 }
 
-const char *data_fault_name(enum data_fault_kind kind)
-{
-	static const char *const names[] = {
-		[FAULT_NONE] = "good",	     [FAULT_CORRUPT] = "corrupt",
-		[FAULT_TORN] = "torn",	     [FAULT_STALE] = "stale",
-		[FAULT_MISPLACED] = "misplaced", [FAULT_ZEROS] = "zeros",
-		[FAULT_FOREIGN] = "foreign",
-	};
-	return names[kind];
-}
-
 static uint64_t count_diff(const unsigned char *a, const unsigned char *b, uint64_t n,
 			   uint64_t *first)
 {

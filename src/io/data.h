@@ -79,8 +79,6 @@ struct data_fault {
 bool data_check(const struct data_gen *g, const unsigned char *buf, uint64_t len, uint64_t off,
 		struct data_fault *f);
 
-/* "torn", "stale", ... */
-const char *data_fault_name(enum data_fault_kind kind);
 /* One line: "offset 12288: torn: sectors 4-7 of the 4 KiB unit at 12288 are not
  * this write's". */
 void data_fault_describe(const struct data_fault *f, char *buf, size_t n);

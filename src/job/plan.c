@@ -880,7 +880,10 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 	return 0;
 }
 
-bool plan_applies(const struct run *r, enum opt_id id)
+/* Whether option id means anything for run r: iodepth only for engines that
+ * queue, spacing only for sequential and reverse reads, count only for
+ * random ones.  Reports leave the cells of the others blank. */
+static bool plan_applies(const struct run *r, enum opt_id id)
 {
 	bool random = pattern_is_random(r->v[OPT_PATTERN].u);
 

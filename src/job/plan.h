@@ -80,10 +80,6 @@ void plan_run_dirs(const struct run *r, struct plan_dirs *d);
 /* Adds n repeats of d to *total. */
 void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t n);
 
-/* Whether option id means anything for run r: iodepth only for engines that
- * queue, spacing only for sequential and reverse reads, count only for
- * random ones.  Reports leave the cells of the others blank. */
-bool plan_applies(const struct run *r, enum opt_id id);
 
 /* The text of option id's cell in a row for run r: its value, or "" where it
  * does not apply.  Returns buf. */

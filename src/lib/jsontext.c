@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t utf8_sequence(const unsigned char *s, size_t n)
+/* Length of the valid UTF-8 sequence at s[0..n), 0 when it is not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
 {
 	size_t len;
 	unsigned long cp;

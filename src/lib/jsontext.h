@@ -15,7 +15,5 @@
 
 /* The JSON string for s (json_null() for NULL); NULL when out of memory. */
 json_t *json_text(const char *s);
-/* Length of the valid UTF-8 sequence at s[0..n), 0 when it is not one. */
-size_t utf8_sequence(const unsigned char *s, size_t n);
 
 #endif

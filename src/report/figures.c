@@ -157,7 +157,8 @@ bool figure_known(const struct figure *f, const struct repeat_result *rr)
 	return f->type != FIG_FRACTION || figure_value(f, rr) >= 0;
 }
 
-bool figure_completed(const struct repeat_result *rr)
+/* Whether a repeat ran to its end (or to its runtime): the one test. */
+static bool figure_completed(const struct repeat_result *rr)
 {
 	return !rr->interrupted;
 }

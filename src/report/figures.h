@@ -50,10 +50,8 @@ const struct figure *figure_find(const char *name);
 void figure_format(const struct figure *f, double value, char *buf, size_t n);
 double figure_value(const struct figure *f, const struct repeat_result *rr);
 bool figure_known(const struct figure *f, const struct repeat_result *rr);
-/* Whether a repeat ran to its end (or to its runtime): an interrupted one is
- * kept and reported, but this one test leaves it out of every summary,
- * ratio and table cell. */
-bool figure_completed(const struct repeat_result *rr);
+/* A repeat that did not run to its end (or to its runtime) is kept and
+ * reported, but left out of every summary, ratio and table cell. */
 size_t figure_ncompleted(const struct run_result *res);
 /* The first completed repeat of res, or NULL. */
 const struct repeat_result *figure_first_completed(const struct run_result *res);

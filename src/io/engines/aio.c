@@ -132,7 +132,7 @@ static struct io_unit *aio_event(struct io_engine *e, unsigned i)
 const struct engine_ops engine_aio = {
 	.name = "aio",
 	.flags = ENGINE_QUEUED | ENGINE_DIRECT,
-	.help = "Linux native AIO (libaio), iodepth reads in flight",
+	.help = "Linux native AIO (libaio), iodepth reads or writes in flight",
 	.note = "libaio blocks in io_submit unless the file is opened O_DIRECT "
 		"(cache=direct): buffered runs are effectively synchronous",
 	.setup = aio_setup,

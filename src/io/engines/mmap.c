@@ -496,7 +496,7 @@ static int mmap_flush(struct io_engine *e, bool data_only)
 const struct engine_ops engine_mmap = {
 	.name = "mmap",
 	.flags = ENGINE_MAPPED,
-	.help = "memcpy from a shared mapping of the file, one block at a time",
+	.help = "memcpy from or into a shared mapping of the file, one block at a time",
 	.setup = mmap_setup,
 	.advise = mmap_advise,
 	.queue = mmap_queue,

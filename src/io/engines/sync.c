@@ -24,6 +24,6 @@ static enum io_queued sync_queue(struct io_engine *e, struct io_unit *u)
 const struct engine_ops engine_sync = {
 	.name = "sync",
 	.flags = ENGINE_DIRECT,
-	.help = "pread(2), one read at a time",
+	.help = "pread(2)/pwrite(2), one I/O at a time",
 	.queue = sync_queue,
 };

@@ -43,59 +43,79 @@ struct uring_state {
 	bool fixedbufs, fixedfile, sqpoll, iopoll;
 };
 
-static int uring_setup(struct io_engine *e, char *err)
+/* The ring's flags for the job's knobs; -1 with err when they cannot be
+ * had together. */
+static int uring_flags(const struct io_engine *e, struct uring_state *s, unsigned *flags,
+		       char *err)
 {
-	unsigned n = e->iodepth, flags = 0;
-	struct uring_state *s = calloc(1, sizeof(*s));
-	int ret;
-
-	if (!s)
-		return err_set(err, "uring: out of memory");
-	s->cqes = calloc(n, sizeof(*s->cqes));
-	if (!s->cqes) {
-		free(s);
-		return err_set(err, "uring: out of memory");
-	}
+	*flags = 0;
 	if (e->knobs & KNOB(KNOB_HIPRI)) {
-		if (!e->direct) {
-			free(s->cqes);
-			free(s);
+		if (!e->direct)
 			return err_set(err, "uring: hipri=1 polls for completions of O_DIRECT "
-					    "reads only: use cache=direct");
-		}
-		flags |= IORING_SETUP_IOPOLL;
+					    "I/O only: use cache=direct");
+		*flags |= IORING_SETUP_IOPOLL;
 		s->iopoll = true;
 	}
 	if (e->knobs & KNOB(KNOB_SQTHREAD_POLL)) {
-		flags |= IORING_SETUP_SQPOLL;
+		*flags |= IORING_SETUP_SQPOLL;
 		s->sqpoll = true;
 	}
-	ret = io_uring_queue_init(n, &s->ring, flags);
-	if (ret < 0) {
-		free(s->cqes);
-		free(s);
-		return err_set(err, "uring: io_uring_queue_init(%u): %s", n, strerror(-ret));
-	}
+	return 0;
+}
+
+/* Registers the buffers and the file the knobs ask for; -1 with err. */
+static int uring_register(struct io_engine *e, struct uring_state *s, char *err)
+{
+	int ret = 0;
+
 	if (e->knobs & KNOB(KNOB_FIXEDBUFS)) {
 		struct iovec iov = { .iov_base = e->bufs, .iov_len = e->bufs_len };
 
 		ret = io_uring_register_buffers(&s->ring, &iov, 1);
 		s->fixedbufs = true;
+		if (ret < 0)
+			return err_set(err, "uring: io_uring_register_buffers: %s", strerror(-ret));
 	}
-	if (ret >= 0 && (e->knobs & KNOB(KNOB_REGISTERFILES))) {
+	if (e->knobs & KNOB(KNOB_REGISTERFILES)) {
 		ret = io_uring_register_files(&s->ring, &e->fd, 1);
 		s->fixedfile = true;
+		if (ret < 0)
+			return err_set(err, "uring: io_uring_register_files: %s", strerror(-ret));
 	}
-	if (ret < 0) {
-		const char *what = s->fixedfile ? "files" : "buffers";
+	return 0;
+}
 
-		io_uring_queue_exit(&s->ring);
-		free(s->cqes);
-		free(s);
-		return err_set(err, "uring: io_uring_register_%s: %s", what, strerror(-ret));
+static int uring_setup(struct io_engine *e, char *err)
+{
+	struct uring_state *s = calloc(1, sizeof(*s));
+	unsigned flags;
+	bool ring = false;
+	int ret;
+
+	if (!s || !(s->cqes = calloc(e->iodepth, sizeof(*s->cqes)))) {
+		err_set(err, "uring: out of memory");
+		goto fail;
 	}
+	if (uring_flags(e, s, &flags, err) < 0)
+		goto fail;
+	ret = io_uring_queue_init(e->iodepth, &s->ring, flags);
+	if (ret < 0) {
+		err_set(err, "uring: io_uring_queue_init(%u): %s", e->iodepth, strerror(-ret));
+		goto fail;
+	}
+	ring = true;
+	if (uring_register(e, s, err) < 0)
+		goto fail;
 	e->priv = s;
 	return 0;
+fail:
+	/* one way out: what was set up is let go in the reverse order */
+	if (ring)
+		io_uring_queue_exit(&s->ring);
+	if (s)
+		free(s->cqes);
+	free(s);
+	return -1;
 }
 
 static void uring_teardown(struct io_engine *e)
@@ -192,7 +212,7 @@ const struct engine_ops engine_uring = {
 	.flags = ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_HIPRI_DIRECT,
 	.knobs = KNOB(KNOB_FIXEDBUFS) | KNOB(KNOB_REGISTERFILES) |
 		   KNOB(KNOB_SQTHREAD_POLL) | KNOB(KNOB_HIPRI),
-	.help = "io_uring (liburing), iodepth reads in flight",
+	.help = "io_uring (liburing), iodepth reads or writes in flight",
 	.setup = uring_setup,
 	.queue = uring_queue,
 	.commit = uring_commit,
