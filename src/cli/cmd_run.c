@@ -402,6 +402,46 @@ static void estimate_rest(const struct plan *plan, const struct run_result *firs
 		  "take as long, about %s more", a, (unsigned long long)left, b);
 }
 
+/* The plan's runs, one after the other, each told to the outputs when done;
+ * EXIT_RUN when a run failed.  Stops (on every rank) at a signal, or after
+ * a run interrupted before its first repeat. */
+static int run_all(struct plan *plan, struct report *rep, struct report_sink *sinks,
+		   size_t nsinks, struct progress *prog, struct run_status *status, bool big,
+		   bool *outputs_failed)
+{
+	char err[ERR_MAX] = "";
+	int rc = EXIT_OK;
+
+	for (size_t i = 0; i < plan->n; i++) {
+		struct run_result *res = &rep->results[i];
+
+		/* ranks stop together, whichever of them was signalled */
+		if (dist_agree(0, err) & DIST_STOP)
+			break;
+		if (run_execute(&plan->runs[i], res, &stop_requested, status) < 0) {
+			/* every rank failed the run; rank 0 has the failing rank's message */
+			progress_clear(prog);
+			if (dist_rank() == 0)
+				cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name,
+					  res->error);
+			rc = EXIT_RUN;
+		}
+		if (res->nrep == 0 && !res->failed)
+			break; /* interrupted before its first repeat */
+		if (dist_rank() == 0)
+			warn_cache(res, prog);
+		if (rep->ndone == 0) /* collective: every rank, once */
+			gather_hosts(rep, plan->runs[i].v[OPT_FILENAME].s);
+		rep->ndone = i + 1;
+		if (i == 0 && big)
+			estimate_rest(plan, res, prog);
+		progress_run_done(prog);
+		if (tell_sinks(sinks, nsinks, rep, 1, i) < 0)
+			*outputs_failed = true;
+	}
+	return rc;
+}
+
 static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, bool big)
 {
 	struct report rep = { .plan = plan, .jf = plan->jf };
@@ -412,8 +452,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, 
 	/* on many hosts, rank 0 alone prints and writes */
 	size_t nsinks = dist_rank() == 0 ? c->nout : 0;
 	struct last_words lw = { sinks, nsinks, &rep, NULL };
-	char err[ERR_MAX] = "";
-	int rc = EXIT_OK;
+	int rc;
 
 	rep.ranks = dist_size();
 	for (size_t i = 0; i < plan->n && !rep.baselines; i++)
@@ -439,33 +478,7 @@ static int execute(struct cli *c, struct plan *plan, struct report_sink *sinks, 
 		prog = progress_start(plan, &status, c->quiet);
 	lw.prog = prog;
 	dist_on_stop(write_interrupted, &lw);
-	for (size_t i = 0; i < plan->n; i++) {
-		struct run_result *res = &rep.results[i];
-
-		/* ranks stop together, whichever of them was signalled */
-		if (dist_agree(0, err) & DIST_STOP)
-			break;
-		if (run_execute(&plan->runs[i], res, &stop_requested, &status) < 0) {
-			/* every rank failed the run; rank 0 has the failing rank's message */
-			progress_clear(prog);
-			if (dist_rank() == 0)
-				cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name,
-					  res->error);
-			rc = EXIT_RUN;
-		}
-		if (res->nrep == 0 && !res->failed)
-			break; /* interrupted before its first repeat */
-		if (dist_rank() == 0)
-			warn_cache(res, prog);
-		if (rep.ndone == 0) /* collective: every rank, once */
-			gather_hosts(&rep, plan->runs[i].v[OPT_FILENAME].s);
-		rep.ndone = i + 1;
-		if (i == 0 && big)
-			estimate_rest(plan, res, prog);
-		progress_run_done(prog);
-		if (tell_sinks(sinks, nsinks, &rep, 1, i) < 0)
-			outputs_failed = true;
-	}
+	rc = run_all(plan, &rep, sinks, nsinks, prog, &status, big, &outputs_failed);
 	dist_on_stop(NULL, NULL);
 	progress_stop(prog);
 	stop_stdout_watch(watcher, watching);

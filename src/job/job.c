@@ -498,6 +498,42 @@ static int start_section(struct parser *ps, const char *name, int line)
 	return 1;
 }
 
+/* An option iosweep does not have: the nearest one's name, and what fio's
+ * word of that name is here.  0, after fail(). */
+static int unknown_option(struct parser *ps, int line, const char *name)
+{
+	const char *near = option_suggest(name), *fio = fio_hint_option(name);
+
+	if (fio && near)
+		return fail(ps, line, "unknown option '%s' (did you mean '%s'?); %s", name, near,
+			    fio);
+	if (fio)
+		return fail(ps, line, "unknown option '%s': %s", name, fio);
+	if (near)
+		return fail(ps, line, "unknown option '%s' (did you mean '%s'?)", name, near);
+	return fail(ps, line, "unknown option '%s' (see 'iosweep options')", name);
+}
+
+/* Whether an indented line may continue the list of the option before it
+ * (a list that takes more values, with no blank line between); false after
+ * fail(). */
+static bool continuation_ok(struct parser *ps, int line, int id, const char *name,
+			    const char *value)
+{
+	if (strchr(value, '='))
+		return fail(ps, line, "an indented line continues the value of '%s' (line %d): "
+				      "remove the indentation of '%s'", name, ps->prev_line, value);
+	if (!option_table[id].list)
+		return fail(ps, line, "an indented line continues the value of '%s' (line %d), "
+				      "which takes one value: remove the indentation of '%s'",
+			    name, ps->prev_line, value);
+	if (ps->blank_before)
+		return fail(ps, line, "an indented line continues the list of '%s' (line %d) after "
+				      "a blank line: remove the blank line or the indentation",
+			    name, ps->prev_line);
+	return true;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct parser *ps = user;
@@ -515,32 +551,13 @@ static int handler(void *user, const char *section, const char *name, const char
 	if (*name == '\0')
 		return fail(ps, line, "syntax error: '=' without an option name before it");
 	id = option_find(name);
-	if (id < 0) {
-		const char *near = option_suggest(name), *fio = fio_hint_option(name);
-
-		if (fio && near)
-			return fail(ps, line, "unknown option '%s' (did you mean '%s'?); %s", name,
-				    near, fio);
-		if (fio)
-			return fail(ps, line, "unknown option '%s': %s", name, fio);
-		if (near)
-			return fail(ps, line, "unknown option '%s' (did you mean '%s'?)", name, near);
-		return fail(ps, line, "unknown option '%s' (see 'iosweep options')", name);
-	}
+	if (id < 0)
+		return unknown_option(ps, line, name);
 	/* inih takes every indented line after a name = value of the same
 	 * section (comments and blank lines in between) for more of its value */
 	append = ps->indented && ps->prev_id >= 0;
-	if (append && strchr(value, '='))
-		return fail(ps, line, "an indented line continues the value of '%s' (line %d): "
-				      "remove the indentation of '%s'", name, ps->prev_line, value);
-	if (append && !option_table[id].list)
-		return fail(ps, line, "an indented line continues the value of '%s' (line %d), "
-				      "which takes one value: remove the indentation of '%s'",
-			    name, ps->prev_line, value);
-	if (append && ps->blank_before)
-		return fail(ps, line, "an indented line continues the list of '%s' (line %d) after "
-				      "a blank line: remove the blank line or the indentation",
-			    name, ps->prev_line);
+	if (append && !continuation_ok(ps, line, id, name, value))
+		return 0;
 	jv = &current(ps)->opt[id];
 	if (!append && !finish_value(ps))
 		return 0;

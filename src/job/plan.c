@@ -525,6 +525,84 @@ static int check_write_run(const struct jobfile *jf, const struct run *r, char *
 	return 0;
 }
 
+/* FAIL_AT(id, fmt, ...): err names the job file's line of option id (in
+ * where) and the message; -1.  For the check_* functions below, which have
+ * jf, job, where and err. */
+#define FAIL_AT(id, ...) \
+	(job_where(jf, job, id, where, sizeof(where)), err_set(err, __VA_ARGS__))
+
+/* consume=ints reads a text file of iosweep's (or one the job says is the
+ * user's own) once, in order. */
+static int check_consume(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	char where[300];
+
+	if (v[OPT_CONSUME].u != CONSUME_INTS)
+		return 0;
+	if (v[OPT_PATTERN].u != PATTERN_SEQUENTIAL || v[OPT_SPACING].u != v[OPT_BS].u ||
+	    v[OPT_THREADS].u != 1 || v[OPT_IODEPTH].u != 1)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints reads the file in order: it needs "
+					    "pattern=sequential, spacing=bs, threads=1 and "
+					    "iodepth=1 (job '%s')", where, job->name);
+	/* the integers of a file are summed only when it holds text */
+	if (v[OPT_FILL].u == FILL_EXISTING && !job->opt[OPT_FILL].n)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints on %s, which iosweep did not make: "
+					    "its content is unknown (write fill = existing to sum "
+					    "the integers of a file of your own) (job '%s')",
+			       where, v[OPT_FILENAME].s, job->name);
+	if (v[OPT_FILL].u != FILL_TEXT && v[OPT_FILL].u != FILL_EXISTING)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints needs a file of text: %s is "
+					    "fill=%s (write fill = text) (job '%s')", where,
+			       v[OPT_FILENAME].s, option_table[OPT_FILL].values[v[OPT_FILL].u],
+			       job->name);
+	if (v[OPT_TIME_BASED].u)
+		return FAIL_AT(OPT_TIME_BASED, "%s: consume=ints sums the file once: not with "
+					       "time_based (job '%s')", where, job->name);
+	return 0;
+}
+
+/* What the cache policy needs of the engine, the hints, the block size and
+ * the machine. */
+static int check_cache(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	const struct engine_ops *e = engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u]);
+	char where[300], a[32], b[32];
+
+	if (v[OPT_CACHE].u == CACHE_DROP && access("/proc/sys/vm/drop_caches", W_OK) != 0)
+		return FAIL_AT(OPT_CACHE, "%s: cache=drop needs root to write "
+					  "/proc/sys/vm/drop_caches (%s); use cache=fadvise to evict "
+					  "just this file (job '%s')", where, strerror(errno),
+			       job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT && !(e->flags & ENGINE_DIRECT))
+		return FAIL_AT(OPT_CACHE, "%s: cache=direct cannot be used with engine=%s (job '%s')",
+			       where, e->name, job->name);
+	if (v[OPT_CACHE].u != CACHE_DIRECT && v[OPT_HIPRI].u != FLAG_OFF &&
+	    (e->flags & ENGINE_HIPRI_DIRECT))
+		return FAIL_AT(OPT_HIPRI, "%s: engine=%s hipri=1 polls for completions of O_DIRECT "
+					  "reads only: use cache=direct, or hipri=0 (job '%s')",
+			       where, e->name, job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT && v[OPT_HINT].u == HINT_WILLNEED)
+		return FAIL_AT(OPT_HINT, "%s: hint=willneed reads the file into the page cache, which "
+					 "cache=direct bypasses: it would warm the cache of an O_DIRECT "
+					 "run; use hint=none (job '%s')", where, job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT) {
+		unsigned lbs = cache_logical_block_size(v[OPT_FILENAME].s);
+
+		units_fmt_size(v[OPT_BS].u, a, sizeof(a));
+		units_fmt_size(v[OPT_SPACING].u, b, sizeof(b));
+		if (v[OPT_BS].u % lbs || v[OPT_SPACING].u % lbs)
+			return FAIL_AT(v[OPT_BS].u % lbs ? OPT_BS : OPT_SPACING,
+				       "%s: cache=direct needs bs and spacing to be multiples of the "
+				       "device's logical block size (%u): bs=%s spacing=%s (job '%s')",
+				       where, lbs, a, b, job->name);
+	}
+	return 0;
+}
+
 /* Contradictions within one combination; `where` names the option at fault. */
 static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 {
@@ -533,8 +611,6 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	char where[300], a[32], b[32];
 	bool random = pattern_is_random(v[OPT_PATTERN].u);
 
-#define FAIL_AT(id, ...) \
-	(job_where(jf, job, id, where, sizeof(where)), err_set(err, __VA_ARGS__))
 	units_fmt_size(v[OPT_BS].u, a, sizeof(a));
 	units_fmt_size(v[OPT_SPACING].u, b, sizeof(b));
 	if (!random && v[OPT_SPACING].u < v[OPT_BS].u)
@@ -543,54 +619,8 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	if (v[OPT_BS].u > v[OPT_SIZE].u && (random || v[OPT_SPACING].u != v[OPT_BS].u))
 		return FAIL_AT(OPT_BS, "%s: bs %s is larger than the file (%llu bytes) in job '%s'",
 			       where, a, (unsigned long long)v[OPT_SIZE].u, job->name);
-	if (v[OPT_CONSUME].u == CONSUME_INTS &&
-	    (v[OPT_PATTERN].u != PATTERN_SEQUENTIAL || v[OPT_SPACING].u != v[OPT_BS].u ||
-	     v[OPT_THREADS].u != 1 || v[OPT_IODEPTH].u != 1))
-		return FAIL_AT(OPT_CONSUME, "%s: consume=ints reads the file in order: it needs "
-					    "pattern=sequential, spacing=bs, threads=1 and "
-					    "iodepth=1 (job '%s')", where, job->name);
-	if (v[OPT_CACHE].u == CACHE_DROP && access("/proc/sys/vm/drop_caches", W_OK) != 0)
-		return FAIL_AT(OPT_CACHE, "%s: cache=drop needs root to write "
-					  "/proc/sys/vm/drop_caches (%s); use cache=fadvise to evict "
-					  "just this file (job '%s')", where, strerror(errno),
-			       job->name);
-	/* the integers of a file are summed only when it holds text */
-	if (v[OPT_CONSUME].u == CONSUME_INTS && v[OPT_FILL].u == FILL_EXISTING &&
-	    !job->opt[OPT_FILL].n)
-		return FAIL_AT(OPT_CONSUME, "%s: consume=ints on %s, which iosweep did not make: "
-					    "its content is unknown (write fill = existing to sum "
-					    "the integers of a file of your own) (job '%s')",
-			       where, v[OPT_FILENAME].s, job->name);
-	if (v[OPT_CONSUME].u == CONSUME_INTS && v[OPT_FILL].u != FILL_TEXT &&
-	    v[OPT_FILL].u != FILL_EXISTING)
-		return FAIL_AT(OPT_CONSUME, "%s: consume=ints needs a file of text: %s is "
-					    "fill=%s (write fill = text) (job '%s')", where,
-			       v[OPT_FILENAME].s, option_table[OPT_FILL].values[v[OPT_FILL].u],
-			       job->name);
-	if (v[OPT_CACHE].u == CACHE_DIRECT &&
-	    !(engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u])->flags &
-	      ENGINE_DIRECT))
-		return FAIL_AT(OPT_CACHE, "%s: cache=direct cannot be used with engine=%s (job '%s')",
-			       where, option_table[OPT_ENGINE].values[v[OPT_ENGINE].u], job->name);
-	if (v[OPT_CACHE].u != CACHE_DIRECT && v[OPT_HIPRI].u != FLAG_OFF &&
-	    (engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u])->flags &
-	     ENGINE_HIPRI_DIRECT))
-		return FAIL_AT(OPT_HIPRI, "%s: engine=%s hipri=1 polls for completions of O_DIRECT "
-					  "reads only: use cache=direct, or hipri=0 (job '%s')",
-			       where, option_table[OPT_ENGINE].values[v[OPT_ENGINE].u], job->name);
-	if (v[OPT_CACHE].u == CACHE_DIRECT && v[OPT_HINT].u == HINT_WILLNEED)
-		return FAIL_AT(OPT_HINT, "%s: hint=willneed reads the file into the page cache, which "
-					 "cache=direct bypasses: it would warm the cache of an O_DIRECT "
-					 "run; use hint=none (job '%s')", where, job->name);
-	if (v[OPT_CACHE].u == CACHE_DIRECT) {
-		unsigned lbs = cache_logical_block_size(v[OPT_FILENAME].s);
-
-		if (v[OPT_BS].u % lbs || v[OPT_SPACING].u % lbs)
-			return FAIL_AT(v[OPT_BS].u % lbs ? OPT_BS : OPT_SPACING,
-				       "%s: cache=direct needs bs and spacing to be multiples of the "
-				       "device's logical block size (%u): bs=%s spacing=%s (job '%s')",
-				       where, lbs, a, b, job->name);
-	}
+	if (check_consume(jf, r, err) < 0 || check_cache(jf, r, err) < 0)
+		return -1;
 	if (v[OPT_OP].u != OP_READ && check_write_run(jf, r, err) < 0)
 		return -1;
 	if (random && v[OPT_COUNT].u > INT64_MAX / v[OPT_BS].u)
@@ -603,9 +633,6 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	if (v[OPT_RAMP].u && !v[OPT_TIME_BASED].u)
 		return FAIL_AT(OPT_RAMP, "%s: ramp is for time_based runs; use warmup to discard "
 					 "whole repeats (job '%s')", where, job->name);
-	if (v[OPT_TIME_BASED].u && v[OPT_CONSUME].u == CONSUME_INTS)
-		return FAIL_AT(OPT_TIME_BASED, "%s: consume=ints sums the file once: not with "
-					       "time_based (job '%s')", where, job->name);
 	if (v[OPT_TIME_BASED].u && v[OPT_OP].u != OP_READ && v[OPT_VERIFY].u == VERIFY_AFTER)
 		return FAIL_AT(OPT_TIME_BASED, "%s: a time_based repeat may stop before it has "
 					       "written every block, which verify=after checks: not "
@@ -614,9 +641,9 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu "
 					    "read%s", where, (unsigned long long)v[OPT_THREADS].u,
 			       job->name, (unsigned long long)r->reads, r->reads == 1 ? "" : "s");
-#undef FAIL_AT
 	return 0;
 }
+#undef FAIL_AT
 
 /* Options about writing that do not apply to this combination do not
  * multiply it (false: a duplicate) and are set to what the run does:
