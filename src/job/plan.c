@@ -485,7 +485,7 @@ static int check_write_run(const struct jobfile *jf, const struct run *r, char *
 {
 	const struct job *job = r->job;
 	const union optval *v = r->v;
-	const char *engine = option_table[OPT_ENGINE].values[v[OPT_ENGINE].u];
+	const struct engine_ops *e = engine_find(option_table[OPT_ENGINE].values[v[OPT_ENGINE].u]);
 	const char *op = option_table[OPT_OP].values[v[OPT_OP].u];
 	char where[300];
 
@@ -504,12 +504,12 @@ static int check_write_run(const struct jobfile *jf, const struct run *r, char *
 					  "alloc=%s empties it first: use cache=keep or fadvise "
 					  "(job '%s')", where,
 			       option_table[OPT_ALLOC].values[v[OPT_ALLOC].u], job->name);
-	if (strcmp(engine, "mmap") == 0 &&
+	if ((e->flags & ENGINE_MAPPED) &&
 	    (v[OPT_SYNC].u == SYNC_DSYNC || v[OPT_SYNC].u == SYNC_OSYNC))
-		return FAIL_AT(OPT_SYNC, "%s: sync=%s makes write(2) synchronous, and engine=mmap "
+		return FAIL_AT(OPT_SYNC, "%s: sync=%s makes write(2) synchronous, and engine=%s "
 					 "stores into memory: use sync=fsync or fdatasync (msync) "
 					 "(job '%s')", where,
-			       option_table[OPT_SYNC].values[v[OPT_SYNC].u], job->name);
+			       option_table[OPT_SYNC].values[v[OPT_SYNC].u], e->name, job->name);
 	if (v[OPT_CACHE].u == CACHE_DIRECT &&
 	    v[OPT_SIZE].u % cache_logical_block_size(v[OPT_FILENAME].s))
 		return FAIL_AT(OPT_SIZE, "%s: cache=direct writes whole logical blocks (%u bytes), "
@@ -517,10 +517,11 @@ static int check_write_run(const struct jobfile *jf, const struct run *r, char *
 					 "past the end (job '%s')", where,
 			       cache_logical_block_size(v[OPT_FILENAME].s),
 			       (unsigned long long)v[OPT_SIZE].u, job->name);
-	if (strcmp(engine, "mmap") == 0 && v[OPT_ALLOC].u == ALLOC_ALLOCATE)
-		return FAIL_AT(OPT_ALLOC, "%s: engine=mmap cannot report a full disk (a store that "
+	if ((e->flags & ENGINE_MAPPED) && v[OPT_ALLOC].u == ALLOC_ALLOCATE)
+		return FAIL_AT(OPT_ALLOC, "%s: engine=%s cannot report a full disk (a store that "
 					  "cannot allocate kills the process with SIGBUS): use "
-					  "alloc=prealloc or overwrite (job '%s')", where, job->name);
+					  "alloc=prealloc or overwrite (job '%s')", where, e->name,
+			       job->name);
 #undef FAIL_AT
 	return 0;
 }
