@@ -73,7 +73,7 @@ $(BUILD)/obj/%.o: src/%.c
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/cli/main.d
 # the objects that name JOBS_DIR are rebuilt when PREFIX changes
 PREFIX_STAMP := $(BUILD)/obj/prefix$(subst /,_,$(PREFIX))
-$(BUILD)/obj/cli/cli.o $(BUILD)/obj/cli/help.o: $(PREFIX_STAMP)
+$(BUILD)/obj/cli/cli.o $(BUILD)/obj/cli/commands.o: $(PREFIX_STAMP)
 $(PREFIX_STAMP): | $(BUILD)/obj
 	rm -f $(BUILD)/obj/prefix_*
 	touch $@

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/help.h"
 #include "lib/error.h"
 #include "lib/texttable.h"
 #include "run/dist.h"
@@ -70,102 +69,199 @@ static int parse_output(struct cli *c, char *arg)
 	return 0;
 }
 
-enum { OPT_SET = 256, OPT_JOB, OPT_X, OPT_Y, OPT_ALPHA, OPT_PLOT_OVER, OPT_PLOT_RUN, OPT_PLOT_REPEAT };
+/* A flag's value goes where the command reads it. */
+static int set_flag(struct cli *c, enum cli_flag_id flag, char *value)
+{
+	char *end;
 
-static const struct option long_options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "set", required_argument, NULL, OPT_SET },
-	{ "job", required_argument, NULL, OPT_JOB },
-	{ "x", required_argument, NULL, OPT_X },
-	{ "y", required_argument, NULL, OPT_Y },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "over", required_argument, NULL, OPT_PLOT_OVER },
-	{ "run", required_argument, NULL, OPT_PLOT_RUN },
-	{ "repeat", required_argument, NULL, OPT_PLOT_REPEAT },
-	{ NULL, 0, NULL, 0 },
+	switch (flag) {
+	case FLAG_OUTPUT:
+		return parse_output(c, value);
+	case FLAG_OUTPUT_PATH:
+		c->out_path = value;
+		return 0;
+	case FLAG_NO_MERGE:
+		c->no_merge = true;
+		return 0;
+	case FLAG_SET:
+		return push(&c->sets, &c->nsets, value);
+	case FLAG_JOB:
+		return push(&c->jobs, &c->njobs, value);
+	case FLAG_QUIET:
+		c->quiet = true;
+		return 0;
+	case FLAG_ALPHA:
+		c->alpha = strtod(value, &end);
+		if (*end || !(c->alpha > 0 && c->alpha < 1)) {
+			cli_error("--alpha '%s': expected a number between 0 and 1", value);
+			return -1;
+		}
+		return 0;
+	case FLAG_X:
+		c->x = value;
+		return 0;
+	case FLAG_Y:
+		c->y = value;
+		return 0;
+	case FLAG_OVER:
+		c->over = value;
+		return 0;
+	case FLAG_RUN:
+		return push(&c->run_nums, &c->nrun_nums, value);
+	case FLAG_REPEAT:
+		return push(&c->repeat_nums, &c->nrepeat_nums, value);
+	default:
+		return -1;
+	}
+}
+
+/* getopt's view of a command's flags: "+:o:q" and the long options, whose
+ * val is 256 + the flag's id; a short flag gives its letter instead. */
+struct getopt_table {
+	char shorts[3 + 2 * CLI_MAX_USES];
+	struct option longs[CLI_MAX_USES + 1];
 };
 
-int cli_parse(const char *cmd, int argc, char **argv, struct cli *c)
+static void build_getopt(const struct cli_command *cmd, struct getopt_table *t)
 {
+	size_t ns = 0, nl = 0;
+
+	memset(t, 0, sizeof(*t));
+	/* '+': stop at a positional argument; ':' a missing value is ':', not '?' */
+	t->shorts[ns++] = '+';
+	t->shorts[ns++] = ':';
+	for (const struct cli_use *u = cmd->flags; nl < CLI_MAX_USES && u->flag; u++) {
+		const struct cli_flag *f = &cli_flags[u->flag];
+
+		if (f->short_name) {
+			t->shorts[ns++] = f->short_name;
+			if (f->value)
+				t->shorts[ns++] = ':';
+		}
+		t->longs[nl++] = (struct option){ f->long_name,
+						  f->value ? required_argument : no_argument, NULL,
+						  256 + (int)u->flag };
+	}
+}
+
+/* The flag of cmd that getopt returned as opt (a letter, or 256 + its id). */
+static enum cli_flag_id flag_of(const struct cli_command *cmd, int opt)
+{
+	if (opt >= 256 && opt < 256 + NFLAGS)
+		return (enum cli_flag_id)(opt - 256);
+	for (const struct cli_use *u = cmd->flags; u < cmd->flags + CLI_MAX_USES && u->flag; u++)
+		if (cli_flags[u->flag].short_name == opt)
+			return u->flag;
+	return FLAG_NONE;
+}
+
+/* Whether flag f is spelled arg: --name (up to '=') or, with letter, -letter. */
+static bool spelled(enum cli_flag_id f, const char *arg, int letter)
+{
+	const char *name = cli_flags[f].long_name;
+
+	if (letter)
+		return cli_flags[f].short_name == letter;
+	return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, strlen(name)) == 0 &&
+	       (arg[2 + strlen(name)] == '\0' || arg[2 + strlen(name)] == '=');
+}
+
+/* A flag of other commands only is named as such, with the usage that says
+ * which flags this one takes: 0 when arg (or -letter) is no such flag. */
+static int refuse_other_flag(const struct cli_command *cmd, const char *arg, int letter)
+{
+	enum cli_flag_id other = FLAG_NONE;
+
+	for (int f = FLAG_NONE + 1; f < NFLAGS; f++) {
+		if (!spelled((enum cli_flag_id)f, arg, letter))
+			continue;
+		if (cli_command_use(cmd, (enum cli_flag_id)f))
+			return 0; /* another flag of that spelling is this command's */
+		other = (enum cli_flag_id)f;
+	}
+	if (other == FLAG_NONE)
+		return 0;
+	if (letter)
+		cli_error("%s does not take -%c (usage: iosweep %s)", cmd->name, letter,
+			  cmd->usage);
+	else
+		cli_error("%s does not take --%s (usage: iosweep %s)", cmd->name,
+			  cli_flags[other].long_name, cmd->usage);
+	return -1;
+}
+
+static int needs_value(const struct cli_command *cmd, const char *given)
+{
+	cli_error("%s: option %.*s needs a value", cmd->name, (int)strcspn(given, "="), given);
+	return -1;
+}
+
+/* The flag at argv[optind] and its value; 0, or -1 after printing why. */
+static int parse_flag(const struct cli_command *cmd, const struct getopt_table *t, int argc,
+		      char **argv, struct cli *c)
+{
+	enum cli_flag_id flag;
 	int opt;
+
+	/* before getopt, which would take --over as short for an --overwrite */
+	if (refuse_other_flag(cmd, argv[optind], 0) < 0)
+		return -1;
+	opt = getopt_long(argc, argv, t->shorts, t->longs, NULL);
+	if (opt == ':')
+		return needs_value(cmd, argv[optind - 1] ? argv[optind - 1] : "");
+	/* optopt: the letter of an unknown -x; 0 for an unknown --name */
+	if (opt == '?' && optopt > 0 && optopt < 256) {
+		if (refuse_other_flag(cmd, "", optopt) < 0)
+			return -1;
+		cli_error("%s: unknown option '-%c' (see 'iosweep help %s')", cmd->name, optopt,
+			  cmd->name);
+		return -1;
+	}
+	flag = opt == '?' ? FLAG_NONE : flag_of(cmd, opt);
+	if (flag == FLAG_NONE) {
+		cli_error("%s: unknown option '%s' (see 'iosweep help %s')", cmd->name,
+			  argv[optind - 1], cmd->name);
+		return -1;
+	}
+	/* --set= and -o '' are no value either */
+	if (cli_flags[flag].value && optarg[0] == '\0')
+		return needs_value(cmd, argv[optind - (optarg == argv[optind - 1] ? 2 : 1)]);
+	return set_flag(c, flag, optarg);
+}
+
+int cli_parse(const char *name, int argc, char **argv, struct cli *c)
+{
+	const struct cli_command *cmd = cli_command_find(name);
+	struct getopt_table t;
+	int rc = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->alpha = 0.05;
+	if (!cmd) {
+		cli_error("no command '%s' (see 'iosweep help')", name);
+		return EXIT_USAGE;
+	}
+	build_getopt(cmd, &t);
 	optind = 1;
 	opterr = 0;
-	while (optind < argc) {
-		int rc = 0;
-		char *end;
-		const char *given;
-
-		/* options and positional arguments may come in any order */
+	/* flags and positional arguments may come in any order */
+	while (optind < argc && rc == 0) {
 		if (argv[optind][0] != '-' || strcmp(argv[optind], "-") == 0) {
-			opt = 0;
 			rc = push(&c->files, &c->nfiles, argv[optind++]);
+		} else if (strcmp(argv[optind], "--") == 0 && cmd->rest) {
+			c->rest = argv + optind + 1;
+			c->nrest = argc - optind - 1;
+			break;
 		} else if (strcmp(argv[optind], "--") == 0) {
 			for (optind++; optind < argc && rc == 0; optind++)
 				rc = push(&c->files, &c->nfiles, argv[optind]);
-			opt = 0;
 		} else {
-			/* ':' first: a missing value is ':', not '?' */
-			opt = getopt_long(argc, argv, "+:o:q", long_options, NULL);
-			if (opt != ':' && opt != '?' && opt != 'q' && optarg[0] == '\0')
-				opt = ':'; /* --set= (every option but -q takes a value) */
+			rc = parse_flag(cmd, &t, argc, argv, c);
 		}
-
-		switch (opt) {
-		case 0:
-			break;
-		case 'o':
-			rc = parse_output(c, optarg);
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case OPT_SET:
-			rc = push(&c->sets, &c->nsets, optarg);
-			break;
-		case OPT_JOB:
-			rc = push(&c->jobs, &c->njobs, optarg);
-			break;
-		case OPT_X:
-			c->x = optarg;
-			break;
-		case OPT_Y:
-			c->y = optarg;
-			break;
-		case OPT_PLOT_OVER:
-			c->over = optarg;
-			break;
-		case OPT_PLOT_RUN:
-			rc = push(&c->run_nums, &c->nrun_nums, optarg);
-			break;
-		case OPT_PLOT_REPEAT:
-			rc = push(&c->repeat_nums, &c->nrepeat_nums, optarg);
-			break;
-		case OPT_ALPHA:
-			c->alpha = strtod(optarg, &end);
-			if (*end || !(c->alpha > 0 && c->alpha < 1)) {
-				cli_error("--alpha '%s': expected a number between 0 and 1", optarg);
-				rc = -1;
-			}
-			break;
-		case ':':
-			given = argv[optind - 1] ? argv[optind - 1] : "";
-			cli_error("%s: option %.*s needs a value", cmd, (int)strcspn(given, "="),
-				  given);
-			rc = -1;
-			break;
-		default:
-			cli_error("%s: unknown option '%s' (see 'iosweep help %s')", cmd,
-				  argv[optind - 1], cmd);
-			rc = -1;
-		}
-		if (rc < 0) {
-			cli_free(c);
-			return EXIT_USAGE;
-		}
+	}
+	if (rc < 0) {
+		cli_free(c);
+		return EXIT_USAGE;
 	}
 	return 0;
 }

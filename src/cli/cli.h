@@ -1,6 +1,7 @@
 /*
- * cli.h - what the commands share: their argument parsing, the path from a
- * job file to a plan, and error printing with the program's name.
+ * cli.h - what the commands share: the table of commands and of their flags,
+ * argument parsing driven by it, the path from a job file to a plan, and
+ * error printing with the program's name.
  * Each command is one function, cmd_NAME(argc, argv), returning an exit code.
  */
 #ifndef IOSWEEP_CLI_H
@@ -11,8 +12,11 @@
 
 #include "job/job.h"
 #include "job/plan.h"
-#include "lib/version.h"
 
+/* where `make install` puts the example jobs (the Makefile passes PREFIX) */
+#ifndef IOSWEEP_JOBS_DIR
+#define IOSWEEP_JOBS_DIR "/usr/local/share/iosweep/jobs"
+#endif
 
 enum exit_code { EXIT_OK = 0, EXIT_RUN = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
@@ -38,10 +42,74 @@ struct cli {
 	char **run_nums, **repeat_nums; /* plot --run N, --repeat N */
 	size_t nrun_nums, nrepeat_nums;
 	double alpha;            /* compare */
+	const char *out_path;    /* import -o PATH */
+	bool no_merge;           /* import --no-merge */
+	char **rest;             /* after "--", for a command that takes "-- ARGS..." */
+	int nrest;
 };
 
+/* The table of commands and their flags (cli_commands[], cli_flags[]) is
+ * defined in commands.c and declared here, not in a header of its own: it
+ * names the cmd_* functions below and cli_parse reads it, so the two headers
+ * would include each other.  Each flag is declared once in cli_flags[]. */
+enum cli_flag_id {
+	FLAG_NONE, /* ends a command's list */
+	FLAG_OUTPUT,
+	FLAG_OUTPUT_PATH,
+	FLAG_NO_MERGE,
+	FLAG_SET,
+	FLAG_JOB,
+	FLAG_QUIET,
+	FLAG_ALPHA,
+	FLAG_X,
+	FLAG_Y,
+	FLAG_OVER,
+	FLAG_RUN,
+	FLAG_REPEAT,
+	NFLAGS
+};
+
+/* Two flags may share a spelling when no command takes both: import's -o
+ * names a file, the other commands' -o a format (and a path). */
+struct cli_flag {
+	char short_name;       /* 'o' for -o; 0: none */
+	const char *long_name; /* "output" for --output */
+	const char *value;     /* what it takes, as help names it; NULL: no value */
+	const char *help;
+};
+
+/* A flag as one command takes it: -o names what that command writes. */
+struct cli_use {
+	enum cli_flag_id flag;
+	const char *value; /* NULL: the flag's own */
+	const char *help;  /* NULL: the flag's own */
+};
+
+#define CLI_MAX_USES 8
+
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;   /* after "iosweep " */
+	const char *summary; /* one line, for `iosweep help` */
+	const char *text;    /* what it does, a few lines */
+	const char *example;
+	bool rest;           /* "-- ARGS...": what follows "--" is not files */
+	struct cli_use flags[CLI_MAX_USES]; /* in help's order, to FLAG_NONE */
+};
+
+extern const struct cli_flag cli_flags[NFLAGS];
+extern const struct cli_command cli_commands[];
+extern const size_t cli_ncommands;
+
+/* The command of that name; NULL when there is none. */
+const struct cli_command *cli_command_find(const char *name);
+/* What cmd takes of flag f; NULL when it does not take it. */
+const struct cli_use *cli_command_use(const struct cli_command *cmd, enum cli_flag_id f);
+
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Parses a command's arguments; 0, or EXIT_USAGE after printing why. */
+/* Parses a command's arguments, taking only the flags its row of
+ * cli_commands[] lists; 0, or EXIT_USAGE after printing why. */
 int cli_parse(const char *cmd, int argc, char **argv, struct cli *c);
 void cli_free(struct cli *c);
 /* On every rank of a multi-host run: EXIT_USAGE when any rank failed,
@@ -58,5 +126,6 @@ int cmd_options(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_help(int argc, char **argv);
 
 #endif

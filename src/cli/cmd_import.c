@@ -4,7 +4,7 @@
  * an iosweep job file.
  *
  * Reading fio's dialect is fio.c's work and the option-by-option translation
- * fio_import.c's; this file parses the command's arguments, says once on
+ * fio_import.c's; this file checks the command's arguments, says once on
  * stderr which settings were not translated as written, checks that the
  * text it made parses as an iosweep job file, and writes it: to stdout, or
  * to a new file that is never an existing one (created under a temporary
@@ -25,57 +25,27 @@
 #include "lib/error.h"
 #include "lib/texttable.h"
 
-struct import_args {
-	char **files;
-	size_t nfiles;
-	char **fio_argv;  /* after `-- fio` */
-	int fio_argc;
-	const char *out;  /* NULL: stdout */
-	bool no_merge;
-};
-
 static int usage_error(const char *msg)
 {
 	cli_error("import: %s (usage: iosweep %s)", msg, help_usage("import"));
 	return EXIT_USAGE;
 }
 
-static int parse_args(int argc, char **argv, struct import_args *a)
+/* The fio job files, or the fio command line after "--" (c->rest). */
+static int parse_args(int argc, char **argv, struct cli *c)
 {
-	memset(a, 0, sizeof(*a));
-	a->files = calloc((size_t)argc + 1, sizeof(*a->files));
-	if (!a->files)
-		return usage_error("out of memory");
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
+	int rc = cli_parse("import", argc, argv, c);
 
-		if (strcmp(s, "--") == 0) {
-			if (i + 1 >= argc || strcmp(argv[i + 1], "fio") != 0)
-				return usage_error("'--' must be followed by a fio command line "
-						   "starting with 'fio'");
-			a->fio_argv = argv + i + 1;
-			a->fio_argc = argc - i - 1;
-			break;
-		} else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) {
-			if (++i >= argc)
-				return usage_error("-o needs a path");
-			a->out = argv[i];
-		} else if (strncmp(s, "--output=", 9) == 0) {
-			a->out = s + 9;
-		} else if (strcmp(s, "--no-merge") == 0) {
-			a->no_merge = true;
-		} else if (s[0] == '-' && s[1]) {
-			cli_error("import: unknown option '%s' (see 'iosweep help import')", s);
-			return EXIT_USAGE;
-		} else {
-			a->files[a->nfiles++] = argv[i];
-		}
-	}
-	if (a->out && (!*a->out || strcmp(a->out, "-") == 0))
-		a->out = NULL;
-	if (!a->nfiles && !a->fio_argv)
+	if (rc)
+		return rc;
+	if (c->out_path && strcmp(c->out_path, "-") == 0)
+		c->out_path = NULL;
+	if (c->rest && (c->nrest == 0 || strcmp(c->rest[0], "fio") != 0))
+		return usage_error("'--' must be followed by a fio command line starting with "
+				   "'fio'");
+	if (!c->nfiles && !c->rest)
 		return usage_error("no fio job file or command line");
-	if (a->nfiles && a->fio_argv)
+	if (c->nfiles && c->rest)
 		return usage_error("give fio job files or a fio command line, not both (a fio "
 				   "command line may name job files itself)");
 	return 0;
@@ -132,10 +102,10 @@ static int write_new_file(const char *path, const char *data, size_t len, char *
 }
 
 /* The sources, for the header comment: "a.fio b.fio" or the fio command. */
-static char *sources_text(const struct import_args *a)
+static char *sources_text(const struct cli *c)
 {
-	char **list = a->fio_argv ? a->fio_argv : a->files;
-	size_t n = a->fio_argv ? (size_t)a->fio_argc : a->nfiles, len = 0;
+	char **list = c->rest ? c->rest : c->files;
+	size_t n = c->rest ? (size_t)c->nrest : c->nfiles, len = 0;
 	char *s = NULL;
 	FILE *f = open_memstream(&s, &len);
 
@@ -196,24 +166,24 @@ static int render(const struct import *im, const char *sources, char **text, siz
 
 int cmd_import(int argc, char **argv)
 {
-	struct import_args a;
+	struct cli c;
 	struct fio_input in = { 0 };
 	struct import im = { 0 };
 	char err[ERR_MAX], *text = NULL, *sources = NULL;
 	size_t len = 0;
-	int rc = parse_args(argc, argv, &a);
+	int rc = parse_args(argc, argv, &c);
 
 	if (rc) {
-		free(a.files);
+		cli_free(&c);
 		return rc;
 	}
-	for (size_t i = 0; rc == 0 && i < a.nfiles; i++)
-		if (fio_read_file(&in, a.files[i], err) < 0)
+	for (size_t i = 0; rc == 0 && i < c.nfiles; i++)
+		if (fio_read_file(&in, c.files[i], err) < 0)
 			rc = EXIT_USAGE;
-	if (rc == 0 && a.fio_argv && fio_read_cmdline(&in, a.fio_argc, a.fio_argv, err) < 0)
+	if (rc == 0 && c.rest && fio_read_cmdline(&in, c.nrest, c.rest, err) < 0)
 		rc = EXIT_USAGE;
 	if (rc == 0 && (import_translate(&in, &im, err) < 0 ||
-			(!a.no_merge && import_merge(&im, err) < 0)))
+			(!c.no_merge && import_merge(&im, err) < 0)))
 		rc = EXIT_USAGE;
 	if (rc) {
 		/* one line, whatever a value or a name held */
@@ -223,16 +193,17 @@ int cmd_import(int argc, char **argv)
 		cli_error("%s", err);
 	}
 	if (rc == 0) {
-		sources = sources_text(&a);
+		sources = sources_text(&c);
 		if (!sources || render(&im, sources, &text, &len) < 0)
 			rc = EXIT_RUN;
 	}
 	if (rc == 0) {
 		warn_notes(&im);
-		if (a.out && write_new_file(a.out, text, len, err) < 0) {
+		if (c.out_path && write_new_file(c.out_path, text, len, err) < 0) {
 			cli_error("import: %s", err);
 			rc = EXIT_USAGE;
-		} else if (!a.out && (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)) {
+		} else if (!c.out_path &&
+			   (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)) {
 			cli_error("import: writing to stdout failed");
 			rc = EXIT_RUN;
 		}
@@ -241,6 +212,6 @@ int cmd_import(int argc, char **argv)
 	free(sources);
 	import_free(&im);
 	fio_input_free(&in);
-	free(a.files);
+	cli_free(&c);
 	return rc;
 }

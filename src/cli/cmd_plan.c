@@ -231,10 +231,16 @@ static void print_engines(void)
 int cmd_options(int argc, char **argv)
 {
 	struct texttable t;
+	struct cli c;
 	char type[300];
+	int rc = cli_parse("options", argc, argv, &c);
+	size_t nargs;
 
-	(void)argv;
-	if (argc > 1) {
+	if (rc)
+		return rc;
+	nargs = c.nfiles;
+	cli_free(&c);
+	if (nargs) {
 		cli_error("options: takes no arguments (usage: iosweep %s)", help_usage("options"));
 		return EXIT_USAGE;
 	}

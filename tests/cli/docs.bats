@@ -41,6 +41,39 @@ synopsis() {
 	[ "$(grep -c '^iosweep [a-z]' "$TESTDIR/synopsis")" = 8 ]
 }
 
+# help_flags COMMAND: the flags of `iosweep COMMAND --help` (not -h), each as
+# its spellings ("-o --output"), one a line, sorted
+help_flags() {
+	"$IOSWEEP" "$1" --help | awk '/^options:$/ {on = 1; next} /^$/ {on = 0}
+		on && /^  -/ && $0 != "  -h, --help" {sub(/^  /, ""); print}' |
+		sed 's/,//; s/ [^-].*//' | sort
+}
+
+# man_options: the flags of iosweep.1's OPTIONS (not -h), as help_flags spells them
+man_options() {
+	mandoc -T ascii -O width=400 "$BATS_TEST_DIRNAME/../../man/iosweep.1" | col -bx |
+		awk '/^OPTIONS/ {on = 1; next} /^[A-Z]/ {on = 0} on && /^       -/' |
+		sed 's/^ *//; s/,//; s/ [^-].*//' | grep -vx -- '-h --help' | sort
+}
+
+@test "iosweep.1 names, for each command, exactly the flags of its --help, and describes each in OPTIONS" {
+	synopsis >"$TESTDIR/synopsis"
+	all=$(for c in run plan check options compare plot import help; do help_flags $c; done | sort -u)
+	[ "$(man_options)" = "$all" ] ||
+		{ echo "OPTIONS: $(man_options | tr '\n' ,) help: $(echo "$all" | tr '\n' ,)"; false; }
+	for c in run plan check options compare plot import help; do
+		help=$(help_flags $c)
+		line=$(grep -E "^iosweep $c( |\$)" "$TESTDIR/synopsis")
+		[ -n "$line" ]
+		# each flag of the SYNOPSIS line, as --help spells it
+		man=$(grep -oE -- '(^| |\[)--?[a-z][a-z-]*' <<<"$line" | tr -d ' [' | while read -r f; do
+			grep -E -- "(^| )$f( |\$)" <<<"$help" || echo "$f (not in --help)"
+		done | sort -u)
+		[ "$man" = "$help" ] ||
+			{ echo "$c: man: $(echo "$man" | tr '\n' ,) --help: $(echo "$help" | tr '\n' ,)"; false; }
+	done
+}
+
 # exit_status CODE: the man page's EXIT STATUS paragraph for CODE, as one line
 exit_status() {
 	mandoc -T ascii -O width=400 "$BATS_TEST_DIRNAME/../../man/iosweep.1" | col -bx |

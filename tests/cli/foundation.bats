@@ -164,7 +164,7 @@ load helpers
 
 @test "an option given last without its value is named, long or short" {
 	job a '[a]\nsize = 1m\n'
-	for opt in --set --job -o --x; do
+	for opt in --set --job -o --output; do
 		run "$IOSWEEP" run "$TESTDIR/a.ini" $opt
 		[ "$status" -eq 2 ]
 		[ "$output" = "iosweep: run: option $opt needs a value" ]

@@ -5,7 +5,7 @@
 
 load helpers
 
-COMMANDS="run plan check options compare plot help"
+COMMANDS="run plan check options compare plot import help"
 
 @test "every command answers -h and --help with its usage, options and an example, exit 0" {
 	for c in $COMMANDS; do
@@ -18,6 +18,35 @@ COMMANDS="run plan check options compare plot help"
 			[ "$output" = "$("$IOSWEEP" help $c)" ]
 		done
 	done
+}
+
+# flags_of_help COMMAND: the flags COMMAND's help lists (not -h), each as
+# its spellings ("-o --output"), one a line, sorted
+flags_of_help() {
+	"$IOSWEEP" help "$1" | awk '/^options:$/ {on = 1; next} /^$/ {on = 0}
+		on && /^  -/ && $0 != "  -h, --help" {sub(/^  /, ""); print}' |
+		sed 's/,//; s/ [^-].*//' | sort
+}
+
+# flags_of_usage COMMAND: the flags COMMAND's usage line names, each as the
+# spellings help gives it (the usage line may use either), one a line, sorted
+flags_of_usage() {
+	local help
+	help=$(flags_of_help "$1")
+	"$IOSWEEP" help "$1" | head -n1 | grep -oE -- '(^| |\[)--?[a-z][a-z-]*' | tr -d ' [' |
+		while read -r f; do
+			grep -E -- "(^| )$f( |\$)" <<<"$help" || echo "$f (not in help)"
+		done | sort -u
+}
+
+@test "each command's usage line names exactly the flags its help lists" {
+	for c in $COMMANDS; do
+		[ "$(flags_of_usage $c)" = "$(flags_of_help $c)" ] ||
+			{ echo "$c: usage: $(flags_of_usage $c | tr '\n' ,) help: $(flags_of_help $c | tr '\n' ,)"; false; }
+	done
+	# the table is read: plot's seven flags, none for options
+	[ "$(flags_of_help plot | wc -l)" = 7 ]
+	[ -z "$(flags_of_help options)" ]
 }
 
 @test "help run explains --set, --job, -o FORMAT[:PATH] and --output, with an example" {

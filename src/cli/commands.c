@@ -1,0 +1,171 @@
+/*
+ * commands.c - the table of commands and of their command-line flags.
+ *
+ * Each flag is declared once here (its spellings, whether it takes a value,
+ * its help), and each command once (its function, the flags it takes, its
+ * usage line, help and example).  Everything asks this table: main.c
+ * dispatches by it, cli_parse takes a command's own flags only (any other is
+ * an error), and help prints it.  The man page's SYNOPSIS and its flags per
+ * command are tested against the help it prints (tests/cli/docs.bats), so
+ * the three cannot drift apart.
+ */
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* spellings, the value help names (NULL: takes none), help */
+const struct cli_flag cli_flags[NFLAGS] = {
+	[FLAG_OUTPUT] = { 'o', "output", "FORMAT[:PATH]",
+		"table (the default), json, csv, or series (one CSV row per interval of a\n"
+		"repeat: see the interval option); to PATH, or to stdout without one (or with\n"
+		"'-'); may be given several times, but only one format may take stdout.  The\n"
+		"table stays on stdout when the other formats go to files, unless --quiet" },
+	[FLAG_OUTPUT_PATH] = { 'o', "output", "PATH",
+		"write the job file to PATH, a new file: an existing PATH (even a symlink) is\n"
+		"refused, never replaced (default: stdout)" },
+	[FLAG_NO_MERGE] = { 0, "no-merge", NULL,
+		"keep fio jobs that differ in one option as separate jobs instead of one job\n"
+		"with a list" },
+	[FLAG_SET] = { 0, "set", "KEY=VALUE",
+		"set a job option in every job, over what the job file says (size=16m,\n"
+		"engine=sync,mmap); may be given several times; recorded in the results" },
+	[FLAG_JOB] = { 0, "job", "NAME",
+		"only this job (a [section] of the job file); may be given several times" },
+	[FLAG_QUIET] = { 'q', "quiet", NULL,
+		"no progress line and no plan totals; with -o to files, no table on\n"
+		"stdout either (unless -o table asks for it)" },
+	[FLAG_ALPHA] = { 0, "alpha", "A",
+		"significance level of the Mann-Whitney U test (default 0.05)" },
+	[FLAG_X] = { 0, "x", "OPTION",
+		"the x axis: a run parameter (bs, spacing, engine, ...) or job" },
+	[FLAG_Y] = { 0, "y", "FIGURE",
+		"the figure drawn: time_to_end_s (the default; throughput_Bps when every run\n"
+		"is time_based), throughput_Bps, coverage_Bps, iops, lat_p99_ns, cpu_sys_s,\n"
+		"... (any per-repeat figure of the JSON); once a run writes, throughput,\n"
+		"IOPS and latency are drawn per direction, each line named by it" },
+	[FLAG_OVER] = { 0, "over", "time|bytes",
+		"instead, what happened inside repeats: throughput and p99 latency of each\n"
+		"interval of their series (the job option interval) against the time in the\n"
+		"repeat, or against the bytes transferred so far; one line per direction of\n"
+		"each chosen repeat (at most 16, and a note says how many more there were)" },
+	[FLAG_RUN] = { 0, "run", "N",
+		"with --over: only run N (the # column of the table); "
+		"may be given several times" },
+	[FLAG_REPEAT] = { 0, "repeat", "N",
+		"with --over: repeat N of each chosen run (0 is the first; default: the first\n"
+		"that completed); may be given several times" },
+};
+
+const struct cli_command cli_commands[] = {
+	{ .name = "run",
+	  .fn = cmd_run,
+	  .usage = "run JOB.ini [-o FORMAT[:PATH]]... [--set KEY=VALUE]... [--job NAME]... "
+		   "[--quiet]",
+	  .summary = "run the plan of a job file and report the results (FORMAT: table, json, csv, "
+		     "series)",
+	  .text = "Runs every run of the job file's plan, each repeated as the job says, and\n"
+		  "reports the results.  A JOB.ini that is not found as given and has no '/' is\n"
+		  "also looked for in the installed jobs directory (" IOSWEEP_JOBS_DIR ").\n"
+		  "A run stopped by a signal writes what it measured, marked interrupted: in\n"
+		  "JSON \"interrupted\": true; in CSV a last row with interrupted=true (the\n"
+		  "repeat that was cut, or the one that was next, without figures).",
+	  .example = "iosweep run jobs/demo.ini --set size=16m -o json:demo.json",
+	  .flags = { { .flag = FLAG_OUTPUT }, { .flag = FLAG_SET }, { .flag = FLAG_JOB },
+		     { .flag = FLAG_QUIET } } },
+	{ .name = "plan",
+	  .fn = cmd_plan,
+	  .usage = "plan JOB.ini [-o table|json] [--set KEY=VALUE]... [--job NAME]...",
+	  .summary = "print the runs a job file expands to, with their reads and bytes; "
+		     "run nothing",
+	  .text = "Prints one line per run with the parameters that vary, the reads (and for\n"
+		  "a job that writes, the writes and the bytes written) and bytes of one repeat,\n"
+		  "and the totals; nothing is run and no file is created.",
+	  .example = "iosweep plan jobs/demo.ini --set size=10g -o json",
+	  .flags = { { .flag = FLAG_OUTPUT,
+		       .value = "table|json",
+		       .help = "the plan as text (the default) or as JSON, to stdout" },
+		     { .flag = FLAG_SET }, { .flag = FLAG_JOB } } },
+	{ .name = "check",
+	  .fn = cmd_check,
+	  .usage = "check JOB.ini... [--set KEY=VALUE]... [--job NAME]...",
+	  .summary = "validate job files: silent with exit 0 when they are fine",
+	  .text = "Parses each job file, applies --set and --job, and expands the plan.\n"
+		  "Silent, with exit status 0, when every file is fine.",
+	  .example = "iosweep check jobs/*.ini",
+	  .flags = { { .flag = FLAG_SET }, { .flag = FLAG_JOB } } },
+	{ .name = "options",
+	  .fn = cmd_options,
+	  .usage = "options",
+	  .summary = "list every job option with its type, default and help",
+	  .text = "Lists every option a job file may use, with its type, default and meaning.",
+	  .example = "iosweep options" },
+	{ .name = "compare",
+	  .fn = cmd_compare,
+	  .usage = "compare OLD.json NEW.json [--alpha A] [-o table|csv|json]",
+	  .summary = "compare two result files run by run, with a Mann-Whitney U test",
+	  .text = "Matches the runs of two result files by job and parameters and prints, per\n"
+		  "figure, the old and new medians, the change and its significance (a readwrite\n"
+		  "run's reads and writes apart, a run's flushes too).  Exits 2 when the files\n"
+		  "have no run in common.  A fio JSON result is read as one run per fio job\n"
+		  "with one repeat, matched by the parameters of its translation.",
+	  .example = "iosweep compare before.json after.json --alpha 0.01",
+	  .flags = { { .flag = FLAG_OUTPUT,
+		       .value = "table|csv|json",
+		       .help = "the format of the comparison (default table), to stdout" },
+		     { .flag = FLAG_ALPHA } } },
+	{ .name = "plot",
+	  .fn = cmd_plot,
+	  .usage = "plot RESULT.json [-o FILE.svg|FILE.png] [--x OPTION] [--y FIGURE] "
+		   "[--job NAME]... [--over time|bytes [--run N]... [--repeat N]...]",
+	  .summary = "draw a chart of a result file with gnuplot",
+	  .text = "Draws the median of one figure against one run parameter, one line per\n"
+		  "combination of the other parameters that vary, with error bars; a run that\n"
+		  "failed, was interrupted or has fewer repeats than asked is ringed and\n"
+		  "labelled.  With --over, draws repeats' series over time or bytes instead.",
+	  .example = "iosweep plot demo.json -o demo.png --x engine --y iops",
+	  .flags = { { .flag = FLAG_OUTPUT,
+		       .value = "FILE.svg|FILE.png",
+		       .help = "the chart, SVG or PNG by its extension (default: RESULT.svg beside "
+			       "RESULT.json)" },
+		     { .flag = FLAG_JOB }, { .flag = FLAG_X }, { .flag = FLAG_Y },
+		     { .flag = FLAG_OVER }, { .flag = FLAG_RUN }, { .flag = FLAG_REPEAT } } },
+	{ .name = "import",
+	  .fn = cmd_import,
+	  .usage = "import [-o PATH] [--no-merge] (FILE.fio... | -- fio ARGS...)",
+	  .summary = "translate fio job files or a fio command line into an iosweep job file",
+	  .text = "Reads fio job files, or the fio command line after '--', as fio 3.x reads\n"
+		  "them and writes the iosweep job file that measures the same.  Options not\n"
+		  "translated as written are listed in its comments and in one warning; one\n"
+		  "that changes what is measured and cannot be translated (trims, a verify\n"
+		  "pattern, an offset, ...) is refused with FILE:LINE and exit status 2.\n"
+		  "A write job never gets allow_write: the warning says when to add it.",
+	  .example = "iosweep import -o rand.ini -- fio --name=r --rw=randread --size=1g "
+		     "--direct=1",
+	  .rest = true,
+	  .flags = { { .flag = FLAG_OUTPUT_PATH }, { .flag = FLAG_NO_MERGE } } },
+	{ .name = "help",
+	  .fn = cmd_help,
+	  .usage = "help [COMMAND]",
+	  .summary = "show the commands, or one command's usage and options",
+	  .text = "Without COMMAND, lists the commands; with one, its usage, options and an\n"
+		  "example (the same as 'iosweep COMMAND --help').",
+	  .example = "iosweep help run" },
+};
+
+const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
+
+const struct cli_command *cli_command_find(const char *name)
+{
+	for (size_t i = 0; i < cli_ncommands; i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return &cli_commands[i];
+	return NULL;
+}
+
+const struct cli_use *cli_command_use(const struct cli_command *cmd, enum cli_flag_id f)
+{
+	for (const struct cli_use *u = cmd->flags; u < cmd->flags + CLI_MAX_USES && u->flag; u++)
+		if (u->flag == f)
+			return u;
+	return NULL;
+}
