@@ -10,7 +10,7 @@ HOSTILE=$BATS_TEST_DIRNAME/../data/hostile
 
 @test "compare and plot refuse every hostile result file with exit 2, the path and why" {
 	for f in "$HOSTILE"/*.json; do
-		[ "$(basename "$f")" = valid.json ] && continue
+		[[ "$(basename "$f")" == valid*.json ]] && continue
 		for order in old new; do
 			if [ $order = old ]; then
 				run "$IOSWEEP" compare "$f" "$HOSTILE/valid.json"
@@ -31,6 +31,9 @@ HOSTILE=$BATS_TEST_DIRNAME/../data/hostile
 
 @test "the valid file of the set is accepted, so the refusals are about what was changed" {
 	run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/valid.json"
+	[ "$status" -eq 0 ]
+	# valid-series.json: valid.json with a series, from which the series-*.json are made
+	run "$IOSWEEP" compare "$HOSTILE/valid-series.json" "$HOSTILE/valid.json"
 	[ "$status" -eq 0 ]
 }
 
@@ -60,4 +63,20 @@ HOSTILE=$BATS_TEST_DIRNAME/../data/hostile
 		[ "$status" -eq 2 ]
 		[[ "$output" == "iosweep: $f: a "*", not a result file" ]]
 	done
+}
+
+@test "a series run cannot have written is refused by compare, naming the run, repeat and interval" {
+	refused() { # FILE MESSAGE
+		run "$IOSWEEP" compare "$HOSTILE/valid.json" "$HOSTILE/$1"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: $HOSTILE/$1: runs[0].repeats[0].series.$2" ] || { echo "$output"; false; }
+	}
+	W='; not a series iosweep wrote'
+	refused series-start-zero.json "intervals[1]: a second read interval from 0 s$W"
+	refused series-fractional-ops.json "intervals[1].ops: 2.5 is not a whole number; not a result iosweep wrote"
+	refused series-ops-exceed.json "intervals[3].ops: the read ops of the intervals up to here (22) are more than the repeat's reads (16)$W"
+	refused series-after-end.json "intervals[5].start_s: 5e-05 s is after the repeat ended (time_to_end_s 3.6074e-05 s)$W"
+	refused series-overlap.json "intervals[1].start_s: 5e-06 s is not where interval 1 starts (1e-05 s: intervals of 1e-05 s from 0)$W"
+	refused series-decreasing.json "intervals[3].start_s: 1e-05 is out of range (2e-05 to 1e+12); not a result iosweep wrote"
+	refused series-wrong-interval.json "interval_s: 2e-05 s is not the job's interval (params.interval 1e-05 s) doubled 0 times$W"
 }
