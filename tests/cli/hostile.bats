@@ -80,3 +80,30 @@ HOSTILE=$BATS_TEST_DIRNAME/../data/hostile
 	refused series-decreasing.json "intervals[3].start_s: 1e-05 is out of range (2e-05 to 1e+12); not a result iosweep wrote"
 	refused series-wrong-interval.json "interval_s: 2e-05 s is not the job's interval (params.interval 1e-05 s) doubled 0 times$W"
 }
+
+@test "a fio result's fields are checked as iosweep's are: a bad one is refused naming the fio job and field" {
+	FIO=$BATS_TEST_DIRNAME/../data/fio/result.json
+	# the fio-*.json of the set are fio's result.json with one field changed
+	run "$IOSWEEP" compare "$FIO" "$FIO"
+	[ "$status" -eq 0 ]
+	refused() { # FILE MESSAGE
+		run "$IOSWEEP" compare "$FIO" "$HOSTILE/$1"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: $HOSTILE/$1: $2" ] || { echo "$output"; false; }
+	}
+	W='; not a result fio wrote'
+	refused fio-iops-text.json "jobs[0].read.iops: not a number"
+	refused fio-clone-iops-text.json "jobs[2].read.iops: not a number"
+	refused fio-iops-nan-text.json "jobs[0].read.iops: not a number"
+	refused fio-iops-nan.json "not JSON (line 26: invalid token near 'NaN')"
+	refused fio-runtime-negative.json "jobs[0].read.runtime: -7 is out of range (0 to 1.84467e+19)$W"
+	refused fio-runtime-text.json "jobs[3].write.runtime: not a number"
+	refused fio-huge-bw.json "jobs[1].read.bw_bytes: 1e+30 is out of range (0 to 1.84467e+19)$W"
+	refused fio-huge-lat-mean.json "jobs[0].read.lat_ns.mean: 1e+300 is out of range (0 to 1.84467e+19)$W"
+	refused fio-total-ios-fraction.json "jobs[0].read.total_ios: 64.5 is not a whole number$W"
+	refused fio-io-bytes-missing.json "jobs[0].read.io_bytes: missing"
+	refused fio-percentile-key.json "jobs[0].read.clat_ns.percentile.p99: not a percentile (a number from 0 to 100)$W"
+	refused fio-percentile-text.json "jobs[0].read.clat_ns.percentile.99.000000: not a number"
+	refused fio-numjobs-negative.json "jobs[1].job options.numjobs: -2 is out of range (1 to 2147483647)$W"
+	refused fio-error-text.json "jobs[0].error: not an integer$W"
+}
