@@ -11,9 +11,8 @@
  * p99, which breaks the line.  A coarsened series is drawn with the
  * interval it has.  Each direction of each chosen repeat is one line, drawn
  * in two panels over the same x axis, the key naming it by run, repeat and
- * direction.  The series are checked here, with their place in the file,
- * before anything is drawn: resultfile.c checks the figures of repeats,
- * not their series.
+ * direction.  The series were checked by resultfile.c, with their place in
+ * the file, when it was read (compare refuses the same files).
  */
 #define _GNU_SOURCE
 #include "cli/plot_over.h"
@@ -26,15 +25,12 @@
 #include <string.h>
 
 #include "io/engines/engine.h"
-#include "lib/error.h"
 #include "lib/units.h"
 
 /* More lines than this are not told apart: the rest are left out, said. */
 #define MAX_LINES 16
 #define TITLE_MAX 512
-#define WHERE_MAX 192 /* "runs[N].repeats[N].series.intervals[N].FIELD" */
 #define NOTE_MAX 400
-#define COUNT_MAX 18446744073709551616.0 /* 2^64: counters are 64-bit */
 
 static const char *const dir_name[IO_DIRS] = { [IO_READ] = "read", [IO_WRITE] = "write" };
 
@@ -118,83 +114,6 @@ int plot_over_check_args(const struct cli *cl)
 	return 0;
 }
 
-/* --- checking the series --- */
-
-/* A number at `where` that iosweep could have written: finite, lo <= x <= hi. */
-static int check_number(const char *path, const char *where, json_t *v, double lo, double hi,
-			char *err)
-{
-	double x = json_number_value(v);
-
-	if (!json_is_number(v))
-		return err_set(err, "%s: %s: %s", path, where, v ? "not a number" : "missing");
-	if (!isfinite(x) || x < lo || x > hi)
-		return err_set(err, "%s: %s: %g is out of range (%g to %g); not a result iosweep "
-			       "wrote", path, where, x, lo, hi);
-	return 0;
-}
-
-static int check_interval(const char *path, char *where, size_t n, json_t *pt, double *prev,
-			  char *err)
-{
-	static const char *const counts[] = { "ops", "bytes", "lat_p50_ns", "lat_p99_ns",
-					      "lat_max_ns" };
-	const char *dir = json_string_value(json_object_get(pt, "dir"));
-	json_t *resident = json_object_get(pt, "resident");
-
-	if (!json_is_object(pt))
-		return err_set(err, "%s: %s: not an object", path, where);
-	snprintf(where + n, WHERE_MAX - n, ".start_s");
-	/* in order, as run writes them */
-	if (check_number(path, where, json_object_get(pt, "start_s"), *prev, 1e12, err) < 0)
-		return -1;
-	*prev = json_number_value(json_object_get(pt, "start_s"));
-	snprintf(where + n, WHERE_MAX - n, ".dir");
-	if (!dir || (strcmp(dir, "read") != 0 && strcmp(dir, "write") != 0))
-		return err_set(err, "%s: %s: neither \"read\" nor \"write\"", path, where);
-	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
-		snprintf(where + n, WHERE_MAX - n, ".%s", counts[c]);
-		if (check_number(path, where, json_object_get(pt, counts[c]), 0, COUNT_MAX, err) < 0)
-			return -1;
-	}
-	snprintf(where + n, WHERE_MAX - n, ".resident");
-	if (resident && !json_is_null(resident) &&
-	    check_number(path, where, resident, 0, 1, err) < 0)
-		return -1;
-	return 0;
-}
-
-/* The series of runs[i].repeats[j]: its interval, and every figure of its
- * intervals, as run writes them. */
-static int check_series(const struct resultfile *rf, size_t i, size_t j, json_t *s, char *err)
-{
-	json_t *list = json_object_get(s, "intervals"), *pt;
-	char where[WHERE_MAX];
-	double prev = 0;
-	size_t k, n;
-
-	n = (size_t)snprintf(where, sizeof(where), "runs[%zu].repeats[%zu].series", i, j);
-	if (!json_is_object(s))
-		return err_set(err, "%s: %s: not an object", rf->path, where);
-	snprintf(where + n, sizeof(where) - n, ".interval_s");
-	/* the interval option is a whole number of nanoseconds */
-	if (check_number(rf->path, where, json_object_get(s, "interval_s"), 1e-9, 1e9, err) < 0)
-		return -1;
-	snprintf(where + n, sizeof(where) - n, ".coarsened");
-	if (check_number(rf->path, where, json_object_get(s, "coarsened"), 0, 64, err) < 0)
-		return -1;
-	snprintf(where + n, sizeof(where) - n, ".intervals");
-	if (!json_is_array(list))
-		return err_set(err, "%s: %s: not an array", rf->path, where);
-	json_array_foreach(list, k, pt) {
-		size_t m = n + (size_t)snprintf(where + n, sizeof(where) - n, ".intervals[%zu]", k);
-
-		if (check_interval(rf->path, where, m, pt, &prev, err) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static json_t *repeats_of(const struct resultfile *rf, size_t i)
 {
 	return rf->runs[i]->repeats;
@@ -208,28 +127,17 @@ static json_t *series_of(json_t *rep)
 	return json_is_null(s) ? NULL : s;
 }
 
-/* Every series of the file, checked; how many there are, or -1 after
- * saying why. */
-static long check_all(const struct resultfile *rf)
+/* How many repeats of the file have a series (resultfile.c checked them). */
+static size_t count_series(const struct resultfile *rf)
 {
-	char err[ERR_MAX];
-	long count = 0;
+	size_t count = 0;
 
 	for (size_t i = 0; i < rf->nruns; i++) {
 		json_t *rep;
 		size_t j;
 
-		json_array_foreach(repeats_of(rf, i), j, rep) {
-			json_t *s = series_of(rep);
-
-			if (!s)
-				continue;
-			if (check_series(rf, i, j, s, err) < 0) {
-				cli_error("%s", err);
-				return -1;
-			}
-			count++;
-		}
+		json_array_foreach(repeats_of(rf, i), j, rep)
+			count += series_of(rep) != NULL;
 	}
 	return count;
 }
@@ -647,10 +555,10 @@ static bool any_latency(const struct over *o)
 int plot_over(const struct resultfile *rf, const struct cli *cl, struct plot_dest *dest)
 {
 	struct over o = { .rf = rf, .cl = cl, .by_bytes = strcmp(cl->over, "bytes") == 0 };
-	long nseries = check_all(rf);
+	size_t nseries = count_series(rf);
 	int rc = EXIT_USAGE;
 
-	if (nseries < 0 || plot_check_jobs(cl, rf) < 0 || check_runs(&o) < 0 ||
+	if (plot_check_jobs(cl, rf) < 0 || check_runs(&o) < 0 ||
 	    choose_lines(&o) < 0)
 		return EXIT_USAGE;
 	if (nseries == 0) {

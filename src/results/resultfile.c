@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,8 +227,230 @@ static json_t *repeat_value(json_t *rep, const struct figure *f)
 	return json_object_get(group, f->key);
 }
 
-/* Every figure of every repeat that compare and plot may read. */
-static int check_repeats(const struct resultfile *rf, json_t *reps, size_t run, char *err)
+/* --- a repeat's series (plot --over), as run writes them (run.c, report_json.c) ---
+ *
+ * Interval k of a series starts at k times interval_s, from 0, with one
+ * entry per direction the repeat did (read first); an interval's ops and
+ * bytes are counted where the repeat's are, so those of all intervals add
+ * up to at most the repeat's.  A worker's intervals start at its own
+ * start, which may come a little before the repeat's first I/O: an
+ * interval may start up to one interval after the repeat's time to end
+ * (never more, with the few microseconds between a worker's start and its
+ * first I/O), and no later. */
+
+#define SERIES_START_MAX 1e12 /* seconds */
+#define SERIES_SLACK 1e-6     /* of an interval: JSON keeps 10 digits of each number */
+
+static const char *const series_dir[2] = { "read", "write" };
+static const char *const series_ops[2] = { "reads", "writes" };
+static const char *const series_bytes[2] = { "read_bytes", "write_bytes" };
+
+/* One series being checked: where it is, its repeat, and its intervals so far. */
+struct series_check {
+	const struct resultfile *rf;
+	size_t run;
+	char where[160];          /* "repeats[J].series" and what is checked in it */
+	size_t n;                 /* the length of "repeats[J].series" */
+	json_t *rep;
+	double interval_s;
+	double start_s;           /* of the interval before */
+	int dir;                  /* of the interval before; -1: none yet */
+	unsigned dirs;            /* the directions of the intervals from start_s */
+	size_t group;             /* the number of the interval from start_s */
+	double ops[2], bytes[2];  /* of each direction, over the intervals so far */
+};
+
+/* sc->where after "repeats[J].series": what is checked now. */
+static void series_at(struct series_check *sc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void series_at(struct series_check *sc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sc->where + sc->n, sizeof(sc->where) - sc->n, fmt, ap);
+	va_end(ap);
+}
+
+/* "PATH: runs[I].WHERE: why" */
+static int series_error(const struct series_check *sc, char *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int series_error(const struct series_check *sc, char *err, const char *fmt, ...)
+{
+	char why[ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return err_set(err, "%s: runs[%zu].%s: %s", sc->rf->path, sc->run, sc->where, why);
+}
+
+/* v (at sc->where) is a number run writes there: lo <= x <= hi, and whole
+ * for a count. */
+static int series_number(const struct series_check *sc, json_t *v, double lo, double hi,
+			 bool whole, char *err)
+{
+	double x = json_number_value(v);
+
+	if (!json_is_number(v))
+		return series_error(sc, err, "%s", v ? "not a number" : "missing");
+	if (!isfinite(x) || x < lo || x > hi)
+		return series_error(sc, err, "%g is out of range (%g to %g); not a result iosweep "
+				    "wrote", x, lo, hi);
+	if (whole && x != floor(x))
+		return series_error(sc, err, "%g is not a whole number; not a result iosweep wrote",
+				    x);
+	return 0;
+}
+
+/* The series' interval (the job's, doubled at each coarsening) and its list. */
+static int check_series_head(struct series_check *sc, json_t *s, json_t *params, char *err)
+{
+	json_t *asked = json_object_get(params, "interval");
+	double coarsened;
+
+	if (!json_is_object(s))
+		return series_error(sc, err, "not an object");
+	series_at(sc, ".interval_s");
+	/* the interval option is a whole number of nanoseconds */
+	if (series_number(sc, json_object_get(s, "interval_s"), 1e-9, 1e9, false, err) < 0)
+		return -1;
+	sc->interval_s = json_number_value(json_object_get(s, "interval_s"));
+	series_at(sc, ".coarsened");
+	if (series_number(sc, json_object_get(s, "coarsened"), 0, 64, true, err) < 0)
+		return -1;
+	coarsened = json_number_value(json_object_get(s, "coarsened"));
+	if (json_is_number(asked) && json_number_value(asked) > 0) {
+		double want = ldexp(json_number_value(asked), (int)coarsened);
+
+		series_at(sc, ".interval_s");
+		if (fabs(sc->interval_s - want) > SERIES_SLACK * want)
+			return series_error(sc, err, "%g s is not the job's interval (params.interval "
+					    "%g s) doubled %g times; not a series iosweep wrote",
+					    sc->interval_s, json_number_value(asked), coarsened);
+	}
+	series_at(sc, ".intervals");
+	if (!json_is_array(json_object_get(s, "intervals")))
+		return series_error(sc, err, "not an array");
+	return 0;
+}
+
+/* Interval k's figures: in range, its start not before the one before. */
+static int check_interval_figures(struct series_check *sc, json_t *pt, size_t k, char *err)
+{
+	static const char *const counts[] = { "ops", "bytes", "lat_p50_ns", "lat_p99_ns",
+					      "lat_max_ns" };
+	const char *dir = json_string_value(json_object_get(pt, "dir"));
+	json_t *resident = json_object_get(pt, "resident");
+
+	series_at(sc, ".intervals[%zu]", k);
+	if (!json_is_object(pt))
+		return series_error(sc, err, "not an object");
+	series_at(sc, ".intervals[%zu].start_s", k);
+	if (series_number(sc, json_object_get(pt, "start_s"), sc->dir < 0 ? 0 : sc->start_s,
+			  SERIES_START_MAX, false, err) < 0)
+		return -1;
+	series_at(sc, ".intervals[%zu].dir", k);
+	if (!dir || (strcmp(dir, "read") != 0 && strcmp(dir, "write") != 0))
+		return series_error(sc, err, "neither \"read\" nor \"write\"");
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		series_at(sc, ".intervals[%zu].%s", k, counts[c]);
+		if (series_number(sc, json_object_get(pt, counts[c]), 0, NUMBER_MAX, true, err) < 0)
+			return -1;
+	}
+	series_at(sc, ".intervals[%zu].resident", k);
+	if (resident && !json_is_null(resident) &&
+	    series_number(sc, resident, 0, 1, false, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* Interval k's place: one entry a direction per interval, read first, and
+ * interval g from g times interval_s, not after the repeat ended. */
+static int check_interval_place(struct series_check *sc, json_t *pt, size_t k, char *err)
+{
+	double start = json_number_value(json_object_get(pt, "start_s")), iv = sc->interval_s;
+	json_t *tte = json_object_get(sc->rep, "time_to_end_s");
+	int d = strcmp(json_string_value(json_object_get(pt, "dir")), "write") == 0;
+
+	series_at(sc, ".intervals[%zu]", k);
+	if (sc->dir >= 0 && start == sc->start_s) {
+		if (sc->dirs & 1u << d)
+			return series_error(sc, err, "a second %s interval from %g s; not a series "
+					    "iosweep wrote", series_dir[d], start);
+		if (d < sc->dir)
+			return series_error(sc, err, "a %s interval from %g s after the %s one; not a "
+					    "series iosweep wrote", series_dir[d], start,
+					    series_dir[sc->dir]);
+	} else {
+		size_t g = sc->dir < 0 ? 0 : sc->group + 1;
+
+		series_at(sc, ".intervals[%zu].start_s", k);
+		if (fabs(start - (double)g * iv) > SERIES_SLACK * iv * (double)(g + 1))
+			return series_error(sc, err, "%g s is not where interval %zu starts (%g s: "
+					    "intervals of %g s from 0); not a series iosweep wrote",
+					    start, g, (double)g * iv, iv);
+		if (json_is_number(tte) && start > json_number_value(tte) + iv * (1 + SERIES_SLACK))
+			return series_error(sc, err, "%g s is after the repeat ended (time_to_end_s "
+					    "%g s); not a series iosweep wrote", start,
+					    json_number_value(tte));
+		sc->group = g;
+		sc->dirs = 0;
+	}
+	sc->start_s = start;
+	sc->dir = d;
+	sc->dirs |= 1u << d;
+	return 0;
+}
+
+/* The ops and bytes of interval k's direction so far, against the repeat's. */
+static int check_interval_sums(struct series_check *sc, json_t *pt, size_t k, char *err)
+{
+	json_t *ops = json_object_get(sc->rep, series_ops[sc->dir]);
+	json_t *bytes = json_object_get(sc->rep, series_bytes[sc->dir]);
+
+	sc->ops[sc->dir] += json_number_value(json_object_get(pt, "ops"));
+	sc->bytes[sc->dir] += json_number_value(json_object_get(pt, "bytes"));
+	series_at(sc, ".intervals[%zu].ops", k);
+	if (json_is_number(ops) && sc->ops[sc->dir] > json_number_value(ops))
+		return series_error(sc, err, "the %s ops of the intervals up to here (%.0f) are "
+				    "more than the repeat's %s (%.0f); not a series iosweep wrote",
+				    series_dir[sc->dir], sc->ops[sc->dir], series_ops[sc->dir],
+				    json_number_value(ops));
+	series_at(sc, ".intervals[%zu].bytes", k);
+	if (json_is_number(bytes) && sc->bytes[sc->dir] > json_number_value(bytes))
+		return series_error(sc, err, "the %s bytes of the intervals up to here (%.0f) are "
+				    "more than the repeat's %s (%.0f); not a series iosweep wrote",
+				    series_dir[sc->dir], sc->bytes[sc->dir], series_bytes[sc->dir],
+				    json_number_value(bytes));
+	return 0;
+}
+
+/* The series of repeats[j] of the run-th run (its figures checked), when it has one. */
+static int check_series(const struct resultfile *rf, json_t *rep, json_t *params, size_t run,
+			size_t j, char *err)
+{
+	struct series_check sc = { .rf = rf, .run = run, .rep = rep, .dir = -1 };
+	json_t *s = json_object_get(rep, "series"), *pt;
+	size_t k;
+
+	if (!s || json_is_null(s))
+		return 0;
+	sc.n = (size_t)snprintf(sc.where, sizeof(sc.where), "repeats[%zu].series", j);
+	if (check_series_head(&sc, s, params, err) < 0)
+		return -1;
+	json_array_foreach(json_object_get(s, "intervals"), k, pt)
+		if (check_interval_figures(&sc, pt, k, err) < 0 ||
+		    check_interval_place(&sc, pt, k, err) < 0 ||
+		    check_interval_sums(&sc, pt, k, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* Every figure of every repeat that compare and plot may read, and its series. */
+static int check_repeats(const struct resultfile *rf, json_t *reps, json_t *params, size_t run,
+			 char *err)
 {
 	char where[128];
 	size_t j;
@@ -256,6 +479,8 @@ static int check_repeats(const struct resultfile *rf, json_t *reps, size_t run, 
 				 f->group ? f->group : "", f->group ? "." : "", f->key);
 			return number_error(rf, repeat_value(rep, f), max, run, where, err);
 		}
+		if (check_series(rf, rep, params, run, j, err) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -306,7 +531,7 @@ static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 	if (!json_is_string(job) || !json_is_object(params) || !json_is_array(reps))
 		return err_set(err, "%s: runs[%zu]: not a run (with a job, params and repeats)",
 			       rf->path, i);
-	if (check_params(rf, params, i, err) < 0 || check_repeats(rf, reps, i, err) < 0)
+	if (check_params(rf, params, i, err) < 0 || check_repeats(rf, reps, params, i, err) < 0)
 		return -1;
 	for (k = 0; k < rf->nfigs; k++)
 		json_array_foreach(reps, at, rep)

@@ -20,6 +20,9 @@
 #define _GNU_SOURCE
 #include "results/resultfile_fio.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +264,162 @@ static size_t numjobs(json_t *job, json_t *global)
 	return *end || n == 0 || n > SIZE_MAX ? 1 : (size_t)n;
 }
 
+/* --- the fields of fio's result that are read, checked before anything is read ---
+ * as resultfile.c checks iosweep's own: of the type fio writes, finite and
+ * in range, named by their place ("jobs[2].read.iops"), so that a hostile
+ * file is refused rather than read (a string as 0, a negative runtime as no
+ * repeat). */
+
+#define FIO_NUMBER_MAX 18446744073709551616.0 /* 2^64: fio's counters are 64-bit */
+#define FIO_WHERE_MAX 160
+
+/* v at where is a number fio writes there: finite, 0 <= x <= 2^64, whole
+ * for a count; absent only when not needed. */
+static int fio_number(const char *path, const char *where, json_t *v, bool need, bool whole,
+		      char *err)
+{
+	double x = json_number_value(v);
+
+	if (!v && !need)
+		return 0;
+	if (!json_is_number(v))
+		return err_set(err, "%s: %s: %s", path, where, v ? "not a number" : "missing");
+	if (!isfinite(x) || x < 0 || x > FIO_NUMBER_MAX)
+		return err_set(err, "%s: %s: %g is out of range (0 to %g); not a result fio wrote",
+			       path, where, x, FIO_NUMBER_MAX);
+	if (whole && x != floor(x))
+		return err_set(err, "%s: %s: %g is not a whole number; not a result fio wrote", path,
+			       where, x);
+	return 0;
+}
+
+/* A percentile map of fio ({"99.000000": ns, ...}): keys from 0 to 100, values
+ * whole nanoseconds. */
+static int fio_percentiles(const char *path, const char *at, json_t *pct, char *err)
+{
+	char where[FIO_WHERE_MAX];
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(pct))
+		return err_set(err, "%s: %s.percentile: not an object", path, at);
+	json_object_foreach(pct, key, v) {
+		char *end;
+		double p = strtod(key, &end);
+
+		snprintf(where, sizeof(where), "%s.percentile.%.32s", at, key);
+		if (end == key || *end || !isfinite(p) || p < 0 || p > 100)
+			return err_set(err, "%s: %s: not a percentile (a number from 0 to 100); not a "
+				       "result fio wrote", path, where);
+		if (fio_number(path, where, v, true, true, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A latency object of fio's (lat_ns, clat_ns): min, mean, max, percentiles. */
+static int fio_latency(const char *path, const char *at, json_t *lat, char *err)
+{
+	static const char *const keys[] = { "min", "mean", "max" };
+	char where[FIO_WHERE_MAX];
+
+	if (!lat)
+		return 0;
+	if (!json_is_object(lat))
+		return err_set(err, "%s: %s: not an object", path, at);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(where, sizeof(where), "%s.%s", at, keys[i]);
+		if (fio_number(path, where, json_object_get(lat, keys[i]), false, i != 1, err) < 0)
+			return -1;
+	}
+	if (json_object_get(lat, "percentile"))
+		return fio_percentiles(path, at, json_object_get(lat, "percentile"), err);
+	return 0;
+}
+
+/* One direction of jobs[i] (an object): what fio_run and latency() read. */
+static int fio_direction(const char *path, size_t i, const char *dir, json_t *r, char *err)
+{
+	static const struct {
+		const char *key;
+		bool need, whole;
+	} fields[] = {
+		{ "io_bytes", true, true }, { "total_ios", true, true }, { "runtime", true, true },
+		{ "bw_bytes", true, false }, { "iops", true, false }, { "bw", false, false },
+	};
+	char where[FIO_WHERE_MAX];
+
+	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+		snprintf(where, sizeof(where), "jobs[%zu].%s.%s", i, dir, fields[f].key);
+		if (fio_number(path, where, json_object_get(r, fields[f].key), fields[f].need,
+			       fields[f].whole, err) < 0)
+			return -1;
+	}
+	snprintf(where, sizeof(where), "jobs[%zu].%s.lat_ns", i, dir);
+	if (fio_latency(path, where, json_object_get(r, "lat_ns"), err) < 0)
+		return -1;
+	snprintf(where, sizeof(where), "jobs[%zu].%s.clat_ns", i, dir);
+	return fio_latency(path, where, json_object_get(r, "clat_ns"), err);
+}
+
+/* fio writes every option as a string; numjobs, read as a number here, is
+ * one fio took (1 or more), unless it is not a plain number (left to import). */
+static int fio_options(const char *path, const char *at, json_t *opts, char *err)
+{
+	const char *key, *num = json_string_value(json_object_get(opts, "numjobs"));
+	json_t *v;
+
+	if (!opts)
+		return 0;
+	if (!json_is_object(opts))
+		return err_set(err, "%s: %s: not an object", path, at);
+	json_object_foreach(opts, key, v)
+		if (!json_is_string(v))
+			return err_set(err, "%s: %s.%.64s: not a string; not a result fio wrote", path,
+				       at, key);
+	if (num) {
+		char *end;
+		long long n;
+
+		errno = 0;
+		n = strtoll(num, &end, 10);
+		if (end != num && !*end && (errno == ERANGE || n < 1 || n > INT_MAX))
+			return err_set(err, "%s: %s.numjobs: %.32s is out of range (1 to %d); not a "
+				       "result fio wrote", path, at, num, INT_MAX);
+	}
+	return 0;
+}
+
+/* Every job of a fio result: the figures read of both directions, its error
+ * code and its options; and the global options.  A job without a jobname
+ * or without read and write figures is left for resultfile_from_fio to say. */
+static int fio_check_fields(json_t *doc, const char *path, char *err)
+{
+	char where[FIO_WHERE_MAX];
+	json_t *job;
+	size_t i;
+
+	if (fio_options(path, "global options", json_object_get(doc, "global options"), err) < 0)
+		return -1;
+	json_array_foreach(json_object_get(doc, "jobs"), i, job) {
+		json_t *error = json_object_get(job, "error");
+
+		for (int k = 0; k < 2; k++) {
+			json_t *r = json_object_get(job, dir_names[k]);
+
+			if (json_is_object(r) && fio_direction(path, i, dir_names[k], r, err) < 0)
+				return -1;
+		}
+		if (error && !json_is_integer(error))
+			return err_set(err, "%s: jobs[%zu].error: not an integer; not a result fio "
+				       "wrote", path, i);
+		snprintf(where, sizeof(where), "jobs[%zu].job options", i);
+		if (fio_options(path, where, json_object_get(job, "job options"), err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int resultfile_from_fio(json_t **doc, const char *path, char *err)
 {
 	json_t *jobs = json_object_get(*doc, "jobs"), *global = json_object_get(*doc, "global options");
@@ -270,6 +429,10 @@ int resultfile_from_fio(json_t **doc, const char *path, char *err)
 	if (!json_is_array(jobs) || !runs) {
 		json_decref(runs);
 		return err_set(err, "%s: a fio result without a \"jobs\" array", path);
+	}
+	if (fio_check_fields(*doc, path, err) < 0) {
+		json_decref(runs);
+		return -1;
 	}
 	for (size_t i = 0; i < njobs;) {
 		json_t *job = json_array_get(jobs, i), *run;

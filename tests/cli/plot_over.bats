@@ -317,3 +317,43 @@ refused() {
 	[ "$status" -eq 0 ]
 	[ "$(head -c 8 "$TESTDIR/r.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 }
+
+@test "a series iosweep cannot have written is refused by plot and compare, naming the run, repeat and interval" {
+	series_result m "[m]\nop = readwrite\nbs = 4k\nrate_iops = 1000\nsize = 512k\n"
+	cp "$TESTDIR/m.json" "$TESTDIR/good.json"
+	# the series as run wrote it: intervals from 0, read then write, adding up to the repeat
+	run "$IOSWEEP" compare "$TESTDIR/good.json" "$TESTDIR/m.json"
+	[ "$status" -eq 0 ]
+	check() { # PYTHON MESSAGE
+		cp "$TESTDIR/good.json" "$TESTDIR/h.json"
+		edit "$TESTDIR/h.json" "R = d['runs'][0]['repeats'][1]; S = R['series']; I = S['intervals']
+$1"
+		run "$IOSWEEP" plot "$TESTDIR/h.json" --over time -o "$TESTDIR/h.svg"
+		echo "$output"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: $TESTDIR/h.json: runs[0].repeats[1].series.$2" ]
+		[ ! -e "$TESTDIR/h.svg" ]
+		run "$IOSWEEP" compare "$TESTDIR/good.json" "$TESTDIR/h.json"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: $TESTDIR/h.json: runs[0].repeats[1].series.$2" ]
+	}
+	W='; not a series iosweep wrote'
+	check 'for iv in I: iv["start_s"] = 0' "intervals[2]: a second read interval from 0 s$W"
+	check 'I[0], I[1] = I[1], I[0]' "intervals[1]: a read interval from 0 s after the write one$W"
+	check 'I[3]["ops"] = 2.5' "intervals[3].ops: 2.5 is not a whole number; not a result iosweep wrote"
+	check 'I[2]["bytes"] = 4096.5' "intervals[2].bytes: 4096.5 is not a whole number; not a result iosweep wrote"
+	reads=$(json_get "$TESTDIR/good.json" "d['runs'][0]['repeats'][1]['reads']")
+	first=$(json_get "$TESTDIR/good.json" "d['runs'][0]['repeats'][1]['series']['intervals'][0]['ops']")
+	check 'I[0]["ops"] += R["reads"]' "intervals[0].ops: the read ops of the intervals up to here ($((first + reads))) are more than the repeat's reads ($reads)$W"
+	wb=$(json_get "$TESTDIR/good.json" "d['runs'][0]['repeats'][1]['write_bytes']")
+	check 'I[-1]["bytes"] += 4096' "intervals[$(json_get "$TESTDIR/good.json" "len(d['runs'][0]['repeats'][1]['series']['intervals']) - 1")].bytes: the write bytes of the intervals up to here ($((wb + 4096))) are more than the repeat's write_bytes ($wb)$W"
+	check 'R["time_to_end_s"] = 0.01' "intervals[4].start_s: 0.04 s is after the repeat ended (time_to_end_s 0.01 s)$W"
+	# an interval of 20 ms overlapping the one before, or a gap: not where interval 1 starts
+	check 'I[2]["start_s"] = I[3]["start_s"] = 0.01' "intervals[2].start_s: 0.01 s is not where interval 1 starts (0.02 s: intervals of 0.02 s from 0)$W"
+	check 'I[2]["start_s"] = I[3]["start_s"] = 0.03' "intervals[2].start_s: 0.03 s is not where interval 1 starts (0.02 s: intervals of 0.02 s from 0)$W"
+	check 'for iv in I: iv["start_s"] += 0.005' "intervals[0].start_s: 0.005 s is not where interval 0 starts (0 s: intervals of 0.02 s from 0)$W"
+	# intervals 20 ms apart that say they last 40 ms, with the job's interval or without it
+	check 'S["interval_s"] = 0.04' "interval_s: 0.04 s is not the job's interval (params.interval 0.02 s) doubled 0 times$W"
+	check 'S["interval_s"] = 0.04; del d["runs"][0]["params"]["interval"]' "intervals[2].start_s: 0.02 s is not where interval 1 starts (0.04 s: intervals of 0.04 s from 0)$W"
+	check 'S["coarsened"] = 1.5' "coarsened: 1.5 is not a whole number; not a result iosweep wrote"
+}
