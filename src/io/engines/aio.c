@@ -136,8 +136,18 @@ static struct io_unit *aio_event(struct io_engine *e, unsigned i)
  * header, in whole pages. */
 static uint64_t aio_state_bytes(const struct io_engine *shape)
 {
-	uint64_t n = shape->iodepth, cpus = (uint64_t)sysconf(_SC_NPROCESSORS_CONF);
-	uint64_t events = 2 * (n > 4 * cpus ? n : 4 * cpus) + 2;
+	/* asked once: sysconf reads /sys, and a plan asks this for every run */
+	static uint64_t cpus_conf;
+	uint64_t n = shape->iodepth, cpus = __atomic_load_n(&cpus_conf, __ATOMIC_RELAXED);
+	uint64_t events;
+
+	if (!cpus) {
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+		cpus = conf > 0 ? (uint64_t)conf : 1;
+		__atomic_store_n(&cpus_conf, cpus, __ATOMIC_RELAXED);
+	}
+	events = 2 * (n > 4 * cpus ? n : 4 * cpus) + 2;
 
 	return sizeof(struct aio_state) +
 	       n * (sizeof(struct iocb) + sizeof(struct iocb *) + sizeof(struct io_event)) +
