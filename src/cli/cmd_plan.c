@@ -50,6 +50,33 @@ int cmd_check(int argc, char **argv)
 	return worst;
 }
 
+/* The memory of the plan's largest run (runs come one after the other),
+ * and the largest part of it: what check and run hold against the memory
+ * available. */
+static void print_plan_memory(const struct plan *plan, FILE *out)
+{
+	struct io_memory m, max = { 0 };
+	size_t at = 0;
+	enum io_mem_part big;
+	char a[32], b[32];
+
+	for (size_t r = 0; r < plan->n; r++) {
+		plan_run_memory(&plan->runs[r], plan->where.ranks, &m);
+		if (r == 0 || io_memory_total(&m) > io_memory_total(&max)) {
+			max = m;
+			at = r;
+		}
+	}
+	if (!plan->n)
+		return;
+	big = io_memory_largest(&max);
+	units_fmt_bytes((double)io_memory_total(&max), a, sizeof(a));
+	units_fmt_bytes((double)max.part[big], b, sizeof(b));
+	fprintf(out, "memory: up to %llu bytes (%s) per run, in run %zu; most of it, %s, for %s\n",
+		(unsigned long long)io_memory_total(&max), a, plan->runs[at].index, b,
+		io_mem_part_names[big]);
+}
+
 /* A write plan's rows count reads and writes apart, with the bytes of
  * both and of the writes alone; a read plan's only reads and bytes. */
 static int print_plan_text(const struct plan *plan, FILE *out)
@@ -111,6 +138,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
 	}
 	fprintf(out, " over all measured repeats\n");
+	print_plan_memory(plan, out);
 	return plan_print_writes(plan, out);
 }
 

@@ -38,10 +38,23 @@ static inline uint64_t unit_key(uint64_t key, uint64_t unit_off)
 	return splitmix64(key ^ unit_off);
 }
 
+#define POOL_WORDS (((size_t)1 << POOL_BITS) + UNIT_WORDS)
+
+/* The pool as data_gen_init() allocates it, in bytes. */
+static size_t pool_bytes(void)
+{
+	return (POOL_WORDS * sizeof(uint64_t) + 63) & ~(size_t)63;
+}
+
+size_t data_gen_bytes(enum data_kind kind)
+{
+	return kind == DATA_ZERO ? 0 : pool_bytes();
+}
+
 int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct, uint64_t seed,
 		  char *err)
 {
-	size_t words = ((size_t)1 << POOL_BITS) + UNIT_WORDS;
+	size_t words = POOL_WORDS;
 
 	memset(g, 0, sizeof(*g));
 	if (compress_pct > 99)
@@ -53,7 +66,7 @@ int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct
 	g->random_bytes = (unsigned)(UNIT_WORDS * (100 - compress_pct) / 100) * 8 & ~31u;
 	if (kind == DATA_ZERO)
 		return 0;
-	g->pool = aligned_alloc(64, (words * sizeof(*g->pool) + 63) & ~(size_t)63);
+	g->pool = aligned_alloc(64, pool_bytes());
 	if (!g->pool)
 		return err_set(err, "out of memory");
 	for (size_t i = 0; i < words; i++)

@@ -38,6 +38,8 @@ struct data_gen {
 	uint64_t *pool;         /* words the units are cut from */
 };
 
+/* The memory data_gen_init() allocates for kind, in bytes. */
+size_t data_gen_bytes(enum data_kind kind);
 /* Builds the generator (allocates its pool); -1 with err. */
 int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct, uint64_t seed,
 		  char *err);

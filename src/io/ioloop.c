@@ -40,11 +40,81 @@ struct loop {
 	bool flush_due;     /* sync_every writes issued: drain, then flush */
 };
 
+/* The worker's histograms, IO_HISTS of them: ioloop_init() allocates,
+ * ioloop_free() frees and ioloop_worker_memory() counts this list. */
+static void worker_hists(struct io_worker *w, struct hist **h[IO_HISTS])
+{
+	struct hist **all[] = { &w->hist, &w->dir_hist[IO_READ], &w->dir_hist[IO_WRITE],
+				&w->flush_hist, &w->resp_hist };
+
+	_Static_assert(sizeof(all) / sizeof(all[0]) == IO_HISTS, "IO_HISTS is the list's length");
+	memcpy(h, all, sizeof(all));
+}
+
+/* The units' buffers: iodepth blocks of bs, in whole pages. */
+static size_t bufs_bytes(const struct io_engine *shape)
+{
+	return (size_t)io_round_up((uint64_t)shape->iodepth * shape->bs, 4095);
+}
+
+/* A unit's bookkeeping: the unit, its places in the free and retry stacks. */
+#define UNIT_BYTES (sizeof(struct io_unit) + 2 * sizeof(unsigned))
+
+const char *const io_mem_part_names[IO_MEM__COUNT] = {
+	[IO_MEM_BUFFERS] = "buffers", [IO_MEM_HISTS] = "histograms", [IO_MEM_SERIES] = "series",
+	[IO_MEM_ENGINE] = "engine state", [IO_MEM_OTHER] = "other",
+};
+
+void ioloop_worker_memory(const struct engine_ops *ops, const struct io_engine *shape, bool series,
+			  struct io_memory *m)
+{
+	m->part[IO_MEM_BUFFERS] += bufs_bytes(shape);
+	m->part[IO_MEM_HISTS] += IO_HISTS * hist_size();
+	m->part[IO_MEM_ENGINE] += ops->state_bytes ? ops->state_bytes(shape) : 0;
+	m->part[IO_MEM_OTHER] += shape->iodepth * UNIT_BYTES;
+	if (series)
+		m->part[IO_MEM_SERIES] += series_bytes() + series_live_bytes();
+}
+
+/*
+ * What the runner (run/run.c, runner_init) holds for a run besides its
+ * workers: per worker an io_worker, an io_snapshot, its time to end and its
+ * ranges done (one per rank, and its own); the totals, one of each of a
+ * worker's IO_HISTS histograms; with a series, their sum; on rank 0 of
+ * several, every rank's histogram to merge; the data generator's pool; and
+ * verify=after's block.  Not counted: the pages the threads' stacks touch
+ * (a few KiB each) and the results, some bytes a repeat (64 threads with
+ * a series: 164 MB held, 163.5 MB counted; tests/cli/memory.bats).
+ */
+void ioloop_run_memory(const struct engine_ops *ops, const struct io_engine *shape,
+		       const struct io_run_shape *run, struct io_memory *m)
+{
+	struct io_memory one = { 0 };
+
+	ioloop_worker_memory(ops, shape, run->series, &one);
+	one.part[IO_MEM_OTHER] += sizeof(struct io_worker) + sizeof(struct io_snapshot) +
+				  sizeof(double) +
+				  ((uint64_t)run->ranks + 1) * sizeof(struct pattern_range);
+	for (int k = 0; k < IO_MEM__COUNT; k++)
+		m->part[k] += run->threads * one.part[k];
+	m->part[IO_MEM_HISTS] += IO_HISTS * hist_size();
+	if (run->ranks > 1)
+		m->part[IO_MEM_HISTS] += (uint64_t)run->ranks * hist_size();
+	if (run->series)
+		m->part[IO_MEM_SERIES] += series_bytes();
+	if (run->data)
+		m->part[IO_MEM_OTHER] += data_gen_bytes(run->data_kind);
+	if (run->verify)
+		m->part[IO_MEM_OTHER] += shape->bs;
+}
+
 int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct io_engine *shape,
 		enum consume_kind consume, struct io_snapshot *snap, char *err)
 {
 	struct io_engine *e = &w->eng;
 	unsigned n = shape->iodepth;
+	struct hist **h[IO_HISTS];
+	bool hists = true;
 
 	memset(w, 0, sizeof(*w));
 	w->in.ops = ops;
@@ -57,17 +127,14 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 	if (n == 0)
 		return err_set(err, "%s: iodepth must be at least 1", ops->name);
 	w->min_batch = n / 4 ? n / 4 : 1;
-	e->bufs_len = (size_t)io_round_up((uint64_t)n * e->bs, 4095);
+	e->bufs_len = bufs_bytes(shape);
 	e->units = calloc(n, sizeof(*e->units));
 	w->free_units = calloc(n, sizeof(*w->free_units));
 	w->retry_units = calloc(n, sizeof(*w->retry_units));
-	w->hist = hist_new();
-	w->dir_hist[IO_READ] = hist_new();
-	w->dir_hist[IO_WRITE] = hist_new();
-	w->flush_hist = hist_new();
-	w->resp_hist = hist_new();
-	if (!e->units || !w->free_units || !w->retry_units || !w->hist || !w->flush_hist || !w->resp_hist ||
-	    !w->dir_hist[IO_READ] || !w->dir_hist[IO_WRITE] ||
+	worker_hists(w, h);
+	for (unsigned k = 0; k < IO_HISTS; k++)
+		hists &= (*h[k] = hist_new()) != NULL;
+	if (!e->units || !w->free_units || !w->retry_units || !hists ||
 	    posix_memalign((void **)&e->bufs, 4096, e->bufs_len)) {
 		e->bufs = NULL;
 		return err_set(err, "out of memory for %zu bytes of buffers", e->bufs_len);
@@ -87,6 +154,8 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 
 void ioloop_free(struct io_worker *w)
 {
+	struct hist **h[IO_HISTS];
+
 	if (w->engine_ready && w->in.ops->teardown)
 		w->in.ops->teardown(&w->eng);
 	w->engine_ready = false;
@@ -94,12 +163,11 @@ void ioloop_free(struct io_worker *w)
 	free(w->eng.bufs);
 	free(w->free_units);
 	free(w->retry_units);
-	hist_free(w->hist);
-	hist_free(w->dir_hist[IO_READ]);
-	hist_free(w->dir_hist[IO_WRITE]);
-	hist_free(w->flush_hist);
-	w->dir_hist[IO_READ] = w->dir_hist[IO_WRITE] = w->flush_hist = NULL;
-	hist_free(w->resp_hist);
+	worker_hists(w, h);
+	for (unsigned k = 0; k < IO_HISTS; k++) {
+		hist_free(*h[k]);
+		*h[k] = NULL;
+	}
 	if (w->series)
 		series_free(w->series);
 	free(w->series);
@@ -107,7 +175,6 @@ void ioloop_free(struct io_worker *w)
 	w->eng.units = NULL;
 	w->eng.bufs = NULL;
 	w->free_units = w->retry_units = NULL;
-	w->hist = w->resp_hist = NULL;
 }
 
 static int fadvise_advice(int hint)

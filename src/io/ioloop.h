@@ -135,6 +135,67 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 		enum consume_kind consume, struct io_snapshot *snap, char *err);
 void ioloop_free(struct io_worker *w);
 
+/* A worker's histograms: latency, per direction (2), flushes, response
+ * times.  The runner's totals are one of each. */
+#define IO_HISTS 5
+
+/* The memory a run holds while it runs, in bytes, by what holds it. */
+enum io_mem_part {
+	IO_MEM_BUFFERS, /* the units' buffers */
+	IO_MEM_HISTS,   /* latency histograms: the workers', the totals, rank 0's gather */
+	IO_MEM_SERIES,  /* the series: the workers', their live views, their sum */
+	IO_MEM_ENGINE,  /* the engines' state: rings, contexts, mapped file pages */
+	IO_MEM_OTHER,   /* the units' bookkeeping, per-worker records, data to write */
+	IO_MEM__COUNT
+};
+
+struct io_memory {
+	uint64_t part[IO_MEM__COUNT];
+};
+
+/* The parts' names, for messages: "buffers", "histograms", ... */
+extern const char *const io_mem_part_names[IO_MEM__COUNT];
+
+static inline uint64_t io_memory_total(const struct io_memory *m)
+{
+	uint64_t sum = 0;
+
+	for (int k = 0; k < IO_MEM__COUNT; k++)
+		sum += m->part[k];
+	return sum;
+}
+
+static inline enum io_mem_part io_memory_largest(const struct io_memory *m)
+{
+	enum io_mem_part big = IO_MEM_BUFFERS;
+
+	for (int k = 0; k < IO_MEM__COUNT; k++)
+		if (m->part[k] > m->part[big])
+			big = (enum io_mem_part)k;
+	return big;
+}
+
+/* What a run's memory depends on besides its workers' shape. */
+struct io_run_shape {
+	unsigned threads;
+	int ranks;
+	bool series;      /* every worker keeps a series (series_on) */
+	bool data;        /* writes or verify=after: a data generator of data_kind */
+	enum data_kind data_kind;
+	bool verify;      /* verify=after: a block to read back into */
+};
+
+/* Adds to *m what ioloop_init() allocates for a worker of this shape (e's
+ * fields as ioloop_init() takes them; the span its share covers), its
+ * engine's state (engine_ops.state_bytes) and, with a series, its series
+ * and live view, computed by the functions that size those allocations. */
+void ioloop_worker_memory(const struct engine_ops *ops, const struct io_engine *shape, bool series,
+			  struct io_memory *m);
+/* Adds to *m what a whole run holds: run->threads workers of this shape
+ * (the largest share's) and what the runner holds besides them. */
+void ioloop_run_memory(const struct engine_ops *ops, const struct io_engine *shape,
+		       const struct io_run_shape *run, struct io_memory *m);
+
 /* Before a repeat (not timed): the engine's hints, or posix_fadvise of
  * e->hint when the engine has no advise(); nothing with O_DIRECT, which
  * does not go through the page cache. */

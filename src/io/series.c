@@ -10,17 +10,29 @@
 
 #define SERIES_LIVE_NEW 4u /* the middle buffer was published and not taken yet */
 
+/* The slots' histograms, which series_init() allocates. */
+#define SERIES_HISTS (SERIES_SLOTS * IO_DIRS)
+
+uint64_t series_bytes(void)
+{
+	return sizeof(struct series) + SERIES_HISTS * hist_size();
+}
+
+uint64_t series_live_bytes(void)
+{
+	return SERIES_LIVE_BUFS * hist_size();
+}
+
 int series_init(struct series *s)
 {
 	int rc = 0;
 
 	s->fd = -1;
 	s->live = NULL;
-	for (unsigned k = 0; k < SERIES_SLOTS; k++)
-		for (int d = 0; d < IO_DIRS; d++) {
-			s->slot[k].h[d] = hist_new();
-			rc |= s->slot[k].h[d] ? 0 : -1;
-		}
+	for (unsigned k = 0; k < SERIES_HISTS; k++) {
+		s->slot[k / IO_DIRS].h[k % IO_DIRS] = hist_new();
+		rc |= s->slot[k / IO_DIRS].h[k % IO_DIRS] ? 0 : -1;
+	}
 	return rc;
 }
 
@@ -116,7 +128,7 @@ int series_live_init(struct series_live *l)
 	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
-	for (unsigned k = 0; k < 3; k++) {
+	for (unsigned k = 0; k < SERIES_LIVE_BUFS; k++) {
 		l->iv[k].lat = hist_new();
 		rc |= l->iv[k].lat ? 0 : -1;
 	}
@@ -128,7 +140,7 @@ int series_live_init(struct series_live *l)
 
 void series_live_free(struct series_live *l)
 {
-	for (unsigned k = 0; k < 3; k++) {
+	for (unsigned k = 0; k < SERIES_LIVE_BUFS; k++) {
 		hist_free(l->iv[k].lat);
 		l->iv[k].lat = NULL;
 	}

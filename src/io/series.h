@@ -47,8 +47,10 @@ struct series_live_iv {
 	struct hist *lat;         /* latencies of its units, both directions */
 };
 
+#define SERIES_LIVE_BUFS 3
+
 struct series_live {
-	struct series_live_iv iv[3];
+	struct series_live_iv iv[SERIES_LIVE_BUFS];
 	unsigned middle;          /* atomic: index of the middle buffer, | SERIES_LIVE_NEW */
 	unsigned back, front;     /* the worker's; the reader's */
 	uint64_t repeat;          /* atomic: repeats the worker started (0: none) */
@@ -67,6 +69,18 @@ struct series {
 	struct series_live *live; /* published at every boundary, or NULL */
 	struct series_slot slot[SERIES_SLOTS];
 };
+
+/* Whether a run keeps series: an interval asked, one host (merging them
+ * across ranks is not done) and SERIES_MAX_THREADS threads at most. */
+static inline bool series_on(uint64_t interval_ns, uint64_t threads, int ranks)
+{
+	return interval_ns && ranks == 1 && threads <= SERIES_MAX_THREADS;
+}
+
+/* The memory of one series (the struct and what series_init() allocates)
+ * and of one live view (series_live_init()), in bytes. */
+uint64_t series_bytes(void);
+uint64_t series_live_bytes(void);
 
 /* Allocates the slots' histograms (not timed).  -1 on out of memory;
  * series_free() is due either way. */

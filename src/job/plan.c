@@ -27,8 +27,10 @@
 #include "io/cache.h"
 #include "io/data.h"
 #include "io/engines/engine.h"
+#include "io/ioloop.h"
 #include "io/pattern.h"
 #include "io/prepare.h"
+#include "io/series.h"
 #include "io/wtarget.h"
 #include "lib/error.h"
 #include "lib/hist.h"
@@ -440,33 +442,69 @@ static int apply_written(const struct jobfile *jf, const struct target *t, struc
 	return 0;
 }
 
-/* Memory a run holds while it runs, as run.c allocates it: every worker's
- * buffers (iodepth x bs, in whole pages) and histogram, and the totals'. */
-static uint64_t run_memory(const struct run *r, int ranks)
+void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 {
-	uint64_t buf = (r->v[OPT_IODEPTH].u * r->v[OPT_BS].u + 4095) & ~(uint64_t)4095;
+	const union optval *v = r->v;
+	uint64_t threads = v[OPT_THREADS].u;
+	/* the largest worker's share (sequential patterns: a contiguous run of
+	 * units; random ones: the whole file), which mmap maps */
+	uint64_t units = (r->reads + threads - 1) / threads, first;
+	struct pattern share;
+	struct io_engine shape = { .size = v[OPT_SIZE].u, .bs = v[OPT_BS].u,
+				   .iodepth = (unsigned)v[OPT_IODEPTH].u };
+	struct io_run_shape run = {
+		.threads = (unsigned)threads,
+		.ranks = ranks,
+		.series = series_on(v[OPT_INTERVAL].u, threads, ranks),
+		.data = v[OPT_OP].u != OP_READ || v[OPT_VERIFY].u == VERIFY_AFTER,
+		.data_kind = (enum data_kind)v[OPT_DATA].u,
+		.verify = v[OPT_VERIFY].u == VERIFY_AFTER,
+	};
 
-	return r->v[OPT_THREADS].u * (buf + hist_size()) +
-	       hist_size() * (1 + (uint64_t)ranks);
+	pattern_init(&share, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, units);
+	shape.span = pattern_span(&share, &first);
+	shape.span_off = first;
+	memset(m, 0, sizeof(*m));
+	ioloop_run_memory(engine_at(v[OPT_ENGINE].u), &shape, &run, m);
+}
+
+/* What the largest part of a run's memory is made of, and what lowers it. */
+static void memory_why(const struct run *r, enum io_mem_part big, char *buf, size_t n)
+{
+	unsigned long long threads = r->v[OPT_THREADS].u;
+	char bs[32];
+
+	units_fmt_size(r->v[OPT_BS].u, bs, sizeof(bs));
+	if (big == IO_MEM_BUFFERS)
+		snprintf(buf, n, "threads %llu x iodepth %llu x bs %s): lower threads, iodepth "
+				 "or bs", threads, (unsigned long long)r->v[OPT_IODEPTH].u, bs);
+	else if (big == IO_MEM_SERIES)
+		snprintf(buf, n, "a series per thread, threads %llu): lower threads, or set "
+				 "interval = 0", threads);
+	else
+		snprintf(buf, n, "threads %llu): lower threads", threads);
 }
 
 static int check_memory(const struct plan *plan, const struct jobfile *jf, const struct run *r,
 			char *err)
 {
-	uint64_t need = run_memory(r, plan->where.ranks);
-	char where[300], a[32], b[32], bs[32];
+	struct io_memory m;
+	enum io_mem_part big;
+	char where[300], a[32], b[32], c[32], why[200];
 
-	if (need <= plan->mem_available)
+	plan_run_memory(r, plan->where.ranks, &m);
+	if (io_memory_total(&m) <= plan->mem_available)
 		return 0;
-	job_where(jf, r->job, OPT_BS, where, sizeof(where));
-	units_fmt_bytes((double)need, a, sizeof(a));
-	units_fmt_bytes((double)plan->mem_available, b, sizeof(b));
-	units_fmt_size(r->v[OPT_BS].u, bs, sizeof(bs));
-	return err_set(err, "%s: job '%s' needs %s of buffers and histograms (threads %llu x "
-			    "iodepth %llu x bs %s), more than the %s of memory available (%s): "
-			    "lower threads, iodepth or bs", where, r->job->name, a,
-		       (unsigned long long)r->v[OPT_THREADS].u,
-		       (unsigned long long)r->v[OPT_IODEPTH].u, bs, b, plan->mem_what);
+	big = io_memory_largest(&m);
+	memory_why(r, big, why, sizeof(why));
+	job_where(jf, r->job, big == IO_MEM_SERIES ? OPT_INTERVAL : OPT_BS, where, sizeof(where));
+	units_fmt_bytes((double)io_memory_total(&m), a, sizeof(a));
+	units_fmt_bytes((double)m.part[big], b, sizeof(b));
+	units_fmt_bytes((double)plan->mem_available, c, sizeof(c));
+	return err_set(err, "%s: job '%s' needs %s of memory, more than the %s available (%s); "
+			    "most of it, %s, for %s (%s", where, r->job->name, a, c,
+		       plan->mem_what, b, io_mem_part_names[big], why);
 }
 
 static union optval default_value(enum opt_id id)

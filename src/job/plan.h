@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "io/ioloop.h"
 #include "job/job.h"
 #include "job/options.h"
 
@@ -80,6 +81,10 @@ void plan_run_dirs(const struct run *r, struct plan_dirs *d);
 /* Adds n repeats of d to *total. */
 void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t n);
 
+/* The memory run r holds while it runs, as rank of ranks (the totals'
+ * gather on rank 0), by what holds it; plan_expand() refuses a run whose
+ * total does not fit in plan->mem_available. */
+void plan_run_memory(const struct run *r, int ranks, struct io_memory *m);
 
 /* The text of option id's cell in a row for run r: its value, or "" where it
  * does not apply.  Returns buf. */

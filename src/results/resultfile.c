@@ -242,8 +242,8 @@ static json_t *repeat_value(json_t *rep, const struct figure *f)
 #define SERIES_SLACK 1e-6     /* of an interval: JSON keeps 10 digits of each number */
 
 static const char *const series_dir[2] = { "read", "write" };
-static const char *const series_ops[2] = { "reads", "writes" };
-static const char *const series_bytes[2] = { "read_bytes", "write_bytes" };
+static const char *const repeat_ops_key[2] = { "reads", "writes" };
+static const char *const repeat_bytes_key[2] = { "read_bytes", "write_bytes" };
 
 /* One series being checked: where it is, its repeat, and its intervals so far. */
 struct series_check {
@@ -407,8 +407,8 @@ static int check_interval_place(struct series_check *sc, json_t *pt, size_t k, c
 /* The ops and bytes of interval k's direction so far, against the repeat's. */
 static int check_interval_sums(struct series_check *sc, json_t *pt, size_t k, char *err)
 {
-	json_t *ops = json_object_get(sc->rep, series_ops[sc->dir]);
-	json_t *bytes = json_object_get(sc->rep, series_bytes[sc->dir]);
+	json_t *ops = json_object_get(sc->rep, repeat_ops_key[sc->dir]);
+	json_t *bytes = json_object_get(sc->rep, repeat_bytes_key[sc->dir]);
 
 	sc->ops[sc->dir] += json_number_value(json_object_get(pt, "ops"));
 	sc->bytes[sc->dir] += json_number_value(json_object_get(pt, "bytes"));
@@ -416,13 +416,13 @@ static int check_interval_sums(struct series_check *sc, json_t *pt, size_t k, ch
 	if (json_is_number(ops) && sc->ops[sc->dir] > json_number_value(ops))
 		return series_error(sc, err, "the %s ops of the intervals up to here (%.0f) are "
 				    "more than the repeat's %s (%.0f); not a series iosweep wrote",
-				    series_dir[sc->dir], sc->ops[sc->dir], series_ops[sc->dir],
+				    series_dir[sc->dir], sc->ops[sc->dir], repeat_ops_key[sc->dir],
 				    json_number_value(ops));
 	series_at(sc, ".intervals[%zu].bytes", k);
 	if (json_is_number(bytes) && sc->bytes[sc->dir] > json_number_value(bytes))
 		return series_error(sc, err, "the %s bytes of the intervals up to here (%.0f) are "
 				    "more than the repeat's %s (%.0f); not a series iosweep wrote",
-				    series_dir[sc->dir], sc->bytes[sc->dir], series_bytes[sc->dir],
+				    series_dir[sc->dir], sc->bytes[sc->dir], repeat_bytes_key[sc->dir],
 				    json_number_value(bytes));
 	return 0;
 }

@@ -142,11 +142,10 @@ static struct series *series_alloc(int fd, uint64_t size)
 	return s;
 }
 
-/* Series on one host only (merging them across ranks is not done), and
- * for SERIES_MAX_THREADS threads at most. */
+/* The interval of the run's series, or 0: none (series_on). */
 static uint64_t series_interval_ns(const union optval *v)
 {
-	return dist_size() == 1 && v[OPT_THREADS].u <= SERIES_MAX_THREADS ? v[OPT_INTERVAL].u : 0;
+	return series_on(v[OPT_INTERVAL].u, v[OPT_THREADS].u, dist_size()) ? v[OPT_INTERVAL].u : 0;
 }
 
 /* Units [first, end) of the run, as a pattern. */
@@ -230,11 +229,25 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	return 0;
 }
 
+/* The totals, one of each of a worker's histograms: what the plan counts
+ * for them (ioloop_run_memory, which also counts what else this file
+ * allocates for a run). */
+static void total_hists(struct runner *r, struct hist **h[IO_HISTS])
+{
+	struct hist **all[] = { &r->total, &r->dir_total[IO_READ], &r->dir_total[IO_WRITE],
+				&r->flush_total, &r->resp_total };
+
+	_Static_assert(sizeof(all) / sizeof(all[0]) == IO_HISTS, "IO_HISTS is the list's length");
+	memcpy(h, all, sizeof(all));
+}
+
 /* Workers, their engines and buffers, histograms: once per run. */
 static int runner_init(struct runner *r, const struct run *run, volatile atomic_int *stop,
 		       struct run_status *status, char *err)
 {
 	const union optval *v = run->v;
+	struct hist **h[IO_HISTS];
+	bool hists = true;
 
 	memset(r, 0, sizeof(*r));
 	r->run = run;
@@ -246,19 +259,16 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	r->w = calloc(r->nw, sizeof(*r->w));
 	r->snaps = calloc(r->nw, sizeof(*r->snaps));
 	r->period_ns = rate_period_ns(v, r->nw);
-	r->total = hist_new();
-	r->dir_total[IO_READ] = hist_new();
-	r->dir_total[IO_WRITE] = hist_new();
-	r->flush_total = hist_new();
-	r->resp_total = hist_new();
+	total_hists(r, h);
+	for (unsigned k = 0; k < IO_HISTS; k++)
+		hists &= (*h[k] = hist_new()) != NULL;
 	r->writes = v[OPT_OP].u != OP_READ;
 	if (series_interval_ns(v)) {
 		r->series = series_alloc(-1, 0);
 		if (!r->series)
 			return err_set(err, "out of memory for a series");
 	}
-	if (!r->w || !r->snaps || !r->total || !r->dir_total[IO_READ] ||
-	    !r->dir_total[IO_WRITE] || !r->flush_total || !r->resp_total)
+	if (!r->w || !r->snaps || !hists)
 		return err_set(err, "out of memory");
 	if ((r->writes || v[OPT_VERIFY].u == VERIFY_AFTER) &&
 	    data_gen_init(&r->gen, (enum data_kind)v[OPT_DATA].u, (unsigned)v[OPT_COMPRESS].u,
@@ -308,6 +318,7 @@ static void *worker_free(void *p)
  * the other took 2 s of every run. */
 static void runner_free(struct runner *r)
 {
+	struct hist **h[IO_HISTS];
 	pthread_t tid[r->ready + 1];
 	unsigned started = 1;
 
@@ -327,12 +338,10 @@ static void runner_free(struct runner *r)
 	free(r->hists);
 	free(r->done);
 	free(r->thread_s);
-	hist_free(r->total);
-	hist_free(r->dir_total[IO_READ]);
-	hist_free(r->dir_total[IO_WRITE]);
-	hist_free(r->flush_total);
+	total_hists(r, h);
+	for (unsigned k = 0; k < IO_HISTS; k++)
+		hist_free(*h[k]);
 	data_gen_free(&r->gen);
-	hist_free(r->resp_total);
 	if (r->series)
 		series_free(r->series);
 	free(r->series);

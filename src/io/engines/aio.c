@@ -24,6 +24,7 @@
 #include <libaio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/engines/engine.h"
 #include "lib/error.h"
@@ -129,6 +130,30 @@ static struct io_unit *aio_event(struct io_engine *e, unsigned i)
 	return u;
 }
 
+/* A worker's state as aio_setup() allocates it, and the completion ring
+ * io_setup(n) maps into the process: the kernel (fs/aio.c) gives the ring
+ * at least 4 events per CPU, doubles that and adds 2, after a 32-byte
+ * header, in whole pages. */
+static uint64_t aio_state_bytes(const struct io_engine *shape)
+{
+	/* asked once: sysconf reads /sys, and a plan asks this for every run */
+	static uint64_t cpus_conf;
+	uint64_t n = shape->iodepth, cpus = __atomic_load_n(&cpus_conf, __ATOMIC_RELAXED);
+	uint64_t events;
+
+	if (!cpus) {
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+		cpus = conf > 0 ? (uint64_t)conf : 1;
+		__atomic_store_n(&cpus_conf, cpus, __ATOMIC_RELAXED);
+	}
+	events = 2 * (n > 4 * cpus ? n : 4 * cpus) + 2;
+
+	return sizeof(struct aio_state) +
+	       n * (sizeof(struct iocb) + sizeof(struct iocb *) + sizeof(struct io_event)) +
+	       io_round_up(32 + events * sizeof(struct io_event), 4095);
+}
+
 const struct engine_ops engine_aio = {
 	.name = "aio",
 	.flags = ENGINE_QUEUED | ENGINE_DIRECT,
@@ -141,4 +166,5 @@ const struct engine_ops engine_aio = {
 	.reap = aio_reap,
 	.event = aio_event,
 	.teardown = aio_teardown,
+	.state_bytes = aio_state_bytes,
 };

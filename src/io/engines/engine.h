@@ -108,6 +108,12 @@ struct engine_ops {
 	 * whose pages posix_fadvise cannot evict); may be NULL */
 	void (*finish)(struct io_engine *e);
 	void (*teardown)(struct io_engine *e);
+	/* what setup() and the repeats make a worker of this shape hold, in
+	 * bytes (the engine's state, the rings the kernel maps for it, the file
+	 * pages its mappings keep), computed as setup() sizes them: the plan
+	 * checks it against the memory available before anything runs.  NULL:
+	 * nothing worth counting */
+	uint64_t (*state_bytes)(const struct io_engine *shape);
 };
 
 const struct engine_ops *engine_find(const char *name);

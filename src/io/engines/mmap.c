@@ -343,6 +343,29 @@ static int mmap_map(struct mmap_state *s, int advice)
 	return s->map ? 0 : -errno;
 }
 
+/* The worker's share as every mapping of it covers it: from the page its
+ * first unit starts in to its last unit's end. */
+static void share_of(const struct io_engine *e, uint64_t page, uint64_t *base, size_t *size)
+{
+	*base = e->span_off & ~(page - 1);
+	*size = e->span ? (size_t)(e->span_off + e->span - *base) : 0;
+}
+
+/* The file pages a worker's mappings keep, at most: its share, or beyond
+ * MMAP_BUDGET two mappings of MMAP_BUDGET each (the one read through and
+ * the one its helper has not unmapped yet), with their page tables (8
+ * bytes a page); and the state.  The helper thread's stack is not counted. */
+static uint64_t mmap_state_bytes(const struct io_engine *shape)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t base, held;
+	size_t size;
+
+	share_of(shape, page > 0 ? (uint64_t)page : 4096, &base, &size);
+	held = shape->span > MMAP_BUDGET ? 2 * (uint64_t)MMAP_BUDGET : size;
+	return sizeof(struct mmap_state) + held + held / 4096 * 8;
+}
+
 static int mmap_setup(struct io_engine *e, char *err)
 {
 	struct mmap_state *s;
@@ -360,8 +383,7 @@ static int mmap_setup(struct io_engine *e, char *err)
 	/* WILLNEED is done by the repeat's first mapping; later ones keep only
 	 * the access pattern */
 	s->advice = mmap_advice(e) == MADV_WILLNEED ? MADV_NORMAL : mmap_advice(e);
-	s->base = e->span_off & ~((uint64_t)page - 1);
-	s->size = e->span ? (size_t)(e->span_off + e->span - s->base) : 0;
+	share_of(e, (uint64_t)page, &s->base, &s->size);
 	if (bus_install(err) < 0) {
 		free(s);
 		return -1;
@@ -503,4 +525,5 @@ const struct engine_ops engine_mmap = {
 	.flush = mmap_flush,
 	.finish = mmap_finish,
 	.teardown = mmap_teardown,
+	.state_bytes = mmap_state_bytes,
 };

@@ -207,6 +207,22 @@ static struct io_unit *uring_event(struct io_engine *e, unsigned i)
 	return u;
 }
 
+/* A worker's state as uring_setup() allocates it, and the rings
+ * io_uring_queue_init(n) has the kernel allocate and map: n rounded up to
+ * a power of two SQEs (64 bytes each), twice as many CQEs (16 bytes) with
+ * an index per SQE (4 bytes) after the rings' heads (under 512 bytes), in
+ * whole pages. */
+static uint64_t uring_state_bytes(const struct io_engine *shape)
+{
+	uint64_t sq = 1;
+
+	while (sq < shape->iodepth)
+		sq *= 2;
+	return sizeof(struct uring_state) + shape->iodepth * sizeof(struct io_uring_cqe *) +
+	       io_round_up(sq * sizeof(struct io_uring_sqe), 4095) +
+	       io_round_up(512 + 2 * sq * sizeof(struct io_uring_cqe) + sq * 4, 4095);
+}
+
 const struct engine_ops engine_uring = {
 	.name = "uring",
 	.flags = ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_HIPRI_DIRECT,
@@ -219,4 +235,5 @@ const struct engine_ops engine_uring = {
 	.reap = uring_reap,
 	.event = uring_event,
 	.teardown = uring_teardown,
+	.state_bytes = uring_state_bytes,
 };
