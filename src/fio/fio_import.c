@@ -70,11 +70,17 @@ struct fio_state {
 	bool random;
 	bool bs_split[2];
 	bool direct, invalidate, pre_read, norandommap, randrepeat, seed_set, ordered;
-	bool fixedbufs, registerfiles, sqthread_poll, hipri, nowait; /* uring, psync2 */
+	bool knob[KNOB__COUNT];           /* the engine options (uring's, psync2's) */
 	bool end_fsync, fsync_on_close, zero_buffers, refill_buffers, scramble_buffers;
 	bool do_verify, verify_only;
 	bool overwrite, create_on_open, unlink, unlink_each_loop;
 	bool time_based;
+};
+
+/* fio's engines, by the name of the iosweep engine each becomes */
+static const char *const fio_engines[][2] = {
+	{ "psync", "sync" }, { "sync", "sync" }, { "pvsync", "sync" }, { "pvsync2", "psync2" },
+	{ "libaio", "aio" }, { "io_uring", "uring" }, { "mmap", "mmap" },
 };
 
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */
@@ -442,16 +448,11 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 
 static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	static const char *const map[][2] = {
-		{ "psync", "sync" }, { "sync", "sync" }, { "pvsync", "sync" }, { "pvsync2", "psync2" },
-		{ "libaio", "aio" }, { "io_uring", "uring" }, { "mmap", "mmap" },
-	};
-
 	if (!needs_value(s, err))
 		return -1;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(s->value, map[i][0]) == 0) {
-			st->engine = map[i][1];
+	for (size_t i = 0; i < sizeof(fio_engines) / sizeof(fio_engines[0]); i++)
+		if (strcmp(s->value, fio_engines[i][0]) == 0) {
+			st->engine = fio_engines[i][1];
 			return 0;
 		}
 	return bad(s, err, "iosweep has no such engine; it translates psync, sync and pvsync "
@@ -852,11 +853,11 @@ static const struct rule rules[] = {
 	TRANSLATED("allrandrepeat", h_randrepeat),
 	TRANSLATED("randseed", h_randseed),
 	FLAG_AT("norandommap", norandommap),
-	FLAG_AT("fixedbufs", fixedbufs),
-	FLAG_AT("registerfiles", registerfiles),
-	FLAG_AT("sqthread_poll", sqthread_poll),
-	FLAG_AT("hipri", hipri),
-	FLAG_AT("nowait", nowait),
+	FLAG_AT("fixedbufs", knob[0]),
+	FLAG_AT("registerfiles", knob[1]),
+	FLAG_AT("sqthread_poll", knob[2]),
+	FLAG_AT("hipri", knob[3]),
+	FLAG_AT("nowait", knob[4]),
 	TRANSLATED("iodepth_batch_complete_min", h_batch_complete),
 	TRANSLATED("iodepth_batch_complete", h_batch_complete),
 	TRANSLATED("iodepth_batch_complete_max", h_batch_complete),
@@ -1255,33 +1256,48 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint
 	return 0;
 }
 
-/* The io_uring and pvsync2 options, where the engine has them; refused
- * where it has not (fio ignores them there, but they say the job meant
- * something else). */
+/* "io_uring or pvsync2": fio's names of the engines that take option id,
+ * as the engine table says (one fio name per iosweep engine). */
+static void engines_taking(int id, char *buf, size_t n)
+{
+	size_t used = 0, total = 0;
+	const char *names[8];
+
+	for (size_t k = 0; engine_at(k); k++) {
+		if (!option_engine_takes(engine_at(k), id))
+			continue;
+		for (size_t i = 0; i < sizeof(fio_engines) / sizeof(fio_engines[0]); i++)
+			if (strcmp(fio_engines[i][1], engine_at(k)->name) == 0 && total < 8) {
+				names[total++] = fio_engines[i][0];
+				break;
+			}
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < total && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s",
+					 i == 0 ? "" : i + 1 == total ? " or " : ", ", names[i]);
+}
+
+/* The engine options (io_uring's, pvsync2's), where the engine takes them
+ * (the engine table says); refused where it does not (fio refuses them
+ * there, or, for libaio's nowait, does what iosweep's aio cannot). */
 static int engine_flags(const struct fio_state *st, struct import_job *ij, const char *job_at,
 			char *err)
 {
-	static const struct {
-		const char *name, *engines;
-		size_t flag;
-		enum opt_id id;
-	} flags[] = {
-		{ "fixedbufs", "uring", offsetof(struct fio_state, fixedbufs), OPT_FIXEDBUFS },
-		{ "registerfiles", "uring", offsetof(struct fio_state, registerfiles), OPT_REGISTERFILES },
-		{ "sqthread_poll", "uring", offsetof(struct fio_state, sqthread_poll), OPT_SQTHREAD_POLL },
-		{ "hipri", "uring psync2", offsetof(struct fio_state, hipri), OPT_HIPRI },
-		{ "nowait", "psync2", offsetof(struct fio_state, nowait), OPT_NOWAIT },
-	};
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-		if (!*(const bool *)((const char *)st + flags[i].flag))
+	const struct engine_ops *e = engine_find(st->engine);
+	char engines[128];
+
+	for (int k = 0; k < KNOB__COUNT; k++) {
+		int id = OPT_FIXEDBUFS + k;
+
+		if (!st->knob[k])
 			continue;
-		if (!strstr(flags[i].engines, st->engine))
+		if (!e || !option_engine_takes(e, id)) {
+			engines_taking(id, engines, sizeof(engines));
 			return err_set(err, "%s: job '%s': %s=1 needs ioengine=%s", job_at,
-				       st->job->name, flags[i].name,
-				       strcmp(flags[i].engines, "uring") == 0 ? "io_uring" :
-				       strcmp(flags[i].engines, "psync2") == 0 ? "pvsync2" :
-				       "io_uring or pvsync2");
-		if (set_val(ij, flags[i].id, "1") < 0)
+				       st->job->name, option_table[id].name, engines);
+		}
+		if (set_val(ij, id, "1") < 0)
 			return err_set(err, "out of memory");
 	}
 	return 0;
