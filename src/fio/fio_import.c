@@ -25,6 +25,7 @@
 
 #include "io/cache.h"
 #include "io/engines/engine.h"
+#include "job/fio_words.h"
 #include "lib/error.h"
 #include "lib/units.h"
 #include "lib/version.h"
@@ -77,36 +78,9 @@ struct fio_state {
 	bool time_based;
 };
 
-/* fio's engines, by the name of the iosweep engine each becomes */
-static const char *const fio_engines[][2] = {
-	{ "psync", "sync" }, { "sync", "sync" }, { "pvsync", "sync" }, { "pvsync2", "psync2" },
-	{ "libaio", "aio" }, { "io_uring", "uring" }, { "mmap", "mmap" },
-};
-
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */
 
 typedef int (*handler_fn)(struct fio_state *st, const struct fio_setting *s, char *err);
-
-enum rule_kind {
-	TRANSLATE,    /* fn says what it means */
-	FLAG,         /* a boolean stored at `flag` in struct fio_state */
-	IRRELEVANT,   /* changes nothing iosweep measures or reports */
-	UNSUPPORTED,  /* iosweep cannot do it; what is measured stays comparable */
-	OFF_ONLY,     /* refused unless 0 (or empty): it changes what is measured */
-};
-
-/* Which jobs an option does something to; the others get it noted as
- * irrelevant (finish()). */
-enum rule_scope { ANY_JOB, WRITE_JOBS, MIXED_JOBS };
-
-struct rule {
-	const char *name;
-	handler_fn fn;
-	const char *why;
-	size_t flag;  /* FLAG: offsetof(struct fio_state, the flag) */
-	enum rule_kind kind;
-	enum rule_scope scope;
-};
 
 /* ---- small helpers ---- */
 
@@ -403,20 +377,10 @@ static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *er
  * "randrw" one random map for both). */
 static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	static const struct {
-		const char *word;
-		enum op_kind op;
-		bool random;
-	} rw[] = {
-		{ "read", OP_READ, false }, { "randread", OP_READ, true },
-		{ "write", OP_WRITE, false }, { "randwrite", OP_WRITE, true },
-		{ "rw", OP_READWRITE, false }, { "readwrite", OP_READWRITE, false },
-		{ "randrw", OP_READWRITE, true },
-	};
+	const struct fio_rw *rw;
 	char word[32];
 	const char *colon;
 	uint64_t n = 0;
-	size_t i;
 	bool pct = false;
 
 	if (!needs_value(s, err))
@@ -424,16 +388,15 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	colon = strchr(s->value, ':');
 	snprintf(word, sizeof(word), "%.*s",
 		 (int)(colon ? (size_t)(colon - s->value) : strlen(s->value)), s->value);
-	for (i = 0; i < sizeof(rw) / sizeof(rw[0]) && strcmp(word, rw[i].word) != 0; i++)
-		;
-	if (i == sizeof(rw) / sizeof(rw[0]) && strstr(word, "trim"))
+	rw = fio_rw_find(word);
+	if (!rw && strstr(word, "trim"))
 		return bad(s, err, "iosweep does not trim: it translates read, write, rw and their "
 				   "rand forms");
-	if (i == sizeof(rw) / sizeof(rw[0]))
+	if (!rw)
 		return bad(s, err, "fio knows no such rw (read, randread, write, randwrite, rw, "
 				   "randrw, ...)");
-	st->op = rw[i].op;
-	st->random = rw[i].random;
+	st->op = rw->op;
+	st->random = rw->random;
 	st->rw_skip = 0;
 	if (colon && value_bytes(st, s, colon + 1, &n, &pct, err) < 0)
 		return -1;
@@ -446,18 +409,45 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	return 0;
 }
 
+/* "psync, sync and pvsync (engine=sync), pvsync2 (psync2), ... and mmap
+ * (mmap)": fio's engines that iosweep translates, by the engine each
+ * becomes (the names of one engine are next to each other in the table). */
+static void fio_engine_list(char *buf, size_t n)
+{
+	const char *to, *next, *name;
+	size_t used = 0, start = 0, end = 0; /* the current engine's names: start to end */
+
+	buf[0] = '\0';
+	for (size_t i = 0; (name = fio_engine_at(i, &to)) && used < n; i++) {
+		const char *sep = i == 0 ? "" : ", ";
+
+		if (i == 0 || i > end) { /* a new engine's first name: find its last */
+			start = i;
+			for (end = i; fio_engine_at(end + 1, &next) && strcmp(next, to) == 0; end++)
+				;
+			if (i > 0 && !fio_engine_at(end + 1, &next))
+				sep = " and "; /* the last engine */
+		} else if (i == end) {
+			sep = " and ";
+		}
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", sep, name);
+		if (i == end && used < n)
+			used += (size_t)snprintf(buf + used, n - used, " (%s%s)",
+						 start == 0 ? "engine=" : "", to);
+	}
+}
+
 static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *err)
 {
+	char list[300];
+
 	if (!needs_value(s, err))
 		return -1;
-	for (size_t i = 0; i < sizeof(fio_engines) / sizeof(fio_engines[0]); i++)
-		if (strcmp(s->value, fio_engines[i][0]) == 0) {
-			st->engine = fio_engines[i][1];
-			return 0;
-		}
-	return bad(s, err, "iosweep has no such engine; it translates psync, sync and pvsync "
-			   "(engine=sync), pvsync2 (psync2), libaio (aio), io_uring (uring) and mmap "
-			   "(mmap)");
+	st->engine = fio_engine_to(s->value);
+	if (st->engine)
+		return 0;
+	fio_engine_list(list, sizeof(list));
+	return bad(s, err, "iosweep has no such engine; it translates %s", list);
 }
 
 static int h_iodepth(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -806,208 +796,50 @@ static int h_pattern(struct fio_state *st, const struct fio_setting *s, char *er
 			   "pattern of yours");
 }
 
-#define W_ONLY "applies to writes only; this job only reads"
-#define REPORT "changes how fio reports, not what it measures"
-#define SCHED "changes how fio schedules its workers; iosweep does not pin or renice"
-#define RATE_MIN "fio ends a job that falls below this rate; iosweep does not stop (under a " \
-	"rate it reports how far behind it fell: behind_schedule_s)"
-
-#define TRANSLATED(n, f) { .name = (n), .kind = TRANSLATE, .fn = (f) }
-#define FLAG_AT(n, field) { .name = (n), .kind = FLAG, .flag = offsetof(struct fio_state, field) }
-#define NOTED(n, k, w) { .name = (n), .kind = (k), .why = (w) }
-/* the same, for options that do something to write (or mixed) jobs only */
-#define W_TRANSLATED(n, f) { .name = (n), .kind = TRANSLATE, .fn = (f), .scope = WRITE_JOBS }
-#define W_FLAG_AT(n, field) { .name = (n), .kind = FLAG, .scope = WRITE_JOBS, \
-			      .flag = offsetof(struct fio_state, field) }
-#define W_NOTED(n, k, w) { .name = (n), .kind = (k), .why = (w), .scope = WRITE_JOBS }
-
-/* One row per fio option that iosweep import knows. */
-static const struct rule rules[] = {
-	/* translated */
-	TRANSLATED("name", h_name),
-	TRANSLATED("description", h_description),
-	TRANSLATED("filename", h_filename),
-	TRANSLATED("directory", h_directory),
-	TRANSLATED("size", h_size),
-	TRANSLATED("filesize", h_filesize),
-	TRANSLATED("bs", h_bs),
-	TRANSLATED("blocksize", h_bs),
-	TRANSLATED("bsrange", h_bsrange),
-	TRANSLATED("blocksize_range", h_bsrange),
-	TRANSLATED("bssplit", h_bssplit),
-	TRANSLATED("rw", h_rw),
-	TRANSLATED("readwrite", h_rw),
-	TRANSLATED("ioengine", h_ioengine),
-	TRANSLATED("iodepth", h_iodepth),
-	FLAG_AT("direct", direct),
-	TRANSLATED("buffered", h_buffered),
-	FLAG_AT("invalidate", invalidate),
-	FLAG_AT("pre_read", pre_read),
-	TRANSLATED("fadvise_hint", h_fadvise_hint),
-	TRANSLATED("numjobs", h_numjobs),
-	TRANSLATED("runtime", h_runtime),
-	TRANSLATED("time_based", h_time_based),
-	TRANSLATED("ramp_time", h_ramp_time),
-	TRANSLATED("loops", h_loops),
-	TRANSLATED("randrepeat", h_randrepeat),
-	TRANSLATED("allrandrepeat", h_randrepeat),
-	TRANSLATED("randseed", h_randseed),
-	FLAG_AT("norandommap", norandommap),
-	FLAG_AT("fixedbufs", knob[0]),
-	FLAG_AT("registerfiles", knob[1]),
-	FLAG_AT("sqthread_poll", knob[2]),
-	FLAG_AT("hipri", knob[3]),
-	FLAG_AT("nowait", knob[4]),
-	TRANSLATED("iodepth_batch_complete_min", h_batch_complete),
-	TRANSLATED("iodepth_batch_complete", h_batch_complete),
-	TRANSLATED("iodepth_batch_complete_max", h_batch_complete),
-	TRANSLATED("number_ios", h_number_ios),
-	TRANSLATED("offset", h_offset),
-	TRANSLATED("stonewall", h_order),
-	TRANSLATED("wait_for_previous", h_order),
-	TRANSLATED("wait_for", h_order),
-	TRANSLATED("kb_base", h_kb_base),
-	TRANSLATED("rate", h_rate),
-	TRANSLATED("rate_iops", h_rate),
-	TRANSLATED("rate_process", h_rate_process),
-	TRANSLATED("random_distribution", h_distribution),
-	TRANSLATED("percentage_random", h_percentage_random),
-	TRANSLATED("nrfiles", h_nrfiles),
-	TRANSLATED("verify", h_verify),
-	FLAG_AT("do_verify", do_verify),
-	TRANSLATED("verify_only", h_verify_only),
-	TRANSLATED("verify_pattern", h_pattern),
-	/* writes */
-	{ .name = "rwmixread", .kind = TRANSLATE, .fn = h_rwmix, .scope = MIXED_JOBS },
-	{ .name = "rwmixwrite", .kind = TRANSLATE, .fn = h_rwmix, .scope = MIXED_JOBS },
-	W_TRANSLATED("fsync", h_count),
-	W_TRANSLATED("fdatasync", h_count),
-	W_FLAG_AT("end_fsync", end_fsync),
-	W_FLAG_AT("fsync_on_close", fsync_on_close),
-	W_TRANSLATED("sync", h_sync),
-	W_FLAG_AT("zero_buffers", zero_buffers),
-	W_FLAG_AT("refill_buffers", refill_buffers),
-	W_FLAG_AT("scramble_buffers", scramble_buffers),
-	W_TRANSLATED("buffer_compress_percentage", h_compress),
-	W_TRANSLATED("buffer_compress_chunk", h_compress_chunk),
-	W_TRANSLATED("buffer_pattern", h_pattern),
-	W_TRANSLATED("fallocate", h_fallocate),
-	W_FLAG_AT("overwrite", overwrite),
-	W_FLAG_AT("create_on_open", create_on_open),
-	{ .name = "unlink", .kind = FLAG, .flag = offsetof(struct fio_state, unlink),
-	  .why = "irrelevant: iosweep keeps the test files it makes" },
-	{ .name = "unlink_each_loop", .kind = FLAG, .flag = offsetof(struct fio_state, unlink_each_loop),
-	  .why = "irrelevant: iosweep keeps the test files it makes" },
-	/* refused unless off: they change what is measured */
-	NOTED("thinktime", OFF_ONLY, "iosweep does not pause between I/Os"),
-	NOTED("startdelay", OFF_ONLY, "iosweep starts every run at once"),
-	NOTED("io_size", OFF_ONLY, "iosweep goes through the file once per repeat: use loops or size"),
-	NOTED("io_limit", OFF_ONLY, "iosweep goes through the file once per repeat: use loops or size"),
-	NOTED("latency_target", OFF_ONLY, "iosweep keeps iodepth fixed"),
-	NOTED("create_only", OFF_ONLY, "a job that only creates files measures nothing"),
-	NOTED("fill_device", OFF_ONLY, "iosweep writes the job's size, not until the disk is full"),
-	NOTED("fill_fs", OFF_ONLY, "iosweep writes the job's size, not until the disk is full"),
-	NOTED("file_append", OFF_ONLY, "iosweep writes within the file, never past its end"),
-	NOTED("sync_file_range", OFF_ONLY, "iosweep flushes with fsync or fdatasync only"),
-	NOTED("write_barrier", OFF_ONLY, "iosweep issues no barrier writes"),
-	NOTED("dedupe_percentage", OFF_ONLY, "every block iosweep writes is unique"),
-	NOTED("verify_backlog", OFF_ONLY,
-	  "fio checks blocks between its writes, in the timed phase; iosweep checks after it"),
-	NOTED("verify_state_load", OFF_ONLY, "iosweep checks what the repeat itself wrote"),
-	NOTED("experimental_verify", OFF_ONLY, "iosweep checks its own data only"),
-	NOTED("steadystate", OFF_ONLY, "iosweep has no steady-state detection"),
-	NOTED("ss", OFF_ONLY, "iosweep has no steady-state detection"),
-	NOTED("zonesize", OFF_ONLY, "iosweep goes through the whole file, not zones of it"),
-	NOTED("zoneskip", OFF_ONLY, "iosweep goes through the whole file, not zones of it"),
-	NOTED("offset_increment", OFF_ONLY, "iosweep's threads split the file themselves"),
-	NOTED("trim_percentage", OFF_ONLY, "iosweep does not trim"),
-	NOTED("uncached", OFF_ONLY, "iosweep does not read with RWF_UNCACHED"),
-	/* reported, not translated */
-	NOTED("rate_min", UNSUPPORTED, RATE_MIN),
-	NOTED("rate_iops_min", UNSUPPORTED, RATE_MIN),
-	NOTED("rate_cycle", UNSUPPORTED, "the window of fio's rate_min; " RATE_MIN),
-	/* irrelevant */
-	NOTED("thread", IRRELEVANT, "iosweep's readers are always threads of one process"),
-	NOTED("group_reporting", IRRELEVANT, "iosweep always reports a run's threads together"),
-	NOTED("new_group", IRRELEVANT, REPORT),
-	NOTED("unit_base", IRRELEVANT, REPORT),
-	NOTED("output", IRRELEVANT, REPORT),
-	NOTED("output-format", IRRELEVANT, REPORT),
-	NOTED("percentile_list", IRRELEVANT, REPORT),
-	NOTED("clat_percentiles", IRRELEVANT, REPORT),
-	NOTED("lat_percentiles", IRRELEVANT, REPORT),
-	NOTED("slat_percentiles", IRRELEVANT, REPORT),
-	NOTED("disable_lat", IRRELEVANT, REPORT),
-	NOTED("disable_clat", IRRELEVANT, REPORT),
-	NOTED("disable_slat", IRRELEVANT, REPORT),
-	NOTED("disable_bw_measurement", IRRELEVANT, REPORT),
-	NOTED("significant_figures", IRRELEVANT, REPORT),
-	NOTED("unified_rw_reporting", IRRELEVANT, REPORT),
-	NOTED("stats", IRRELEVANT, REPORT),
-	NOTED("gtod_reduce", IRRELEVANT, "iosweep always times every read"),
-	NOTED("clocksource", IRRELEVANT, "iosweep always uses CLOCK_MONOTONIC"),
-	NOTED("write_bw_log", IRRELEVANT, REPORT),
-	NOTED("write_lat_log", IRRELEVANT, REPORT),
-	NOTED("write_iops_log", IRRELEVANT, REPORT),
-	NOTED("write_hist_log", IRRELEVANT, REPORT),
-	NOTED("log_avg_msec", IRRELEVANT, REPORT),
-	NOTED("log_hist_msec", IRRELEVANT, REPORT),
-	NOTED("per_job_logs", IRRELEVANT, REPORT),
-	NOTED("log_offset", IRRELEVANT, REPORT),
-	NOTED("exitall", IRRELEVANT, "iosweep runs one job at a time"),
-	NOTED("exitall_on_error", IRRELEVANT, "iosweep stops a run at its first error"),
-	NOTED("continue_on_error", IRRELEVANT, "iosweep stops a run at its first error"),
-	NOTED("create_serialize", IRRELEVANT, "iosweep creates a missing file before a run"),
-	NOTED("allow_file_create", IRRELEVANT, "iosweep creates a missing file itself"),
-	NOTED("rw_sequencer", IRRELEVANT, "matters only with rw=randread:N, not translated"),
-	NOTED("random_generator", IRRELEVANT,
-	  "iosweep draws offsets with its own generator (splitmix64)"),
-	NOTED("verify_interval", IRRELEVANT, "the size of fio's verify headers' blocks"),
-	NOTED("verify_offset", IRRELEVANT, "where fio puts its verify header in a block"),
-	NOTED("verify_fatal", IRRELEVANT, "iosweep fails the run at the first bad block"),
-	NOTED("verify_dump", IRRELEVANT, "iosweep names the first bad block and what it holds"),
-	NOTED("verify_async", IRRELEVANT, "iosweep checks after the repeat, untimed"),
-	NOTED("verify_async_cpus", IRRELEVANT, "iosweep checks after the repeat, untimed"),
-	NOTED("verify_state_save", IRRELEVANT, REPORT),
-	W_NOTED("allow_mounted_write", IRRELEVANT, "iosweep never writes a device"),
-	W_NOTED("create_fsync", IRRELEVANT, "it flushes a file fio lays out, before the timed part"),
-	NOTED("rate_ignore_thinktime", IRRELEVANT, "iosweep has no think time"),
-	/* not supported; what is measured stays comparable */
-	NOTED("cpus_allowed", UNSUPPORTED, SCHED),
-	NOTED("cpus_allowed_policy", UNSUPPORTED, SCHED),
-	NOTED("cpumask", UNSUPPORTED, SCHED),
-	NOTED("nice", UNSUPPORTED, SCHED),
-	NOTED("prio", UNSUPPORTED, SCHED),
-	NOTED("prioclass", UNSUPPORTED, SCHED),
-	NOTED("ioscheduler", UNSUPPORTED,
-	  "iosweep does not switch the device's scheduler (its results record which it is)"),
-	NOTED("iodepth_batch", UNSUPPORTED,
-	  "iosweep submits reads as slots free up, not in batches"),
-	NOTED("iodepth_batch_submit", UNSUPPORTED,
-	  "iosweep submits reads as slots free up, not in batches"),
-	NOTED("iodepth_low", UNSUPPORTED, "iosweep refills the queue as soon as a read completes"),
-	NOTED("userspace_reap", UNSUPPORTED, "iosweep reaps with io_getevents"),
-	NOTED("nonvectored", UNSUPPORTED, "iosweep issues plain reads"),
-	NOTED("mem", UNSUPPORTED, "iosweep allocates its buffers with posix_memalign"),
-	NOTED("iomem", UNSUPPORTED, "iosweep allocates its buffers with posix_memalign"),
-	NOTED("mem_align", UNSUPPORTED, "iosweep aligns its buffers to the page size"),
-	NOTED("iomem_align", UNSUPPORTED, "iosweep aligns its buffers to the page size"),
-	NOTED("hugepage-size", UNSUPPORTED, "iosweep does not use huge pages"),
-	NOTED("lockfile", UNSUPPORTED, "iosweep's readers take no file locks"),
-	NOTED("file_service_type", UNSUPPORTED, "iosweep reads one file per job"),
-	NOTED("openfiles", UNSUPPORTED, "iosweep reads one file per job"),
-	NOTED("filename_format", UNSUPPORTED, "iosweep names its own test files"),
-	NOTED("exec_prerun", UNSUPPORTED, "iosweep runs no commands"),
-	NOTED("exec_postrun", UNSUPPORTED, "iosweep runs no commands"),
-};
-
-static const struct rule *rule_find(const char *name)
+/* fixedbufs, registerfiles, sqthread_poll, hipri, nowait: the engine
+ * options, named as the job options are (engine_flags() checks the engine) */
+static int h_knob(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (strcmp(rules[i].name, name) == 0)
-			return &rules[i];
-	return NULL;
+	int k = option_knob(option_find(s->name));
+
+	return k < 0 ? bad(s, err, "not an engine option") : value_bool(s, &st->knob[k], err);
 }
+
+#define W_ONLY "applies to writes only; this job only reads"
+
+/* What the import does for each handler of fio's words (job/fio_words.c):
+ * a function, or a flag of struct fio_state. */
+static const struct {
+	handler_fn fn;
+	size_t flag;
+} actions[FH__COUNT] = {
+#define FN(h, f) [h] = { .fn = (f) }
+#define FLAG(h, field) [h] = { .flag = offsetof(struct fio_state, field) }
+	FN(FH_NAME, h_name), FN(FH_DESCRIPTION, h_description), FN(FH_FILENAME, h_filename),
+	FN(FH_DIRECTORY, h_directory), FN(FH_SIZE, h_size), FN(FH_FILESIZE, h_filesize),
+	FN(FH_BS, h_bs), FN(FH_BSRANGE, h_bsrange), FN(FH_BSSPLIT, h_bssplit), FN(FH_RW, h_rw),
+	FN(FH_IOENGINE, h_ioengine), FN(FH_IODEPTH, h_iodepth), FLAG(FH_DIRECT, direct),
+	FN(FH_BUFFERED, h_buffered), FLAG(FH_INVALIDATE, invalidate), FLAG(FH_PRE_READ, pre_read),
+	FN(FH_FADVISE_HINT, h_fadvise_hint), FN(FH_NUMJOBS, h_numjobs), FN(FH_RUNTIME, h_runtime),
+	FN(FH_TIME_BASED, h_time_based), FN(FH_RAMP_TIME, h_ramp_time), FN(FH_LOOPS, h_loops),
+	FN(FH_RANDREPEAT, h_randrepeat), FN(FH_RANDSEED, h_randseed),
+	FLAG(FH_NORANDOMMAP, norandommap), FN(FH_KNOB, h_knob),
+	FN(FH_BATCH_COMPLETE, h_batch_complete), FN(FH_NUMBER_IOS, h_number_ios),
+	FN(FH_OFFSET, h_offset), FN(FH_ORDER, h_order), FN(FH_KB_BASE, h_kb_base),
+	FN(FH_RATE, h_rate), FN(FH_RATE_PROCESS, h_rate_process),
+	FN(FH_DISTRIBUTION, h_distribution), FN(FH_PERCENTAGE_RANDOM, h_percentage_random),
+	FN(FH_NRFILES, h_nrfiles), FN(FH_VERIFY, h_verify), FLAG(FH_DO_VERIFY, do_verify),
+	FN(FH_VERIFY_ONLY, h_verify_only), FN(FH_PATTERN, h_pattern), FN(FH_RWMIX, h_rwmix),
+	FN(FH_COUNT, h_count), FLAG(FH_END_FSYNC, end_fsync),
+	FLAG(FH_FSYNC_ON_CLOSE, fsync_on_close), FN(FH_SYNC, h_sync),
+	FLAG(FH_ZERO_BUFFERS, zero_buffers), FLAG(FH_REFILL_BUFFERS, refill_buffers),
+	FLAG(FH_SCRAMBLE_BUFFERS, scramble_buffers), FN(FH_COMPRESS, h_compress),
+	FN(FH_COMPRESS_CHUNK, h_compress_chunk), FN(FH_FALLOCATE, h_fallocate),
+	FLAG(FH_OVERWRITE, overwrite), FLAG(FH_CREATE_ON_OPEN, create_on_open),
+	FLAG(FH_UNLINK, unlink), FLAG(FH_UNLINK_EACH_LOOP, unlink_each_loop),
+#undef FN
+#undef FLAG
+};
 
 /* ---- notes ---- */
 
@@ -1124,33 +956,35 @@ static int kb_base_of(const struct fio_job *job, unsigned *kb_base, char *err)
 
 static int apply(struct import *im, struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	const struct rule *r = rule_find(s->name);
+	const struct fio_word *r = fio_word_find(s->name);
 	char why[256];
+	bool *flag;
 
 	if (!r) {
 		if (fio_flag_takes_value(s->name))
-			return note(im, s, NULL, REPORT) < 0 ? err_set(err, "out of memory") : 0;
+			return note(im, s, NULL, fio_why_report) < 0 ? err_set(err, "out of memory") : 0;
 		return bad(s, err, "iosweep import does not know this fio option, so it cannot say "
 				   "that it leaves what is measured alone; remove it if it does");
 	}
 	switch (r->kind) {
-	case TRANSLATE:
-		return r->fn(st, s, err);
-	case FLAG:
-		if (value_bool(s, (bool *)((char *)st + r->flag), err) < 0)
+	case FW_TRANSLATE:
+		if (actions[r->handler].fn)
+			return actions[r->handler].fn(st, s, err);
+		flag = (bool *)((char *)st + actions[r->handler].flag);
+		if (value_bool(s, flag, err) < 0)
 			return -1;
 		/* a flag that is translated and noted too (unlink) */
-		if (r->why && *(bool *)((char *)st + r->flag))
+		if (r->why && *flag)
 			return note(im, s, NULL, r->why) < 0 ? err_set(err, "out of memory") : 0;
 		return 0;
-	case OFF_ONLY:
+	case FW_OFF_ONLY:
 		if (!s->value || (strcmp(s->value, "0") != 0 && strcmp(s->value, "") != 0))
 			return bad(s, err, "%s", r->why);
 		return 0;
-	case IRRELEVANT:
-	case UNSUPPORTED:
+	case FW_IRRELEVANT:
+	case FW_UNSUPPORTED:
 		snprintf(why, sizeof(why), "%s: %s",
-			 r->kind == IRRELEVANT ? "irrelevant" : "not supported", r->why);
+			 r->kind == FW_IRRELEVANT ? "irrelevant" : "not supported", r->why);
 		return note(im, s, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
 	}
 	return 0;
@@ -1261,14 +1095,14 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint
 static void engines_taking(int id, char *buf, size_t n)
 {
 	size_t used = 0, total = 0;
-	const char *names[8];
+	const char *names[8], *name, *to;
 
 	for (size_t k = 0; engine_at(k); k++) {
 		if (!option_engine_takes(engine_at(k), id))
 			continue;
-		for (size_t i = 0; i < sizeof(fio_engines) / sizeof(fio_engines[0]); i++)
-			if (strcmp(fio_engines[i][1], engine_at(k)->name) == 0 && total < 8) {
-				names[total++] = fio_engines[i][0];
+		for (size_t i = 0; (name = fio_engine_at(i, &to)); i++)
+			if (strcmp(to, engine_at(k)->name) == 0 && total < 8) {
+				names[total++] = name;
 				break;
 			}
 	}
@@ -1308,12 +1142,12 @@ static int engine_flags(const struct fio_state *st, struct import_job *ij, const
 static int note_scoped(struct import *im, const struct fio_state *st)
 {
 	for (size_t i = 0; i < st->job->nset; i++) {
-		const struct rule *r = rule_find(st->job->set[i].name);
+		const struct fio_word *r = fio_word_find(st->job->set[i].name);
 
-		if (r && r->scope == WRITE_JOBS && st->op == OP_READ &&
+		if (r && r->scope == FW_WRITE_JOBS && st->op == OP_READ &&
 		    note(im, &st->job->set[i], NULL, "irrelevant: " W_ONLY) < 0)
 			return -1;
-		if (r && r->scope == MIXED_JOBS && st->op != OP_READWRITE &&
+		if (r && r->scope == FW_MIXED_JOBS && st->op != OP_READWRITE &&
 		    note(im, &st->job->set[i], NULL,
 			 "irrelevant: matters only for mixed reads and writes") < 0)
 			return -1;
@@ -1910,12 +1744,15 @@ static bool job_ordered(const struct fio_job *job)
 
 int import_translate(const struct fio_input *in, struct import *out, char *err)
 {
+	char why[200];
+
+	snprintf(why, sizeof(why), "irrelevant: %s", fio_why_report);
 	memset(out, 0, sizeof(*out));
 	if (in->njobs == 0)
 		return err_set(err, "%s: no job defined (fio says \"No job(s) defined\"): every "
 				    "section but [global] is a job", in->nfiles ? in->files[0] : "fio");
 	for (size_t i = 0; i < in->nflags; i++)
-		if (note(out, &in->flags[i], NULL, "irrelevant: " REPORT) < 0)
+		if (note(out, &in->flags[i], NULL, why) < 0)
 			return err_set(err, "out of memory");
 	for (size_t i = 0; i < in->njobs; i++) {
 		const struct fio_job *job = &in->jobs[i];
