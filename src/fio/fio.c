@@ -649,7 +649,8 @@ static int read_line(struct reader *r, char *line, const char *file, int lineno,
 	if (!*line)
 		return 0;
 	if (line[0] == '[') {
-		char *close = strchr(line, ']');
+		/* fio's name is all up to the line's last ']': [a]b] is a]b */
+		char *close = strrchr(line, ']');
 
 		if (depth > 0)
 			return err_set(err, "an included file cannot start a section");
@@ -814,12 +815,15 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 			if (rc < 0)
 				err_set(err, "out of memory");
 		} else if (strcmp(name, "name") == 0) {
-			if (!eq || !eq[1])
+			/* --name=NAME or, as fio's getopt takes it, --name NAME */
+			const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+
+			if (!v || !*v)
 				rc = err_set(err, "fio command line: --name needs a value");
-			else if (is_global(eq + 1))
+			else if (is_global(v))
 				r.job = NULL;
-			else if ((rc = new_job(&r, eq + 1, src, 0, why)) < 0)
-				err_set(err, "fio command line: --name=%s: %s", eq + 1, why);
+			else if ((rc = new_job(&r, v, src, 0, why)) < 0)
+				err_set(err, "fio command line: --name=%s: %s", v, why);
 		} else {
 			char *text;
 

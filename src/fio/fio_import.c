@@ -175,7 +175,16 @@ static const char *path_value(const struct fio_setting *s, char *err)
 		bad(s, err, "white space at the end of a path; remove it");
 		return NULL;
 	}
-	return verbatim(s, v, err) < 0 ? NULL : v;
+	if (verbatim(s, v, err) < 0)
+		return NULL;
+	/* iosweep reads '$' in a file name as a variable's (${VAR}) and has no
+	 * way to write it as it is */
+	if (strchr(v, '$')) {
+		bad(s, err, "a '$' in a path, which an iosweep job file cannot hold as it is "
+			    "(it starts a ${VAR}); rename the file or directory");
+		return NULL;
+	}
+	return v;
 }
 
 static int value_bytes(const struct fio_state *st, const struct fio_setting *s, const char *text,
@@ -1015,34 +1024,47 @@ static int set_size(struct import_job *ij, enum opt_id id, uint64_t bytes)
 	return set_val(ij, id, "%s", buf);
 }
 
-/* A job name iosweep's job files accept. */
-static int set_name(struct import_job *ij, const char *name, const struct import *im)
+#define MAX_NAME 48 /* the longest job name an iosweep job file holds (job.c) */
+
+/* The fio job's name, as an iosweep job file holds it: the same, or
+ * refused; a name fio gave two jobs gets "-2", "-3"... */
+static int set_name(struct import_job *ij, const struct fio_state *st, const char *job_at,
+		    const struct import *im, char *err)
 {
-	char base[48];
-	size_t n = 0;
+	const char *name = st->name ? st->name : st->job->name;
+	size_t len = strnlen(name, MAX_NAME + 1);
+	char base[32];
 	int k = 1;
 
-	for (const char *p = name; *p && n < sizeof(base) - 4; p++) {
-		bool odd = *p == ']' || *p == '[' || *p == ';' || *p == '#' ||
-			   (unsigned char)*p < 0x20;
-
-		base[n++] = *p;
-		if (odd)
-			base[n - 1] = '_';
-	}
-	base[n] = '\0';
-	if (!n || strcmp(base, "global") == 0)
+	if (len > MAX_NAME)
+		return err_set(err, "%s: job '%.*s...': an iosweep job name holds at most %d bytes; "
+				    "give the fio job a shorter name", job_at, MAX_NAME, name,
+			       MAX_NAME);
+	for (const char *p = name; *p; p++)
+		if (*p == ']' || (unsigned char)*p < 0x20)
+			return err_set(err, "%s: job '%s': an iosweep job name cannot hold %s; rename "
+					    "the fio job", job_at, name, *p == ']' ?
+					    "']' (it ends a [section])" : "a control character");
+	if (!*name || strcmp(name, "global") == 0) {
 		snprintf(base, sizeof(base), "job%zu", im->njobs + 1);
-	ij->name = strdup(base);
+		name = base;
+	}
+	ij->name = strdup(name);
 	/* fio allows two jobs of one name; iosweep does not */
 	for (size_t i = 0; ij->name && i < im->njobs; i++)
 		if (strcmp(im->jobs[i].name, ij->name) == 0) {
 			free(ij->name);
-			if (asprintf(&ij->name, "%s-%d", base, ++k) < 0)
+			if (asprintf(&ij->name, "%s-%d", name, ++k) < 0)
 				ij->name = NULL;
 			i = (size_t)-1; /* look again from the start */
 		}
-	return ij->name ? 0 : -1;
+	if (!ij->name)
+		return err_set(err, "out of memory");
+	if (strlen(ij->name) > MAX_NAME)
+		return err_set(err, "%s: job '%s': fio has several jobs of this name; iosweep "
+				    "names this one %s, longer than the %d bytes a job name holds: "
+				    "give the fio jobs other names", job_at, name, ij->name, MAX_NAME);
+	return 0;
 }
 
 static uint64_t file_size(const char *path, bool *exists)
@@ -1550,8 +1572,10 @@ static int finish(struct import *im, struct fio_state *st, struct import_job *ij
 		snprintf(job_at, sizeof(job_at), "%s", st->job->file);
 
 	ij->fio_name = strdup(st->job->name);
-	if (!ij->fio_name || set_name(ij, st->name ? st->name : st->job->name, im) < 0)
+	if (!ij->fio_name)
 		return err_set(err, "out of memory");
+	if (set_name(ij, st, job_at, im, err) < 0)
+		return -1;
 	if (st->filename && st->directory && st->filename[0] != '/')
 		rc = asprintf(&path, "%s/%s", st->directory, st->filename);
 	else if (st->filename)
@@ -1951,8 +1975,10 @@ static void write_comment(FILE *f, const char *first, const char *text)
 	const char *prefix = first;
 	size_t col;
 
-	while (*text) {
-		size_t room, take, len = strlen(text);
+	size_t len = strlen(text); /* once: a name of megabytes makes many lines */
+
+	while (len) {
+		size_t room, take;
 
 		fputs(prefix, f);
 		col = strlen(prefix);
@@ -1971,8 +1997,11 @@ static void write_comment(FILE *f, const char *first, const char *text)
 			fputc((unsigned char)text[i] < 0x20 ? ' ' : text[i], f);
 		fputc('\n', f);
 		text += take;
-		while (*text == ' ')
+		len -= take;
+		while (*text == ' ') {
 			text++;
+			len--;
+		}
 		prefix = ";     ";
 	}
 }
