@@ -361,6 +361,28 @@ static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 	return 0;
 }
 
+/* The arithmetic fio hands to bc, computed: the number as text (out is
+ * freed), or NULL with why in err.  in: the value as written, for
+ * messages. */
+static char *calc_value(char *out, const char *in, char *err)
+{
+	struct calc c = { .p = out };
+	int64_t v = calc_expr(&c);
+	char *num = NULL;
+
+	calc_space(&c);
+	if (c.bad && *c.bad)
+		err_set(err, "'%.100s' (from '%.100s'): %s in fio's arithmetic (bc)", out, in,
+			c.bad);
+	else if (c.bad || *c.p || v < 0)
+		err_set(err, "'%.100s' (from '%.100s'): fio gives this to bc, which computes "
+			     "whole numbers from + - * / %% ^ and parentheses only", out, in);
+	else if (asprintf(&num, "%lld", (long long)v) < 0)
+		num = NULL;
+	free(out);
+	return num;
+}
+
 /* fio's expansion of one value: ${VAR} (unset: nothing, as fio does, but
  * named in *unset for messages), then $pagesize, $mb_memory and $ncpus, then
  * arithmetic when a keyword was replaced.  NULL with err on failure.  Each
@@ -420,28 +442,8 @@ static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 		p += n;
 	}
 	free(env);
-	env = NULL;
-	if (keyword && strpbrk(out, "+-*/") && !strchr(out, '\'')) {
-		struct calc c = { .p = out };
-		int64_t v = calc_expr(&c);
-
-		calc_space(&c);
-		if (c.bad && *c.bad) {
-			err_set(err, "'%.100s' (from '%.100s'): %s in fio's arithmetic (bc)", out, in,
-				c.bad);
-			free(out);
-			return NULL;
-		}
-		if (c.bad || *c.p || v < 0) {
-			err_set(err, "'%.100s' (from '%.100s'): fio gives this to bc, which computes "
-				     "whole numbers from + - * / %% ^ and parentheses only", out, in);
-			free(out);
-			return NULL;
-		}
-		free(out);
-		if (asprintf(&out, "%lld", (long long)v) < 0)
-			return NULL;
-	}
+	if (keyword && strpbrk(out, "+-*/") && !strchr(out, '\''))
+		return calc_value(out, in, err);
 	return out;
 oom:
 	free(env);
@@ -770,6 +772,30 @@ static bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* --NAME=VALUE, or --NAME VALUE (*i moves past VALUE): a job option. */
+static int cmdline_setting(struct reader *r, int argc, char *const *argv, int *i,
+			   const char *name, const char *src, char *err)
+{
+	const char *a = argv[*i] + 2;
+	char why[ERR_MAX], *text;
+	int rc;
+
+	/* --bs 4k: the next argument is the value unless it is an option or a
+	 * job file */
+	if (!strchr(a, '=') && *i + 1 < argc && argv[*i + 1][0] != '-' &&
+	    !is_regular_file(argv[*i + 1])) {
+		if (asprintf(&text, "%s=%s", name, argv[++*i]) < 0)
+			text = NULL;
+	} else {
+		text = strdup(a);
+	}
+	rc = text ? add_setting(r, text, src, 0, why) : -1;
+	if (rc < 0)
+		err_set(err, "fio command line: %s", text ? why : "out of memory");
+	free(text);
+	return rc;
+}
+
 int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *err)
 {
 	struct reader r = { .in = in, .in_section = true, .group = in->ngroups++ };
@@ -825,21 +851,7 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 			else if ((rc = new_job(&r, v, src, 0, why)) < 0)
 				err_set(err, "fio command line: --name=%s: %s", v, why);
 		} else {
-			char *text;
-
-			/* --bs 4k: the next argument is the value unless it is an option
-			 * or a job file */
-			if (!eq && i + 1 < argc && argv[i + 1][0] != '-' &&
-			    !is_regular_file(argv[i + 1])) {
-				if (asprintf(&text, "%s=%s", name, argv[++i]) < 0)
-					text = NULL;
-			} else {
-				text = strdup(a);
-			}
-			rc = text ? add_setting(&r, text, src, 0, why) : -1;
-			if (rc < 0)
-				err_set(err, "fio command line: %s", text ? why : "out of memory");
-			free(text);
+			rc = cmdline_setting(&r, argc, argv, &i, name, src, err);
 		}
 		free(name);
 	}

@@ -321,7 +321,8 @@ int resultfile_from_fio(json_t **doc, const char *path, char *err)
 	}
 	out = json_pack("{s:{s:s, s:i, s:s, s:O}, s:o, s:o}", "iosweep", "version",
 			IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA, "source", "fio", "fio_version",
-			json_object_get(*doc, "fio version"), "runs", runs, "fio_unknown", unknowns);
+			json_object_get(*doc, "fio version"), "runs", runs, "fio_unknown",
+			unknowns);
 	if (!out)
 		return err_set(err, "%s: out of memory", path);
 	json_decref(*doc);
