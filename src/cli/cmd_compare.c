@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/help.h"
 #include "lib/error.h"
+#include "lib/jsontext.h"
 #include "lib/stats.h"
 #include "lib/texttable.h"
 #include "lib/units.h"
@@ -410,6 +411,32 @@ static void print_line(FILE *f, const char *what, const char *text, const char *
 	fprintf(f, "%s\n", after);
 }
 
+/* The fio jobs of either file whose parameters cannot be known
+ * (resultfile_fio.h): left out, never matched by name alone.  Each as
+ * "OLD: fio job 'r' is left out: ..." into buf; false after the last. */
+static bool unknown_note(const struct comparison *c, size_t *at, char *buf, size_t n)
+{
+	for (size_t which = 0, i = *at; which < 2; which++) {
+		json_t *list = json_object_get(c->file[which].doc, "fio_unknown");
+		size_t len = json_array_size(list);
+
+		if (i >= len) {
+			i -= len;
+			continue;
+		}
+		json_t *u = json_array_get(list, i);
+
+		if (snprintf(buf, n, "%s: fio job '%.100s' is left out: its parameters cannot be known "
+				 "here (%.300s), and a run is never matched by its name alone",
+			 which ? "NEW" : "OLD", json_string_value(json_object_get(u, "job")),
+			 json_string_value(json_object_get(u, "why"))) < 0)
+			buf[0] = '\0';
+		(*at)++;
+		return true;
+	}
+	return false;
+}
+
 static void print_unmatched(const struct comparison *c, FILE *f)
 {
 	for (size_t i = 0; i < c->npairs; i++)
@@ -461,6 +488,8 @@ static void print_table(struct comparison *c, FILE *f)
 			   "lat_percentiles=1 (and left out for numjobs clones reported one by one); "
 			   "runs are matched by the parameters of the job 'iosweep import' makes "
 			   "of it\n");
+	for (size_t at = 0; unknown_note(c, &at, note, sizeof(note));)
+		print_line(f, "note: ", note, "");
 	print_unmatched(c, f);
 }
 
@@ -636,6 +665,8 @@ static int print_json(const struct comparison *c, FILE *f)
 		few_text(c, note, sizeof(note));
 		rc |= json_array_append_new(notes, json_string(note));
 	}
+	for (size_t at = 0; unknown_note(c, &at, note, sizeof(note));)
+		rc |= json_array_append_new(notes, json_text(note));
 	rc |= dump_line(f, ",\n  \"geomean\": ", geo);
 	rc |= dump_line(f, ",\n  \"notes\": ", notes);
 	return rc || fputs("\n}\n", f) < 0 ? -1 : 0;

@@ -361,6 +361,28 @@ static int append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
 	return 0;
 }
 
+/* The arithmetic fio hands to bc, computed: the number as text (out is
+ * freed), or NULL with why in err.  in: the value as written, for
+ * messages. */
+static char *calc_value(char *out, const char *in, char *err)
+{
+	struct calc c = { .p = out };
+	int64_t v = calc_expr(&c);
+	char *num = NULL;
+
+	calc_space(&c);
+	if (c.bad && *c.bad)
+		err_set(err, "'%.100s' (from '%.100s'): %s in fio's arithmetic (bc)", out, in,
+			c.bad);
+	else if (c.bad || *c.p || v < 0)
+		err_set(err, "'%.100s' (from '%.100s'): fio gives this to bc, which computes "
+			     "whole numbers from + - * / %% ^ and parentheses only", out, in);
+	else if (asprintf(&num, "%lld", (long long)v) < 0)
+		num = NULL;
+	free(out);
+	return num;
+}
+
 /* fio's expansion of one value: ${VAR} (unset: nothing, as fio does, but
  * named in *unset for messages), then $pagesize, $mb_memory and $ncpus, then
  * arithmetic when a keyword was replaced.  NULL with err on failure.  Each
@@ -420,28 +442,8 @@ static char *expand(const char *in, char *unset, size_t unset_n, char *err)
 		p += n;
 	}
 	free(env);
-	env = NULL;
-	if (keyword && strpbrk(out, "+-*/") && !strchr(out, '\'')) {
-		struct calc c = { .p = out };
-		int64_t v = calc_expr(&c);
-
-		calc_space(&c);
-		if (c.bad && *c.bad) {
-			err_set(err, "'%.100s' (from '%.100s'): %s in fio's arithmetic (bc)", out, in,
-				c.bad);
-			free(out);
-			return NULL;
-		}
-		if (c.bad || *c.p || v < 0) {
-			err_set(err, "'%.100s' (from '%.100s'): fio gives this to bc, which computes "
-				     "whole numbers from + - * / %% ^ and parentheses only", out, in);
-			free(out);
-			return NULL;
-		}
-		free(out);
-		if (asprintf(&out, "%lld", (long long)v) < 0)
-			return NULL;
-	}
+	if (keyword && strpbrk(out, "+-*/") && !strchr(out, '\''))
+		return calc_value(out, in, err);
 	return out;
 oom:
 	free(env);
@@ -649,7 +651,8 @@ static int read_line(struct reader *r, char *line, const char *file, int lineno,
 	if (!*line)
 		return 0;
 	if (line[0] == '[') {
-		char *close = strchr(line, ']');
+		/* fio's name is all up to the line's last ']': [a]b] is a]b */
+		char *close = strrchr(line, ']');
 
 		if (depth > 0)
 			return err_set(err, "an included file cannot start a section");
@@ -769,6 +772,30 @@ static bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* --NAME=VALUE, or --NAME VALUE (*i moves past VALUE): a job option. */
+static int cmdline_setting(struct reader *r, int argc, char *const *argv, int *i,
+			   const char *name, const char *src, char *err)
+{
+	const char *a = argv[*i] + 2;
+	char why[ERR_MAX], *text;
+	int rc;
+
+	/* --bs 4k: the next argument is the value unless it is an option or a
+	 * job file */
+	if (!strchr(a, '=') && *i + 1 < argc && argv[*i + 1][0] != '-' &&
+	    !is_regular_file(argv[*i + 1])) {
+		if (asprintf(&text, "%s=%s", name, argv[++*i]) < 0)
+			text = NULL;
+	} else {
+		text = strdup(a);
+	}
+	rc = text ? add_setting(r, text, src, 0, why) : -1;
+	if (rc < 0)
+		err_set(err, "fio command line: %s", text ? why : "out of memory");
+	free(text);
+	return rc;
+}
+
 int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *err)
 {
 	struct reader r = { .in = in, .in_section = true, .group = in->ngroups++ };
@@ -814,28 +841,17 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 			if (rc < 0)
 				err_set(err, "out of memory");
 		} else if (strcmp(name, "name") == 0) {
-			if (!eq || !eq[1])
-				rc = err_set(err, "fio command line: --name needs a value");
-			else if (is_global(eq + 1))
-				r.job = NULL;
-			else if ((rc = new_job(&r, eq + 1, src, 0, why)) < 0)
-				err_set(err, "fio command line: --name=%s: %s", eq + 1, why);
-		} else {
-			char *text;
+			/* --name=NAME or, as fio's getopt takes it, --name NAME */
+			const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
 
-			/* --bs 4k: the next argument is the value unless it is an option
-			 * or a job file */
-			if (!eq && i + 1 < argc && argv[i + 1][0] != '-' &&
-			    !is_regular_file(argv[i + 1])) {
-				if (asprintf(&text, "%s=%s", name, argv[++i]) < 0)
-					text = NULL;
-			} else {
-				text = strdup(a);
-			}
-			rc = text ? add_setting(&r, text, src, 0, why) : -1;
-			if (rc < 0)
-				err_set(err, "fio command line: %s", text ? why : "out of memory");
-			free(text);
+			if (!v || !*v)
+				rc = err_set(err, "fio command line: --name needs a value");
+			else if (is_global(v))
+				r.job = NULL;
+			else if ((rc = new_job(&r, v, src, 0, why)) < 0)
+				err_set(err, "fio command line: --name=%s: %s", v, why);
+		} else {
+			rc = cmdline_setting(&r, argc, argv, &i, name, src, err);
 		}
 		free(name);
 	}

@@ -1,9 +1,9 @@
 /*
  * fio_import.h - fio jobs (fio.h) translated into iosweep jobs.
  *
- * Each fio option is one row of a table in fio_import.c: translated into
- * iosweep options, or noted with why not (irrelevant to what iosweep
- * measures, not supported, or translated with a difference), or refused
+ * Each fio option is one row of the table of fio's words (job/fio_words.c):
+ * translated into iosweep options, or noted with why not (irrelevant to what
+ * iosweep measures, not supported, or translated with a difference), or refused
  * when it changes what is measured and iosweep cannot do the same.  Jobs
  * that differ in exactly one list option are merged into one job with a
  * list.  The result is iosweep job-file text.
@@ -16,29 +16,7 @@
 #include <stdio.h>
 
 #include "fio/fio.h"
-#include "job/options.h"
-
-struct import_note {
-	char *where;     /* "FILE:LINE" or "command line" */
-	char *setting;   /* "name=value" as written */
-	char *why;
-};
-
-struct import_job {
-	char *name;
-	char *val[OPT__COUNT]; /* iosweep values as job-file text; NULL: not written */
-	char *merged;          /* "a, b, c (they differ only in bs)" or NULL */
-	char *fio_name;        /* the fio job it came from (first one when merged) */
-};
-
-struct import {
-	struct import_job *jobs;
-	size_t njobs;
-	struct import_note *notes;
-	size_t nnotes;
-	size_t *note_slots;    /* hash table of notes (index + 1; 0: free), to say each once */
-	size_t nslots;         /* a power of two, at least twice nnotes */
-};
+#include "fio/fio_translation.h"
 
 /* Translates every job of in.  -1 with "FILE:LINE: name=value: why" in err
  * when a job cannot be translated without measuring something else. */

@@ -1,5 +1,6 @@
 /*
- * fio_words.c - see fio_words.h.  Two tables, fio word -> what iosweep says.
+ * fio_words.c - see fio_words.h: the table of fio's options, its engines
+ * and its rw words, and the hints the job parser gives from them.
  */
 #define _GNU_SOURCE
 #include "job/fio_words.h"
@@ -11,73 +12,377 @@
 #include "io/engines/engine.h"
 
 #define IMPORT " (or translate a fio job with 'iosweep import')"
+#define REPORT "changes how fio reports, not what it measures"
+#define SCHED "changes how fio schedules its workers; iosweep does not pin or renice"
+#define RATE_MIN "fio ends a job that falls below this rate; iosweep does not stop (under a " \
+	"rate it reports how far behind it fell: behind_schedule_s)"
 
-static const struct {
-	const char *fio, *hint;
-} option_hints[] = {
-	{ "direct", "fio's direct=1 is 'cache = direct' here" IMPORT },
-	{ "buffered", "fio's buffered=0 is 'cache = direct' here; reads are buffered by default" IMPORT },
-	{ "invalidate", "fio's invalidate=1 is 'cache = fadvise' here, invalidate=0 'cache = keep'" IMPORT },
-	{ "ioengine", NULL }, /* engine_hint(): the engine table's names */
-	{ "numjobs", "fio's numjobs is 'threads' here" IMPORT },
-	{ "blocksize", "fio's blocksize is 'bs' here" IMPORT },
-	{ "readwrite", "fio's readwrite is 'pattern' (sequential, random) and 'op' (read, write, "
-		       "readwrite) here" IMPORT },
-	{ "rw", "fio's rw is 'pattern' (sequential, random) and 'op' (read, write, readwrite) "
+const char fio_why_report[] = REPORT;
+
+/* One row per fio option that iosweep knows. */
+static const struct fio_word words[] = {
+	/* translated */
+	{ .fio = "name", .handler = FH_NAME,
+	  .hint = "a job's name is its [section] here" IMPORT },
+	{ .fio = "description", .to = "description", .handler = FH_DESCRIPTION },
+	{ .fio = "filename", .to = "filename", .handler = FH_FILENAME },
+	{ .fio = "directory", .handler = FH_DIRECTORY,
+	  .hint = "write the directory into 'filename' here" IMPORT },
+	{ .fio = "size", .to = "size", .handler = FH_SIZE },
+	{ .fio = "filesize", .handler = FH_FILESIZE,
+	  .hint = "fio's filesize is 'size' here" IMPORT },
+	{ .fio = "bs", .to = "bs", .handler = FH_BS },
+	{ .fio = "blocksize", .to = "bs", .handler = FH_BS,
+	  .hint = "fio's blocksize is 'bs' here" IMPORT },
+	{ .fio = "bsrange", .handler = FH_BSRANGE },
+	{ .fio = "blocksize_range", .handler = FH_BSRANGE },
+	{ .fio = "bssplit", .handler = FH_BSSPLIT },
+	{ .fio = "rw", .to = "pattern", .handler = FH_RW,
+	  .hint = "fio's rw is 'pattern' (sequential, random) and 'op' (read, write, readwrite) "
 		"here" IMPORT },
-	{ "fsync", "fio's fsync=N is 'sync = fsync' with 'sync_every = N' here" IMPORT },
-	{ "fdatasync", "fio's fdatasync=N is 'sync = fdatasync' with 'sync_every = N' here" IMPORT },
-	{ "end_fsync", "fio's end_fsync=1 is 'sync = end' here" IMPORT },
-	{ "fsync_on_close", "fio's fsync_on_close=1 is 'sync = end' here" IMPORT },
-	{ "zero_buffers", "fio's zero_buffers is 'data = zero' here" IMPORT },
-	{ "refill_buffers", "iosweep always writes new data into every block; remove it" IMPORT },
-	{ "scramble_buffers", "iosweep always writes new data into every block; remove it" IMPORT },
-	{ "rwmixwrite", "write 'rwmixread' (100 minus fio's rwmixwrite) here" IMPORT },
-	{ "overwrite", "fio's overwrite=1 is 'alloc = overwrite' (the default) here" IMPORT },
-	{ "fallocate", "fio's fallocate is 'alloc' here (prealloc, allocate, overwrite)" IMPORT },
-	{ "do_verify", "write 'verify = after' to check what a repeat wrote" IMPORT },
-	{ "rate_process", "iosweep's rate schedule is always linear; remove it" IMPORT },
-	{ "ramp_time", "fio's ramp_time is 'ramp' here (with time_based); 'warmup' runs whole "
-		       "unmeasured repeats first" IMPORT },
-	{ "randrepeat", "iosweep's random reads always repeat for a seed: set 'seed'" IMPORT },
-	{ "randseed", "fio's randseed is 'seed' here" IMPORT },
-	{ "norandommap", "fio's norandommap is 'pattern = random-replace' here" IMPORT },
-	{ "iodepth_batch", "iosweep keeps 'iodepth' reads in flight and submits as slots free up; "
-			   "it has no batch setting" IMPORT },
-	{ "iodepth_batch_submit", "iosweep keeps 'iodepth' reads in flight and submits as slots "
-				  "free up; it has no batch setting" IMPORT },
-	{ "iodepth_batch_complete", "iosweep reaps what has completed; it has no batch setting" IMPORT },
-	{ "iodepth_low", "iosweep refills the queue as soon as a read completes" IMPORT },
-	{ "loops", "fio's loops is 'repeat' here" IMPORT },
-	{ "number_ios", "fio's number_ios is 'count' here (random reads)" IMPORT },
-	{ "fadvise_hint", "fio's fadvise_hint is 'hint' here (none, sequential, random, willneed, "
-			  "noreuse)" IMPORT },
-	{ "name", "a job's name is its [section] here" IMPORT },
-	{ "filesize", "fio's filesize is 'size' here" IMPORT },
-	{ "directory", "write the directory into 'filename' here" IMPORT },
-	{ "thread", "iosweep's readers are always threads; remove it" IMPORT },
-	{ "group_reporting", "iosweep always reports a run's threads together; remove it" IMPORT },
-	{ "stonewall", "iosweep runs jobs one after another; remove it" IMPORT },
-	{ "kb_base", "here k m g t and KiB MiB GiB TiB are powers of 1024, KB MB GB TB powers of "
-		     "1000, always" IMPORT },
-	{ "offset", "iosweep reads from the start of the file" IMPORT },
+	{ .fio = "readwrite", .to = "op", .handler = FH_RW,
+	  .hint = "fio's readwrite is 'pattern' (sequential, random) and 'op' (read, write, "
+		"readwrite) here" IMPORT },
+	{ .fio = "ioengine", .to = "engine", .handler = FH_IOENGINE },
+	{ .fio = "iodepth", .to = "iodepth", .handler = FH_IODEPTH },
+	{ .fio = "direct", .handler = FH_DIRECT,
+	  .hint = "fio's direct=1 is 'cache = direct' here" IMPORT },
+	{ .fio = "buffered", .handler = FH_BUFFERED,
+	  .hint = "fio's buffered=0 is 'cache = direct' here; reads are buffered by default"
+		IMPORT },
+	{ .fio = "invalidate", .handler = FH_INVALIDATE,
+	  .hint = "fio's invalidate=1 is 'cache = fadvise' here, invalidate=0 'cache = keep'"
+		IMPORT },
+	{ .fio = "pre_read", .handler = FH_PRE_READ },
+	{ .fio = "fadvise_hint", .to = "hint", .handler = FH_FADVISE_HINT,
+	  .hint = "fio's fadvise_hint is 'hint' here (none, sequential, random, willneed, noreuse)"
+		IMPORT },
+	{ .fio = "numjobs", .to = "threads", .handler = FH_NUMJOBS,
+	  .hint = "fio's numjobs is 'threads' here" IMPORT },
+	{ .fio = "runtime", .to = "runtime", .handler = FH_RUNTIME },
+	{ .fio = "time_based", .to = "time_based", .handler = FH_TIME_BASED },
+	{ .fio = "ramp_time", .to = "ramp", .handler = FH_RAMP_TIME,
+	  .hint = "fio's ramp_time is 'ramp' here (with time_based); 'warmup' runs whole "
+		"unmeasured repeats first" IMPORT },
+	{ .fio = "loops", .to = "repeat", .handler = FH_LOOPS,
+	  .hint = "fio's loops is 'repeat' here" IMPORT },
+	{ .fio = "randrepeat", .handler = FH_RANDREPEAT,
+	  .hint = "iosweep's random reads always repeat for a seed: set 'seed'" IMPORT },
+	{ .fio = "allrandrepeat", .handler = FH_RANDREPEAT },
+	{ .fio = "randseed", .to = "seed", .handler = FH_RANDSEED,
+	  .hint = "fio's randseed is 'seed' here" IMPORT },
+	{ .fio = "norandommap", .handler = FH_NORANDOMMAP,
+	  .hint = "fio's norandommap is 'pattern = random-replace' here" IMPORT },
+	{ .fio = "fixedbufs", .to = "fixedbufs", .handler = FH_KNOB },
+	{ .fio = "registerfiles", .to = "registerfiles", .handler = FH_KNOB },
+	{ .fio = "sqthread_poll", .to = "sqthread_poll", .handler = FH_KNOB },
+	{ .fio = "hipri", .to = "hipri", .handler = FH_KNOB },
+	{ .fio = "nowait", .to = "nowait", .handler = FH_KNOB },
+	{ .fio = "iodepth_batch_complete_min", .handler = FH_BATCH_COMPLETE },
+	{ .fio = "iodepth_batch_complete", .handler = FH_BATCH_COMPLETE,
+	  .hint = "iosweep reaps what has completed; it has no batch setting" IMPORT },
+	{ .fio = "iodepth_batch_complete_max", .handler = FH_BATCH_COMPLETE },
+	{ .fio = "number_ios", .to = "count", .handler = FH_NUMBER_IOS,
+	  .hint = "fio's number_ios is 'count' here (random reads)" IMPORT },
+	{ .fio = "offset", .handler = FH_OFFSET,
+	  .hint = "iosweep reads from the start of the file" IMPORT },
+	{ .fio = "stonewall", .handler = FH_ORDER,
+	  .hint = "iosweep runs jobs one after another; remove it" IMPORT },
+	{ .fio = "wait_for_previous", .handler = FH_ORDER },
+	{ .fio = "wait_for", .handler = FH_ORDER },
+	{ .fio = "kb_base", .handler = FH_KB_BASE,
+	  .hint = "here k m g t and KiB MiB GiB TiB are powers of 1024, KB MB GB TB powers of "
+		"1000, always" IMPORT },
+	{ .fio = "rate", .to = "rate", .handler = FH_RATE },
+	{ .fio = "rate_iops", .to = "rate_iops", .handler = FH_RATE },
+	{ .fio = "rate_process", .handler = FH_RATE_PROCESS,
+	  .hint = "iosweep's rate schedule is always linear; remove it" IMPORT },
+	{ .fio = "random_distribution", .handler = FH_DISTRIBUTION },
+	{ .fio = "percentage_random", .handler = FH_PERCENTAGE_RANDOM },
+	{ .fio = "nrfiles", .handler = FH_NRFILES },
+	{ .fio = "verify", .to = "verify", .handler = FH_VERIFY },
+	{ .fio = "do_verify", .handler = FH_DO_VERIFY,
+	  .hint = "write 'verify = after' to check what a repeat wrote" IMPORT },
+	{ .fio = "verify_only", .handler = FH_VERIFY_ONLY },
+	{ .fio = "verify_pattern", .handler = FH_PATTERN },
+	/* writes */
+	{ .fio = "rwmixread", .to = "rwmixread", .scope = FW_MIXED_JOBS, .handler = FH_RWMIX },
+	{ .fio = "rwmixwrite", .scope = FW_MIXED_JOBS, .handler = FH_RWMIX,
+	  .hint = "write 'rwmixread' (100 minus fio's rwmixwrite) here" IMPORT },
+	{ .fio = "fsync", .to = "sync", .scope = FW_WRITE_JOBS, .handler = FH_COUNT,
+	  .hint = "fio's fsync=N is 'sync = fsync' with 'sync_every = N' here" IMPORT },
+	{ .fio = "fdatasync", .scope = FW_WRITE_JOBS, .handler = FH_COUNT,
+	  .hint = "fio's fdatasync=N is 'sync = fdatasync' with 'sync_every = N' here" IMPORT },
+	{ .fio = "end_fsync", .scope = FW_WRITE_JOBS, .handler = FH_END_FSYNC,
+	  .hint = "fio's end_fsync=1 is 'sync = end' here" IMPORT },
+	{ .fio = "fsync_on_close", .scope = FW_WRITE_JOBS, .handler = FH_FSYNC_ON_CLOSE,
+	  .hint = "fio's fsync_on_close=1 is 'sync = end' here" IMPORT },
+	{ .fio = "sync", .scope = FW_WRITE_JOBS, .handler = FH_SYNC },
+	{ .fio = "zero_buffers", .scope = FW_WRITE_JOBS, .handler = FH_ZERO_BUFFERS,
+	  .hint = "fio's zero_buffers is 'data = zero' here" IMPORT },
+	{ .fio = "refill_buffers", .scope = FW_WRITE_JOBS, .handler = FH_REFILL_BUFFERS,
+	  .hint = "iosweep always writes new data into every block; remove it" IMPORT },
+	{ .fio = "scramble_buffers", .scope = FW_WRITE_JOBS, .handler = FH_SCRAMBLE_BUFFERS,
+	  .hint = "iosweep always writes new data into every block; remove it" IMPORT },
+	{ .fio = "buffer_compress_percentage", .to = "compress", .scope = FW_WRITE_JOBS,
+	  .handler = FH_COMPRESS },
+	{ .fio = "buffer_compress_chunk", .scope = FW_WRITE_JOBS, .handler = FH_COMPRESS_CHUNK },
+	{ .fio = "buffer_pattern", .scope = FW_WRITE_JOBS, .handler = FH_PATTERN },
+	{ .fio = "fallocate", .to = "alloc", .scope = FW_WRITE_JOBS, .handler = FH_FALLOCATE,
+	  .hint = "fio's fallocate is 'alloc' here (prealloc, allocate, overwrite)" IMPORT },
+	{ .fio = "overwrite", .scope = FW_WRITE_JOBS, .handler = FH_OVERWRITE,
+	  .hint = "fio's overwrite=1 is 'alloc = overwrite' (the default) here" IMPORT },
+	{ .fio = "create_on_open", .scope = FW_WRITE_JOBS, .handler = FH_CREATE_ON_OPEN },
+	{ .fio = "unlink", .handler = FH_UNLINK,
+	  .why = "irrelevant: iosweep keeps the test files it makes" },
+	{ .fio = "unlink_each_loop", .handler = FH_UNLINK_EACH_LOOP,
+	  .why = "irrelevant: iosweep keeps the test files it makes" },
+	/* refused unless off: they change what is measured */
+	{ .fio = "thinktime", .kind = FW_OFF_ONLY,
+	  .why = "iosweep does not pause between I/Os" },
+	{ .fio = "startdelay", .kind = FW_OFF_ONLY,
+	  .why = "iosweep starts every run at once" },
+	{ .fio = "io_size", .kind = FW_OFF_ONLY,
+	  .why = "iosweep goes through the file once per repeat: use loops or size" },
+	{ .fio = "io_limit", .kind = FW_OFF_ONLY,
+	  .why = "iosweep goes through the file once per repeat: use loops or size" },
+	{ .fio = "latency_target", .kind = FW_OFF_ONLY,
+	  .why = "iosweep keeps iodepth fixed" },
+	{ .fio = "create_only", .kind = FW_OFF_ONLY,
+	  .why = "a job that only creates files measures nothing" },
+	{ .fio = "fill_device", .kind = FW_OFF_ONLY,
+	  .why = "iosweep writes the job's size, not until the disk is full" },
+	{ .fio = "fill_fs", .kind = FW_OFF_ONLY,
+	  .why = "iosweep writes the job's size, not until the disk is full" },
+	{ .fio = "file_append", .kind = FW_OFF_ONLY,
+	  .why = "iosweep writes within the file, never past its end" },
+	{ .fio = "sync_file_range", .kind = FW_OFF_ONLY,
+	  .why = "iosweep flushes with fsync or fdatasync only" },
+	{ .fio = "write_barrier", .kind = FW_OFF_ONLY,
+	  .why = "iosweep issues no barrier writes" },
+	{ .fio = "dedupe_percentage", .kind = FW_OFF_ONLY,
+	  .why = "every block iosweep writes is unique" },
+	{ .fio = "verify_backlog", .kind = FW_OFF_ONLY,
+	  .why = "fio checks blocks between its writes, in the timed phase; iosweep checks after "
+		"it" },
+	{ .fio = "verify_state_load", .kind = FW_OFF_ONLY,
+	  .why = "iosweep checks what the repeat itself wrote" },
+	{ .fio = "experimental_verify", .kind = FW_OFF_ONLY,
+	  .why = "iosweep checks its own data only" },
+	{ .fio = "steadystate", .kind = FW_OFF_ONLY,
+	  .why = "iosweep has no steady-state detection" },
+	{ .fio = "ss", .kind = FW_OFF_ONLY,
+	  .why = "iosweep has no steady-state detection" },
+	{ .fio = "zonesize", .kind = FW_OFF_ONLY,
+	  .why = "iosweep goes through the whole file, not zones of it" },
+	{ .fio = "zoneskip", .kind = FW_OFF_ONLY,
+	  .why = "iosweep goes through the whole file, not zones of it" },
+	{ .fio = "offset_increment", .kind = FW_OFF_ONLY,
+	  .why = "iosweep's threads split the file themselves" },
+	{ .fio = "trim_percentage", .kind = FW_OFF_ONLY,
+	  .why = "iosweep does not trim" },
+	{ .fio = "uncached", .kind = FW_OFF_ONLY,
+	  .why = "iosweep does not read with RWF_UNCACHED" },
+	/* reported, not translated */
+	{ .fio = "rate_min", .kind = FW_UNSUPPORTED,
+	  .why =  RATE_MIN },
+	{ .fio = "rate_iops_min", .kind = FW_UNSUPPORTED,
+	  .why =  RATE_MIN },
+	{ .fio = "rate_cycle", .kind = FW_UNSUPPORTED,
+	  .why = "the window of fio's rate_min; " RATE_MIN },
+	/* irrelevant */
+	{ .fio = "thread", .kind = FW_IRRELEVANT,
+	  .why = "iosweep's readers are always threads of one process",
+	  .hint = "iosweep's readers are always threads; remove it" IMPORT },
+	{ .fio = "group_reporting", .kind = FW_IRRELEVANT,
+	  .why = "iosweep always reports a run's threads together",
+	  .hint = "iosweep always reports a run's threads together; remove it" IMPORT },
+	{ .fio = "new_group", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "unit_base", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "output", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "output-format", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "percentile_list", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "clat_percentiles", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "lat_percentiles", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "slat_percentiles", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "disable_lat", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "disable_clat", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "disable_slat", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "disable_bw_measurement", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "significant_figures", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "unified_rw_reporting", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "stats", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "gtod_reduce", .kind = FW_IRRELEVANT,
+	  .why = "iosweep always times every read" },
+	{ .fio = "clocksource", .kind = FW_IRRELEVANT,
+	  .why = "iosweep always uses CLOCK_MONOTONIC" },
+	{ .fio = "write_bw_log", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "write_lat_log", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "write_iops_log", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "write_hist_log", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "log_avg_msec", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "log_hist_msec", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "per_job_logs", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "log_offset", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "exitall", .kind = FW_IRRELEVANT,
+	  .why = "iosweep runs one job at a time" },
+	{ .fio = "exitall_on_error", .kind = FW_IRRELEVANT,
+	  .why = "iosweep stops a run at its first error" },
+	{ .fio = "continue_on_error", .kind = FW_IRRELEVANT,
+	  .why = "iosweep stops a run at its first error" },
+	{ .fio = "create_serialize", .kind = FW_IRRELEVANT,
+	  .why = "iosweep creates a missing file before a run" },
+	{ .fio = "allow_file_create", .kind = FW_IRRELEVANT,
+	  .why = "iosweep creates a missing file itself" },
+	{ .fio = "rw_sequencer", .kind = FW_IRRELEVANT,
+	  .why = "matters only with rw=randread:N, not translated" },
+	{ .fio = "random_generator", .kind = FW_IRRELEVANT,
+	  .why = "iosweep draws offsets with its own generator (splitmix64)" },
+	{ .fio = "verify_interval", .kind = FW_IRRELEVANT,
+	  .why = "the size of fio's verify headers' blocks" },
+	{ .fio = "verify_offset", .kind = FW_IRRELEVANT,
+	  .why = "where fio puts its verify header in a block" },
+	{ .fio = "verify_fatal", .kind = FW_IRRELEVANT,
+	  .why = "iosweep fails the run at the first bad block" },
+	{ .fio = "verify_dump", .kind = FW_IRRELEVANT,
+	  .why = "iosweep names the first bad block and what it holds" },
+	{ .fio = "verify_async", .kind = FW_IRRELEVANT,
+	  .why = "iosweep checks after the repeat, untimed" },
+	{ .fio = "verify_async_cpus", .kind = FW_IRRELEVANT,
+	  .why = "iosweep checks after the repeat, untimed" },
+	{ .fio = "verify_state_save", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	{ .fio = "allow_mounted_write", .kind = FW_IRRELEVANT, .scope = FW_WRITE_JOBS,
+	  .why = "iosweep never writes a device" },
+	{ .fio = "create_fsync", .kind = FW_IRRELEVANT, .scope = FW_WRITE_JOBS,
+	  .why = "it flushes a file fio lays out, before the timed part" },
+	{ .fio = "rate_ignore_thinktime", .kind = FW_IRRELEVANT,
+	  .why = "iosweep has no think time" },
+	/* not supported; what is measured stays comparable */
+	{ .fio = "cpus_allowed", .kind = FW_UNSUPPORTED,
+	  .why =  SCHED },
+	{ .fio = "cpus_allowed_policy", .kind = FW_UNSUPPORTED,
+	  .why =  SCHED },
+	{ .fio = "cpumask", .kind = FW_UNSUPPORTED,
+	  .why =  SCHED },
+	{ .fio = "nice", .kind = FW_UNSUPPORTED,
+	  .why =  SCHED },
+	{ .fio = "prio", .kind = FW_UNSUPPORTED,
+	  .why =  SCHED },
+	{ .fio = "prioclass", .kind = FW_UNSUPPORTED,
+	  .why =  SCHED },
+	{ .fio = "ioscheduler", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep does not switch the device's scheduler (its results record which "
+		  "it is)" },
+	{ .fio = "iodepth_batch", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep submits reads as slots free up, not in batches",
+	  .hint = "iosweep keeps 'iodepth' reads in flight and submits as slots free up; it has "
+		"no batch setting" IMPORT },
+	{ .fio = "iodepth_batch_submit", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep submits reads as slots free up, not in batches",
+	  .hint = "iosweep keeps 'iodepth' reads in flight and submits as slots free up; it has "
+		"no batch setting" IMPORT },
+	{ .fio = "iodepth_low", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep refills the queue as soon as a read completes",
+	  .hint = "iosweep refills the queue as soon as a read completes" IMPORT },
+	{ .fio = "userspace_reap", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep reaps with io_getevents" },
+	{ .fio = "nonvectored", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep issues plain reads" },
+	{ .fio = "mem", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep allocates its buffers with posix_memalign" },
+	{ .fio = "iomem", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep allocates its buffers with posix_memalign" },
+	{ .fio = "mem_align", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep aligns its buffers to the page size" },
+	{ .fio = "iomem_align", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep aligns its buffers to the page size" },
+	{ .fio = "hugepage-size", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep does not use huge pages" },
+	{ .fio = "lockfile", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep's readers take no file locks" },
+	{ .fio = "file_service_type", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep reads one file per job" },
+	{ .fio = "openfiles", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep reads one file per job" },
+	{ .fio = "filename_format", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep names its own test files" },
+	{ .fio = "exec_prerun", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep runs no commands" },
+	{ .fio = "exec_postrun", .kind = FW_UNSUPPORTED,
+	  .why = "iosweep runs no commands" },
 };
 
-static const struct {
-	const char *option, *fio, *hint;
-} value_hints[] = {
-	{ "engine", "libaio", "fio's libaio is 'aio' here" },
-	{ "engine", "io_uring", "fio's io_uring is 'uring' here" },
-	{ "engine", "psync", "fio's psync (pread) is 'sync' here" },
-	{ "engine", "pvsync", "fio's pvsync (preadv) is 'sync' here" },
-	{ "pattern", "read", "fio's rw=read is 'sequential' here" },
-	{ "pattern", "randread", "fio's rw=randread is 'random' here" },
-	{ "pattern", "randwrite", "fio's rw=randwrite is 'op = write' with 'pattern = random' here" },
-	{ "pattern", "write", "fio's rw=write is 'op = write' with 'pattern = sequential' here" },
-	{ "pattern", "randrw", "fio's rw=randrw is 'op = readwrite' with 'pattern = random' here" },
-	{ "pattern", "rw", "fio's rw=rw is 'op = readwrite' with 'pattern = sequential' here" },
-	{ "pattern", "readwrite", "fio's rw=readwrite is 'op = readwrite' with 'pattern = sequential' here" },
+/* fio's engines that iosweep translates, and what each becomes */
+static const char *const engines[][2] = {
+	{ "psync", "sync" }, { "sync", "sync" }, { "pvsync", "sync" }, { "pvsync2", "psync2" },
+	{ "libaio", "aio" }, { "io_uring", "uring" }, { "mmap", "mmap" },
 };
+
+/* fio's rw words (fio 3.33 options.c) */
+static const struct fio_rw rws[] = {
+	{ "read", OP_READ, false }, { "randread", OP_READ, true },
+	{ "write", OP_WRITE, false }, { "randwrite", OP_WRITE, true },
+	{ "rw", OP_READWRITE, false }, { "readwrite", OP_READWRITE, false },
+	{ "randrw", OP_READWRITE, true },
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct fio_word *fio_word_find(const char *name)
+{
+	for (size_t i = 0; i < COUNT(words); i++)
+		if (strcasecmp(words[i].fio, name) == 0)
+			return &words[i];
+	return NULL;
+}
+
+const char *fio_engine_to(const char *fio_engine)
+{
+	for (size_t i = 0; i < COUNT(engines); i++)
+		if (strcmp(engines[i][0], fio_engine) == 0)
+			return engines[i][1];
+	return NULL;
+}
+
+const char *fio_engine_at(size_t i, const char **to)
+{
+	if (i >= COUNT(engines))
+		return NULL;
+	*to = engines[i][1];
+	return engines[i][0];
+}
+
+const struct fio_rw *fio_rw_find(const char *word)
+{
+	for (size_t i = 0; i < COUNT(rws); i++)
+		if (strcmp(rws[i].fio, word) == 0)
+			return &rws[i];
+	return NULL;
+}
 
 /* "fio's ioengine is 'engine' here (sync, psync2, ...)": every engine of
  * the table, so that the hint cannot leave one out. */
@@ -99,17 +404,38 @@ static const char *engine_hint(void)
 
 const char *fio_hint_option(const char *name)
 {
-	for (size_t i = 0; i < sizeof(option_hints) / sizeof(option_hints[0]); i++)
-		if (strcasecmp(option_hints[i].fio, name) == 0)
-			return option_hints[i].hint ? option_hints[i].hint : engine_hint();
-	return NULL;
+	const struct fio_word *w = fio_word_find(name);
+
+	if (w && strcmp(w->fio, "ioengine") == 0)
+		return engine_hint();
+	return w ? w->hint : NULL;
 }
 
 const char *fio_hint_value(const char *option, const char *value)
 {
-	for (size_t i = 0; i < sizeof(value_hints) / sizeof(value_hints[0]); i++)
-		if (strcmp(value_hints[i].option, option) == 0 &&
-		    strcasecmp(value_hints[i].fio, value) == 0)
-			return value_hints[i].hint;
-	return NULL;
+	static __thread char hint[200];
+	const struct fio_rw *rw = fio_rw_find(value);
+	const char *to;
+
+	if (strcmp(option, "engine") == 0) {
+		for (size_t i = 0; i < COUNT(engines); i++)
+			if (strcasecmp(engines[i][0], value) == 0 &&
+			    strcmp(engines[i][0], engines[i][1]) != 0) {
+				to = engines[i][1];
+				snprintf(hint, sizeof(hint), "fio's %s is '%s' here", engines[i][0],
+					 to);
+				return hint;
+			}
+		return NULL;
+	}
+	if ((strcmp(option, "pattern") != 0 && strcmp(option, "op") != 0) || !rw)
+		return NULL;
+	if (rw->op == OP_READ)
+		snprintf(hint, sizeof(hint), "fio's rw=%s is '%s' here", rw->fio,
+			 rw->random ? "random" : "sequential");
+	else
+		snprintf(hint, sizeof(hint), "fio's rw=%s is 'op = %s' with 'pattern = %s' here",
+			 rw->fio, rw->op == OP_WRITE ? "write" : "readwrite",
+			 rw->random ? "random" : "sequential");
+	return hint;
 }

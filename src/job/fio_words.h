@@ -1,12 +1,81 @@
 /*
- * fio_words.h - fio's words in an iosweep job file, pointed at iosweep's.
+ * fio_words.h - fio's words, the one table of them.
  *
- * A fio user's first job file says `direct=1` and `ioengine=libaio`.  The
- * job parser asks these tables what to say about an unknown option or value
- * that is fio's spelling.
+ * Every fio option iosweep knows is one row here: the iosweep option it
+ * becomes (for "did you mean"), what `iosweep import` does with it
+ * (translates it, notes it as irrelevant or not supported, or refuses it
+ * unless it is off) and what the job parser says when a fio user writes it
+ * in an iosweep job file.  fio's engine names and rw words are two small
+ * tables beside it.  The import (src/fio/) attaches its behaviour to the
+ * rows by their handler; what an engine can do and which options it takes
+ * is the engine table's (io/engines/engine.h), never written here.
  */
 #ifndef IOSWEEP_FIO_WORDS_H
 #define IOSWEEP_FIO_WORDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "io/ioloop.h"
+
+/* What iosweep import does with a fio option. */
+enum fio_word_kind {
+	FW_TRANSLATE,   /* its handler (enum fio_handler) says what it means */
+	FW_IRRELEVANT,  /* noted: changes nothing iosweep measures or reports */
+	FW_UNSUPPORTED, /* noted: iosweep cannot do it; what is measured stays comparable */
+	FW_OFF_ONLY,    /* refused unless 0 (or empty): it changes what is measured */
+};
+
+/* Which jobs an option does something to; the others get it noted as
+ * irrelevant. */
+enum fio_word_scope { FW_ANY_JOB, FW_WRITE_JOBS, FW_MIXED_JOBS };
+
+/* The import's handlers (src/fio/fio_rules.c), one per kind of value: a
+ * function, or a flag of its model of a fio job. */
+enum fio_handler {
+	FH_NONE, FH_NAME, FH_DESCRIPTION, FH_FILENAME, FH_DIRECTORY, FH_SIZE, FH_FILESIZE,
+	FH_BS, FH_BSRANGE, FH_BSSPLIT, FH_RW, FH_IOENGINE, FH_IODEPTH, FH_DIRECT, FH_BUFFERED,
+	FH_INVALIDATE, FH_PRE_READ, FH_FADVISE_HINT, FH_NUMJOBS, FH_RUNTIME, FH_TIME_BASED,
+	FH_RAMP_TIME, FH_LOOPS, FH_RANDREPEAT, FH_RANDSEED, FH_NORANDOMMAP, FH_KNOB,
+	FH_BATCH_COMPLETE, FH_NUMBER_IOS, FH_OFFSET, FH_ORDER, FH_KB_BASE, FH_RATE,
+	FH_RATE_PROCESS, FH_DISTRIBUTION, FH_PERCENTAGE_RANDOM, FH_NRFILES, FH_VERIFY,
+	FH_DO_VERIFY, FH_VERIFY_ONLY, FH_PATTERN, FH_RWMIX, FH_COUNT, FH_END_FSYNC,
+	FH_FSYNC_ON_CLOSE, FH_SYNC, FH_ZERO_BUFFERS, FH_REFILL_BUFFERS, FH_SCRAMBLE_BUFFERS,
+	FH_COMPRESS, FH_COMPRESS_CHUNK, FH_FALLOCATE, FH_OVERWRITE, FH_CREATE_ON_OPEN,
+	FH_UNLINK, FH_UNLINK_EACH_LOOP,
+	FH__COUNT
+};
+
+struct fio_word {
+	const char *fio;          /* fio's option name (lower case, as fio matches it) */
+	const char *to;           /* the iosweep option it is, or NULL */
+	enum fio_word_kind kind;
+	enum fio_word_scope scope;
+	enum fio_handler handler; /* FW_TRANSLATE */
+	const char *why;          /* noted or refused: why; translated and noted when on */
+	const char *hint;         /* written in an iosweep job file: what to write instead */
+};
+
+/* "changes how fio reports, not what it measures": the why of fio's output options */
+extern const char fio_why_report[];
+
+/* The row of fio's option name (case-insensitive), or NULL. */
+const struct fio_word *fio_word_find(const char *name);
+
+/* fio's engines: the iosweep engine fio's ioengine=NAME becomes, or NULL. */
+const char *fio_engine_to(const char *fio_engine);
+/* The i-th of fio's engine names that iosweep translates, with the iosweep
+ * engine it becomes in *to; NULL after the last. */
+const char *fio_engine_at(size_t i, const char **to);
+
+/* fio's rw words (read, randwrite, rw, ...) */
+struct fio_rw {
+	const char *fio;
+	enum op_kind op;
+	bool random;
+};
+/* The row of fio's rw=WORD, or NULL. */
+const struct fio_rw *fio_rw_find(const char *word);
 
 /* What to write instead of fio's option `name`, or NULL when it is not one. */
 const char *fio_hint_option(const char *name);

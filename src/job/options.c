@@ -36,94 +36,92 @@ static const char *const verify_values[] = { "none", "after", NULL };
 #define GiB (1ULL << 30)
 
 const struct option_def option_table[OPT__COUNT] = {
-	[OPT_FILENAME] = { "filename", T_PATH, false, false, NULL, 0, 0, NULL, "filename",
+	[OPT_FILENAME] = { "filename", T_PATH, false, false, NULL, 0, 0, NULL,
 			   "file to read; created if missing (default "
 			   "${IOSWEEP_DIR:-/var/tmp}/iosweep-SIZE-FILL.dat)" },
-	[OPT_SIZE] = { "size", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL, "size",
+	[OPT_SIZE] = { "size", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL,
 		       "file size; defaults to the size of an existing file" },
-	[OPT_FILL] = { "fill", T_ENUM, false, false, "random", 0, 0, fill_names, NULL,
+	[OPT_FILL] = { "fill", T_ENUM, false, false, "random", 0, 0, fill_names,
 		       "content of a created file (text: one integer 0-1000 per line); existing: "
 		       "a file of your own, never created" },
-	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL, "blocksize",
+	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL,
 		     "bytes per read" },
-	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL, NULL,
+	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL,
 			  "distance between the starts of consecutive reads (default bs: dense)" },
 	[OPT_PATTERN] = { "pattern", T_ENUM, true, false, "sequential", 0, 0, pattern_values,
-			  "rw", "order of reads; random: every block once per pass, in seeded order; "
+			  "order of reads; random: every block once per pass, in seeded order; "
 			  "random-replace: independent draws (fio's norandommap)" },
-	[OPT_COUNT] = { "count", T_UINT, false, false, NULL, 1, INT64_MAX, NULL, "number_ios",
+	[OPT_COUNT] = { "count", T_UINT, false, false, NULL, 1, INT64_MAX, NULL,
 			"number of random reads (default: one pass, a read per whole block)" },
-	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL, "randseed",
+	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL,
 		       "seed of random offsets and of fill=random content" },
 	/* the engine table says what each engine is (iosweep options lists them) */
 	[OPT_ENGINE] = { "engine", T_ENUM, true, false, "sync", 0, 0,
-			 (const char *const *)engine_names, "ioengine", "how reads are issued" },
-	[OPT_IODEPTH] = { "iodepth", T_UINT, true, false, "1", 1, 4096, NULL, "iodepth",
+			 (const char *const *)engine_names, "how reads are issued" },
+	[OPT_IODEPTH] = { "iodepth", T_UINT, true, false, "1", 1, 4096, NULL,
 			  "reads in flight for the queued engines (aio, uring)" },
-	[OPT_FIXEDBUFS] = { "fixedbufs", T_ENUM, true, false, "0", 0, 0, flag_values, "fixedbufs",
+	[OPT_FIXEDBUFS] = { "fixedbufs", T_ENUM, true, false, "0", 0, 0, flag_values,
 			    "uring: register the buffers (READ_FIXED)" },
 	[OPT_REGISTERFILES] = { "registerfiles", T_ENUM, true, false, "0", 0, 0, flag_values,
-				"registerfiles", "uring: register the file (IOSQE_FIXED_FILE)" },
+				"uring: register the file (IOSQE_FIXED_FILE)" },
 	[OPT_SQTHREAD_POLL] = { "sqthread_poll", T_ENUM, true, false, "0", 0, 0, flag_values,
-				"sqthread_poll", "uring: a kernel thread polls the submission queue" },
-	[OPT_HIPRI] = { "hipri", T_ENUM, true, false, "0", 0, 0, flag_values, "hipri",
+				"uring: a kernel thread polls the submission queue" },
+	[OPT_HIPRI] = { "hipri", T_ENUM, true, false, "0", 0, 0, flag_values,
 			"uring, psync2: poll for O_DIRECT completions (cache=direct)" },
-	[OPT_NOWAIT] = { "nowait", T_ENUM, true, false, "0", 0, 0, flag_values, "nowait",
+	[OPT_NOWAIT] = { "nowait", T_ENUM, true, false, "0", 0, 0, flag_values,
 			 "psync2: RWF_NOWAIT first, a blocking read when it would block" },
-	[OPT_CACHE] = { "cache", T_ENUM, true, false, "fadvise", 0, 0, cache_policy_names, NULL,
+	[OPT_CACHE] = { "cache", T_ENUM, true, false, "fadvise", 0, 0, cache_policy_names,
 			"page-cache state before each repeat" },
-	[OPT_HINT] = { "hint", T_ENUM, true, false, "none", 0, 0, hint_values, "fadvise_hint",
+	[OPT_HINT] = { "hint", T_ENUM, true, false, "none", 0, 0, hint_values,
 		       "posix_fadvise/madvise advice given after open" },
-	[OPT_THREADS] = { "threads", T_UINT, true, false, "1", 1, 1024, NULL, "numjobs",
+	[OPT_THREADS] = { "threads", T_UINT, true, false, "1", 1, 1024, NULL,
 			  "parallel readers, each on its own contiguous share of the reads" },
 	[OPT_CONSUME] = { "consume", T_ENUM, true, false, "checksum", 0, 0, consume_values,
-			  "verify", "what is done with the bytes read" },
-	[OPT_OP] = { "op", T_ENUM, true, false, "read", 0, 0, op_values, "readwrite",
+			  "what is done with the bytes read" },
+	[OPT_OP] = { "op", T_ENUM, true, false, "read", 0, 0, op_values,
 		     "read, write, or both (readwrite: rwmixread percent of the blocks are read)" },
-	[OPT_RWMIXREAD] = { "rwmixread", T_UINT, true, false, "50", 0, 100, NULL, "rwmixread",
+	[OPT_RWMIXREAD] = { "rwmixread", T_UINT, true, false, "50", 0, 100, NULL,
 			    "op=readwrite: percent of blocks read, the others written (per offset, "
 			    "from seed)" },
-	[OPT_SYNC] = { "sync", T_ENUM, true, false, "none", 0, 0, sync_values, "fsync",
+	[OPT_SYNC] = { "sync", T_ENUM, true, false, "none", 0, 0, sync_values,
 		       "durability: none; end (one timed fsync); fsync|fdatasync every "
 		       "sync_every writes; dsync|osync (open flags)" },
-	[OPT_SYNC_EVERY] = { "sync_every", T_UINT, true, false, "1", 1, INT64_MAX, NULL, NULL,
+	[OPT_SYNC_EVERY] = { "sync_every", T_UINT, true, false, "1", 1, INT64_MAX, NULL,
 			     "sync=fsync|fdatasync: writes between two flushes" },
-	[OPT_DATA] = { "data", T_ENUM, true, false, "random", 0, 0, data_values, NULL,
+	[OPT_DATA] = { "data", T_ENUM, true, false, "random", 0, 0, data_values,
 		       "what writes write: random (incompressible, checkable) or zeros" },
 	[OPT_COMPRESS] = { "compress", T_UINT, true, false, "0", 0, 99, NULL,
-			   "buffer_compress_percentage",
 			   "data=random: percent of each 4 KiB written that is zeros" },
 	[OPT_ALLOC] = { "alloc", T_ENUM, true, false, "overwrite", 0, 0, alloc_values,
-			"fallocate",
 			"writes go into written blocks, a file truncated before each repeat, or "
 			"fallocated blocks" },
-	[OPT_VERIFY] = { "verify", T_ENUM, false, false, "none", 0, 0, verify_values, "verify",
+	[OPT_VERIFY] = { "verify", T_ENUM, false, false, "none", 0, 0, verify_values,
 			 "after: read back and check every block a repeat wrote or read" },
-	[OPT_ALLOW_WRITE] = { "allow_write", T_PATH, false, true, NULL, 0, 0, NULL, NULL,
+	[OPT_ALLOW_WRITE] = { "allow_write", T_PATH, false, true, NULL, 0, 0, NULL,
 			      "the filename again: lets writes into a file iosweep did not make" },
-	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL, "loops",
+	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL,
 			 "measured repeats of each run" },
-	[OPT_WARMUP] = { "warmup", T_UINT, false, false, "0", 0, 100000, NULL, NULL,
+	[OPT_WARMUP] = { "warmup", T_UINT, false, false, "0", 0, 100000, NULL,
 			 "unmeasured repeats before the measured ones" },
 	[OPT_RUNTIME] = { "runtime", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
-			  "runtime", "stop a repeat after this long (0: no limit)" },
+			  "stop a repeat after this long (0: no limit)" },
 	[OPT_TIME_BASED] = { "time_based", T_ENUM, false, false, "0", 0, 0, flag_values,
-			     "time_based", "a repeat reads for its runtime, going round the file "
+			     "a repeat reads for its runtime, going round the file "
 			     "again at its end; figures are over the measured time" },
-	[OPT_RAMP] = { "ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL, "ramp_time",
+	[OPT_RAMP] = { "ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
 		       "time_based: read this long, unmeasured, before the runtime starts" },
-	[OPT_RATE] = { "rate", T_SIZE, true, false, "0", 0, INT64_MAX, NULL, "rate",
+	[OPT_RATE] = { "rate", T_SIZE, true, false, "0", 0, INT64_MAX, NULL,
 		       "bytes per second of the job, split over its threads: each read is due at "
 		       "a fixed time and a late one is measured from then (0: no limit)" },
-	[OPT_RATE_IOPS] = { "rate_iops", T_UINT, true, false, "0", 0, INT64_MAX, NULL, "rate_iops",
+	[OPT_RATE_IOPS] = { "rate_iops", T_UINT, true, false, "0", 0, INT64_MAX, NULL,
 			    "reads per second of the job, as rate (0: no limit)" },
-	[OPT_INTERVAL] = { "interval", T_DURATION, false, false, "1s", 0, INT64_MAX, NULL, NULL,
+	[OPT_INTERVAL] = { "interval", T_DURATION, false, false, "1s", 0, INT64_MAX, NULL,
 			   "length of the intervals of a repeat's series (reads, bytes, latency "
 			   "percentiles, residency); none for a repeat shorter than three (0: none)" },
-	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL, NULL,
+	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
-			      "description", "shown in reports" },
+			      "shown in reports" },
 };
 
 bool option_engine_takes(const struct engine_ops *e, int id)
@@ -170,15 +168,17 @@ static size_t distance(const char *a, const char *b)
 
 const char *option_suggest(const char *name)
 {
+	const struct fio_word *fio = fio_word_find(name);
 	const char *best = NULL;
 	size_t best_d = 3, len = strlen(name); /* farther than two edits is no suggestion */
+
+	if (fio && fio->to)
+		return fio->to; /* fio's name for it */
 
 	for (int i = 0; i < OPT__COUNT; i++) {
 		const struct option_def *o = &option_table[i];
 		size_t d = distance(o->name, name);
 
-		if (o->fio_name && strcasecmp(o->fio_name, name) == 0)
-			return o->name;
 		if (len >= 3 && strncasecmp(o->name, name, len) == 0)
 			d = 1; /* an abbreviation */
 		if (d < best_d) {

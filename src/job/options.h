@@ -4,7 +4,8 @@
  * Every job option is declared once, in options.c, with its type, default,
  * allowed values and help.  The job parser, the plan, `iosweep options`, the
  * reporters and the man-page test all read that table, so an option exists
- * everywhere or nowhere.
+ * everywhere or nowhere.  What fio calls an option is in fio's words' table
+ * (job/fio_words.h).
  */
 #ifndef IOSWEEP_OPTIONS_H
 #define IOSWEEP_OPTIONS_H
@@ -77,7 +78,6 @@ struct option_def {
 	const char *def;           /* default as job-file text; NULL: see help */
 	uint64_t min, max;         /* bounds for numbers */
 	const char *const *values; /* T_ENUM: the allowed words, NULL-terminated */
-	const char *fio_name;      /* what fio calls it, for "did you mean" */
 	const char *help;
 };
 

@@ -6,7 +6,9 @@
  * through `iosweep import` (fio.c, fio_import.c), and the job file that
  * makes is parsed and planned as `iosweep run` would, so that a fio job and
  * the iosweep run of its translation have the same params.  A job that
- * cannot be translated keeps empty params and matches nothing.
+ * cannot be translated or planned here (a file in a directory this machine
+ * lacks) has no params: it is no run, but named in "fio_unknown" with why,
+ * so that it is matched with nothing (by its name alone least of all).
  *
  * fio reports a job once for all its loops: the one repeat here is the
  * average of them (time, bytes and reads divided by loops, rates as fio
@@ -98,8 +100,18 @@ static json_t *job_params(json_t *global, json_t *job, const char *name, const c
 		err_set(why, "out of memory");
 		goto out;
 	}
-	if (jobfile_parse(&jf, path, text, len, why) < 0 || plan_expand(&plan, &jf, PLAN_ALONE, why) < 0)
+	if (jobfile_parse(&jf, path, text, len, why) < 0 ||
+	    plan_expand(&plan, &jf, PLAN_ALONE, why) < 0) {
+		/* "PATH:LINE: " names a line of the translation, not of the result */
+		size_t at = strlen(path);
+
+		if (strncmp(why, path, at) == 0 && why[at] == ':') {
+			at += 1 + strspn(why + at + 1, "0123456789");
+			if (why[at] == ':' && why[at + 1] == ' ')
+				memmove(why, why + at + 2, strlen(why + at + 2) + 1);
+		}
 		goto out;
+	}
 	params = options_params_json(plan.runs[0].v);
 	*loops = plan.runs[0].v[OPT_REPEAT].u;
 	plan_free(&plan);
@@ -194,8 +206,12 @@ static json_t *fio_repeat(json_t *job, const struct fio_dir *d, const bool *used
 	return rep;
 }
 
-/* One run from jobs[first..first+n) (clones of one fio job). */
-static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, const char *path)
+/* One run from jobs[first..first+n) (clones of one fio job); NULL with
+ * *unknown set to {"job", "why"} when the job's parameters cannot be known
+ * (it cannot be translated or planned here): such a run is matched with
+ * nothing, least of all by its name alone. */
+static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, const char *path,
+		       json_t **unknown)
 {
 	json_t *job = json_array_get(jobs, first), *params, *rep, *run;
 	const char *name = json_string_value(json_object_get(job, "jobname")), *op;
@@ -206,6 +222,10 @@ static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, con
 
 	params = job_params(global, json_object_get(job, "job options"), name ? name : "fio", path,
 			    &loops, why);
+	if (!params) {
+		*unknown = json_pack("{s:s, s:s}", "job", name ? name : "fio", "why", why);
+		return NULL;
+	}
 	for (size_t i = first; i < first + n; i++) {
 		for (int k = 0; k < 2; k++) {
 			json_t *r = json_object_get(json_array_get(jobs, i), dir_names[k]);
@@ -219,20 +239,18 @@ static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, con
 		}
 		failed |= json_integer_value(json_object_get(json_array_get(jobs, i), "error")) != 0;
 	}
-	/* the directions the translation does; without one, those fio did */
+	/* the directions the translation does */
 	op = json_string_value(json_object_get(params, "op"));
-	used[0] = op ? strcmp(op, "write") != 0 : d[0].ios > 0 || d[1].ios == 0;
-	used[1] = op ? strcmp(op, "read") != 0 : d[1].ios > 0;
-	if (op && !used[0] && d[0].ios > 0)
+	used[0] = !op || strcmp(op, "write") != 0;
+	used[1] = op && strcmp(op, "read") != 0;
+	if (!used[0] && d[0].ios > 0)
 		snprintf(note, sizeof(note), "fio's %.0f reads (its verify phase) are left out: "
 					     "iosweep's verify = after is not timed", d[0].ios);
 	rep = fio_repeat(job, d, used, n, loops);
 	run = json_pack("{s:s, s:o, s:[], s:b, s:b, s:I}", "job", name ? name : "fio", "params",
-			params ? params : json_object(), "repeats", "from_fio", 1, "failed",
-			failed, "fio_clones", (json_int_t)n);
-	if (run && !params)
-		json_object_set_new(run, "note", json_string(why));
-	else if (run && *note)
+			params, "repeats", "from_fio", 1, "failed", failed, "fio_clones",
+			(json_int_t)n);
+	if (run && *note)
 		json_object_set_new(run, "note", json_string(note));
 	if (run && rep && !failed)
 		json_array_append_new(json_object_get(run, "repeats"), rep);
@@ -423,11 +441,12 @@ static int fio_check_fields(json_t *doc, const char *path, char *err)
 int resultfile_from_fio(json_t **doc, const char *path, char *err)
 {
 	json_t *jobs = json_object_get(*doc, "jobs"), *global = json_object_get(*doc, "global options");
-	json_t *runs = json_array(), *out;
+	json_t *runs = json_array(), *unknowns = json_array(), *out;
 	size_t njobs = json_array_size(jobs);
 
-	if (!json_is_array(jobs) || !runs) {
+	if (!json_is_array(jobs) || !runs || !unknowns) {
 		json_decref(runs);
+		json_decref(unknowns);
 		return err_set(err, "%s: a fio result without a \"jobs\" array", path);
 	}
 	if (fio_check_fields(*doc, path, err) < 0) {
@@ -435,13 +454,14 @@ int resultfile_from_fio(json_t **doc, const char *path, char *err)
 		return -1;
 	}
 	for (size_t i = 0; i < njobs;) {
-		json_t *job = json_array_get(jobs, i), *run;
+		json_t *job = json_array_get(jobs, i), *run, *unknown = NULL;
 		size_t n = 1;
 
 		if (!json_is_string(json_object_get(job, "jobname")) ||
 		    !json_is_object(json_object_get(job, "read")) ||
 		    !json_is_object(json_object_get(job, "write"))) {
 			json_decref(runs);
+			json_decref(unknowns);
 			return err_set(err, "%s: fio job %zu has no jobname or read and write figures",
 				       path, i);
 		}
@@ -453,16 +473,19 @@ int resultfile_from_fio(json_t **doc, const char *path, char *err)
 		       same(json_array_get(jobs, i + n), job, "groupid") &&
 		       same(json_array_get(jobs, i + n), job, "job options"))
 			n++;
-		run = fio_run(jobs, i, n, global, path);
-		if (!run || json_array_append_new(runs, run) < 0) {
+		run = fio_run(jobs, i, n, global, path, &unknown);
+		if (run ? json_array_append_new(runs, run) < 0 :
+			  json_array_append_new(unknowns, unknown) < 0) {
 			json_decref(runs);
+			json_decref(unknowns);
 			return err_set(err, "%s: out of memory", path);
 		}
 		i += n;
 	}
-	out = json_pack("{s:{s:s, s:i, s:s, s:O}, s:o}", "iosweep", "version", IOSWEEP_VERSION,
-			"schema", IOSWEEP_SCHEMA, "source", "fio", "fio_version",
-			json_object_get(*doc, "fio version"), "runs", runs);
+	out = json_pack("{s:{s:s, s:i, s:s, s:O}, s:o, s:o}", "iosweep", "version",
+			IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA, "source", "fio", "fio_version",
+			json_object_get(*doc, "fio version"), "runs", runs, "fio_unknown",
+			unknowns);
 	if (!out)
 		return err_set(err, "%s: out of memory", path);
 	json_decref(*doc);

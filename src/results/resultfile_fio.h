@@ -15,7 +15,8 @@ bool resultfile_is_fio(json_t *doc);
  * document of it: one run per fio job (the clones of numjobs summed), with
  * one repeat (fio's loops averaged), "from_fio": true, and as params the
  * parameters iosweep would record for the job `iosweep import` makes of the
- * job's options.  -1 with "PATH: why" in err (ERR_MAX bytes). */
+ * job's options.  A fio job whose parameters cannot be known that way is
+ * no run: "fio_unknown" lists it, {"job": NAME, "why": WHY}.  -1 with "PATH: why" in err (ERR_MAX bytes). */
 int resultfile_from_fio(json_t **doc, const char *path, char *err);
 
 #endif

@@ -556,10 +556,15 @@ import_bs() {
 	[[ "$output" == *"description=hello op = write"*"a line break or control character"* ]]
 	run "$IOSWEEP" import -- fio --name=a --size=1m --description=$'a\rb'
 	[ "$status" -eq 2 ]
-	# a line break in a name or an irrelevant option goes into no comment line either
-	run "$IOSWEEP" import -- fio --name=$'a\nop = write' --size=1m --thread=$'1\nop = write'
+	# a line break in an irrelevant option goes into no comment line either; in a
+	# name (an iosweep [section] is one line) it is refused
+	run "$IOSWEEP" import -- fio --name=a --size=1m --thread=$'1\nop = write'
 	[ "$status" -eq 0 ]
 	[[ "$output" != *$'\nop = write'* ]]
+	run "$IOSWEEP" import -- fio --name=$'a\nop = write' --size=1m
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"an iosweep job name cannot hold a control character; rename the fio job" ]]
 	printf '[a]\nsize=1m\ndescription=cost ${ is high\n' >d.fio
 	run "$IOSWEEP" import d.fio
 	[ "$status" -eq 2 ]
@@ -606,4 +611,50 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 	run timeout 30 "$IOSWEEP" import th.fio -o th.ini
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'thread: irrelevant' th.ini)" -eq 199980 ]
+}
+
+@test 'a fio job name is kept as it is or refused: a space is kept, a ] or more than 48 bytes refused' {
+	cd "$TESTDIR"
+	# fio's getopt takes --name NAME as --name=NAME
+	"$IOSWEEP" import -- fio --name 'a b' --rw=read --size=1m >ab.ini 2>/dev/null
+	grep -qx '\[a b\]' ab.ini
+	"$IOSWEEP" check ab.ini
+	# fio's name is all up to the last ']' of the line (fio --showcmd: --name=a]b)
+	printf '[a]b]\nrw=read\nsize=1m\n' >ab.fio
+	run "$IOSWEEP" import ab.fio
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: ab.fio:1: job 'a]b': an iosweep job name cannot hold ']' (it ends a [section]); rename the fio job" ]
+	run "$IOSWEEP" import -- fio --name='a]b' --size=1m
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"job 'a]b': an iosweep job name cannot hold ']'"* ]]
+	n48=$(printf 'n%.0s' $(seq 48))
+	run "$IOSWEEP" import -- fio --name="$n48" --size=1m
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[$n48]"* ]]
+	run "$IOSWEEP" import -- fio --name="${n48}n" --size=1m
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"an iosweep job name holds at most 48 bytes; give the fio job a shorter name" ]]
+}
+
+@test 'a fio job name of 15 MiB is refused in time linear in it (was quadratic: a minute)' {
+	cd "$TESTDIR"
+	python3 -c "print('[' + 'n' * (15 << 20) + ']\nrw=read\nsize=1m')" >long.fio
+	run timeout 10 "$IOSWEEP" import long.fio
+	[ "$status" -eq 2 ]
+	[ "${#output}" -lt 300 ]
+	[[ "$output" == *"an iosweep job name holds at most 48 bytes"* ]]
+	python3 -c "print('[a]\nrw=read\nsize=1m\nname=' + 'n' * (15 << 20))" >name.fio
+	run timeout 10 "$IOSWEEP" import name.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"an iosweep job name holds at most 48 bytes"* ]]
+}
+
+@test 'a literal $ in a path is refused: an iosweep job file cannot hold it' {
+	cd "$TESTDIR"
+	run "$IOSWEEP" import -- fio --name=r --rw=read --size=1m --filename="$TESTDIR/x\$y"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: command line: filename=$TESTDIR/x\$y: a '\$' in a path, which an iosweep job file cannot hold as it is (it starts a \${VAR}); rename the file or directory" ]
+	run "$IOSWEEP" import -- fio --name=r --rw=read --size=1m --directory="$TESTDIR/\$d"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"a '\$' in a path"* ]]
 }

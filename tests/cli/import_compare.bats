@@ -153,3 +153,46 @@ PY
 	[[ "$output" == *"have no run in common"* ]]
 	[[ "$output" != *"runtime error"* ]]
 }
+
+# fio_result OUT NAME OPTIONS_JSON: the fixture's [seq] job renamed NAME with
+# OPTIONS_JSON as its job options and no global ones
+fio_result() {
+	python3 - "$RESULT" "$@" <<'PY'
+import json, sys
+src, out, name, opts = sys.argv[1:5]
+d = json.load(open(src))
+job = d["jobs"][0]
+job["jobname"] = name
+job["job options"] = json.loads(opts)
+d["jobs"] = [job]
+d["global options"] = {}
+json.dump(d, open(out, "w"))
+PY
+}
+
+@test 'a fio job whose parameters cannot be known here is named in a note and never matched by its name alone' {
+	cd "$TESTDIR"
+	fio_result a.json r '{"rw": "randread", "bs": "4k", "size": "4m", "filename": "/nonexistent-dir/a"}'
+	fio_result b.json r '{"rw": "write", "bs": "1m", "size": "4m", "filename": "/nonexistent-dir/b"}'
+	run "$IOSWEEP" compare a.json b.json
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no run is in both files"* ]]
+	[[ "$output" == *"note: OLD: fio job 'r' is left out: its parameters cannot be known here (cannot create /nonexistent-dir/a: directory /nonexistent-dir: No such file or directory), and a run is never matched by its name alone"* ]]
+	[[ "$output" == *"note: NEW: fio job 'r' is left out"* ]]
+	# nor with itself
+	run "$IOSWEEP" compare a.json a.json -o json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'"runs": []'* && "$output" == *"fio job 'r' is left out"* ]]
+}
+
+@test 'a fio job name of 20 MiB is read in time linear in it (was past a minute)' {
+	cd "$TESTDIR"
+	fio_result long.json "$(printf 'n%.0s' $(seq 20))" '{"rw": "read", "size": "4m"}'
+	python3 -c "
+import json; d = json.load(open('long.json')); d['jobs'][0]['jobname'] = 'n' * (20 << 20)
+json.dump(d, open('long.json', 'w'))"
+	run timeout 10 "$IOSWEEP" compare long.json "$RESULT"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"an iosweep job name holds at most 48 bytes"* ]]
+}

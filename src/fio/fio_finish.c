@@ -1,0 +1,780 @@
+/*
+ * fio_finish.c - see fio_finish.h.  When all of a job's settings are read,
+ * the state becomes iosweep option values: its name, file and size, its
+ * writes (sync, data, alloc, verify), its engine options as the engine
+ * table allows them, its time and rate; options that only writes (or only
+ * mixed jobs) read are noted as irrelevant for the jobs they do nothing to.
+ */
+#define _GNU_SOURCE
+#include "fio/fio_finish.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/engines/engine.h"
+#include "job/fio_words.h"
+#include "job/options.h"
+#include "lib/error.h"
+#include "lib/units.h"
+
+#define W_ONLY "applies to writes only; this job only reads"
+
+static int set_val(struct import_job *ij, enum opt_id id, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_val(struct import_job *ij, enum opt_id id, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	free(ij->val[id]);
+	va_start(ap, fmt);
+	rc = vasprintf(&ij->val[id], fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		ij->val[id] = NULL;
+	return rc < 0 ? -1 : 0;
+}
+
+static int set_size(struct import_job *ij, enum opt_id id, uint64_t bytes)
+{
+	char buf[64];
+
+	units_fmt_size(bytes, buf, sizeof(buf));
+	return set_val(ij, id, "%s", buf);
+}
+
+#define MAX_NAME 48 /* the longest job name an iosweep job file holds (job.c) */
+
+/* The fio job's name, as an iosweep job file holds it: the same, or
+ * refused; a name fio gave two jobs gets "-2", "-3"... */
+static int set_name(struct import_job *ij, const struct fio_state *st, const char *job_at,
+		    const struct import *im, char *err)
+{
+	const char *name = st->name ? st->name : st->job->name;
+	size_t len = strnlen(name, MAX_NAME + 1);
+	char base[32];
+	int k = 1;
+
+	if (len > MAX_NAME)
+		return err_set(err, "%s: job '%.*s...': an iosweep job name holds at most %d "
+				    "bytes; give the fio job a shorter name", job_at, MAX_NAME,
+			       name, MAX_NAME);
+	for (const char *p = name; *p; p++)
+		if (*p == ']' || (unsigned char)*p < 0x20)
+			return err_set(err, "%s: job '%s': an iosweep job name cannot hold %s; "
+					    "rename the fio job", job_at, name, *p == ']' ?
+					    "']' (it ends a [section])" : "a control character");
+	if (!*name || strcmp(name, "global") == 0) {
+		snprintf(base, sizeof(base), "job%zu", im->njobs + 1);
+		name = base;
+	}
+	ij->name = strdup(name);
+	/* fio allows two jobs of one name; iosweep does not */
+	for (size_t i = 0; ij->name && i < im->njobs; i++)
+		if (strcmp(im->jobs[i].name, ij->name) == 0) {
+			free(ij->name);
+			if (asprintf(&ij->name, "%s-%d", name, ++k) < 0)
+				ij->name = NULL;
+			i = (size_t)-1; /* look again from the start */
+		}
+	if (!ij->name)
+		return err_set(err, "out of memory");
+	if (strlen(ij->name) > MAX_NAME)
+		return err_set(err, "%s: job '%s': fio has several jobs of this name; iosweep "
+				    "names this one %s, longer than the %d bytes a job name holds: "
+				    "give the fio jobs other names", job_at, name, ij->name,
+			       MAX_NAME);
+	return 0;
+}
+
+static uint64_t file_size(const char *path, bool *exists)
+{
+	struct stat st;
+
+	*exists = stat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+	return *exists && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+/* The job's size in bytes, from size, a percentage of the file, filesize or
+ * the existing file (0 for a block device: its size is found at run time),
+ * and in *ios the I/Os it stops after (0: the whole size): a filesize
+ * larger than size makes size only the amount of I/O, and fio's random
+ * I/Os range over the whole file (HOWTO filesize). */
+static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint64_t *ios,
+		    char *err)
+{
+	bool exists = false;
+	uint64_t have = path ? file_size(path, &exists) : 0;
+
+	*size = st->size ? st->size : st->filesize;
+	*ios = 0;
+	if (st->size && st->filesize && st->filesize < st->size)
+		return bad(st->size_at, err, "fio reads the %llu-byte file (filesize) more than "
+					     "once to do size; iosweep reads a file once per "
+					     "repeat", (unsigned long long)st->filesize);
+	if (st->size && st->filesize > st->size && st->random) {
+		*ios = st->size / st->bs + (st->size % st->bs != 0); /* checked with fio 3.33 */
+		*size = st->filesize;
+	}
+	if (st->size_pct) {
+		if (!exists || have == 0)
+			return bad(st->size_at, err, "a percentage of a file that does not exist "
+						     "(or is not a regular file with a size)");
+		*size = have * st->size_pct / 100 / st->bs * st->bs;
+		if (*size == 0)
+			return bad(st->size_at, err, "is less than one block of the file");
+	}
+	if (*size == 0 && !exists)
+		return err_set(err, "%s:%d: job '%s': fio needs a size (or an existing file) and "
+				    "so does iosweep", st->job->file, st->job->line, st->job->name);
+	if (*size == 0)
+		*size = have; /* fio reads the whole file (0 for a block device: iosweep asks) */
+	return 0;
+}
+
+/* "io_uring or pvsync2": fio's names of the engines that take option id,
+ * as the engine table says (one fio name per iosweep engine). */
+static void engines_taking(int id, char *buf, size_t n)
+{
+	size_t used = 0, total = 0;
+	const char *names[8], *name, *to;
+
+	for (size_t k = 0; engine_at(k); k++) {
+		if (!option_engine_takes(engine_at(k), id))
+			continue;
+		for (size_t i = 0; (name = fio_engine_at(i, &to)); i++)
+			if (strcmp(to, engine_at(k)->name) == 0 && total < 8) {
+				names[total++] = name;
+				break;
+			}
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < total && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s",
+					 i == 0 ? "" : i + 1 == total ? " or " : ", ", names[i]);
+}
+
+/* The engine options (io_uring's, pvsync2's), where the engine takes them
+ * (the engine table says); refused where it does not (fio refuses them
+ * there, or, for libaio's nowait, does what iosweep's aio cannot). */
+static int engine_flags(const struct fio_state *st, struct import_job *ij, const char *job_at,
+			char *err)
+{
+	const struct engine_ops *e = engine_find(st->engine);
+	char engines[128];
+
+	for (int k = 0; k < KNOB__COUNT; k++) {
+		int id = OPT_FIXEDBUFS + k;
+
+		if (!st->knob[k])
+			continue;
+		if (!e || !option_engine_takes(e, id)) {
+			engines_taking(id, engines, sizeof(engines));
+			return err_set(err, "%s: job '%s': %s=1 needs ioengine=%s", job_at,
+				       st->job->name, option_table[id].name, engines);
+		}
+		if (set_val(ij, id, "1") < 0)
+			return err_set(err, "out of memory");
+	}
+	return 0;
+}
+
+/* Notes for the settings of the job that do nothing to it: write options
+ * of a job that only reads, mix options of one that is not mixed. */
+static int note_scoped(struct import *im, const struct fio_state *st)
+{
+	for (size_t i = 0; i < st->job->nset; i++) {
+		const struct fio_word *r = fio_word_find(st->job->set[i].name);
+
+		if (r && r->scope == FW_WRITE_JOBS && st->op == OP_READ &&
+		    note(im, &st->job->set[i], NULL, "irrelevant: " W_ONLY) < 0)
+			return -1;
+		if (r && r->scope == FW_MIXED_JOBS && st->op != OP_READWRITE &&
+		    note(im, &st->job->set[i], NULL,
+			 "irrelevant: matters only for mixed reads and writes") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int set_duration(struct import_job *ij, enum opt_id id, uint64_t us)
+{
+	char buf[64];
+
+	option_format(id, (union optval){ .u = us * 1000 }, buf, sizeof(buf));
+	return set_val(ij, id, "%s", buf);
+}
+
+/* aio and uring keep iodepth I/Os in flight; the others do one at a time */
+static bool queued_engine(const struct fio_state *st)
+{
+	return strcmp(st->engine, "aio") == 0 || strcmp(st->engine, "uring") == 0;
+}
+
+/* time_based and ramp_time (fio: time_based needs a runtime, else it is
+ * dropped with a warning; the ramp comes before the runtime). */
+static int finish_time(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	bool timed = st->time_based && st->runtime_us;
+
+	if (st->time_based && !st->runtime_us &&
+	    note(im, st->time_based_at, NULL, "irrelevant: fio drops time_based without a runtime "
+					       "(and says so)") < 0)
+		return err_set(err, "out of memory");
+	if (st->ramp_us && !timed)
+		return bad(st->ramp_at, err, "iosweep ramps up only inside time_based repeats: add "
+					     "time_based and a runtime to the fio job, or use "
+					     "iosweep's warmup (whole unmeasured repeats)");
+	if (timed && set_val(ij, OPT_TIME_BASED, "1") < 0)
+		return err_set(err, "out of memory");
+	if (st->ramp_us && set_duration(ij, OPT_RAMP, st->ramp_us) < 0)
+		return err_set(err, "out of memory");
+	return 0;
+}
+
+/* fio's limits per direction and per clone as one limit of the job (iosweep
+ * limits all the I/O of a job, split over its threads); fio's rate wins
+ * over its rate_iops in a direction that has both (fio 3.33 init.c). */
+static int finish_rate(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	const struct fio_setting *at = st->rate_at ? st->rate_at : st->rate_iops_at;
+	uint64_t bps[2], total = 0;
+	bool iops_only = true, both = false, used[2] = { st->op != OP_WRITE, st->op != OP_READ };
+	unsigned mix = st->op == OP_READWRITE ? (unsigned)st->rwmixread :
+		       st->op == OP_READ ? 100 : 0;
+
+	if (!at)
+		return 0;
+	for (int d = 0; d < 2; d++) {
+		bps[d] = st->rate[d];
+		if (!bps[d] && __builtin_mul_overflow(st->rate_iops[d], st->bs_rw[d], &bps[d]))
+			return bad(at, err, "too large a rate");
+		if (used[d] && st->rate[d])
+			iops_only = false;
+		both |= used[d] && st->rate[d] && st->rate_iops[d];
+	}
+	if (both &&
+	    note(im, st->rate_iops_at, NULL, "irrelevant: fio ignores rate_iops in a direction "
+					      "that has a rate") < 0)
+		return err_set(err, "out of memory");
+	/* a mixed job: only limits in the mix's proportion make one limit */
+	if (mix == 100 || mix == 0)
+		total = bps[mix ? 0 : 1];
+	else if (bps[0] && bps[1] &&
+		 (unsigned __int128)bps[0] * (100 - mix) == (unsigned __int128)bps[1] * mix &&
+		 !__builtin_add_overflow(bps[0], bps[1], &total))
+		;
+	else if (bps[0] || bps[1])
+		return bad(at, err, "fio limits reads and writes separately (here %llu and %llu "
+				    "bytes a second, 0 for none) and moves the mix towards the one "
+				    "with room; iosweep limits the reads and writes of a job together: "
+				    "it translates limits in the proportion of rwmixread=%u only",
+			   (unsigned long long)bps[0], (unsigned long long)bps[1], mix);
+	if (total == 0)
+		return 0;
+	/* every clone of numjobs has its own limit */
+	if (total > INT64_MAX / st->numjobs)
+		return bad(at, err, "too large a rate");
+	total *= st->numjobs;
+	if (iops_only && set_val(ij, OPT_RATE_IOPS, "%llu", (unsigned long long)(total / st->bs)) < 0)
+		return err_set(err, "out of memory");
+	if (!iops_only && set_size(ij, OPT_RATE, total) < 0)
+		return err_set(err, "out of memory");
+	if (st->iodepth > 1 && queued_engine(st) &&
+	    note(im, at, NULL, "translated with a difference: when it is ahead of its rate fio "
+			       "waits for all its I/O in flight to complete before it sleeps; "
+			       "iosweep keeps them in flight") < 0)
+		return err_set(err, "out of memory");
+	return 0;
+}
+
+/* The file a write job names: never a device (iosweep would refuse it);
+ * a file of the user's only with allow_write, which the translation does
+ * not add: it says what to add. */
+static int finish_target(struct import *im, const struct fio_state *st, const char *path,
+			 const char *job_at, char *err)
+{
+	const struct fio_setting *at = st->filename_at;
+	struct stat sb;
+	char why[800];
+
+	if (!path)
+		return 0; /* iosweep's own test file */
+	if (strncmp(path, "/dev/", 5) == 0 || (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))) {
+		if (at)
+			return bad(at, err, "iosweep never writes a device or anything but a regular "
+					    "file; write the fio job for a file");
+		return err_set(err, "%s: job '%s': %s: iosweep never writes a device or anything "
+				    "but a regular file", job_at, st->job->name, path);
+	}
+	snprintf(why, sizeof(why), "this job writes %.200s: iosweep writes it only if it creates it "
+				   "or created it earlier; to let it overwrite a file of yours "
+				   "there, add 'allow_write = %.200s' to the job", path, path);
+	return note(im, at, at ? NULL : job_at, why) < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* sync: one kind of durability per iosweep run; fio's end fsync is in its
+ * timed part (backend.c do_io), as sync = end is in iosweep's. */
+static int finish_sync(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	bool end = st->end_fsync || st->fsync_on_close;
+	uint64_t every = st->fsync_every ? st->fsync_every : st->fdatasync_every;
+	const struct fio_setting *at = st->fsync_every ? st->fsync_at : st->fdatasync_at;
+	int rc = 0;
+
+	if (st->fsync_every && st->fdatasync_every)
+		return bad(st->fdatasync_at, err, "iosweep flushes one way in a run: fsync or "
+						  "fdatasync, not both");
+	if (every && st->sync_open)
+		return bad(st->sync_at, err, "iosweep makes writes durable one way in a run: "
+					     "O_SYNC/O_DSYNC writes or flushes every N writes, not both");
+	if (every) {
+		rc |= set_val(ij, OPT_SYNC, "%s", st->fsync_every ? "fsync" : "fdatasync");
+		rc |= set_val(ij, OPT_SYNC_EVERY, "%llu", (unsigned long long)every);
+		if (!end && every > 1)
+			rc |= note(im, at, NULL, "translated with a difference: iosweep also flushes "
+						 "once after the last write when writes since the last "
+						 "flush are left (fio does not without end_fsync)");
+		if (end && st->fdatasync_every)
+			rc |= note(im, at, NULL, "translated with a difference: iosweep's flush after "
+						 "the last write is an fdatasync, fio's an fsync");
+	} else if (st->sync_open) {
+		rc |= set_val(ij, OPT_SYNC, "%s", st->sync_open);
+		if (end)
+			rc |= note(im, st->sync_at, NULL, "translated with a difference: iosweep does "
+							  "not fsync an O_SYNC/O_DSYNC file at the end");
+	} else if (end) {
+		rc |= set_val(ij, OPT_SYNC, "%s", "end");
+	}
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* What is written.  iosweep's data is always new in every block (a function
+ * of seed and offset, checkable), which is fio's refill_buffers; fio's
+ * default writes one buffer again and again with a few bytes scrambled
+ * (scramble_buffers=1), and verify or buffer_compress_percentage turn
+ * refill_buffers on.  A deduplicating or compressing store tells them
+ * apart; a disk does not. */
+static int finish_data(struct import *im, const struct fio_state *st, struct import_job *ij,
+		       char *err)
+{
+	int rc = 0;
+
+	if (st->zero_buffers || st->compress_pct == 100)
+		return set_val(ij, OPT_DATA, "%s", "zero") < 0 ? err_set(err, "out of memory") : 0;
+	if (st->compress_pct) {
+		rc |= set_val(ij, OPT_COMPRESS, "%llu", (unsigned long long)st->compress_pct);
+		if (st->compress_chunk != 4096)
+			rc |= note(im, st->compress_at, NULL,
+				   "translated with a difference: fio makes every chunk of "
+				   "buffer_compress_chunk bytes (512 unless set) that compressible, "
+				   "iosweep every 4 KiB");
+	} else if (!st->refill_buffers && !st->verify) {
+		rc |= note(im, NULL, st->job->file, /* once per file */
+			   st->scramble_buffers ?
+			   "write jobs without refill_buffers: translated with a difference: fio "
+			   "writes the same buffer again and again, a few bytes of it scrambled "
+			   "(scramble_buffers=1); iosweep writes new data into every block, as fio's "
+			   "refill_buffers does" :
+			   "write jobs with scramble_buffers=0: translated with a difference: fio "
+			   "writes the same buffer again and again; iosweep writes new data into every "
+			   "block, as fio's refill_buffers does");
+	}
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* Where a write job's writes go (fio 3.33 filesetup.c): fio lays a file
+ * out when it is missing or too small, and then, for a job that only
+ * writes, as fallocate says (native and posix: fallocated; none and
+ * truncate: a hole; keep: fallocated beyond the file's end) or, with
+ * overwrite=1 or a job that reads too, by writing it whole; a file that is
+ * there is overwritten.  The translation is fio's first run (whether the
+ * file is there is known when the job runs, not when it is translated);
+ * iosweep's alloc applies before every repeat. */
+static int finish_alloc(struct import *im, const struct fio_state *st, struct import_job *ij,
+			char *err)
+{
+	int rc = 0;
+
+	if (st->op != OP_WRITE || st->overwrite)
+		return 0; /* alloc = overwrite, the default */
+	rc |= set_val(ij, OPT_ALLOC, "%s", st->create_on_open || st->fallocate == FALLOC_NONE ||
+					   st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc");
+	if (st->fallocate == FALLOC_KEEP)
+		rc |= note(im, st->rw_at, NULL, "translated with a difference: fio's fallocate=keep leaves "
+					 "the file empty, its writes extending it into fallocated space; "
+					 "iosweep's file has its size");
+	if (!st->unlink_each_loop && (!st->unlink || st->loops > 1))
+		rc |= note(im, NULL, st->job->file, /* once per file */
+			   st->unlink ?
+			   "write jobs with unlink and loops: translated with a difference: fio lays "
+			   "the file out before its first loop only, its later loops overwrite it; "
+			   "iosweep's alloc empties it before every repeat (alloc = overwrite is fio's "
+			   "later loops)" :
+			   "write jobs: translated as fio's first run, which lays the file out; "
+			   "fio's later runs and loops find the file and overwrite it (alloc = "
+			   "overwrite, or overwrite=1 in the fio job); iosweep's alloc empties it "
+			   "before every repeat");
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* verify: after the writes of every repeat, untimed, iosweep checks its
+ * data; fio checks its headers and times the check as the job's reads. */
+static int finish_verify(struct import *im, const struct fio_state *st, struct import_job *ij,
+			 char *err)
+{
+	const char *why = NULL;
+
+	if (!st->verify)
+		return 0;
+	if (!st->do_verify && !st->verify_only)
+		why = "irrelevant: fio writes its verify headers but does not check them "
+		      "(do_verify=0)";
+	else if (st->op == OP_WRITE && st->time_based && st->runtime_us && !st->verify_only)
+		why = "irrelevant: fio's time_based writes take the whole runtime, so it never "
+		      "checks (and says so)";
+	if (why)
+		return note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+	if (set_val(ij, OPT_VERIFY, "%s", "after") < 0)
+		return err_set(err, "out of memory");
+	why = st->op == OP_READ ?
+	      "translated with a difference: verify = after checks iosweep's data (each 4 KiB "
+	      "names its offset and seed), so the file must be one an iosweep write job of the "
+	      "same seed wrote; a file fio wrote fails it" :
+	      "translated with a difference: fio writes a header and checksum into every block "
+	      "and times reading them back as the job's reads; iosweep checks its own data after "
+	      "every repeat, untimed (verified_bytes)";
+	return note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* The write side of a job (fio's rw), with the file it writes. */
+static int finish_writes(struct import *im, struct fio_state *st, struct import_job *ij,
+			 const char *path, const char *job_at, char *err)
+{
+	int rc = 0;
+
+	if (st->verify_only) {
+		/* fio only checks what an earlier run of the job wrote: a read */
+		if (!st->verify)
+			return bad(st->verify_only_at, err, "verify_only without verify checks "
+							    "nothing");
+		st->op = OP_READ;
+		if (note(im, st->verify_only_at, NULL, "translated: a read of the blocks the job "
+						       "writes, with verify = after") < 0)
+			return err_set(err, "out of memory");
+	}
+	if (st->op == OP_READ)
+		return finish_verify(im, st, ij, err);
+	if (finish_target(im, st, path, job_at, err) < 0)
+		return -1;
+	rc |= set_val(ij, OPT_OP, "%s", st->op == OP_WRITE ? "write" : "readwrite");
+	if (st->op == OP_READWRITE)
+		rc |= set_val(ij, OPT_RWMIXREAD, "%llu", (unsigned long long)st->rwmixread);
+	if (st->op == OP_READWRITE && !st->random)
+		rc |= note(im, st->rw_at, NULL,
+			   "translated with a difference: fio's reads and writes each go through "
+			   "the file from its start, the writes over blocks the reads read; iosweep "
+			   "goes through it once, reading rwmixread percent of the blocks and "
+			   "writing the others");
+	else if (st->op == OP_READWRITE)
+		rc |= note(im, st->rw_at, NULL,
+			   "translated with a difference: fio draws each I/O's direction as it "
+			   "goes, iosweep each block's from seed: the same share, other blocks");
+	if (rc < 0)
+		return err_set(err, "out of memory");
+	if (finish_sync(im, st, ij, err) < 0 || finish_data(im, st, ij, err) < 0 ||
+	    finish_alloc(im, st, ij, err) < 0)
+		return -1;
+	return finish_verify(im, st, ij, err);
+}
+
+/* fio reaps libaio completions one per io_getevents call by default
+ * (iodepth_batch_complete_min=1, max 1); iosweep's loop waits for a
+ * quarter of iodepth and takes up to iodepth (ioloop.c).  Measured with
+ * strace on 2048 direct random 4 KiB reads at iodepth 32: fio 2018
+ * io_getevents calls, iosweep 65, both 2048 io_submit; fio with the
+ * options below 66. */
+static int note_reaping(struct import *im, const struct fio_state *st)
+{
+	uint64_t quarter = st->iodepth / 4 ? st->iodepth / 4 : 1;
+	uint64_t max = st->batch_max ? st->batch_max : st->batch_min ? st->batch_min : 1;
+	char why[600];
+
+	if (strcmp(st->engine, "aio") != 0 || st->iodepth < 2)
+		return 0;
+	if ((st->batch_min ? st->batch_min : 1) == quarter && max == st->iodepth)
+		return 0;
+	snprintf(why, sizeof(why), "translated with a difference: fio's libaio waits for %llu "
+				   "completion%s and takes up to %llu per io_getevents call, iosweep "
+				   "waits for %llu and takes up to %llu (one system call for several "
+				   "I/Os): add iodepth_batch_complete_min=%llu and "
+				   "iodepth_batch_complete_max=%llu to the fio job to make fio reap as "
+				   "iosweep does",
+		 (unsigned long long)(st->batch_min ? st->batch_min : 1),
+		 (st->batch_min ? st->batch_min : 1) == 1 ? "" : "s", (unsigned long long)max,
+		 (unsigned long long)quarter, (unsigned long long)st->iodepth,
+		 (unsigned long long)quarter, (unsigned long long)st->iodepth);
+	return note(im, st->batch_at, st->batch_at ? NULL : st->job->file, why);
+}
+
+/* fio opens a relative file name in the directory it runs in; iosweep's job
+ * files take one relative to their own directory: the translation names
+ * the file in the current directory, absolutely, and says so. */
+static int absolute_path(struct import *im, const struct fio_state *st, char **path, char *err)
+{
+	const struct fio_setting *at = st->filename_at ? st->filename_at : st->directory_at;
+	char *cwd = getcwd(NULL, 0), *abs = NULL, why[600];
+
+	if (!cwd)
+		return bad(at, err, "a relative path, and the current directory is unknown: %s",
+			   strerror(errno));
+	if (asprintf(&abs, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, *path) < 0)
+		abs = NULL;
+	free(cwd);
+	if (!abs)
+		return err_set(err, "out of memory");
+	free(*path);
+	*path = abs;
+	snprintf(why, sizeof(why), "a relative path: fio opens it in the directory it runs in; "
+				   "translated as %.400s, in the directory of this import", abs);
+	return note(im, at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* The job's block size: that of its direction (a job that reads and
+ * writes: of both, the same). */
+static int finish_bs(struct fio_state *st, char *err)
+{
+	int d = st->op == OP_WRITE;
+
+	for (int e = 0; e < 2; e++) {
+		if (e != d && st->op != OP_READWRITE)
+			continue;
+		if (st->bs_split[e])
+			return bad(st->bs_at[e], err, "fio mixes several block sizes in one job; "
+						      "iosweep reads one block size per run: write bs "
+						      "= a list of sizes to sweep them");
+		if (st->bs_hi[e] != st->bs_rw[e])
+			return bad(st->bs_at[e], err, "fio mixes block sizes from %llu to %llu bytes "
+						      "in one job; iosweep reads one block size per run: "
+						      "write bs = one size, or bs = a list of sizes to "
+						      "sweep them", (unsigned long long)st->bs_rw[e],
+				   (unsigned long long)st->bs_hi[e]);
+	}
+	if (st->op == OP_READWRITE && st->bs_rw[0] != st->bs_rw[1])
+		return bad(st->bs_at[1] ? st->bs_at[1] : st->bs_at[0], err,
+			   "fio reads %llu-byte blocks and writes %llu-byte ones: mixed block sizes "
+			   "in one job; iosweep reads and writes one block size per run",
+			   (unsigned long long)st->bs_rw[0], (unsigned long long)st->bs_rw[1]);
+	st->bs = st->bs_rw[d];
+	return 0;
+}
+
+/* The state of a job, as iosweep options. */
+/* The job's file (filename, directory, or iosweep's own) and size, and
+ * its writes; *size and *ios as job_size() says. */
+static int finish_file(struct import *im, struct fio_state *st, struct import_job *ij,
+		       const char *job_at, uint64_t *size, uint64_t *ios, char *err)
+{
+	char *path = NULL;
+	int rc = 0;
+
+	if (st->filename && st->directory && st->filename[0] != '/')
+		rc = asprintf(&path, "%s/%s", st->directory, st->filename);
+	else if (st->filename)
+		path = strdup(st->filename);
+	else if (st->directory)
+		rc = asprintf(&path, "%s/%s.0.0", st->directory, st->job->name);
+	if (rc < 0 || ((st->filename || st->directory) && !path))
+		return err_set(err, "out of memory");
+	if (path && path[0] != '/' && absolute_path(im, st, &path, err) < 0) {
+		free(path);
+		return -1;
+	}
+	rc = job_size(st, path, size, ios, err);
+	if (rc == 0 && path)
+		rc = set_val(ij, OPT_FILENAME, "%s", path);
+	else if (rc == 0)
+		rc = note(im, NULL, st->job->file, /* once per file, not per job */
+			  "no filename: fio would lay out a file named after the job in the "
+			  "current directory; iosweep uses its own test file of the same size");
+	if (rc == 0)
+		rc = finish_writes(im, st, ij, path, job_at, err);
+	free(path);
+	if (rc < 0)
+		return err[0] ? -1 : err_set(err, "out of memory");
+	return 0;
+}
+
+/* The job's extent: size (shorter for number_ios), spacing, count. */
+static int finish_extent(struct import *im, const struct fio_state *st, struct import_job *ij,
+			 const char *job_at, uint64_t size, uint64_t ios, char *err)
+{
+	uint64_t spacing = st->bs + st->rw_skip;
+	int rc = 0;
+
+	if (st->rw_skip) {
+		/* checked against fio 3.33: rw=read:N does size/bs reads, and when
+		 * its holes reach the end of the region it starts over at the first
+		 * offset; number_ios stops it after one pass */
+		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
+
+		if (!st->number_ios || st->number_ios > pass)
+			return bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
+						   "the region it starts over and does the same %llu "
+						   "blocks again; iosweep does them once: add "
+						   "number_ios=%llu (one pass) to the fio job",
+				   (unsigned long long)(size / st->bs), (unsigned long long)pass,
+				   (unsigned long long)pass);
+	}
+	if (st->number_ios && (!ios || st->number_ios < ios))
+		ios = st->number_ios;
+	if (ios && size) {
+		if (st->random && ios < size / st->bs)
+			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);
+		else if (!st->random && ios <= (size - st->bs) / spacing)
+			size = (ios - 1) * spacing + st->bs;
+	} else if (ios) {
+		rc |= note(im, NULL, job_at,
+			   "irrelevant: number_ios with a block device of unknown size");
+	}
+	if (size)
+		rc |= set_size(ij, OPT_SIZE, size);
+	rc |= set_size(ij, OPT_BS, st->bs);
+	if (st->rw_skip)
+		rc |= set_size(ij, OPT_SPACING, spacing);
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* How the job reads: pattern, engine, cache, threads, repeats, time. */
+static int finish_reads(const struct fio_state *st, struct import_job *ij, char *err)
+{
+	bool random = st->random;
+	int rc = 0;
+
+	/* fio's random map reads every block once, as iosweep's random does */
+	rc |= set_val(ij, OPT_PATTERN, "%s", !random ? "sequential" :
+					     st->norandommap ? "random-replace" : "random");
+	if (random && st->seed_set)
+		rc |= set_val(ij, OPT_SEED, "%llu", (unsigned long long)st->seed);
+	rc |= set_val(ij, OPT_ENGINE, "%s", st->engine);
+	if (queued_engine(st))
+		rc |= set_val(ij, OPT_IODEPTH, "%llu", (unsigned long long)st->iodepth);
+	rc |= set_val(ij, OPT_CACHE, "%s", st->direct ? "direct" : st->pre_read ? "warm" :
+					   st->invalidate ? "fadvise" : "keep");
+	rc |= set_val(ij, OPT_HINT, "%s", st->hint ? st->hint : random ? "random" : "sequential");
+	rc |= set_val(ij, OPT_THREADS, "%llu", (unsigned long long)st->numjobs);
+	rc |= set_val(ij, OPT_CONSUME, "%s", "none");
+	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
+	if (st->runtime_us)
+		rc |= set_duration(ij, OPT_RUNTIME, st->runtime_us);
+	if (st->description)
+		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* iosweep's job files hold lines of at most 198 bytes; lists go on on
+ * indented lines (write_value), other values cannot; and every value must
+ * be one iosweep takes (a block size of at most 1 GiB ...). */
+static int check_values(const struct fio_state *st, const struct import_job *ij,
+			const char *job_at, char *err)
+{
+	for (int k = 0; k < OPT__COUNT; k++) {
+		const struct fio_setting *at = k == OPT_DESCRIPTION ? st->description_at :
+					       k == OPT_FILENAME ? (st->filename_at ? st->filename_at :
+								    st->directory_at) : NULL;
+		char why[ERR_MAX];
+		union optval v;
+
+		if (!ij->val[k])
+			continue;
+		if (!option_table[k].list &&
+		    strlen(ij->val[k]) + strlen(option_table[k].name) + 3 > MAX_LINE) {
+			snprintf(why, sizeof(why), "job '%s': %s is %zu characters long: an iosweep "
+						   "job file line holds %d; use a shorter one",
+				 st->job->name, option_table[k].name, strlen(ij->val[k]), MAX_LINE);
+			return at ? bad(at, err, "%s", why) : err_set(err, "%s: %s", job_at, why);
+		}
+		if (option_parse_value(k, ij->val[k], &v, why) < 0)
+			return err_set(err, "%s: job '%s': %s = %s: %s; iosweep cannot run that",
+				       job_at, st->job->name, option_table[k].name, ij->val[k], why);
+		if (option_table[k].type == T_PATH || option_table[k].type == T_TEXT ||
+		    option_table[k].type == T_JOB)
+			free((char *)v.s);
+	}
+	return 0;
+}
+
+/* What is translated with a difference, said where it was written. */
+static int note_differences(struct import *im, const struct fio_state *st)
+{
+	bool random = st->random;
+	int rc = 0;
+
+	if (!queued_engine(st) && st->iodepth > 1)
+		rc |= note(im, st->iodepth_at, NULL,
+			   "irrelevant: fio's synchronous engines do one I/O at a time");
+	if (random && st->seed_set)
+		rc |= note(im, st->seed_at, NULL,
+			   "translated with a difference: iosweep's generator is not fio's: the "
+			   "same seed gives another order of the same blocks");
+	if (random && !st->randrepeat)
+		rc |= note(im, st->randrepeat_at, NULL,
+			   "not supported: iosweep's random offsets are the same for every "
+			   "repeat of a seed");
+	if (!random && (st->seed_at || st->randrepeat_at))
+		rc |= note(im, st->seed_at ? st->seed_at : st->randrepeat_at, NULL,
+			   "irrelevant: this job reads in order");
+	if (st->numjobs > 1)
+		rc |= note(im, st->numjobs_at, NULL,
+			   "translated with a difference: fio's clones each do the whole size "
+			   "(each its own file unless filename is given); iosweep's threads "
+			   "share one file's I/O: compare throughput and IOPS, not time");
+	if (st->loops > 1 && st->runtime_us)
+		rc |= note(im, st->loops_at, NULL,
+			   "translated with a difference: fio's runtime caps all loops "
+			   "together, iosweep's each repeat");
+	rc |= note_reaping(im, st);
+	rc |= note_scoped(im, st);
+	return rc;
+}
+
+int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
+{
+	char job_at[300];
+	uint64_t size = 0, ios = 0;
+
+	if (finish_bs(st, err) < 0)
+		return -1;
+	if (st->bs == 0 || st->bs + st->rw_skip == 0) /* bsrange=0-0 or bssplit=0/100 */
+		return err_set(err, "%s:%d: job '%s': a block size of 0 reads nothing",
+			       st->job->file, st->job->line, st->job->name);
+	if (st->job->line)
+		snprintf(job_at, sizeof(job_at), "%s:%d", st->job->file, st->job->line);
+	else
+		snprintf(job_at, sizeof(job_at), "%s", st->job->file);
+	ij->fio_name = strdup(st->job->name);
+	if (!ij->fio_name)
+		return err_set(err, "out of memory");
+	if (set_name(ij, st, job_at, im, err) < 0 ||
+	    finish_file(im, st, ij, job_at, &size, &ios, err) < 0)
+		return -1;
+	if (st->direct && strcmp(st->engine, "mmap") == 0)
+		return err_set(err, "%s:%d: job '%s': direct=1 with ioengine=mmap: iosweep cannot "
+				    "bypass the page cache with mmap", st->job->file, st->job->line,
+			       st->job->name);
+	if (finish_extent(im, st, ij, job_at, size, ios, err) < 0 ||
+	    finish_reads(st, ij, err) < 0 || engine_flags(st, ij, job_at, err) < 0 ||
+	    finish_time(im, st, ij, err) < 0 || finish_rate(im, st, ij, err) < 0 ||
+	    check_values(st, ij, job_at, err) < 0)
+		return -1;
+	return note_differences(im, st) < 0 ? err_set(err, "out of memory") : 0;
+}

@@ -1,0 +1,78 @@
+/*
+ * fio_job.h - one fio job being translated (fio_import.h): fio's own model
+ * of it as the rules (fio_rules.c) read its settings, the messages that
+ * name a setting, and the notes said once each.  Shared by the rules and
+ * the finishing of a job (fio_finish.c); nothing outside src/fio/ sees it.
+ */
+#ifndef IOSWEEP_FIO_JOB_H
+#define IOSWEEP_FIO_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fio/fio.h"
+#include "fio/fio_translation.h"
+
+/* fio's fallocate modes (fio 3.33 options.c) */
+enum fio_fallocate { FALLOC_NONE, FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE };
+
+/* What fio would do for one job, as far as iosweep can say it. */
+struct fio_state {
+	const struct fio_job *job;
+	const char *name;
+	uint64_t rw_skip;                 /* read:N: bytes skipped after each I/O */
+	const struct fio_setting *rw_at;
+	const char *filename, *directory, *description;
+	const struct fio_setting *filename_at, *directory_at, *description_at;
+	uint64_t size, filesize, size_pct;
+	const struct fio_setting *size_at;
+	uint64_t bs;                      /* the job's: bs_rw of its direction (finish_bs) */
+	/* block sizes by direction, [0] reads, [1] writes: bs_rw to bs_hi (a
+	 * range unless equal), or several (bssplit: bs_split below) */
+	uint64_t bs_rw[2], bs_hi[2];
+	const struct fio_setting *bs_at[2];
+	const char *engine;               /* iosweep's name */
+	uint64_t iodepth;
+	const struct fio_setting *iodepth_at;
+	const char *hint;                 /* NULL: fio's default, advice by pattern */
+	uint64_t numjobs, runtime_us, loops, seed, number_ios;
+	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
+	/* writes */
+	uint64_t rwmixread, fsync_every, fdatasync_every, compress_pct, compress_chunk;
+	const struct fio_setting *fsync_at, *fdatasync_at, *sync_at, *compress_at;
+	const char *sync_open;            /* iosweep's osync or dsync; NULL: none */
+	const char *verify;               /* fio's verify type; NULL: none */
+	const struct fio_setting *verify_at, *verify_only_at;
+	/* rates and time: [0] reads, [1] writes */
+	uint64_t rate[2], rate_iops[2], ramp_us, batch_min, batch_max;
+	const struct fio_setting *rate_at, *rate_iops_at, *ramp_at, *time_based_at, *batch_at;
+	unsigned kb_base;
+	enum op_kind op;                  /* options.h: read, write, readwrite */
+	enum fio_fallocate fallocate;
+	bool random;
+	bool bs_split[2];
+	bool direct, invalidate, pre_read, norandommap, randrepeat, seed_set, ordered;
+	bool knob[KNOB__COUNT];           /* the engine options (uring's, psync2's) */
+	bool end_fsync, fsync_on_close, zero_buffers, refill_buffers, scramble_buffers;
+	bool do_verify, verify_only;
+	bool overwrite, create_on_open, unlink, unlink_each_loop;
+	bool time_based;
+};
+
+#define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */
+
+/* "FILE:LINE: name=value: why" into err; returns -1. */
+int bad(const struct fio_setting *s, char *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int value_bool(const struct fio_setting *s, bool *out, char *err);
+int value_int(const struct fio_setting *s, uint64_t *out, char *err);
+/* A number of bytes with the job's kb_base (text: the value or a part of it). */
+int value_bytes(const struct fio_state *st, const struct fio_setting *s, const char *text,
+		uint64_t *out, bool *pct, char *err);
+/* Whether s has a value; false with why in err. */
+bool needs_value(const struct fio_setting *s, char *err);
+/* Notes s (or where_text when s is NULL) with why, once: -1 when out of
+ * memory. */
+int note(struct import *im, const struct fio_setting *s, const char *where_text, const char *why);
+
+#endif

@@ -1,0 +1,776 @@
+/*
+ * fio_rules.c - see fio_rules.h.  One handler per kind of fio value; which
+ * fio option is read by which is the table of fio's words
+ * (job/fio_words.c), and `actions` below attaches each handler to its row.
+ */
+#define _GNU_SOURCE
+#include "fio/fio_rules.h"
+
+#include <ctype.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "job/fio_words.h"
+#include "job/options.h"
+#include "lib/error.h"
+
+typedef int (*handler_fn)(struct fio_state *st, const struct fio_setting *s, char *err);
+
+/* The read and write parts of the value: fio's "R,W,T" lists give reads,
+ * writes and trims their own values, a value not followed by a comma
+ * applies to the directions after it too (HOWTO bs: "8k,32k" is 8k for
+ * reads and 32k for writes, ",8k" the default for reads); an empty part
+ * keeps what was there. */
+static int rw_parts(const struct fio_setting *s, char part[2][128], char *err)
+{
+	const char *p = s->value;
+
+	for (int d = 0; d < 2; d++) {
+		size_t len = strcspn(p, ",");
+
+		if (len >= sizeof(part[d]))
+			return bad(s, err, "too long a value");
+		memcpy(part[d], p, len);
+		part[d][len] = '\0';
+		p += len + (p[len] == ',');
+	}
+	if (!strchr(s->value, ','))
+		memcpy(part[1], part[0], sizeof(part[0]));
+	return 0;
+}
+
+/* A value the translation holds as it is (a description, a file name):
+ * an iosweep job file holds it on one line, expands ${...} in it (with no
+ * way to write it literally) and ends a value at " ;". */
+static int verbatim(const struct fio_setting *s, const char *v, char *err)
+{
+	for (const char *p = v; *p; p++) {
+		if ((unsigned char)*p < 0x20 && *p != '\t')
+			return bad(s, err, "a line break or control character, which an iosweep job "
+					   "file cannot hold; remove it");
+		if (p[0] == '$' && p[1] == '{')
+			return bad(s, err, "iosweep expands '${' in its job files and has no way to "
+					   "write it as it is; remove it");
+		if (*p == ';' && p > v && (p[-1] == ' ' || p[-1] == '\t'))
+			return bad(s, err, "' ;' starts a comment in an iosweep job file; remove "
+					   "the space");
+	}
+	return 0;
+}
+
+/* A file or directory name: fio drops white space at its start; at its end
+ * it is refused (fio and the translation could differ in a joined path). */
+static const char *path_value(const struct fio_setting *s, char *err)
+{
+	const char *v = s->value + strspn(s->value, " \t");
+	size_t len = strlen(v);
+
+	if (len && (v[len - 1] == ' ' || v[len - 1] == '\t')) {
+		bad(s, err, "white space at the end of a path; remove it");
+		return NULL;
+	}
+	if (verbatim(s, v, err) < 0)
+		return NULL;
+	/* iosweep reads '$' in a file name as a variable's (${VAR}) and has no
+	 * way to write it as it is */
+	if (strchr(v, '$')) {
+		bad(s, err, "a '$' in a path, which an iosweep job file cannot hold as it is "
+			    "(it starts a ${VAR}); rename the file or directory");
+		return NULL;
+	}
+	return v;
+}
+
+
+static int h_name(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	size_t len;
+
+	if (!needs_value(s, err))
+		return -1;
+	len = strlen(s->value);
+	if (isspace((unsigned char)s->value[0]) || isspace((unsigned char)s->value[len - 1]))
+		return bad(s, err, "white space at the start or end of a name is part of it for "
+				   "fio, not for iosweep; remove it");
+	st->name = s->value;
+	return 0;
+}
+
+static int h_description(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (s->value && verbatim(s, s->value, err) < 0)
+		return -1;
+	st->description = s->value;
+	st->description_at = s;
+	return 0;
+}
+
+/* fio separates file names with ':' ("\:" is a colon in a name). */
+static int h_filename(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	const char *v;
+
+	if (!needs_value(s, err) || !(v = path_value(s, err)))
+		return -1;
+	for (const char *p = v; *p; p++) {
+		if (*p == '\\' && p[1] == ':')
+			return bad(s, err, "a '\\:' in a file name is not supported by iosweep "
+					   "import; rename the file");
+		if (*p == ':')
+			return bad(s, err, "fio reads several files in one job (its size split "
+					   "across them); iosweep reads one file per job: write one "
+					   "fio job per file");
+	}
+	st->filename = v;
+	st->filename_at = s;
+	return 0;
+}
+
+static int h_directory(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	const char *v;
+
+	if (!needs_value(s, err) || !(v = path_value(s, err)))
+		return -1;
+	if (strchr(v, ':'))
+		return bad(s, err, "fio spreads files over several directories; iosweep reads one "
+				   "file per job");
+	st->directory = v;
+	st->directory_at = s;
+	return 0;
+}
+
+static int h_size(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool pct = false;
+	uint64_t v;
+
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
+		return -1;
+	if (!pct && v == 0)
+		return bad(s, err, "a size of 0 reads nothing");
+	st->size = pct ? 0 : v;
+	st->size_pct = pct ? v : 0;
+	st->size_at = s;
+	return 0;
+}
+
+static int h_filesize(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool pct = false;
+
+	if (!needs_value(s, err))
+		return -1;
+	if (strpbrk(s->value, "-:"))
+		return bad(s, err, "a range of file sizes makes files of random sizes; iosweep reads "
+				   "one file of one size");
+	if (value_bytes(st, s, s->value, &st->filesize, &pct, err) < 0)
+		return -1;
+	if (pct)
+		return bad(s, err, "filesize takes no percentage");
+	return 0;
+}
+
+static void set_bs(struct fio_state *st, int d, uint64_t lo, uint64_t hi, bool split,
+		   const struct fio_setting *s)
+{
+	st->bs_rw[d] = lo;
+	st->bs_hi[d] = hi;
+	st->bs_split[d] = split;
+	st->bs_at[d] = s;
+}
+
+/* bs=R,W: finish_bs() takes the part of the job's direction */
+static int h_bs(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char part[2][128] = { "", "" };
+	bool pct = false;
+	uint64_t v = 0;
+
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue; /* ",8k": this direction keeps its size */
+		if (value_bytes(st, s, part[d], &v, &pct, err) < 0)
+			return -1;
+		if (pct || v == 0)
+			return bad(s, err, "a block size is a number of bytes greater than zero");
+		set_bs(st, d, v, v, false, s);
+	}
+	return 0;
+}
+
+/* bsrange=4k-16k and bssplit=4k/50:8k/50 read several block sizes: iosweep
+ * reads one per run (finish_bs() refuses them in a direction the job does).
+ * A range of one size, or a split with one size, is that size. */
+static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char part[2][128] = { "", "" }, *dash;
+	uint64_t lo = 0, hi = 0;
+	bool pct = false;
+
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue;
+		dash = strpbrk(part[d], "-:");
+		if (!dash)
+			return bad(s, err, "expected LOW-HIGH");
+		*dash = '\0';
+		if (value_bytes(st, s, part[d], &lo, &pct, err) < 0 ||
+		    value_bytes(st, s, dash + 1, &hi, &pct, err) < 0)
+			return -1;
+		set_bs(st, d, lo, hi, false, s);
+	}
+	return 0;
+}
+
+static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char part[2][128] = { "", "" };
+	uint64_t v = 0;
+	bool pct = false;
+
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		if (!*part[d])
+			continue;
+		bool split = strchr(part[d], ':') != NULL;
+
+		part[d][strcspn(part[d], "/")] = '\0';
+		if (!split && value_bytes(st, s, part[d], &v, &pct, err) < 0)
+			return -1;
+		set_bs(st, d, v, v, split, s);
+	}
+	return 0;
+}
+
+/* rw=read, write, rw (or readwrite) and their rand* forms; ":N" skips N
+ * bytes after every sequential I/O (checked against fio 3.33: "rw=rw"
+ * keeps one offset per direction, both from the start of the file;
+ * "randrw" one random map for both). */
+static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	const struct fio_rw *rw;
+	char word[32];
+	const char *colon;
+	uint64_t n = 0;
+	bool pct = false;
+
+	if (!needs_value(s, err))
+		return -1;
+	colon = strchr(s->value, ':');
+	snprintf(word, sizeof(word), "%.*s",
+		 (int)(colon ? (size_t)(colon - s->value) : strlen(s->value)), s->value);
+	rw = fio_rw_find(word);
+	if (!rw && strstr(word, "trim"))
+		return bad(s, err, "iosweep does not trim: it translates read, write, rw and their "
+				   "rand forms");
+	if (!rw)
+		return bad(s, err, "fio knows no such rw (read, randread, write, randwrite, rw, "
+				   "randrw, ...)");
+	st->op = rw->op;
+	st->random = rw->random;
+	st->rw_skip = 0;
+	if (colon && value_bytes(st, s, colon + 1, &n, &pct, err) < 0)
+		return -1;
+	if (colon && !st->random)
+		st->rw_skip = n; /* read:8k skips 8k after every read */
+	if (colon && st->random && n > 1)
+		return bad(s, err, "fio does %llu blocks in a row at each random offset; iosweep "
+				   "draws a new offset for every block", (unsigned long long)n);
+	st->rw_at = s;
+	return 0;
+}
+
+/* "psync, sync and pvsync (engine=sync), pvsync2 (psync2), ... and mmap
+ * (mmap)": fio's engines that iosweep translates, by the engine each
+ * becomes (the names of one engine are next to each other in the table). */
+static void fio_engine_list(char *buf, size_t n)
+{
+	const char *to, *next, *name;
+	size_t used = 0, start = 0, end = 0; /* the current engine's names: start to end */
+
+	buf[0] = '\0';
+	for (size_t i = 0; (name = fio_engine_at(i, &to)) && used < n; i++) {
+		const char *sep = i == 0 ? "" : ", ";
+
+		if (i == 0 || i > end) { /* a new engine's first name: find its last */
+			start = i;
+			for (end = i; fio_engine_at(end + 1, &next) && strcmp(next, to) == 0; end++)
+				;
+			if (i > 0 && !fio_engine_at(end + 1, &next))
+				sep = " and "; /* the last engine */
+		} else if (i == end) {
+			sep = " and ";
+		}
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", sep, name);
+		if (i == end && used < n)
+			used += (size_t)snprintf(buf + used, n - used, " (%s%s)",
+						 start == 0 ? "engine=" : "", to);
+	}
+}
+
+static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char list[300];
+
+	if (!needs_value(s, err))
+		return -1;
+	st->engine = fio_engine_to(s->value);
+	if (st->engine)
+		return 0;
+	fio_engine_list(list, sizeof(list));
+	return bad(s, err, "iosweep has no such engine; it translates %s", list);
+}
+
+static int h_iodepth(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->iodepth, err) < 0)
+		return -1;
+	if (st->iodepth == 0 || st->iodepth > 4096)
+		return bad(s, err, "iosweep's iodepth is 1 to 4096");
+	st->iodepth_at = s;
+	return 0;
+}
+
+static int h_buffered(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool b;
+
+	if (value_bool(s, &b, err) < 0)
+		return -1;
+	st->direct = !b;
+	return 0;
+}
+
+static int h_fadvise_hint(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool b;
+
+	if (s->value && (strcmp(s->value, "sequential") == 0 || strcmp(s->value, "random") == 0)) {
+		st->hint = s->value;
+		return 0;
+	}
+	if (value_bool(s, &b, err) < 0)
+		return -1;
+	st->hint = b ? NULL : "none";
+	return 0;
+}
+
+static int h_numjobs(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->numjobs, err) < 0)
+		return -1;
+	if (st->numjobs == 0 || st->numjobs > 1024)
+		return bad(s, err, "iosweep's threads are 1 to 1024");
+	st->numjobs_at = s;
+	return 0;
+}
+
+static int h_runtime(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (fio_parse_time_us(s->value, 1000000, &st->runtime_us, why) < 0)
+		return bad(s, err, "%s", why);
+	return 0;
+}
+
+static int h_loops(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->loops, err) < 0)
+		return -1;
+	if (st->loops == 0 || st->loops > 100000)
+		return bad(s, err, "iosweep repeats a run 1 to 100000 times");
+	st->loops_at = s;
+	return 0;
+}
+
+static int h_randrepeat(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	st->randrepeat_at = s;
+	return value_bool(s, &st->randrepeat, err);
+}
+
+static int h_randseed(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->seed, err) < 0)
+		return -1;
+	if (st->seed > INT64_MAX)
+		return bad(s, err, "iosweep's seeds go to 2^63-1");
+	st->seed_set = true;
+	st->seed_at = s;
+	return 0;
+}
+
+static int h_number_ios(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	return value_int(s, &st->number_ios, err);
+}
+
+static int h_offset(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+	bool pct = false;
+
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
+		return -1;
+	if (v != 0)
+		return bad(s, err, "iosweep reads from the start of the file: a fio job that "
+				   "starts elsewhere reads other blocks");
+	return 0;
+}
+
+static int h_order(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool b = true;
+
+	if (strcmp(s->name, "wait_for") != 0 && value_bool(s, &b, err) < 0)
+		return -1;
+	st->ordered = b;
+	return 0;
+}
+
+static int h_kb_base(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	(void)s;
+	(void)err;
+	return 0; /* read before every other setting: see kb_base_of() */
+}
+
+/* rate=R[,W[,T]] and rate_iops: a limit per direction and per clone of
+ * numjobs (checked against fio 3.33: one value limits every direction,
+ * "4m," reads only, ",4m" writes only); finish() makes the job's limit. */
+static int h_rate(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool iops = strcmp(s->name, "rate_iops") == 0;
+	uint64_t *out = iops ? st->rate_iops : st->rate;
+	char why[ERR_MAX], part[2][128] = { "", "" };
+
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		bool pct = false;
+
+		out[d] = 0; /* an empty part: no limit */
+		if (*part[d] && iops && fio_parse_int(part[d], &out[d], why) < 0)
+			return bad(s, err, "%s", why);
+		if (*part[d] && !iops && value_bytes(st, s, part[d], &out[d], &pct, err) < 0)
+			return -1;
+		if (!iops && *part[d] && pct)
+			return bad(s, err, "a rate is a number of bytes a second");
+	}
+	*(iops ? &st->rate_iops_at : &st->rate_at) = s;
+	return 0;
+}
+
+static int h_rate_process(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	if (s->value && strcmp(s->value, "linear") == 0)
+		return 0;
+	if (s->value && strcmp(s->value, "poisson") == 0)
+		return bad(s, err, "iosweep's rate schedule is linear (every I/O due one period after "
+				   "the one before); fio's poisson spaces them at random");
+	return bad(s, err, "fio knows linear and poisson");
+}
+
+static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (fio_parse_time_us(s->value, 1000000, &st->ramp_us, why) < 0)
+		return bad(s, err, "%s", why);
+	st->ramp_at = s;
+	return 0;
+}
+
+static int h_time_based(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	st->time_based_at = s;
+	return value_bool(s, &st->time_based, err);
+}
+
+/* iodepth_batch_complete_min/max: how many completions fio's reap waits
+ * for and takes (its defaults: 1 and 1); compared with iosweep's in
+ * finish(). */
+static int h_batch_complete(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool max = strcmp(s->name, "iodepth_batch_complete_max") == 0;
+
+	if (value_int(s, max ? &st->batch_max : &st->batch_min, err) < 0)
+		return -1;
+	st->batch_at = s;
+	return 0;
+}
+
+/* random_distribution=random (uniform) is what iosweep does. */
+static int h_distribution(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	if (s->value && strcmp(s->value, "random") == 0)
+		return 0;
+	return bad(s, err, "iosweep draws random offsets uniformly only");
+}
+
+static int h_percentage_random(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	(void)st;
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	if (v != 100 && !(v == 0 && !st->random))
+		return bad(s, err, "iosweep does either all in order or all at random");
+	return 0;
+}
+
+static int h_nrfiles(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	(void)st;
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	if (v != 1)
+		return bad(s, err, "iosweep reads one file per job");
+	return 0;
+}
+
+/* verify=TYPE: fio writes a header and a checksum of that type into every
+ * block it writes and reads them back after the write phase; iosweep's
+ * verify = after checks its own data, whose every 4 KiB says its offset and
+ * seed.  A pattern of the user's (verify=pattern, verify_pattern) is data
+ * iosweep does not write. */
+static int h_verify(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	static const char *const types[] = {
+		"md5", "crc64", "crc32", "crc32c-intel", "crc32c", "crc16", "crc7", "sha1",
+		"sha256", "sha512", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash",
+		"meta",
+	};
+
+	st->verify = NULL;
+	st->verify_at = s;
+	if (!s->value || strcmp(s->value, "0") == 0 || strcmp(s->value, "null") == 0 ||
+	    strcmp(s->value, "") == 0)
+		return 0; /* null: fio pretends to verify */
+	if (strcmp(s->value, "pattern") == 0)
+		return bad(s, err, "fio writes and checks your verify_pattern; iosweep writes and "
+				   "checks its own data only");
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(s->value, types[i]) == 0)
+			st->verify = s->value;
+	if (!st->verify)
+		return bad(s, err, "fio knows no such verify type (md5, crc32c, xxhash, sha256, "
+				   "meta, pattern, ...)");
+	return 0;
+}
+
+static int h_verify_only(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	st->verify_only_at = s;
+	return value_bool(s, &st->verify_only, err);
+}
+
+static int h_count(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t *out = strcmp(s->name, "fsync") == 0 ? &st->fsync_every : &st->fdatasync_every;
+
+	if (value_int(s, out, err) < 0)
+		return -1;
+	*(out == &st->fsync_every ? &st->fsync_at : &st->fdatasync_at) = s;
+	return 0;
+}
+
+/* sync=none|0|sync|1|dsync (fio 3.33): the open flag of every write */
+static int h_sync(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	if (strcmp(s->value, "none") == 0 || strcmp(s->value, "0") == 0)
+		st->sync_open = NULL;
+	else if (strcmp(s->value, "sync") == 0 || strcmp(s->value, "1") == 0)
+		st->sync_open = "osync";
+	else if (strcmp(s->value, "dsync") == 0)
+		st->sync_open = "dsync";
+	else
+		return bad(s, err, "fio's sync is none (0), sync (1, O_SYNC) or dsync (O_DSYNC)");
+	st->sync_at = s;
+	return 0;
+}
+
+static int h_rwmix(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	if (v > 100)
+		return bad(s, err, "a percentage is 0 to 100");
+	/* the later of rwmixread and rwmixwrite wins (fio 3.33) */
+	st->rwmixread = strcmp(s->name, "rwmixwrite") == 0 ? 100 - v : v;
+	return 0;
+}
+
+static int h_compress(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->compress_pct, err) < 0)
+		return -1;
+	if (st->compress_pct > 100)
+		return bad(s, err, "a percentage is 0 to 100");
+	st->compress_at = s;
+	return 0;
+}
+
+static int h_compress_chunk(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	bool pct = false;
+
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &st->compress_chunk, &pct, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int h_fallocate(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	static const struct {
+		const char *word;
+		enum fio_fallocate mode;
+	} modes[] = {
+		{ "none", FALLOC_NONE }, { "0", FALLOC_NONE }, { "native", FALLOC_NATIVE },
+		{ "posix", FALLOC_POSIX }, { "1", FALLOC_POSIX }, { "keep", FALLOC_KEEP },
+		{ "truncate", FALLOC_TRUNCATE },
+	};
+
+	if (!needs_value(s, err))
+		return -1;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(s->value, modes[i].word) == 0) {
+			st->fallocate = modes[i].mode;
+			return 0;
+		}
+	return bad(s, err, "fio's fallocate is none, native, posix, keep or truncate");
+}
+
+/* A pattern of the user's in every block written is data iosweep does not
+ * write (an empty one is none). */
+static int h_pattern(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	if (!s->value || !*s->value)
+		return 0;
+	return bad(s, err, "iosweep writes its own data (unique per block, checkable), not a "
+			   "pattern of yours");
+}
+
+/* fixedbufs, registerfiles, sqthread_poll, hipri, nowait: the engine
+ * options, named as the job options are (engine_flags() checks the engine) */
+static int h_knob(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	int k = option_knob(option_find(s->name));
+
+	return k < 0 ? bad(s, err, "not an engine option") : value_bool(s, &st->knob[k], err);
+}
+
+/* What the import does for each handler of fio's words (job/fio_words.c):
+ * a function, or a flag of struct fio_state. */
+static const struct {
+	handler_fn fn;
+	size_t flag;
+} actions[FH__COUNT] = {
+#define FN(h, f) [h] = { .fn = (f) }
+#define FLAG(h, field) [h] = { .flag = offsetof(struct fio_state, field) }
+	FN(FH_NAME, h_name), FN(FH_DESCRIPTION, h_description), FN(FH_FILENAME, h_filename),
+	FN(FH_DIRECTORY, h_directory), FN(FH_SIZE, h_size), FN(FH_FILESIZE, h_filesize),
+	FN(FH_BS, h_bs), FN(FH_BSRANGE, h_bsrange), FN(FH_BSSPLIT, h_bssplit), FN(FH_RW, h_rw),
+	FN(FH_IOENGINE, h_ioengine), FN(FH_IODEPTH, h_iodepth), FLAG(FH_DIRECT, direct),
+	FN(FH_BUFFERED, h_buffered), FLAG(FH_INVALIDATE, invalidate), FLAG(FH_PRE_READ, pre_read),
+	FN(FH_FADVISE_HINT, h_fadvise_hint), FN(FH_NUMJOBS, h_numjobs), FN(FH_RUNTIME, h_runtime),
+	FN(FH_TIME_BASED, h_time_based), FN(FH_RAMP_TIME, h_ramp_time), FN(FH_LOOPS, h_loops),
+	FN(FH_RANDREPEAT, h_randrepeat), FN(FH_RANDSEED, h_randseed),
+	FLAG(FH_NORANDOMMAP, norandommap), FN(FH_KNOB, h_knob),
+	FN(FH_BATCH_COMPLETE, h_batch_complete), FN(FH_NUMBER_IOS, h_number_ios),
+	FN(FH_OFFSET, h_offset), FN(FH_ORDER, h_order), FN(FH_KB_BASE, h_kb_base),
+	FN(FH_RATE, h_rate), FN(FH_RATE_PROCESS, h_rate_process),
+	FN(FH_DISTRIBUTION, h_distribution), FN(FH_PERCENTAGE_RANDOM, h_percentage_random),
+	FN(FH_NRFILES, h_nrfiles), FN(FH_VERIFY, h_verify), FLAG(FH_DO_VERIFY, do_verify),
+	FN(FH_VERIFY_ONLY, h_verify_only), FN(FH_PATTERN, h_pattern), FN(FH_RWMIX, h_rwmix),
+	FN(FH_COUNT, h_count), FLAG(FH_END_FSYNC, end_fsync),
+	FLAG(FH_FSYNC_ON_CLOSE, fsync_on_close), FN(FH_SYNC, h_sync),
+	FLAG(FH_ZERO_BUFFERS, zero_buffers), FLAG(FH_REFILL_BUFFERS, refill_buffers),
+	FLAG(FH_SCRAMBLE_BUFFERS, scramble_buffers), FN(FH_COMPRESS, h_compress),
+	FN(FH_COMPRESS_CHUNK, h_compress_chunk), FN(FH_FALLOCATE, h_fallocate),
+	FLAG(FH_OVERWRITE, overwrite), FLAG(FH_CREATE_ON_OPEN, create_on_open),
+	FLAG(FH_UNLINK, unlink), FLAG(FH_UNLINK_EACH_LOOP, unlink_each_loop),
+#undef FN
+#undef FLAG
+};
+
+
+/* kb_base applies to every size of the job wherever it is written (fio
+ * reads it first). */
+int rules_kb_base(const struct fio_job *job, unsigned *kb_base, char *err)
+{
+	*kb_base = 1024;
+	for (size_t i = 0; i < job->nset; i++) {
+		const struct fio_setting *s = &job->set[i];
+		uint64_t v;
+
+		if (strcmp(s->name, "kb_base") != 0)
+			continue;
+		if (value_int(s, &v, err) < 0)
+			return -1;
+		if (v != 1000 && v != 1024)
+			return bad(s, err, "kb_base is 1000 or 1024");
+		*kb_base = (unsigned)v;
+	}
+	return 0;
+}
+
+int rules_apply(struct import *im, struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	const struct fio_word *r = fio_word_find(s->name);
+	char why[256];
+	bool *flag;
+
+	if (!r) {
+		if (fio_flag_takes_value(s->name))
+			return note(im, s, NULL, fio_why_report) < 0 ? err_set(err, "out of memory") :
+									0;
+		return bad(s, err, "iosweep import does not know this fio option, so it cannot say "
+				   "that it leaves what is measured alone; remove it if it does");
+	}
+	switch (r->kind) {
+	case FW_TRANSLATE:
+		if (actions[r->handler].fn)
+			return actions[r->handler].fn(st, s, err);
+		flag = (bool *)((char *)st + actions[r->handler].flag);
+		if (value_bool(s, flag, err) < 0)
+			return -1;
+		/* a flag that is translated and noted too (unlink) */
+		if (r->why && *flag)
+			return note(im, s, NULL, r->why) < 0 ? err_set(err, "out of memory") : 0;
+		return 0;
+	case FW_OFF_ONLY:
+		if (!s->value || (strcmp(s->value, "0") != 0 && strcmp(s->value, "") != 0))
+			return bad(s, err, "%s", r->why);
+		return 0;
+	case FW_IRRELEVANT:
+	case FW_UNSUPPORTED:
+		snprintf(why, sizeof(why), "%s: %s",
+			 r->kind == FW_IRRELEVANT ? "irrelevant" : "not supported", r->why);
+		return note(im, s, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+	}
+	return 0;
+}

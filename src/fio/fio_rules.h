@@ -1,0 +1,16 @@
+/*
+ * fio_rules.h - what each fio option says about a job (fio_job.h's struct
+ * fio_state): the handlers that fio's words (job/fio_words.h) name, and
+ * the notes and refusals of the options that are not translated.
+ */
+#ifndef IOSWEEP_FIO_RULES_H
+#define IOSWEEP_FIO_RULES_H
+
+#include "fio/fio_job.h"
+
+/* The job's kb_base, which applies to its sizes wherever it is written. */
+int rules_kb_base(const struct fio_job *job, unsigned *kb_base, char *err);
+/* Reads setting s into st, or notes it, or refuses it (-1, why in err). */
+int rules_apply(struct import *im, struct fio_state *st, const struct fio_setting *s, char *err);
+
+#endif
