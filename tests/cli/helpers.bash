@@ -106,3 +106,39 @@ needs_nobody() {
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
 	chmod 755 "$TESTDIR"
 }
+
+# file_state FILE: what FILE holds (its sha256), or that it does not exist
+file_state() {
+	if [ -e "$1" ]; then
+		sha256sum <"$1"
+	else
+		echo absent
+	fi
+}
+
+# refused CMD JOB TEXT [FILE...]: `iosweep CMD $TESTDIR/JOB.ini` is refused: exit 2 and one
+# message, a line that contains TEXT, and each FILE as it was before (the same bytes, or still
+# absent).  Its output is in $output.  Under a timeout, so that a refusal that would wait (on a
+# FIFO, say) fails instead of hanging.
+refused() {
+	local cmd=$1 ini=$TESTDIR/$2.ini text=$3 f i
+	local -a before=()
+	shift 3
+	for f in "$@"; do
+		before+=("$(file_state "$f")")
+	done
+	run timeout 20 "$IOSWEEP" "$cmd" "$ini"
+	if [ "$status" -ne 2 ] || [ "${#lines[@]}" -ne 1 ] || [[ "$output" != *"$text"* ]]; then
+		printf 'iosweep %s %s: exit %s (2 wanted), and one line with "%s" wanted; output:\n%s\n' \
+			"$cmd" "$ini" "$status" "$text" "$output"
+		return 1
+	fi
+	i=0
+	for f in "$@"; do
+		[ "$(file_state "$f")" = "${before[i]}" ] || {
+			echo "iosweep $cmd $ini was refused but changed $f"
+			return 1
+		}
+		i=$((i + 1))
+	done
+}
