@@ -511,7 +511,9 @@ write throughput: x
 read p99 latency: x
 write p99 latency: x
 flush p99 latency: w" ]
-	# the change is the medians' (from the result files, computed here)
+	# the change is the medians' (from the result files, computed here), to the 10
+	# significant digits compare -o json writes: within 1e-9 of the value (a rounding to a
+	# fixed number of decimals could fall either side of a half)
 	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" -o json
 	[ "$status" -eq 0 ]
 	echo "$output" >"$TESTDIR/cmp.json"
@@ -525,8 +527,9 @@ flush p99 latency: w" ]
 		new=$(median "$TESTDIR/new.json" $1 $2 ${3:-})
 		key=$2
 		[ "$key" = flush_lat_ns ] && key=flush_lat_p99_ns
-		[ "$(json_get "$TESTDIR/cmp.json" "round(d['runs'][$1]['figures']['$key']['change_pct'], 6)")" = \
-		  "$(python3 -c "print(round(($new / $old - 1) * 100, 6))")" ]
+		got=$(json_get "$TESTDIR/cmp.json" "d['runs'][$1]['figures']['$key']['change_pct']")
+		python3 -c 'import math, sys; got, new, old = map(float, sys.argv[1:]); want = (new / old - 1) * 100; assert math.isclose(got, want, rel_tol=1e-9), (got, want)' \
+			"$got" "$new" "$old"
 	done
 	# the figures that runs do not have are not in the CSV either
 	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" -o csv
