@@ -70,15 +70,23 @@ json_runs() {
 	[ "$(json_get "$1" 'len(d["runs"])')" = "$2" ]
 }
 
+# stop_with SIGNAL PID: sends SIGNAL to PID (a child of this shell) and waits for it: it exits
+# with 128 + the signal's number, as iosweep does when a signal ends a run
+stop_with() {
+	local rc=0 want=$((128 + $(kill -l "$1")))
+	kill -"$1" "$2"
+	wait "$2" || rc=$?
+	[ "$rc" -eq "$want" ] || { echo "exit $rc after SIG$1, not $want"; return 1; }
+}
+
 # interrupt_second_run SIGNAL [RUN ARGS...]: runs a job of two runs (a quick one, then one that
 # would read for a minute) with JSON and CSV outputs, sends SIGNAL once the first run is in the
 # JSON, and checks what every interruption must leave: exit 128 + the signal's number, valid
 # JSON and CSV with the
 # first run whole and the second marked interrupted.  Its output is in $TESTDIR/out.
 interrupt_second_run() {
-	local sig=$1 pid rc=0 want
+	local sig=$1 pid
 	shift
-	want=$((128 + $(kill -l "$sig")))
 	head -c 4m /dev/urandom >"$TESTDIR/f"
 	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
 	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" "$@" \
@@ -86,9 +94,7 @@ interrupt_second_run() {
 	pid=$!
 	wait_for json_runs "$TESTDIR/i.json" 1
 	sleep 0.3
-	kill -"$sig" $pid
-	wait $pid || rc=$?
-	[ "$rc" -eq "$want" ]
+	stop_with "$sig" $pid
 	python3 -m json.tool "$TESTDIR/i.json" >/dev/null
 	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["stopped_by"]')" = "SIG$sig" ]

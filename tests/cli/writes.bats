@@ -204,10 +204,7 @@ record() {
 	pid=$!
 	wait_for json_runs "$TESTDIR/i.json" 1
 	sleep 0.3
-	kill -INT $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 130 ]
+	stop_with INT $pid
 	[ "$(record "$TESTDIR/i.dat")" = "iosweep-record 1 fill=random seed=1 size=4194304 written=1" ]
 }
 
@@ -398,10 +395,7 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	pid=$!
 	wait_for json_runs "$TESTDIR/i.json" 1
 	sleep 0.3
-	kill -INT $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 130 ]
+	stop_with INT $pid
 	[ "$(json_get "$TESTDIR/i.json" '[(r["repeats"][0]["interrupted"], r["repeats"][0]["writes"] > 0) for r in d["runs"]]')" = "[(False, True), (True, True)]" ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][1]["repeats"][0]["flushes"] > 0')" = True ]
 }
@@ -416,10 +410,7 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 		>"$TESTDIR/out" 2>&1 &
 	pid=$!
 	wait_for test -e "$TESTDIR/mark"
-	kill -INT $pid
-	rc=0
-	wait $pid || rc=$?
-	[ "$rc" -eq 130 ]
+	stop_with INT $pid
 	# it stopped at the end of a 256-block step (1 MiB; the first, unless this
 	# host is very slow to send the signal), not after the 4 MiB written
 	[ "$(json_get "$TESTDIR/v.json" '[(x["interrupted"], x["write_bytes"], x["verified_bytes"] % 1048576, x["verified_bytes"] < 4194304) for x in d["runs"][0]["repeats"]]')" = "[(False, 4194304, 0, True)]" ]
