@@ -70,15 +70,23 @@ json_runs() {
 	[ "$(json_get "$1" 'len(d["runs"])')" = "$2" ]
 }
 
+# stop_with SIGNAL PID: sends SIGNAL to PID (a child of this shell) and waits for it: it exits
+# with 128 + the signal's number, as iosweep does when a signal ends a run
+stop_with() {
+	local rc=0 want=$((128 + $(kill -l "$1")))
+	kill -"$1" "$2"
+	wait "$2" || rc=$?
+	[ "$rc" -eq "$want" ] || { echo "exit $rc after SIG$1, not $want"; return 1; }
+}
+
 # interrupt_second_run SIGNAL [RUN ARGS...]: runs a job of two runs (a quick one, then one that
 # would read for a minute) with JSON and CSV outputs, sends SIGNAL once the first run is in the
 # JSON, and checks what every interruption must leave: exit 128 + the signal's number, valid
 # JSON and CSV with the
 # first run whole and the second marked interrupted.  Its output is in $TESTDIR/out.
 interrupt_second_run() {
-	local sig=$1 pid rc=0 want
+	local sig=$1 pid
 	shift
-	want=$((128 + $(kill -l "$sig")))
 	head -c 4m /dev/urandom >"$TESTDIR/f"
 	job i "[global]\nfilename = $TESTDIR/f\nrepeat = 1\n[quick]\n[slow]\npattern = random\ncount = 1000000000\nruntime = 60s\nbs = 512\n"
 	"$IOSWEEP" run "$TESTDIR/i.ini" -o json:"$TESTDIR/i.json" -o csv:"$TESTDIR/i.csv" "$@" \
@@ -86,9 +94,7 @@ interrupt_second_run() {
 	pid=$!
 	wait_for json_runs "$TESTDIR/i.json" 1
 	sleep 0.3
-	kill -"$sig" $pid
-	wait $pid || rc=$?
-	[ "$rc" -eq "$want" ]
+	stop_with "$sig" $pid
 	python3 -m json.tool "$TESTDIR/i.json" >/dev/null
 	[ "$(json_get "$TESTDIR/i.json" 'd["interrupted"]')" = True ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["stopped_by"]')" = "SIG$sig" ]
@@ -105,4 +111,40 @@ needs_nobody() {
 	[ "$(id -u)" = 0 ] || skip "needs root (to act as the user nobody)"
 	command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
 	chmod 755 "$TESTDIR"
+}
+
+# file_state FILE: what FILE holds (its sha256), or that it does not exist
+file_state() {
+	if [ -e "$1" ]; then
+		sha256sum <"$1"
+	else
+		echo absent
+	fi
+}
+
+# refused CMD JOB TEXT [FILE...]: `iosweep CMD $TESTDIR/JOB.ini` is refused: exit 2 and one
+# message, a line that contains TEXT, and each FILE as it was before (the same bytes, or still
+# absent).  Its output is in $output.  Under a timeout, so that a refusal that would wait (on a
+# FIFO, say) fails instead of hanging.
+refused() {
+	local cmd=$1 ini=$TESTDIR/$2.ini text=$3 f i
+	local -a before=()
+	shift 3
+	for f in "$@"; do
+		before+=("$(file_state "$f")")
+	done
+	run timeout 20 "$IOSWEEP" "$cmd" "$ini"
+	if [ "$status" -ne 2 ] || [ "${#lines[@]}" -ne 1 ] || [[ "$output" != *"$text"* ]]; then
+		printf 'iosweep %s %s: exit %s (2 wanted), and one line with "%s" wanted; output:\n%s\n' \
+			"$cmd" "$ini" "$status" "$text" "$output"
+		return 1
+	fi
+	i=0
+	for f in "$@"; do
+		[ "$(file_state "$f")" = "${before[i]}" ] || {
+			echo "iosweep $cmd $ini was refused but changed $f"
+			return 1
+		}
+		i=$((i + 1))
+	done
 }

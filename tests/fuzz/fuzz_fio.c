@@ -21,25 +21,16 @@
 #include "lib/error.h"
 #include "fio/fio.h"
 #include "fio/fio_import.h"
-
-static char path[4096];
-static FILE *sink;
+#include "fuzz_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char dir[] = "/tmp/iosweep-fuzz-fio.XXXXXX";
-
 	(void)argc;
 	(void)argv;
-	if (!mkdtemp(dir))
-		abort();
-	snprintf(path, sizeof(path), "%s/job.fio", dir);
-	sink = fopen("/dev/null", "w");
-	if (!sink)
-		abort();
+	fuzz_file_init("fio", "job.fio");
 	return 0;
 }
 
@@ -48,15 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fio_input in = { 0 };
 	struct import im = { 0 };
 	char err[ERR_MAX];
-	FILE *f = fopen(path, "w");
 
-	if (!f)
-		abort();
-	if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
-		abort();
-	if (fio_read_file(&in, path, err) == 0 && import_translate(&in, &im, err) == 0 &&
+	fuzz_file_write(data, size);
+	if (fio_read_file(&in, fuzz_path, err) == 0 && import_translate(&in, &im, err) == 0 &&
 	    import_merge(&im, err) == 0)
-		import_write(&im, "fuzz", sink);
+		import_write(&im, "fuzz", fuzz_sink);
 	import_free(&im);
 	fio_input_free(&in);
 	return 0;

@@ -22,26 +22,19 @@
 #include "cli/cli.h"
 #include "report/figures.h"
 #include "results/resultfile.h"
-
-static char path[4096];
-static FILE *sink;
+#include "fuzz_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char dir[] = "/tmp/iosweep-fuzz-result.XXXXXX";
-
 	(void)argc;
 	(void)argv;
-	if (!mkdtemp(dir))
-		abort();
-	snprintf(path, sizeof(path), "%s/result.json", dir);
+	fuzz_file_init("result", "result.json");
 	/* compare prints its answer, and its complaints through stderr (swapped
-	 * for sink around the call: the sanitizers' reports go to descriptor 2) */
-	sink = fopen("/dev/null", "w");
-	if (!sink || !freopen("/dev/null", "w", stdout))
+	 * for fuzz_sink around the call: the sanitizers' reports go to descriptor 2) */
+	if (!freopen("/dev/null", "w", stdout))
 		abort();
 	return 0;
 }
@@ -81,26 +74,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct figure *every[64];
 	struct resultfile rf;
 	char err[ERR_MAX], format[16];
-	FILE *f = fopen(path, "w");
 
-	if (!f)
-		abort();
-	if (fwrite(data, 1, size, f) != size || fclose(f) != 0)
-		abort();
+	fuzz_file_write(data, size);
 	for (size_t i = 0; i < figure_count && i < 64; i++)
 		every[i] = &figure_table[i];
-	if (resultfile_load(&rf, path, every, figure_count < 64 ? figure_count : 64,
+	if (resultfile_load(&rf, fuzz_path, every, figure_count < 64 ? figure_count : 64,
 			    RESULTFILE_SERIES, err) < 0)
 		return 0;
 	labels(&rf);
 	resultfile_free(&rf);
 	snprintf(format, sizeof(format), "%s", formats[size % 3]);
 	{
-		char *argv[] = { "compare", "-o", format, path, path, NULL };
+		char *argv[] = { "compare", "-o", format, fuzz_path, fuzz_path, NULL };
 
 		FILE *saved = stderr;
 
-		stderr = sink;
+		stderr = fuzz_sink;
 		(void)cmd_compare(5, argv);
 		stderr = saved;
 	}

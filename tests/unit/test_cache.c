@@ -35,6 +35,7 @@
 
 #include "io/cache.h"
 #include "lib/error.h"
+#include "testutil.h"
 
 #define FILE_SIZE ((uint64_t)8 << 20)
 #define NOBODY 65534
@@ -42,39 +43,10 @@
 #define __NR_cachestat 451
 #endif
 
-#define SKIP(...)                                      \
-	do {                                           \
-		print_message("skipped: " __VA_ARGS__); \
-		print_message("\n");                   \
-		skip();                                \
-	} while (0)
-
 static char file_path[PATH_MAX];
 static uint64_t page_size;
 /* how much of the file child_residency looks at */
 static uint64_t child_size = FILE_SIZE;
-
-static const char *test_dir(void)
-{
-	const char *d = getenv("IOSWEEP_TEST_DIR");
-
-	return d && *d ? d : "/var/tmp";
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static int make_file(void **state)
 {
@@ -88,8 +60,7 @@ static int make_file(void **state)
 	page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	if (!buf)
 		return -1;
-	snprintf(file_path, sizeof(file_path), "%s/iosweep-cache-XXXXXX", test_dir());
-	fd = mkstemp(file_path);
+	fd = test_file_in(test_dir(), "cache", file_path, sizeof(file_path));
 	if (fd < 0) {
 		free(buf);
 		return -1;
@@ -269,16 +240,12 @@ static void child_residency(struct child_result *r)
 static void dirty_write(struct child_result *r)
 {
 	static char buf[1 << 20];
-	char path[PATH_MAX];
 	struct dirty_result *d = &r->dirty;
-	int fd;
+	int fd = test_scratch("dirty");
 
-	snprintf(path, sizeof(path), "%s/iosweep-dirty-XXXXXX", test_dir());
-	fd = mkstemp(path);
 	r->rc = -1;
 	if (fd < 0)
 		return;
-	unlink(path);
 	memset(buf, 'd', sizeof(buf));
 	if (write_all(fd, buf, sizeof(buf)) == 0) {
 		d->before_sync = cache_dirty_bytes(fd, sizeof(buf), &d->system_wide);

@@ -12,6 +12,7 @@
 #include "io/data.h"
 #include "lib/error.h"
 #include "io/pattern.h"
+#include "testutil.h"
 
 #define LEN (64u << 10)
 
@@ -229,16 +230,15 @@ static void test_verify_reads_back_a_file(void **state)
 {
 	enum { SIZE = 1u << 20, BS = 12288 };
 	static unsigned char data[SIZE], buf[BS];
-	char path[] = "/tmp/iosweep-test-data.XXXXXX", err[ERR_MAX];
+	char err[ERR_MAX];
 	struct data_gen g;
 	struct data_fault f;
 	struct pattern p;
 	uint64_t checked;
-	int fd = mkstemp(path);
+	int fd = test_scratch("data");
 
 	(void)state;
 	assert_true(fd >= 0);
-	unlink(path);
 	gen(&g, DATA_RANDOM, 0, 5);
 	data_produce(&g, data, SIZE, 0);
 	assert_int_equal(pwrite(fd, data, SIZE, 0), SIZE);

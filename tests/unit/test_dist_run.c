@@ -23,6 +23,7 @@
 
 #include "run/dist_run.h"
 #include "lib/error.h"
+#include "testutil.h"
 
 /* The sum mod 2^64 of the maximal digit runs of s[0..n): consume=ints. */
 static uint64_t ints_sum(const unsigned char *s, size_t n)
@@ -150,9 +151,9 @@ static void test_join_random(void **state)
 /* The same through a file, as the runner calls it. */
 static void test_correction_from_file(void **state)
 {
-	char path[] = "/tmp/iosweep-test-dist-run.XXXXXX", err[ERR_MAX];
+	char path[PATH_MAX], err[ERR_MAX];
 	const char *text = "1000\n2000\n3000\n";
-	int fd = mkstemp(path);
+	int fd = test_file_in(test_dir(), "dist-run", path, sizeof(path));
 	uint64_t add = 1;
 
 	(void)state;

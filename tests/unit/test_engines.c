@@ -44,6 +44,7 @@
 #include "io/ioloop.h"
 #include "job/options.h"
 #include "io/pattern.h"
+#include "testutil.h"
 
 #define MIB (1024ull * 1024ull)
 #define FILE_SIZE (3 * MIB + 5000)  /* not a multiple of 4096 nor of any bs below */
@@ -75,33 +76,13 @@ static uint64_t rng_next(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dull;
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, p, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
 static int tfile_create(struct tfile *f, uint64_t size, uint64_t seed)
 {
-	const char *dir = getenv("IOSWEEP_TEST_DIR");
 	unsigned char chunk[65536];
 	char path[4096];
 	uint64_t left = size;
 
-	if (!dir || !*dir)
-		dir = "/var/tmp";
-	if (snprintf(path, sizeof(path), "%s/iosweep-engines-XXXXXX", dir) >= (int)sizeof(path))
-		return -1;
-	f->fd = mkstemp(path);
+	f->fd = test_file_in(test_dir(), "engines", path, sizeof(path));
 	if (f->fd < 0)
 		return -1;
 	f->dfd = open(path, O_RDONLY | O_DIRECT);

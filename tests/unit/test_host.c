@@ -25,33 +25,18 @@
 #include <unistd.h>
 
 #include "lib/host.h"
-
-#define SKIP(...)                                      \
-	do {                                           \
-		print_message("skipped: " __VA_ARGS__); \
-		print_message("\n");                   \
-		skip();                                \
-	} while (0)
+#include "testutil.h"
 
 static char file_path[PATH_MAX];
-
-static const char *test_dir(void)
-{
-	const char *d = getenv("IOSWEEP_TEST_DIR");
-
-	return d && *d ? d : "/var/tmp";
-}
 
 static int make_file_in(const char *dir, char *path, size_t size)
 {
 	static const char data[] = "iosweep host test\n";
-	int fd;
+	int fd = test_file_in(dir, "host", path, size);
 
-	snprintf(path, size, "%s/iosweep-host-XXXXXX", dir);
-	fd = mkstemp(path);
 	if (fd < 0)
 		return -1;
-	if (write(fd, data, sizeof(data) - 1) != (ssize_t)(sizeof(data) - 1)) {
+	if (write_all(fd, data, sizeof(data) - 1) < 0) {
 		close(fd);
 		unlink(path);
 		return -1;

@@ -13,6 +13,7 @@
 #include "lib/error.h"
 #include "job/job.h"
 #include "job/plan.h"
+#include "testutil.h"
 
 static char err[ERR_MAX];
 
@@ -298,13 +299,12 @@ static void test_nul_byte_is_found(void **state)
 static void test_existing_file_gives_size(void **state)
 {
 	char path[256], text[512];
-	const char *dir = getenv("IOSWEEP_TEST_DIR") ? getenv("IOSWEEP_TEST_DIR") : "/var/tmp";
 	struct jobfile jf;
 	struct plan p;
 	FILE *f;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/iosweep-test-job-%d.dat", dir, (int)getpid());
+	snprintf(path, sizeof(path), "%s/iosweep-test-job-%d.dat", test_dir(), (int)getpid());
 	f = fopen(path, "w");
 	assert_non_null(f);
 	for (int i = 0; i < 10000; i++)

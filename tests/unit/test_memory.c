@@ -12,8 +12,9 @@
 #include <cmocka.h>
 
 #include "lib/host.h"
+#include "testutil.h"
 
-static char root[] = "/tmp/iosweep-memXXXXXX";
+static char root[256];
 
 /* Writes text to root/rel, making the directories on the way. */
 static void put(const char *rel, const char *text)
@@ -33,16 +34,13 @@ static void put(const char *rel, const char *text)
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(root) ? 0 : -1;
+	return test_mkdir("memory", root, sizeof(root));
 }
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd);
+	return remove_tree(root);
 }
 
 static void test_memavailable_alone(void **state)

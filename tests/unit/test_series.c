@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "io/series.h"
+#include "testutil.h"
 
 #define N 20000
 #define MS 1000000ULL
@@ -242,14 +243,12 @@ static void test_live(void **state)
 static void test_residency_is_paced(void **state)
 {
 	struct series *s = calloc(1, sizeof(*s));
-	char path[] = "/tmp/iosweep-test-series.XXXXXX";
-	int fd = mkstemp(path);
+	int fd = test_scratch("series");
 
 	(void)state;
 	assert_non_null(s);
 	assert_true(fd >= 0);
-	unlink(path);
-	assert_int_equal(write(fd, path, 16), 16);
+	assert_int_equal(write(fd, "a 16-byte file.\n", 16), 16);
 	assert_int_equal(series_init(s), 0);
 	s->fd = fd;
 	s->size = 16;

@@ -25,6 +25,7 @@
 #include "lib/error.h"
 #include "io/prepare.h"
 #include "io/wtarget.h"
+#include "testutil.h"
 
 static char dir[PATH_MAX - 64];
 
@@ -42,20 +43,14 @@ static const char *at(const char *name)
 
 static int make_dir(void **state)
 {
-	const char *base = getenv("IOSWEEP_TEST_DIR");
-
 	(void)state;
-	snprintf(dir, sizeof(dir), "%s/iosweep-wtarget-XXXXXX", base && *base ? base : "/var/tmp");
-	return mkdtemp(dir) ? 0 : -1;
+	return test_mkdir("wtarget", dir, sizeof(dir));
 }
 
 static int remove_dir(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return remove_tree(dir);
 }
 
 /* A file iosweep made, with its record. */
