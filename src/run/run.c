@@ -281,6 +281,7 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	r->mine = r->done + (size_t)r->nw * (size_t)dist_size();
 	if (prepare_identify(v[OPT_FILENAME].s, &r->id, err) < 0)
 		return -1;
+	r->id.watch_content &= !r->writes; /* its own writes change what is watched */
 	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
 	for (unsigned t = 0; t < r->nw; t++)
 		if (worker_init(r, t, align, err) < 0)
