@@ -572,7 +572,13 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		data_fault_describe(&f, line, sizeof(line));
 		return err_set(err, "%s: verify found a bad block: %s", path, line);
 	}
-	return rc;
+	if (rc < 0) { /* data_verify does not know the file's name */
+		char why[ERR_MAX];
+
+		memcpy(why, err, sizeof(why));
+		return err_set(err, "%s: %s", path, why);
+	}
+	return 0;
 }
 
 /* Where this rank's share starts, for consume=ints: the number cut there is

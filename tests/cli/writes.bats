@@ -624,3 +624,20 @@ flush p99 latency: w" ]
 	[ "$s2" -eq 2 ]
 	[[ "$o2" == *"$TESTDIR/ro/new.dat is on a read-only mount"* ]]
 }
+
+@test "a file cut short before verify=after reads it back: the error names the file and the offset" {
+	[ -e "$HELPERS/slow_shim.so" ] || skip "the slow shim is not built (make check builds it)"
+	job v "[v]\nfilename = $TESTDIR/v.dat\nsize = 256k\nrepeat = 1\nop = write\nverify = after\ncache = keep\nengine = mmap\n"
+	"$IOSWEEP" run "$TESTDIR/v.ini" >/dev/null # creates the file
+	# mmap writes make no pread: only verify's are slowed, and the file is cut at the first
+	IOSWEEP_SLOW_FILE=$TESTDIR/v.dat IOSWEEP_SLOW_MS=20 IOSWEEP_SLOW_MARK=$TESTDIR/mark \
+		LD_PRELOAD=$HELPERS/slow_shim.so "$IOSWEEP" run "$TESTDIR/v.ini" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for test -e "$TESTDIR/mark"
+	truncate -s 100000 "$TESTDIR/v.dat"
+	rc=0
+	wait $pid || rc=$?
+	cat "$TESTDIR/out"
+	[ "$rc" -eq 1 ]
+	grep -q "^iosweep: run 0 (job 'v'): $TESTDIR/v.dat: verify: unexpected end of file at offset 100000$" "$TESTDIR/out"
+}
