@@ -371,6 +371,15 @@ const char *prepare_pseudo_fs(int fd)
 	return NULL;
 }
 
+const char *prepare_memory_fs(int fd)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) < 0)
+		return NULL;
+	return sf.f_type == TMPFS_MAGIC ? "tmpfs" : sf.f_type == RAMFS_MAGIC ? "ramfs" : NULL;
+}
+
 static int refuse_pseudo(const char *path, int fd, char *err)
 {
 	const char *fs = prepare_pseudo_fs(fd);

@@ -62,6 +62,9 @@ int prepare_record_fd(int fd, int dirfd, const char *name, struct prepare_record
 /* The name of the pseudo file system (proc, sysfs, cgroup2, debugfs...)
  * that holds the file open on fd, or NULL for a file system of data. */
 const char *prepare_pseudo_fs(int fd);
+/* "tmpfs" or "ramfs" when the file open on fd is on a file system without
+ * backing storage (nothing written there is durable), else NULL. */
+const char *prepare_memory_fs(int fd);
 /* Before a write run's first write, on the file open for writing on fd: its
  * record, if it has one, says from now on that it was written (and its size
  * is at least size: alloc=allocate and prealloc may have grown it).  0, or

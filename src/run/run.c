@@ -734,6 +734,7 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 	}
 	if (r.engine->note && !r.direct)
 		res->note = r.engine->note;
+	res->memory_fs = prepare_memory_fs(r.w[0].eng.fd);
 	for (unsigned i = 0; i < warmup + repeat; i++) {
 		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
 		double thread_s[nw * (size_t)dist_size()], rank_s[dist_size()];

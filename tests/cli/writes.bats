@@ -641,3 +641,20 @@ flush p99 latency: w" ]
 	[ "$rc" -eq 1 ]
 	grep -q "^iosweep: run 0 (job 'v'): $TESTDIR/v.dat: verify: unexpected end of file at offset 100000$" "$TESTDIR/out"
 }
+
+@test "writes to a file system without backing storage (tmpfs) are reported as not durable, whatever sync says" {
+	use_tmpfs
+	job t "[global]\nfilename = $SHM/t.dat\nsize = 1m\nrepeat = 1\nop = write\n[none]\nsync = none\n[end]\nsync = end\n[r]\nop = read\n"
+	run "$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t.json" -o table
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/t.json" '[r["memory_fs"] for r in d["runs"]]')" = "['tmpfs', 'tmpfs', 'tmpfs']" ]
+	for i in 0 1; do
+		echo "$output" | grep -qx "run $i: its file is on tmpfs, which keeps it only in memory: nothing it wrote is durable, whatever sync says, and its time to end is not a disk's"
+		echo "$output" | grep -E "^$i +(none|end) .* tmpfs +[0-9a-f]{16}$"
+	done
+	# a read run writes nothing: no note; and a file on a disk is not on a memory file system
+	! echo "$output" | grep -q "^run 2: its file is on tmpfs"
+	job d "[d]\nfilename = $TESTDIR/d.dat\nsize = 1m\nrepeat = 1\nop = write\nsync = end\n"
+	"$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json" >/dev/null
+	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][0]["memory_fs"]')" = None ]
+}
