@@ -35,12 +35,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
 #include "io/cache.h"
 #include "lib/error.h"
+#include "lib/pathwalk.h"
 #include "lib/splitmix.h"
 
 const char *const fill_names[] = { "random", "zero", "text", "existing", NULL };
@@ -217,17 +220,20 @@ static int record_parse(const char *text, uint64_t ino, struct prepare_record *r
 }
 
 /* The side file of a file system without user extended attributes: it
- * counts only when it belongs to the data file's owner and names its inode. */
-static int record_read_side(const char *path, const struct stat *st, struct prepare_record *rec)
+ * counts only when it belongs to the data file's owner and names its inode.
+ * Looked up in the directory dirfd that holds the data file as `name` (or
+ * by path when dirfd is AT_FDCWD). */
+static int record_read_side(int dirfd, const char *name, const struct stat *st,
+			    struct prepare_record *rec)
 {
 	char *side, text[RECORD_MAX];
 	struct stat sst;
 	ssize_t n = -1;
 	int fd;
 
-	if (asprintf(&side, "%s" RECORD_SUFFIX, path) < 0)
+	if (asprintf(&side, "%s" RECORD_SUFFIX, name) < 0)
 		return -1;
-	fd = open(side, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	fd = openat(dirfd, side, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	free(side);
 	if (fd < 0)
 		return 0;
@@ -240,7 +246,7 @@ static int record_read_side(const char *path, const struct stat *st, struct prep
 	return record_parse(text, (uint64_t)st->st_ino, rec);
 }
 
-static int record_read_fd(int fd, const char *path, const struct stat *st,
+static int record_read_fd(int fd, int dirfd, const char *name, const struct stat *st,
 			  struct prepare_record *rec)
 {
 	char text[RECORD_MAX];
@@ -252,7 +258,7 @@ static int record_read_fd(int fd, const char *path, const struct stat *st,
 	}
 	if (n < 0 && errno != ENODATA && errno != ENOTSUP && errno != ERANGE)
 		return -1;
-	return record_read_side(path, st, rec);
+	return record_read_side(dirfd, name, st, rec);
 }
 
 /* The record of the file open on fd, as an extended attribute; false when
@@ -300,7 +306,7 @@ int prepare_record_written(int fd, const char *path, uint64_t size, char *err)
 
 	if (fstat(fd, &st) < 0)
 		return err_set(err, "%s: %s", path, strerror(errno));
-	rc = record_read_fd(fd, path, &st, &rec);
+	rc = record_read_fd(fd, AT_FDCWD, path, &st, &rec);
 	if (rc < 0)
 		return err_set(err, "%s: reading its record: %s", path, strerror(errno));
 	if (rc == 0 || (rec.written && rec.size >= size))
@@ -333,58 +339,135 @@ static const char *user_name(uid_t uid, char *buf, size_t n)
 	return buf;
 }
 
-/* Whether the directory that holds path (after symbolic links) can be
- * written by anyone; *dir gets its name. */
-static bool dir_world_writable(const char *path, char *dir, size_t n)
-{
-	char *real = realpath(path, NULL);
-	struct stat st;
+/* not in every linux/magic.h */
+#define CONFIGFS_MAGIC_ 0x62656570
+#define FUSECTL_MAGIC_ 0x65735543
+#define MQUEUE_MAGIC_ 0x19800202
 
-	prepare_dirname(real ? real : path, dir, n);
-	free(real);
-	return stat(dir, &st) == 0 && (st.st_mode & S_IWOTH);
+const char *prepare_pseudo_fs(int fd)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} pseudo[] = {
+		{ PROC_SUPER_MAGIC, "proc" },	     { SYSFS_MAGIC, "sysfs" },
+		{ CGROUP_SUPER_MAGIC, "cgroup" },    { CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ DEBUGFS_MAGIC, "debugfs" },	     { TRACEFS_MAGIC, "tracefs" },
+		{ SECURITYFS_MAGIC, "securityfs" },  { CONFIGFS_MAGIC_, "configfs" },
+		{ BPF_FS_MAGIC, "bpf" },	     { EFIVARFS_MAGIC, "efivarfs" },
+		{ PSTOREFS_MAGIC, "pstore" },	     { SELINUX_MAGIC, "selinuxfs" },
+		{ SMACK_MAGIC, "smackfs" },	     { FUSECTL_MAGIC_, "fusectl" },
+		{ BINFMTFS_MAGIC, "binfmt_misc" },   { NSFS_MAGIC, "nsfs" },
+		{ MQUEUE_MAGIC_, "mqueue" },	     { RDTGROUP_SUPER_MAGIC, "resctrl" },
+		{ DEVPTS_SUPER_MAGIC, "devpts" },    { USBDEVICE_SUPER_MAGIC, "usbfs" },
+	};
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) < 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if ((unsigned long)sf.f_type == pseudo[i].magic)
+			return pseudo[i].name;
+	return NULL;
 }
 
-static int refuse_planted(const char *path, uid_t uid, char *err)
+const char *prepare_memory_fs(int fd)
 {
-	char dir[PATH_MAX], who[64];
+	struct statfs sf;
 
-	if (uid_trusted(uid) || !dir_world_writable(path, dir, sizeof(dir)))
+	if (fstatfs(fd, &sf) < 0)
+		return NULL;
+	return sf.f_type == TMPFS_MAGIC ? "tmpfs" : sf.f_type == RAMFS_MAGIC ? "ramfs" : NULL;
+}
+
+static int refuse_pseudo(const char *path, int fd, char *err)
+{
+	const char *fs = prepare_pseudo_fs(fd);
+
+	if (!fs)
+		return 0;
+	return err_set(err, "%s is on %s, a file system of kernel interfaces, not of data: iosweep "
+			    "never reads or writes a file there, whatever the job says", path, fs);
+}
+
+/* A file of another user in a directory anyone may write (dirfd holds it). */
+static int refuse_planted(const char *path, const struct pathwalk *w, uid_t uid, char *err)
+{
+	char who[64];
+	struct stat dst;
+
+	if (uid_trusted(uid) || fstat(w->dirfd, &dst) < 0 || !pathwalk_world_writable(&dst))
 		return 0;
 	return err_set(err, "%s belongs to %s and lies in %s, where anyone can create files: "
 			    "another user may have planted it, so it is not read (use a file of "
 			    "your own, or a directory only you can write: IOSWEEP_DIR)",
-		       path, user_name(uid, who, sizeof(who)), dir);
+		       path, user_name(uid, who, sizeof(who)), w->dir);
 }
 
-static int same_file(const struct stat *st, const struct prepare_id *id)
+/* The path's last link (and each one a chain of them leads through): the
+ * running user's or root's only.  The links on the way are held to the
+ * walk's own rule (pathwalk.h). */
+static int judge_link(const char *link, const struct stat *lst, const char *dir,
+		      const struct stat *dst, bool last, void *arg, char *err)
+{
+	char who[64];
+
+	(void)dir;
+	(void)dst;
+	(void)arg;
+	if (!last || uid_trusted(lst->st_uid))
+		return 0;
+	return err_set(err, "%s is a symbolic link of %s: iosweep follows only links of its own "
+			    "user or root (another user may have planted it)", link,
+		       user_name(lst->st_uid, who, sizeof(who)));
+}
+
+static bool same_file(const struct stat *st, const struct prepare_id *id)
 {
 	return id->set && st->st_dev == id->dev && st->st_ino == id->ino;
 }
 
-/* Opens path read-only without blocking and without following a symbolic
- * link that is not the running user's or root's; fills *st.  -1 with err
- * (every failure returns -1 itself: static analyzers need not know what
- * err_set returns). */
-static int open_trusted(const char *path, int flags, struct stat *st, char *err)
+/* The name w ends at, opened O_PATH: what it is, before anything is opened
+ * for real (a device is not touched, a FIFO cannot block).  -1 with err. */
+static int look_first(const char *path, const struct pathwalk *w, struct stat *st, char *err)
 {
-	struct stat lst;
-	char who[64];
-	int fd, follow = O_NOFOLLOW, e;
+	int pfd = openat(w->dirfd, w->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
-	if (lstat(path, &lst) < 0) {
+	if (pfd < 0 || fstat(pfd, st) < 0) {
 		err_set(err, "%s: %s", path, strerror(errno));
+		if (pfd >= 0)
+			close(pfd);
 		return -1;
 	}
-	if (S_ISLNK(lst.st_mode) && !uid_trusted(lst.st_uid)) {
-		err_set(err, "%s is a symbolic link of %s: iosweep follows only links of its own "
-			     "user or root (another user may have planted it)", path,
-			user_name(lst.st_uid, who, sizeof(who)));
+	close(pfd);
+	if (S_ISLNK(st->st_mode))
+		return err_set(err, "%s: %s (it became a symbolic link)", path, strerror(ELOOP));
+	if (!S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode))
+		return err_set(err, "%s is not a regular file or block device (a FIFO, socket, "
+				    "directory or character device is never read)", path);
+	return 0;
+}
+
+/* Opens path read-only, found by pathwalk (no planted link on the way; the
+ * last link only when it is the running user's or root's); fills *st and
+ * *w (the directory that holds it: pathwalk_done it).  Every decision is
+ * taken on the descriptor returned.  -1 with err (every failure returns -1
+ * itself: static analyzers need not know what err_set returns). */
+static int open_trusted(const char *path, int flags, struct stat *st, struct pathwalk *w,
+			char *err)
+{
+	struct stat first;
+	int fd, e;
+
+	if (pathwalk(path, true, judge_link, NULL, w, err) < 0)
+		return -1;
+	if (w->missing || look_first(path, w, &first, err) < 0) {
+		if (w->missing)
+			err_set(err, "%s: %s", path, strerror(ENOENT));
+		pathwalk_done(w);
 		return -1;
 	}
-	if (S_ISLNK(lst.st_mode))
-		follow = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | follow | flags);
+	fd = openat(w->dirfd, w->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | flags);
 	if (fd < 0) {
 		e = errno;
 		err_set(err, "%s: %s%s", path, strerror(e),
@@ -392,36 +475,46 @@ static int open_trusted(const char *path, int flags, struct stat *st, char *err)
 			: (flags & O_DIRECT) && e == EINVAL
 				? " (this filesystem refuses O_DIRECT; use cache=fadvise)"
 				: "");
+		pathwalk_done(w);
 		return -1;
 	}
 	/* a regular file ignores O_NONBLOCK, but io_uring would not: off again */
-	if (fstat(fd, st) < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+	if (fstat(fd, st) < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
 		err_set(err, "%s: %s", path, strerror(errno));
-		close(fd);
+	else if (st->st_dev != first.st_dev || st->st_ino != first.st_ino)
+		err_set(err, "%s was replaced while it was being opened", path);
+	else if (!S_ISREG(st->st_mode) || (refuse_pseudo(path, fd, err) == 0 &&
+					   refuse_planted(path, w, st->st_uid, err) == 0))
+		return fd;
+	close(fd);
+	pathwalk_done(w);
+	return -1;
+}
+
+int prepare_record_fd(int fd, int dirfd, const char *name, struct prepare_record *rec)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
 		return -1;
-	}
-	if (!S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode)) {
-		err_set(err, "%s is not a regular file or block device (a FIFO, socket, directory "
-			     "or character device is never read)", path);
-		close(fd);
-		return -1;
-	}
-	if (S_ISREG(st->st_mode) && refuse_planted(path, st->st_uid, err) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return S_ISREG(st.st_mode) ? record_read_fd(fd, dirfd, name, &st, rec) : 0;
 }
 
 int prepare_identify(const char *path, struct prepare_id *id, char *err)
 {
+	struct prepare_record rec;
+	struct pathwalk w;
 	struct stat st;
-	int fd = open_trusted(path, 0, &st, err);
+	int fd = open_trusted(path, 0, &st, &w, err), has;
 
 	if (fd < 0)
 		return -1;
+	has = S_ISREG(st.st_mode) ? record_read_fd(fd, w.dirfd, w.name, &st, &rec) : 0;
 	close(fd);
-	*id = (struct prepare_id){ .dev = st.st_dev, .ino = st.st_ino, .set = true };
+	pathwalk_done(&w);
+	*id = (struct prepare_id){ .dev = st.st_dev, .ino = st.st_ino, .set = true,
+				   .watch_content = has > 0, .size = st.st_size,
+				   .mtime = st.st_mtim, .ctime = st.st_ctim };
 	return 0;
 }
 
@@ -434,11 +527,13 @@ static int replaced(const char *path, char *err)
 int prepare_open(const char *path, bool direct, uint64_t bs, uint64_t spacing,
 		 const struct prepare_id *id, char *err)
 {
+	struct pathwalk w;
 	struct stat st;
-	int fd = open_trusted(path, direct ? O_DIRECT : 0, &st, err);
+	int fd = open_trusted(path, direct ? O_DIRECT : 0, &st, &w, err);
 
 	if (fd < 0)
 		return -1;
+	pathwalk_done(&w);
 	if (!same_file(&st, id)) {
 		close(fd);
 		return replaced(path, err);
@@ -456,6 +551,11 @@ int prepare_open(const char *path, bool direct, uint64_t bs, uint64_t spacing,
 	return fd;
 }
 
+static bool same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
 int prepare_check(const char *path, const struct prepare_id *id, char *err)
 {
 	struct stat st;
@@ -465,18 +565,27 @@ int prepare_check(const char *path, const struct prepare_id *id, char *err)
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return err_set(err, "%s is no longer a regular file or block device: the run stops",
 			       path);
-	return same_file(&st, id) ? 0 : replaced(path, err);
+	if (!same_file(&st, id))
+		return replaced(path, err);
+	if (id->watch_content && (st.st_size != id->size || !same_time(st.st_mtim, id->mtime) ||
+				  !same_time(st.st_ctim, id->ctime)))
+		return err_set(err, "%s was written by another process during the run (its size or "
+				    "modification time changed): it no longer holds what its record "
+				    "says, so what the run read is not reported", path);
+	return 0;
 }
 
 int prepare_record_read(const char *path, struct prepare_record *rec, char *err)
 {
+	struct pathwalk w;
 	struct stat st;
-	int fd = open_trusted(path, 0, &st, err), rc;
+	int fd = open_trusted(path, 0, &st, &w, err), rc;
 
 	if (fd < 0)
 		return -1;
-	rc = S_ISREG(st.st_mode) ? record_read_fd(fd, path, &st, rec) : 0;
+	rc = S_ISREG(st.st_mode) ? record_read_fd(fd, w.dirfd, w.name, &st, rec) : 0;
 	close(fd);
+	pathwalk_done(&w);
 	if (rc < 0) {
 		err_set(err, "%s: reading its record: %s", path, strerror(errno));
 		return -1;
@@ -635,6 +744,12 @@ int prepare_file(const char *path, uint64_t size, enum fill_kind fill, uint64_t 
 	struct stat st;
 	int fd = -1, rc = -1;
 
+	struct pathwalk w;
+
+	/* a planted link on the way would take the new file elsewhere */
+	if (pathwalk(path, false, NULL, NULL, &w, err) < 0)
+		return -1;
+	pathwalk_done(&w);
 	if (lstat(path, &st) == 0)
 		return check_existing(path, fill, seed, err);
 	if (errno != ENOENT)

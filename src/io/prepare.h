@@ -8,9 +8,11 @@
  * that an interrupted or failed creation leaves nothing behind at
  * `filename`; what a kill -9 leaves is removed by the next run
  * (prepare_sweep).  An existing file or block device is only ever opened
- * read-only, without blocking, following only the running user's or root's
- * symbolic links, and never when another user's file lies in a directory
- * anyone can write.
+ * read-only, without blocking, found by pathwalk (lib/pathwalk.h: no link
+ * another user planted on the way), following as its last name only the
+ * running user's or root's symbolic links, and never when another user's
+ * file lies in a directory anyone can write, nor a file of a pseudo file
+ * system (proc, sysfs...: kernel interfaces, not data).
  */
 #ifndef IOSWEEP_PREPARE_H
 #define IOSWEEP_PREPARE_H
@@ -19,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 
 /* What a created test file holds: the values of the job option `fill`,
@@ -53,6 +56,15 @@ struct prepare_record {
 /* 1 and *rec when path has a record, 0 when it has none (iosweep did not
  * make it, or cannot tell), -1 with err when path cannot be opened safely. */
 int prepare_record_read(const char *path, struct prepare_record *rec, char *err);
+/* The same for the file open on fd (any access mode), which the directory
+ * open on dirfd holds as name (for the side file); 1, 0 or -1 with errno. */
+int prepare_record_fd(int fd, int dirfd, const char *name, struct prepare_record *rec);
+/* The name of the pseudo file system (proc, sysfs, cgroup2, debugfs...)
+ * that holds the file open on fd, or NULL for a file system of data. */
+const char *prepare_pseudo_fs(int fd);
+/* "tmpfs" or "ramfs" when the file open on fd is on a file system without
+ * backing storage (nothing written there is durable), else NULL. */
+const char *prepare_memory_fs(int fd);
 /* Before a write run's first write, on the file open for writing on fd: its
  * record, if it has one, says from now on that it was written (and its size
  * is at least size: alloc=allocate and prealloc may have grown it).  0, or
@@ -60,11 +72,15 @@ int prepare_record_read(const char *path, struct prepare_record *rec, char *err)
 int prepare_record_written(int fd, const char *path, uint64_t size, char *err);
 
 /* Which file a run reads: taken once, checked at every open and after
- * every repeat. */
+ * every repeat.  A file with a record (iosweep's: its content is known)
+ * is watched for content rewritten in place too, by its size, mtime and
+ * ctime; a write run clears watch_content (its own writes change them). */
 struct prepare_id {
 	dev_t dev;
 	ino_t ino;
-	bool set;
+	bool set, watch_content;
+	off_t size;
+	struct timespec mtime, ctime;
 };
 /* Opens path as the checks above allow and records its identity. */
 int prepare_identify(const char *path, struct prepare_id *id, char *err);

@@ -1,11 +1,15 @@
 /*
  * wtarget.c - which files a run may write; see wtarget.h for the rules.
  *
- * Opening is done in two steps so that nothing but a regular file is ever
- * opened for writing: an O_PATH descriptor (which opens nothing: no device
- * is touched, no FIFO blocks) is checked with fstat, then reopened for
- * writing through /proc/self/fd, which reaches that very inode and not
- * whatever the name points to by then.
+ * The path is walked one name at a time (lib/pathwalk.h), so no link
+ * another user planted on the way is followed.  Opening is done in two
+ * steps so that nothing but a regular file is ever opened for writing: an
+ * O_PATH descriptor (which opens nothing: no device is touched, no FIFO
+ * blocks) is checked with fstat and fstatfs, then reopened for writing
+ * through /proc/self/fd, which reaches that very inode and not whatever the
+ * name points to by then; the creation record is read on the descriptor
+ * opened, never by name, so the file judged is the file written (a file
+ * swapped in under the name in between is refused, not written).
  */
 #define _GNU_SOURCE
 #include "io/wtarget.h"
@@ -22,6 +26,7 @@
 
 #include "io/prepare.h"
 #include "lib/error.h"
+#include "lib/pathwalk.h"
 #include "lib/units.h"
 
 static int refuse_type(const char *path, const struct stat *st, char *err)
@@ -51,22 +56,34 @@ static bool opt_in_mismatch(const char *path, const char *allow_write, char *err
 	return true;
 }
 
-/* Whether a regular file of this user may be written, by its record or the
- * job's opt-in. */
-static int judge(const char *path, const struct stat *st, const char *allow_write,
-		 enum wtarget_kind *kind, char *err)
+/* What no job may write, found on the descriptor fd of the target (or of
+ * the directory a new file goes into): a file of a pseudo file system (proc,
+ * sysfs...: writing one is a command to the kernel), a read-only mount. */
+static int refuse_fs(const char *path, int fd, char *err)
+{
+	const char *pseudo = prepare_pseudo_fs(fd);
+	struct statvfs sv;
+
+	if (pseudo)
+		return err_set(err, "%s is on %s, a file system of kernel interfaces, not of data: "
+				    "iosweep never writes there, whatever the job says (allow_write "
+				    "does not change this)", path, pseudo);
+	if (fstatvfs(fd, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+		return err_set(err, "%s is on a read-only mount: it cannot be written (remount it "
+				    "read-write, or name a file elsewhere)", path);
+	return 0;
+}
+
+/* Whether the file open on fd (a regular file of this user) may be written,
+ * by its record (read on fd itself) or the job's opt-in. */
+static int judge_record(const char *path, int fd, const struct pathwalk *w,
+			const char *allow_write, enum wtarget_kind *kind, char *err)
 {
 	struct prepare_record rec;
-	int rc;
+	int rc = prepare_record_fd(fd, w->dirfd, w->name, &rec);
 
-	if (!S_ISREG(st->st_mode))
-		return refuse_type(path, st, err);
-	if (st->st_uid != geteuid())
-		return err_set(err, "%s belongs to uid %u, not to you: iosweep never writes another "
-				    "user's file", path, (unsigned)st->st_uid);
-	rc = prepare_record_read(path, &rec, err);
 	if (rc < 0)
-		return -1;
+		return err_set(err, "%s: reading its record: %s", path, strerror(errno));
 	if (rc > 0) {
 		*kind = WTARGET_OURS;
 		return 0;
@@ -80,63 +97,103 @@ static int judge(const char *path, const struct stat *st, const char *allow_writ
 		       path);
 }
 
+/* The target at w, looked at through an O_PATH descriptor (which opens
+ * nothing: no device is touched, no FIFO blocks), then, when it may be,
+ * opened with mode | flags through /proc/self/fd, which reaches that very
+ * inode and not whatever the name points to by then.  The record is read
+ * on the descriptor opened, so that it is that file's.  A descriptor, or
+ * -1 with err. */
+static int open_judged(const char *path, const struct pathwalk *w, int mode,
+		       const char *allow_write, enum wtarget_kind *kind, char *err)
+{
+	struct stat st, now;
+	char proc[64];
+	int pfd = openat(w->dirfd, w->name, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd, e;
+
+	if (pfd < 0 || fstat(pfd, &st) < 0) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		if (pfd >= 0)
+			close(pfd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || refuse_fs(path, pfd, err) < 0) {
+		if (!S_ISREG(st.st_mode))
+			refuse_type(path, &st, err);
+		else if (st.st_uid != geteuid())
+			err_set(err, "%s belongs to uid %u, not to you: iosweep never writes another "
+				     "user's file", path, (unsigned)st.st_uid);
+		close(pfd);
+		return -1;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, mode | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) /* no /proc: by name, still never following a link */
+		fd = openat(w->dirfd, w->name, mode | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	e = errno;
+	close(pfd);
+	if (fd < 0)
+		return err_set(err, "%s: %s%s", path, strerror(e),
+			       (mode & O_DIRECT) && e == EINVAL
+				       ? " (this filesystem refuses O_DIRECT; use cache=fadvise)"
+				       : "");
+	/* io_uring would honour O_NONBLOCK on a regular file: off again */
+	if (fstat(fd, &now) < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		err_set(err, "%s: %s", path, strerror(errno));
+	else if (now.st_dev != st.st_dev || now.st_ino != st.st_ino || !S_ISREG(now.st_mode))
+		err_set(err, "%s was replaced while it was being opened for writing", path);
+	else if (judge_record(path, fd, w, allow_write, kind, err) == 0)
+		return fd;
+	close(fd);
+	return -1;
+}
+
 int wtarget_check(const char *path, const char *allow_write, enum wtarget_kind *kind,
 		  char *err)
 {
-	struct stat st;
+	struct pathwalk w;
+	int fd;
 
 	if (opt_in_mismatch(path, allow_write, err))
 		return -1;
-	if (lstat(path, &st) < 0) {
-		if (errno != ENOENT)
-			return err_set(err, "%s: %s", path, strerror(errno));
-		*kind = WTARGET_NEW;
+	if (pathwalk(path, false, NULL, NULL, &w, err) < 0)
+		return -1;
+	*kind = WTARGET_NEW;
+	if (w.missing) { /* the missing directory is reported where creation is checked */
+		pathwalk_done(&w);
 		return 0;
 	}
-	return judge(path, &st, allow_write, kind, err);
+	if (fstatat(w.dirfd, w.name, &(struct stat){ 0 }, AT_SYMLINK_NOFOLLOW) < 0) {
+		int rc = errno == ENOENT ? refuse_fs(path, w.dirfd, err)
+					 : err_set(err, "%s: %s", path, strerror(errno));
+
+		pathwalk_done(&w);
+		return rc;
+	}
+	/* read-only: looking must not be what changes or blocks on anything */
+	fd = open_judged(path, &w, O_RDONLY, allow_write, kind, err);
+	pathwalk_done(&w);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
 }
 
 int wtarget_open(const char *path, int flags, const char *allow_write, char *err)
 {
 	enum wtarget_kind kind;
-	struct stat st, now;
-	char proc[64];
-	int pfd, fd;
+	struct pathwalk w;
+	int fd;
 
 	if (opt_in_mismatch(path, allow_write, err))
 		return -1;
-	pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (pfd < 0)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	if (fstat(pfd, &st) < 0) {
-		err_set(err, "%s: %s", path, strerror(errno));
-		close(pfd);
+	if (pathwalk(path, false, NULL, NULL, &w, err) < 0)
 		return -1;
+	if (w.missing) {
+		pathwalk_done(&w);
+		return err_set(err, "%s: %s", path, strerror(ENOENT));
 	}
-	if (judge(path, &st, allow_write, &kind, err) < 0) {
-		close(pfd);
-		return -1;
-	}
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
-	fd = open(proc, O_RDWR | O_CLOEXEC | flags);
-	if (fd < 0 && errno == ENOENT) /* no /proc: by name, still never following a link */
-		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | flags);
-	close(pfd);
-	if (fd < 0)
-		return err_set(err, "%s: %s%s", path, strerror(errno),
-			       (flags & O_DIRECT) && errno == EINVAL
-				       ? " (this filesystem refuses O_DIRECT; use cache=fadvise)"
-				       : "");
-	/* io_uring would honour O_NONBLOCK on a regular file: off again */
-	if (fstat(fd, &now) < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-		err_set(err, "%s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (now.st_dev != st.st_dev || now.st_ino != st.st_ino || !S_ISREG(now.st_mode)) {
-		close(fd);
-		return err_set(err, "%s was replaced while it was being opened for writing", path);
-	}
+	fd = open_judged(path, &w, O_RDWR | flags, allow_write, &kind, err);
+	pathwalk_done(&w);
 	return fd;
 }
 

@@ -6,9 +6,11 @@
  * user's own existing file only when the job opts in for that very file
  * (`allow_write = PATH`, equal to `filename`).  Never a block or character
  * device, a FIFO or a socket, never through a symbolic link, never a file
- * that belongs to another user -- whatever the job says.  The same rules are
- * checked by name when the plan is made and again through the descriptor
- * when the file is opened, so a file swapped in between is refused too.
+ * that belongs to another user, never a file of a pseudo file system (proc,
+ * sysfs, cgroup, debugfs...) or of a read-only mount -- whatever the job
+ * says.  The same rules are checked when the plan is made and again when
+ * the file is opened, each time on one descriptor: its type, owner, file
+ * system and creation record are those of the file that is then written.
  */
 #ifndef IOSWEEP_WTARGET_H
 #define IOSWEEP_WTARGET_H

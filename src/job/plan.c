@@ -35,6 +35,7 @@
 #include "lib/error.h"
 #include "lib/hist.h"
 #include "lib/host.h"
+#include "lib/pathwalk.h"
 #include "lib/texttable.h"
 #include "lib/units.h"
 
@@ -163,8 +164,13 @@ static int check_name(const char *where, const char *name, char *err)
  * that exists and can be written (everything run would find out later). */
 static int check_creatable(const char *where, const char *path, char *err)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], why[ERR_MAX];
+	struct pathwalk w;
 	struct stat st;
+
+	if (pathwalk(path, false, NULL, NULL, &w, why) < 0)
+		return err_set(err, "%s: %s", where, why);
+	pathwalk_done(&w);
 
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return err_set(err, "%s: %s is a symbolic link to a file that does not exist: "

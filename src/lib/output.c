@@ -1,6 +1,8 @@
 /*
  * output.c - see output.h.
  *
+ * The links on the way are found by pathwalk (pathwalk.h), the walk test
+ * files are found by too, with the stricter rule of refuse_link() on top.
  * The check runs once, up front; the rename at the end looks again (lstat)
  * so that something planted at the path during a long run is not replaced
  * either.  rename(2) replaces a directory entry and never writes through a
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "lib/error.h"
+#include "lib/pathwalk.h"
 
 static const char *type_name(mode_t m)
 {
@@ -86,81 +89,43 @@ static int refuse_link(const char *given, const char *link, const struct stat *s
 	return 0;
 }
 
-/* Every symbolic link met in resolving given - in its directories as in its
- * last name, and in the links those lead through - held to refuse_link()'s
- * rule, except that a link to a directory may also be root's (/var/run)
- * outside a directory every user can write to.  Resolving stops where the
- * path leads to nothing: what does not exist has no link to follow. */
+/* What output_judge needs: the name given, and whether it refused. */
+struct link_rule {
+	const char *given;
+	bool refused;
+};
+
+/* Every symbolic link met in resolving given (pathwalk.h) - in its
+ * directories as in its last name, and in the links those lead through -
+ * held to refuse_link()'s rule, except that a link to a directory may also
+ * be root's (/var/run) outside a directory every user can write to. */
+static int output_judge(const char *link, const struct stat *lst, const char *dir,
+			const struct stat *dst, bool last, void *arg, char *err)
+{
+	struct link_rule *rule = arg;
+	bool shared = (dst->st_mode & S_ISVTX) && (dst->st_mode & S_IWOTH);
+
+	if (!(last || lst->st_uid != 0 || shared))
+		return 0;
+	rule->refused = refuse_link(rule->given, link, lst, dir, err) < 0;
+	return rule->refused ? -1 : 0;
+}
+
+/* Resolving stops where the path leads to nothing: what does not exist has
+ * no link to follow. */
 static int check_links(const char *given, char *err)
 {
-	char *cur = given[0] == '/' ? strdup("") : getcwd(NULL, 0), *rest = strdup(given);
-	char *cand = NULL, *target = NULL, *grown = NULL;
-	int hops = 0;
+	struct link_rule rule = { .given = given };
+	struct pathwalk w;
+	char why[ERR_MAX];
 
-	if (!cur || !rest) {
-		err_set(err, "cannot write %s: %s", given, strerror(errno));
-		goto fail;
+	if (pathwalk(given, true, output_judge, &rule, &w, why) < 0) {
+		if (rule.refused)
+			return err_set(err, "%s", why);
+		return err_set(err, "cannot write %s: %s", given, why);
 	}
-	while (*rest) {
-		char *slash = strchr(rest, '/'), *next = slash ? slash + 1 : rest + strlen(rest);
-		bool last = next[strspn(next, "/")] == '\0';
-		const char *dir;
-		struct stat st;
-
-		if (slash)
-			*slash = '\0';
-		if (!*rest || !strcmp(rest, ".") || !strcmp(rest, "..")) {
-			if (!strcmp(rest, "..") && strrchr(cur, '/'))
-				*strrchr(cur, '/') = '\0'; /* cur has no links: ".." is its parent */
-			memmove(rest, next, strlen(next) + 1);
-			continue;
-		}
-		if (asprintf(&cand, "%s/%s", cur, rest) < 0) {
-			cand = NULL;
-			err_set(err, "out of memory");
-			goto fail;
-		}
-		if (lstat(cand, &st) < 0)
-			break; /* nothing there, nothing further to follow */
-		if (!S_ISLNK(st.st_mode)) {
-			free(cur);
-			cur = cand;
-			cand = NULL;
-			memmove(rest, next, strlen(next) + 1);
-			continue;
-		}
-		dir = *cur ? cur : "/";
-		if (++hops > 40) {
-			err_set(err, "cannot write %s: %s", given, strerror(ELOOP));
-			goto fail;
-		}
-		if ((last || st.st_uid != 0 || shared_dir(dir)) &&
-		    refuse_link(given, cand, &st, dir, err) < 0)
-			goto fail;
-		target = calloc(1, (size_t)st.st_size + 2);
-		if (!target || readlink(cand, target, (size_t)st.st_size + 1) != st.st_size ||
-		    asprintf(&grown, "%s/%s", target, next) < 0) {
-			err_set(err, "cannot write %s: %s changed while iosweep read it", given, cand);
-			goto fail;
-		}
-		if (target[0] == '/')
-			cur[0] = '\0';
-		free(rest);
-		rest = grown;
-		free(target);
-		free(cand);
-		target = cand = NULL;
-	}
-	free(cand);
-	free(cur);
-	free(rest);
+	pathwalk_done(&w);
 	return 0;
-fail:
-	free(target);
-	free(cand);
-	free(cur);
-	free(rest);
-	return -1;
 }
 
 /* given, or the file its link points to (resolved), checked as a file. */

@@ -173,6 +173,8 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		      "note", json_text(res->note));
 	if (o)
 		set(o, "cold_pages_from_host", json_boolean(figure_cold_from_host(res)));
+	if (o)
+		set(o, "memory_fs", json_text(res->memory_fs));
 	if (o && (base || run->job->opt[OPT_BASELINE].n))
 		set(o, "baseline",
 		    base ? json_pack("{s:o, s:I, s:f}", "job", json_text(base->run->job->name),

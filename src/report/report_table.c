@@ -173,6 +173,8 @@ static const char *dirty_text(const struct run_result *res, char *buf, size_t n)
 {
 	double share = dirty_share(res);
 
+	if (res->memory_fs && res->run->v[OPT_OP].u != OP_READ)
+		return res->memory_fs; /* all of it, whatever the page cache says */
 	if (share < 0)
 		return res->run->v[OPT_OP].u == OP_READ ? "" : "?";
 	snprintf(buf, n, "%.0f%%%s", 100 * share, res->rep[0].dirty_system_wide ? " sys" : "");
@@ -307,7 +309,11 @@ static void write_notes(FILE *f, const struct run_result *res)
 	double share = dirty_share(res), flushes = median_of("flushes", res);
 	char a[32], b[32];
 
-	if (share > 0.5 && !res->rep[0].dirty_system_wide)
+	if (res->memory_fs && res->run->v[OPT_OP].u != OP_READ)
+		fprintf(f, "run %zu: its file is on %s, which keeps it only in memory: nothing it "
+			   "wrote is durable, whatever sync says, and its time to end is not a "
+			   "disk's\n", res->run->index, res->memory_fs);
+	else if (share > 0.5 && !res->rep[0].dirty_system_wide)
 		fprintf(f, "run %zu: %.0f%% of the written bytes were still only in memory at the "
 			   "end: it timed the page cache, not the disk\n", res->run->index,
 			100 * share);

@@ -291,6 +291,7 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	r->mine = r->done + (size_t)r->nw * (size_t)dist_size();
 	if (prepare_identify(v[OPT_FILENAME].s, &r->id, err) < 0)
 		return -1;
+	r->id.watch_content &= !r->writes; /* its own writes change what is watched */
 	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
 	for (unsigned t = 0; t < r->nw; t++)
 		if (worker_init(r, t, align, err) < 0)
@@ -580,7 +581,13 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		data_fault_describe(&f, line, sizeof(line));
 		return err_set(err, "%s: verify found a bad block: %s", path, line);
 	}
-	return rc;
+	if (rc < 0) { /* data_verify does not know the file's name */
+		char why[ERR_MAX];
+
+		memcpy(why, err, sizeof(why));
+		return err_set(err, "%s: %s", path, why);
+	}
+	return 0;
 }
 
 /* Where this rank's share starts, for consume=ints: the number cut there is
@@ -736,6 +743,7 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 	}
 	if (r.engine->note && !r.direct)
 		res->note = r.engine->note;
+	res->memory_fs = prepare_memory_fs(r.w[0].eng.fd);
 	for (unsigned i = 0; i < warmup + repeat; i++) {
 		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
 		double thread_s[nw * (size_t)dist_size()], rank_s[dist_size()];

@@ -30,6 +30,8 @@ struct run_result {
 	char error[ERR_MAX];
 	bool interrupted;          /* a signal stopped it */
 	const char *note;          /* the engine's caveat for this run, or NULL */
+	const char *memory_fs;     /* "tmpfs", "ramfs": the file system of the file keeps it
+				    * only in memory, so nothing written is durable; or NULL */
 };
 
 enum run_phase { PHASE_IDLE, PHASE_CREATE, PHASE_CACHE, PHASE_MEASURE };

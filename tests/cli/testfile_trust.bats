@@ -244,3 +244,74 @@ record() {
 	# neither the file nor its temporary name is left
 	[ -z "$(ls -A "$TESTDIR/slow-dir")" ]
 }
+
+@test "a file of a pseudo file system (proc, sysfs) is never a test file: check and run refuse it" {
+	[ "$(stat -f -c %T /sys)" = sysfs ] || skip "no sysfs at /sys"
+	job t "[t]\nfilename = /sys/kernel/mm/transparent_hugepage/enabled\nrepeat = 1\n"
+	[ -e /sys/kernel/mm/transparent_hugepage/enabled ] || job t "[t]\nfilename = /sys/kernel/uevent_seqnum\nrepeat = 1\n"
+	for cmd in check run; do
+		refused $cmd "$TESTDIR/t.ini" "is on sysfs, a file system of kernel interfaces, not of data: iosweep never reads or writes a file there"
+	done
+	job p "[p]\nfilename = /proc/self/status\nsize = 512\nbs = 512\nrepeat = 1\n"
+	refused check "$TESTDIR/p.ini" "iosweep: $TESTDIR/p.ini:2: /proc/self/status is on proc, a file system of kernel interfaces"
+}
+
+# protected_links: fs.protected_symlinks off for one command (the kernel's own guard, which
+# would refuse the link before iosweep sees it); restored whatever the command does
+protected_links_off() {
+	local old rc=0
+	old=$(cat /proc/sys/fs/protected_symlinks)
+	sysctl -qw fs.protected_symlinks=0 || skip "cannot set fs.protected_symlinks"
+	"$@" || rc=$?
+	sysctl -qw fs.protected_symlinks="$old"
+	return $rc
+}
+
+@test "another user's link to a directory, in a sticky directory anyone can write, is not followed on the way: reads, writes, creations, outputs" {
+	shared
+	command -v sysctl >/dev/null || skip "sysctl is missing"
+	mkdir -m 700 "$TESTDIR/private"
+	head -c 64k /dev/urandom >"$TESTDIR/private/f.dat"
+	sum=$(sha256sum <"$TESTDIR/private/f.dat")
+	$NOBODY ln -s "$TESTDIR/private" "$TESTDIR/shared/d"
+	why="$TESTDIR/shared/d is a symbolic link of nobody (uid 65534) in $TESTDIR/shared, a directory every user can write: another user may have planted it, so iosweep does not follow it"
+	job r "[r]\nfilename = $TESTDIR/shared/d/f.dat\nrepeat = 1\n"
+	job w "[w]\nfilename = $TESTDIR/shared/d/f.dat\nop = write\nrepeat = 1\nallow_write = $TESTDIR/shared/d/f.dat\n"
+	job n "[n]\nfilename = $TESTDIR/shared/d/new.dat\nsize = 64k\nrepeat = 1\n"
+	job o "[o]\nfilename = $TESTDIR/f.dat\nsize = 64k\nrepeat = 1\n"
+	for j in r w n; do
+		for cmd in check run; do
+			run protected_links_off "$IOSWEEP" $cmd "$TESTDIR/$j.ini"
+			echo "$output"
+			[ "$status" -eq 2 ] && [ "${#lines[@]}" -eq 1 ]
+			[[ "$output" == *"$why"* ]]
+		done
+	done
+	run protected_links_off "$IOSWEEP" run "$TESTDIR/o.ini" -o json:"$TESTDIR/shared/d/out.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$TESTDIR/shared/d is a symbolic link in $TESTDIR/shared"* ]]
+	[ "$(sha256sum <"$TESTDIR/private/f.dat")" = "$sum" ]
+	[ "$(ls "$TESTDIR/private")" = f.dat ]
+	# the running user's own link there is followed
+	rm "$TESTDIR/shared/d"
+	ln -s "$TESTDIR/private" "$TESTDIR/shared/d"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+}
+
+@test "a file iosweep made that another process rewrites in place during a read run fails the run, not a valid sum" {
+	job c "[c]\nfilename = $TESTDIR/t.dat\nsize = 64k\nfill = text\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json" >/dev/null
+	# 16 reads at 10 a second: 1.6 s, and the file rewritten once the run has it open
+	job r "[r]\nfilename = $TESTDIR/t.dat\nconsume = ints\nrepeat = 1\nrate_iops = 10\ncache = keep\n"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for sh -c "ls -l /proc/$pid/fd | grep -q '$TESTDIR/t.dat'"
+	sleep 0.3
+	head -c 65536 /dev/urandom | dd of="$TESTDIR/t.dat" conv=notrunc status=none
+	rc=0
+	wait $pid || rc=$?
+	cat "$TESTDIR/out"
+	[ "$rc" -eq 1 ]
+	grep -q "$TESTDIR/t.dat was written by another process during the run (its size or modification time changed)" "$TESTDIR/out"
+	[ "$(json_get "$TESTDIR/r.json" '(d["runs"][0]["failed"], len(d["runs"][0]["repeats"]))')" = "(True, 0)" ]
+}

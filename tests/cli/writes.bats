@@ -527,3 +527,96 @@ flush p99 latency: w" ]
 	[ "$(echo "$output" | awk -F, '$1 == "r" { print $3 }' | sort | tr '\n' ' ')" = "iops lat_p99_ns throughput_Bps time_to_end_s " ]
 	[ "$(echo "$output" | awk -F, '$2 == "geomean" { print $3 }' | wc -l)" = 9 ]
 }
+
+@test "a rename race never makes a write run write a user's file: each decision is taken on the descriptor written" {
+	[ -x "$HELPERS/swapper" ] || skip "the swapper helper is not built (make check builds it)"
+	job m "[m]\nfilename = $TESTDIR/t.dat\nsize = 16k\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/m.ini" >/dev/null
+	head -c 16k /dev/urandom >"$TESTDIR/mine"
+	sum=$(sha256sum <"$TESTDIR/mine")
+	ino=$(stat -c %i "$TESTDIR/mine")
+	# the user's file (no record, no allow_write) and iosweep's trade names all the time
+	"$HELPERS/swapper" "$TESTDIR/t.dat" "$TESTDIR/mine" 3000 &
+	swapper=$!
+	# 16 short write runs an invocation, each opening the file anew: 480 in all
+	job w "[w]\nfilename = $TESTDIR/t.dat\nop = write\nbs = 512, 1k, 2k, 4k\nthreads = 1, 2, 3, 4\nrepeat = 1\ncache = keep\n"
+	for i in $(seq 30); do
+		rc=0
+		"$IOSWEEP" run "$TESTDIR/w.ini" >/dev/null 2>"$TESTDIR/err" || rc=$?
+		# a run may fail, saying why, but never crash
+		[ "$rc" -le 2 ] || { cat "$TESTDIR/err"; kill $swapper; false; }
+		cat "$TESTDIR/err" >>"$TESTDIR/errs"
+	done
+	kill $swapper
+	wait $swapper || true
+	sed 's/^iosweep: run [0-9]* /iosweep: run N /' "$TESTDIR/errs" | sort | uniq -c
+	mine=$(find "$TESTDIR" -maxdepth 1 -inum "$ino")
+	[ "$(sha256sum <"$mine")" = "$sum" ]
+}
+
+@test "a file of a pseudo file system is never written, whatever the job says: /proc/sys/kernel/hostname with allow_write" {
+	[ "$(id -u)" = 0 ] && command -v unshare >/dev/null || skip "needs root and unshare"
+	unshare --uts true 2>/dev/null || skip "cannot make a UTS namespace here"
+	h=/proc/sys/kernel/hostname
+	job h "[h]\nfilename = $h\nsize = 64\nbs = 64\nop = write\nrepeat = 1\nalloc = allocate\ncache = keep\nallow_write = $h\n"
+	# in a UTS namespace of its own: a failure changes the host name of that namespace only
+	for cmd in check run; do
+		run unshare --uts sh -c "hostname iosweep-test; '$IOSWEEP' $cmd '$TESTDIR/h.ini' 2>&1; echo \"rc=\$? \$(hostname)\""
+		echo "$output"
+		[ "${lines[-1]}" = "rc=2 iosweep-test" ]
+		[ "${lines[-2]}" = "iosweep: $TESTDIR/h.ini:9: $h is on proc, a file system of kernel interfaces, not of data: iosweep never writes there, whatever the job says (allow_write does not change this) (job 'h')" ]
+	done
+}
+
+@test "check says that a write job's file is on a read-only mount, before run fails on it" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount"
+	mkdir "$TESTDIR/ro"
+	job m "[m]\nfilename = $TESTDIR/ro/made.dat\nsize = 64k\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json"
+	mount --bind -o ro "$TESTDIR/ro" "$TESTDIR/ro" || skip "cannot make a read-only bind mount here"
+	job w "[w]\nfilename = $TESTDIR/ro/made.dat\nop = write\nrepeat = 1\n"
+	job n "[n]\nfilename = $TESTDIR/ro/new.dat\nsize = 64k\nop = write\nrepeat = 1\n"
+	run "$IOSWEEP" check "$TESTDIR/w.ini"
+	s1=$status o1=$output
+	run "$IOSWEEP" check "$TESTDIR/n.ini"
+	s2=$status o2=$output
+	umount "$TESTDIR/ro"
+	[ "$s1" -eq 2 ]
+	[ "$o1" = "iosweep: $TESTDIR/w.ini:2: $TESTDIR/ro/made.dat is on a read-only mount: it cannot be written (remount it read-write, or name a file elsewhere) (job 'w')" ]
+	[ "$s2" -eq 2 ]
+	[[ "$o2" == *"$TESTDIR/ro/new.dat is on a read-only mount"* ]]
+}
+
+@test "a file cut short before verify=after reads it back: the error names the file and the offset" {
+	[ -e "$HELPERS/slow_shim.so" ] || skip "the slow shim is not built (make check builds it)"
+	job v "[v]\nfilename = $TESTDIR/v.dat\nsize = 256k\nrepeat = 1\nop = write\nverify = after\ncache = keep\nengine = mmap\n"
+	"$IOSWEEP" run "$TESTDIR/v.ini" >/dev/null # creates the file
+	# mmap writes make no pread: only verify's are slowed, and the file is cut at the first
+	IOSWEEP_SLOW_FILE=$TESTDIR/v.dat IOSWEEP_SLOW_MS=20 IOSWEEP_SLOW_MARK=$TESTDIR/mark \
+		LD_PRELOAD=$HELPERS/slow_shim.so "$IOSWEEP" run "$TESTDIR/v.ini" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for test -e "$TESTDIR/mark"
+	truncate -s 100000 "$TESTDIR/v.dat"
+	rc=0
+	wait $pid || rc=$?
+	cat "$TESTDIR/out"
+	[ "$rc" -eq 1 ]
+	grep -q "^iosweep: run 0 (job 'v'): $TESTDIR/v.dat: verify: unexpected end of file at offset 100000$" "$TESTDIR/out"
+}
+
+@test "writes to a file system without backing storage (tmpfs) are reported as not durable, whatever sync says" {
+	use_tmpfs
+	job t "[global]\nfilename = $SHM/t.dat\nsize = 1m\nrepeat = 1\nop = write\n[none]\nsync = none\n[end]\nsync = end\n[r]\nop = read\n"
+	run "$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t.json" -o table
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/t.json" '[r["memory_fs"] for r in d["runs"]]')" = "['tmpfs', 'tmpfs', 'tmpfs']" ]
+	for i in 0 1; do
+		echo "$output" | grep -qx "run $i: its file is on tmpfs, which keeps it only in memory: nothing it wrote is durable, whatever sync says, and its time to end is not a disk's"
+		echo "$output" | grep -E "^$i +(none|end) .* tmpfs +[0-9a-f]{16}$"
+	done
+	# a read run writes nothing: no note; and a file on a disk is not on a memory file system
+	! echo "$output" | grep -q "^run 2: its file is on tmpfs"
+	job d "[d]\nfilename = $TESTDIR/d.dat\nsize = 1m\nrepeat = 1\nop = write\nsync = end\n"
+	"$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json" >/dev/null
+	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][0]["memory_fs"]')" = None ]
+}
