@@ -120,9 +120,9 @@ const struct option_def option_table[OPT__COUNT] = {
 			    "reads per second of the job, as rate (0: no limit)" },
 	[OPT_INTERVAL] = { "interval", T_DURATION, false, false, "1s", 0, INT64_MAX, NULL, NULL,
 			   "length of the intervals of a repeat's series (reads, bytes, latency "
-			   "percentiles, residency); none for a repeat shorter than three (0: none); "
-			   "at least 1ms: shorter ones cost the timed loop more than it may spend on "
-			   "a series (3%)" },
+			   "percentiles, residency); none for a repeat shorter than three "
+			   "(0: none); at least 1ms: shorter ones cost the timed loop more than "
+			   "it may spend on a series (3%)" },
 	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
@@ -277,9 +277,9 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 	/* 0 is no series; anything else is held to the series' floor (series.h) */
 	if (id == OPT_INTERVAL && out->u && out->u < SERIES_MIN_INTERVAL_NS) {
 		option_format(id, (union optval){ .u = SERIES_MIN_INTERVAL_NS }, why, sizeof(why));
-		return err_set(err, "%s: '%s' is shorter than %s, the shortest interval whose "
-				    "series costs the timed loop at most 3%% (0: no series)", o->name,
-			       text, why);
+		return err_set(err, "%s: '%s' is shorter than %s, the shortest interval "
+				    "whose series costs the timed loop at most 3%% (0: no series)",
+			       o->name, text, why);
 	}
 	return 0;
 }

@@ -289,10 +289,10 @@ static void cold_from_host_note(FILE *f, const struct report *r)
 		i = j;
 	}
 	if (n)
-		fputs(": cold buffered reads or writes on a VM whose balloon returns freed pages to "
-		      "the host\n  (virtio free page reporting): the pages they read into or write "
-		      "come back from host\n  memory, so these figures are not the disk's alone; "
-		      "cache=direct reads and writes the disk alone\n", f);
+		fputs(": cold buffered reads or writes on a VM whose balloon returns freed "
+		      "pages to the host\n  (virtio free page reporting): the pages they read "
+		      "into or write come back from host\n  memory, so these figures are not the "
+		      "disk's alone; cache=direct reads and writes the disk alone\n", f);
 }
 
 /* Start skew above this share of the time to end is worth a note. */
