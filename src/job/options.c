@@ -15,6 +15,7 @@
 
 #include "io/cache.h"
 #include "io/engines/engine.h"
+#include "io/series.h"
 #include "job/fio_words.h"
 #include "lib/error.h"
 #include "lib/jsontext.h"
@@ -117,7 +118,9 @@ const struct option_def option_table[OPT__COUNT] = {
 			    "reads per second of the job, as rate (0: no limit)" },
 	[OPT_INTERVAL] = { "interval", T_DURATION, false, false, "1s", 0, INT64_MAX, NULL,
 			   "length of the intervals of a repeat's series (reads, bytes, latency "
-			   "percentiles, residency); none for a repeat shorter than three (0: none)" },
+			   "percentiles, residency); none for a repeat shorter than three "
+			   "(0: none); at least 1ms: shorter ones cost the timed loop more than "
+			   "it may spend on a series (3%)" },
 	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
@@ -269,7 +272,16 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 	}
 	if (rc < 0)
 		return err_set(err, "%s: %s", o->name, why);
-	return check_bounds(o, text, out->u, err);
+	if (check_bounds(o, text, out->u, err) < 0)
+		return -1;
+	/* 0 is no series; anything else is held to the series' floor (series.h) */
+	if (id == OPT_INTERVAL && out->u && out->u < SERIES_MIN_INTERVAL_NS) {
+		option_format(id, (union optval){ .u = SERIES_MIN_INTERVAL_NS }, why, sizeof(why));
+		return err_set(err, "%s: '%s' is shorter than %s, the shortest interval "
+				    "whose series costs the timed loop at most 3%% (0: no series)",
+			       o->name, text, why);
+	}
+	return 0;
 }
 
 void option_format(enum opt_id id, union optval v, char *buf, size_t n)

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <search.h>
 #include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
@@ -36,6 +35,7 @@
 #include "lib/hist.h"
 #include "lib/host.h"
 #include "lib/pathwalk.h"
+#include "lib/names.h"
 #include "lib/texttable.h"
 #include "lib/units.h"
 
@@ -313,7 +313,7 @@ static int check_space(const struct jobfile *jf, const struct job *job, const st
 }
 
 static int resolve_target(const struct plan *plan, const struct job *job, struct target *t,
-			  struct hsearch_data *known, char *err)
+			  const struct names *known, char *err)
 {
 	const struct jobfile *jf = plan->jf;
 	bool alloc_only, writes = job_writes(job, &alloc_only);
@@ -339,10 +339,8 @@ static int resolve_target(const struct plan *plan, const struct job *job, struct
 	/* before anything follows a link or opens a device */
 	if (writes && check_write_target(jf, job, t, err) < 0)
 		return -1;
-	ENTRY name_key = { .key = t->filename }, *hit = NULL;
-	if (hsearch_r(name_key, FIND, &hit, known) && hit) {
-		struct known_file *k = hit->data;
-
+	struct known_file *k = names_find(known, t->filename);
+	if (k) {
 		t->seen = true;
 		t->known = k;
 		t->written = k->written;
@@ -875,11 +873,10 @@ static void find_varying(struct plan *plan)
 
 /* Notes what the job just expanded found at t's file, or, when it creates
  * it, with what content. */
-static int note_known(struct hsearch_data *known, struct known_file *k, const struct plan *plan,
+static int note_known(struct names *known, struct known_file *k, const struct plan *plan,
 		      const struct job *job, const struct target *t)
 {
 	const union optval *v = plan->runs[plan->n - 1].v;
-	ENTRY e, *hit;
 	/* the fill asked, not the runs' fill=existing after a run that writes */
 	enum fill_kind fill = job->opt[OPT_FILL].n ? (enum fill_kind)job->opt[OPT_FILL].v[0].u
 						   : (enum fill_kind)default_value(OPT_FILL).u;
@@ -895,15 +892,17 @@ static int note_known(struct hsearch_data *known, struct known_file *k, const st
 							.size = t->size };
 	k->written = t->written;
 	k->writer = t->writer;
-	e = (ENTRY){ .key = k->name, .data = k };
-	return k->name && hsearch_r(e, ENTER, &hit, known) ? 0 : -1;
+	if (!k->name)
+		return -1;
+	names_add(known, k->name, k);
+	return 0;
 }
 
 int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_where *where,
 		char *err)
 {
 	struct known_file *kf = calloc(jf->njobs + 1, sizeof(*kf));
-	struct hsearch_data known = { 0 };
+	struct names known = { 0 };
 	size_t nknown = 0;
 	int rc = 0;
 
@@ -911,7 +910,7 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 	plan->jf = jf;
 	plan->where = *where;
 	plan->mem_available = host_memory_available("", &plan->mem_what);
-	if (!kf || !hcreate_r(2 * jf->njobs + 16, &known)) {
+	if (!kf || names_init(&known, jf->njobs) < 0) {
 		free(kf);
 		return err_set(err, "out of memory");
 	}
@@ -940,7 +939,7 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 		}
 		free(t.filename);
 	}
-	hdestroy_r(&known);
+	names_free(&known);
 	for (size_t i = 0; i < nknown; i++)
 		free(kf[i].name);
 	free(kf);

@@ -35,8 +35,9 @@ json_t *host_describe(const char *path);
  * VIRTIO_BALLOON_F_REPORTING: pages the guest frees go back to the host. */
 bool host_balloon_reports_free_pages(const char *features);
 /* Whether this machine's balloon reports free pages (read once).  Then a
- * cold buffered read re-faults memory from the host: its figures measure
- * host memory as well as the disk. */
+ * cold buffered read or write re-faults memory from the host (the pages it
+ * reads into or writes): its figures measure host memory as well as the
+ * disk. */
 bool host_returns_freed_pages(void);
 
 /* The memory this process may still take: the smaller of MemAvailable and

@@ -58,10 +58,10 @@ const struct repeat_result *figure_first_completed(const struct run_result *res)
 /* Summary of a figure over a run's completed repeats (unknown values left out). */
 void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out);
 
-/* Whether res read a file that was not in the page cache, through the cache,
- * on a machine whose balloon returns freed pages to the host: its pages
- * then come back from the host, so its figures measure host memory too.
- * Never for op=write; for op=readwrite it is about the reads. */
+/* Whether res read or wrote a file that was not in the page cache, through
+ * the cache, on a machine whose balloon returns freed pages to the host:
+ * the pages it faults in (reads) or takes for the blocks it writes then
+ * come back from the host, so its figures measure host memory too. */
 bool figure_cold_from_host(const struct run_result *res);
 
 /* The spread shown after a median by the table and by compare: the farther

@@ -5,12 +5,12 @@
 #include "report/plan_text.h"
 
 #include <inttypes.h>
-#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/cache.h"
 #include "lib/error.h"
+#include "lib/names.h"
 #include "lib/texttable.h"
 #include "lib/units.h"
 
@@ -20,21 +20,26 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 	uint64_t create = 0, repeats = 0;
 	bool limited = false; /* runtime may stop repeats before they read it all */
 	size_t files = 0;
+	struct names seen = { 0 }; /* the files counted */
 	char c[32], r[32], w[32], io[96];
 
+	if (names_init(&seen, plan->n) < 0) {
+		names_free(&seen);
+		return false; /* out of memory: a summary is not worth failing for */
+	}
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct run *run = &plan->runs[i];
-		bool seen = false;
+		const char *name = run->v[OPT_FILENAME].s;
 
 		repeats += run->v[OPT_REPEAT].u;
 		limited |= run->v[OPT_RUNTIME].u != 0;
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = strcmp(plan->runs[k].v[OPT_FILENAME].s, run->v[OPT_FILENAME].s) == 0;
-		if (!run->exists && !seen) {
+		if (!run->exists && !names_find(&seen, name)) {
+			names_add(&seen, name, (void *)run);
 			create += run->v[OPT_SIZE].u;
 			files++;
 		}
 	}
+	names_free(&seen);
 	/* small plans, like those of the tests, go by without it */
 	if (create < ((uint64_t)64 << 20) && plan->total_bytes < ((uint64_t)1 << 30))
 		return false;
@@ -60,18 +65,19 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 
 void plan_cache_notes(const struct plan *plan, FILE *out)
 {
-	struct hsearch_data said = { 0 }; /* the files a note was looked for */
+	struct names said = { 0 }; /* the files a note was looked for */
 	char why[ERR_MAX];
 
-	if (!hcreate_r(2 * plan->n + 16, &said))
+	if (names_init(&said, plan->n) < 0) {
+		names_free(&said);
 		return; /* out of memory: notes are not worth failing for */
+	}
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct run *r = &plan->runs[i];
-		ENTRY e = { .key = (char *)r->v[OPT_FILENAME].s }, *hit = NULL; /* not written */
 
-		if (!r->cache_default || (hsearch_r(e, FIND, &hit, &said) && hit) ||
-		    !hsearch_r(e, ENTER, &hit, &said))
+		if (!r->cache_default || names_find(&said, r->v[OPT_FILENAME].s))
 			continue;
+		names_add(&said, r->v[OPT_FILENAME].s, (void *)r);
 		switch (cache_evict_obstacle(r->v[OPT_FILENAME].s, why, sizeof(why))) {
 		case CACHE_CANNOT_EVICT:
 			fputs("iosweep: note: ", out);
@@ -88,7 +94,7 @@ void plan_cache_notes(const struct plan *plan, FILE *out)
 			break;
 		}
 	}
-	hdestroy_r(&said);
+	names_free(&said);
 }
 
 void plan_print_constants(const struct plan *plan, FILE *out)

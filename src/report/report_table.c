@@ -270,33 +270,30 @@ static void rank_spread(FILE *f, const struct report *r, const struct run_result
 		host ? host : "?");
 }
 
-/* Once for the table: the runs whose cold buffered reads got their pages
- * back from the host (of a readwrite run, its reads: figure_cold_from_host). */
+/* Once for the table: the runs whose cold buffered reads or writes got their
+ * pages back from the host (figure_cold_from_host). */
 static void cold_from_host_note(FILE *f, const struct report *r)
 {
 	size_t n = 0;
-	bool mixed = false;
 
 	for (size_t i = 0; i < r->ndone; i++) {
 		size_t j = i;
 
 		if (!figure_cold_from_host(&r->results[i]))
 			continue;
-		mixed |= r->results[i].run->v[OPT_OP].u == OP_READWRITE;
 		/* consecutive runs as a range: "runs 0-9, 12" */
 		while (j + 1 < r->ndone && figure_cold_from_host(&r->results[j + 1]))
-			mixed |= r->results[++j].run->v[OPT_OP].u == OP_READWRITE;
+			j++;
 		fprintf(f, "%s%zu", n++ ? ", " : j > i ? "runs " : "run ", r->results[i].run->index);
 		if (j > i)
 			fprintf(f, "-%zu", r->results[j].run->index);
 		i = j;
 	}
 	if (n)
-		fprintf(f, ": cold buffered reads on a VM whose balloon returns freed pages to the "
-			   "host\n  (virtio free page reporting): their pages come back from host "
-			   "memory, so these figures are\n  not the disk's alone%s; cache=direct reads "
-			   "the disk alone\n",
-			mixed ? " (of a readwrite run: its reads')" : "");
+		fputs(": cold buffered reads or writes on a VM whose balloon returns freed "
+		      "pages to the host\n  (virtio free page reporting): the pages they read "
+		      "into or write come back from host\n  memory, so these figures are not the "
+		      "disk's alone; cache=direct reads and writes the disk alone\n", f);
 }
 
 /* Start skew above this share of the time to end is worth a note. */

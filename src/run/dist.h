@@ -28,7 +28,9 @@
  *     each repeat       agree: cache state and descriptors ready, which is
  *                       also the start line of the timed part; agree: the
  *                       timed part ended (failed, stopped); unless failed:
- *                       sum, min, max, max, gather x3 of the figures
+ *                       sum, min, max, max, gather x3 of the figures;
+ *                       verify=after: sum of the bytes verified, agree:
+ *                       every rank's share verified (run.c)
  *     first run done    gather: every rank's host description (cmd_run.c)
  *   end                 dist_finish(): the stop notes are drained, finalize
  *

@@ -590,6 +590,15 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	return 0;
 }
 
+/* Each rank verifies its own share: the bytes checked are summed over the
+ * ranks, and a bad block on any rank fails the run on every rank, reported
+ * by rank 0 with that rank's message (dist.h).  Collective. */
+static int verify_agreed(int rc, struct repeat_result *rr, char *err)
+{
+	dist_sum_u64(&rr->verified_bytes, 1);
+	return dist_agree(rc < 0 ? DIST_FAILED : 0, err) & DIST_FAILED ? -1 : 0;
+}
+
 /* Where this rank's share starts, for consume=ints: the number cut there is
  * joined up (dist_run.h).  Not timed. */
 static int join_cut_number(struct runner *r, char *err)
@@ -607,7 +616,7 @@ static int join_cut_number(struct runner *r, char *err)
 }
 
 /* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
- * Every rank reaches both agrees (dist.h). */
+ * Every rank reaches each of its agrees (dist.h). */
 static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 {
 	const union optval *v = r->run->v;
@@ -681,9 +690,10 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	if (tally_repeat(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec,
 			 &ru0, &ru1) < 0)
 		return err_set(err, "out of memory for a series");
-	/* a repeat cut short wrote only part of its blocks: nothing to check */
+	/* a repeat cut short wrote only part of its blocks: nothing to check
+	 * (both flags were agreed by the tally: every rank takes this branch) */
 	if (v[OPT_VERIFY].u == VERIFY_AFTER && !rr->interrupted && !rr->runtime_limited)
-		return verify_repeat(r, rr, err);
+		return verify_agreed(verify_repeat(r, rr, err), rr, err);
 	return 0;
 }
 

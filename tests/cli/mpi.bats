@@ -27,6 +27,24 @@ signalled() {
 		-x IOSWEEP_SIGNAL_FILE="$file" "$MPI" "$@"
 }
 
+# rank_env N RANK ENV... -- ARGS...: N ranks of iosweep-mpi ARGS, the rank numbered RANK
+# with ENV in its environment (a shim for it alone); each rank's exit status goes to
+# $TESTDIR/rc.K, and mpirun sees 0 from every rank, so it ends none of them early
+rank_env() {
+	local n=$1 rank=$2 envs=()
+
+	shift 2
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$n" sh -c '
+		k=$OMPI_COMM_WORLD_RANK rank=$1 dir=$2 mpi=$3 nenv=$4
+		shift 4
+		e=""
+		while [ "$nenv" -gt 0 ]; do e="$e $1"; shift; nenv=$((nenv - 1)); done
+		if [ "$k" = "$rank" ]; then env $e "$mpi" "$@"; else "$mpi" "$@"; fi
+		echo $? >"$dir/rc.$k"' sh "$rank" "$TESTDIR" "$MPI" "${#envs[@]}" "${envs[@]}" "$@"
+}
+
 setup() {
 	command -v mpirun >/dev/null || skip "mpirun is not installed (apt-get install openmpi-bin)"
 	[ -x "$MPI" ] || skip "build/iosweep-mpi is not built (make mpi)"
@@ -264,4 +282,32 @@ for p in sys.argv[1:]:
 	run mpi 2 "$MPI" run "$TESTDIR/k.ini" -o json:"$TESTDIR/k.json"
 	[ "$status" -eq 0 ]
 	[ "$(json_get "$TESTDIR/k.json" '0.45 <= d["runs"][0]["repeats"][0]["resident_before"] <= 0.55')" = True ]
+}
+
+@test "a bad block in another rank's share fails the run on every rank: rank 0 reports it with the rank and the offset" {
+	[ -e "$HELPERS/sync_shim.so" ] || skip "the sync shim is not built (make check builds it)"
+	job v "[v]\nfilename = $TESTDIR/v.dat\nsize = 1m\nrepeat = 1\nop = write\nverify = after\nbs = 16k\ncache = keep\n"
+	"$IOSWEEP" run "$TESTDIR/v.ini" -q >/dev/null
+	# rank 1's first fdatasync (its verify's) flips a byte of its half, after every write
+	run rank_env 2 1 LD_PRELOAD="$HELPERS/sync_shim.so" IOSWEEP_SYNC_FILE="$TESTDIR/v.dat" \
+		IOSWEEP_SYNC_FLIP=800005 -- run "$TESTDIR/v.ini" -o table -o json:"$TESTDIR/v.json"
+	[ "$(cat "$TESTDIR/rc.0") $(cat "$TESTDIR/rc.1")" = "1 1" ]
+	[ "$(echo "$output" | grep -c "^iosweep: run 0 (job 'v'): rank 1 on .*v.dat: verify found a bad block: offset 800005: corrupt")" = 1 ]
+	[ "$(json_get "$TESTDIR/v.json" 'd["runs"][0]["failed"]')" = True ]
+	[ "$(json_get "$TESTDIR/v.json" '"rank 1" in d["runs"][0]["error"] and "offset 800005" in d["runs"][0]["error"]')" = True ]
+	# a read error in rank 1's verify, the same way
+	[ -e "$HELPERS/eio_shim.so" ] || skip "the EIO shim is not built (make check builds it)"
+	run rank_env 2 1 LD_PRELOAD="$HELPERS/eio_shim.so" IOSWEEP_EIO_FILE="$TESTDIR/v.dat" \
+		IOSWEEP_EIO_OFFSET=900000 -- run "$TESTDIR/v.ini" -o json:"$TESTDIR/e.json"
+	[ "$(cat "$TESTDIR/rc.0") $(cat "$TESTDIR/rc.1")" = "1 1" ]
+	[ "$(echo "$output" | grep -c "^iosweep: run 0 (job 'v'): rank 1 on .*v.dat: verify: read at offset 884736: Input/output error")" = 1 ]
+	[ "$(json_get "$TESTDIR/e.json" 'd["runs"][0]["failed"]')" = True ]
+}
+
+@test "a clean verify over two ranks counts the whole file in verified_bytes, with no note" {
+	job v "[v]\nfilename = $TESTDIR/v.dat\nsize = 1m\nrepeat = 2\nop = write\nverify = after\nbs = 16k\n"
+	run mpi 2 "$MPI" run "$TESTDIR/v.ini" -o table -o json:"$TESTDIR/v.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/v.json" '[r["verified_bytes"] for r in d["runs"][0]["repeats"]]')" = "[1048576, 1048576]" ]
+	[[ "$output" != *"verify of repeat"* ]]
 }

@@ -189,3 +189,29 @@ PY
 	# nothing left beside it (the spool of the runs' text is an unlinked file)
 	[ "$(ls -A "$TESTDIR" | grep -c 'tmp\|iosweep')" -eq 0 ]
 }
+
+# jobs_on_files FILE N EXTRA: N jobs, each on a file of its own with a long name in one
+# directory ($TESTDIR/d), then the text EXTRA
+jobs_on_files() {
+	python3 - "$@" <<'PY'
+import os, sys
+path, n, extra = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+d = os.path.join(os.path.dirname(path), "d")
+with open(path, "w") as f:
+    f.write("[global]\nsize = 4k\nrepeat = 1\n")
+    for i in range(n):
+        f.write(f"[j{i}]\nfilename = {d}/one-of-many-test-files-with-a-long-name-{i:06d}.dat\n")
+    f.write(extra.replace("\\n", "\n"))
+PY
+}
+
+@test "check and plan of 100 000 jobs (the most a file may have) on files of one directory, one named twice" {
+	mkdir "$TESTDIR/d"
+	# 99 999 files, and a last job that reads the first job's file (names that differ
+	# in their last characters only: tests/unit/test_names.c tells them apart)
+	jobs_on_files "$TESTDIR/m.ini" 99999 "[again]\\nfilename = $TESTDIR/d/one-of-many-test-files-with-a-long-name-000000.dat\\n"
+	run "$IOSWEEP" check "$TESTDIR/m.ini"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$("$IOSWEEP" plan "$TESTDIR/m.ini" | tail -n 1)" = "total: 100000 runs, 100000 reads, 409600000 bytes (410 MB) over all measured repeats" ]
+}

@@ -51,3 +51,21 @@ series() {
 	[ "$(series "['intervals'][-1]['start_s'] < 0.128 + 2 * d['runs'][0]['repeats'][0]['series']['interval_s']")" = True ]
 	[ "$(json_get "$TESTDIR/r.json" "(r := d['runs'][0]['repeats'][0]) and sum(p['ops'] for p in r['series']['intervals']) == r['reads'] == 64")" = True ]
 }
+
+@test "an interval shorter than 1ms is refused with its file, line and the floor; 1ms and 0 are taken" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	for iv in 1ns 999us; do
+		job r "[r]\nfilename = $TESTDIR/f\nrepeat = 1\ninterval = $iv\n"
+		run "$IOSWEEP" check "$TESTDIR/r.ini"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: $TESTDIR/r.ini:4: interval: '$iv' is shorter than 1ms, the shortest interval whose series costs the timed loop at most 3% (0: no series)" ]
+	done
+	job r "[r]\nfilename = $TESTDIR/f\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" --set interval=100us
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--set 'interval=100us': interval: '100us' is shorter than 1ms"* ]]
+	for iv in 1ms 0; do
+		run "$IOSWEEP" check "$TESTDIR/r.ini" --set interval=$iv
+		[ "$status" -eq 0 ] && [ -z "$output" ]
+	done
+}

@@ -77,7 +77,7 @@ slow_run() {
 	if [ $reports = True ]; then
 		[ "$(json_get "$j" '[r["cold_pages_from_host"] for r in d["runs"]]')" = "[True, False, False]" ]
 		[ "$(grep -c "balloon returns freed pages" "$TESTDIR/out")" = 1 ]
-		grep -q "^run 0: cold buffered reads" "$TESTDIR/out"
+		grep -q "^run 0: cold buffered reads or writes" "$TESTDIR/out"
 	else
 		[ "$(json_get "$j" '[r["cold_pages_from_host"] for r in d["runs"]]')" = "[False, False, False]" ]
 		! grep -q "balloon returns freed pages" "$TESTDIR/out"
