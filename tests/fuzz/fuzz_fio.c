@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (fio_read_file(&in, path, err) == 0 && import_translate(&in, &im, err) == 0 &&
 	    import_merge(&im, err) == 0)
-		import_write(&im, "fuzz", sink);
+		(void)import_write(&im, "fuzz", sink, err);
 	import_free(&im);
 	fio_input_free(&in);
 	return 0;
