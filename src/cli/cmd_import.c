@@ -143,18 +143,24 @@ static void warn_notes(const struct import *im)
 	}
 }
 
-/* The translation, as text that parses as an iosweep job file. */
+/* The translation, as text that parses as an iosweep job file: 0, -1
+ * after saying why, or EXIT_USAGE after saying what a job file cannot hold. */
 static int render(const struct import *im, const char *sources, char **text, size_t *len)
 {
 	struct jobfile jf;
 	char err[ERR_MAX];
 	FILE *f = open_memstream(text, len);
+	int rc;
 
 	if (!f)
 		return -1;
-	import_write(im, sources, f);
+	rc = import_write(im, sources, f, err);
 	if (fclose(f) != 0)
 		return -1;
+	if (rc < 0) {
+		cli_error("import: %s", err);
+		return EXIT_USAGE;
+	}
 	if (jobfile_parse(&jf, "(translation)", *text, *len, err) < 0) {
 		cli_error("import: internal error: the translation does not parse: %s", err);
 		jobfile_free(&jf);
@@ -194,7 +200,8 @@ int cmd_import(int argc, char **argv)
 	}
 	if (rc == 0) {
 		sources = sources_text(&c);
-		if (!sources || render(&im, sources, &text, &len) < 0)
+		rc = sources ? render(&im, sources, &text, &len) : -1;
+		if (rc < 0)
 			rc = EXIT_RUN;
 	}
 	if (rc == 0) {

@@ -1,6 +1,7 @@
 /*
  * cmd_plan.c - the commands that read job files but run nothing:
- * `check` (validate), `plan` (show the runs) and `options` (the option table).
+ * `check` (validate), `plan` (show the runs) and `options` (the option table,
+ * the engines and fio's words).
  */
 #define _GNU_SOURCE
 #include <jansson.h>
@@ -11,6 +12,7 @@
 #include "cli/help.h"
 #include "fio/fio_hints.h"
 #include "io/engines/engine.h"
+#include "job/fio_words.h"
 #include "job/options.h"
 #include "lib/jsontext.h"
 #include "lib/texttable.h"
@@ -256,6 +258,27 @@ static void print_engines(void)
 	tt_print(&t, stdout, "");
 	tt_free(&t);
 }
+
+/* fio's words, from their one table: what `iosweep import` makes of each
+ * (and compare of a fio result's options). */
+static void print_fio_words(void)
+{
+	struct texttable t;
+	const struct fio_word *w;
+	char says[512];
+
+	tt_init(&t, 2);
+	tt_add(&t, "fio option");
+	tt_add(&t, "iosweep");
+	for (size_t i = 0; (w = fio_word_at(i)); i++) {
+		tt_add(&t, "%s", w->fio);
+		tt_add(&t, "%s", fio_word_says(w, says, sizeof(says)));
+	}
+	putchar('\n');
+	tt_print(&t, stdout, "");
+	tt_free(&t);
+}
+
 int cmd_options(int argc, char **argv)
 {
 	struct texttable t;
@@ -295,6 +318,7 @@ int cmd_options(int argc, char **argv)
 	tt_print(&t, stdout, "");
 	tt_free(&t);
 	print_engines();
+	print_fio_words();
 	printf("\nsizes: k m g t = KiB MiB GiB TiB (1024), KB MB GB TB (1000), a bare number is "
 	       "bytes;\ndurations: ns us ms s m h, a bare number is seconds.\na list (a, b, c) makes "
 	       "one run per value; ${VAR} and ${VAR:-default} expand from the environment;\na "

@@ -97,7 +97,8 @@ const struct cli_command cli_commands[] = {
 	  .fn = cmd_options,
 	  .usage = "options",
 	  .summary = "list every job option with its type, default and help",
-	  .text = "Lists every option a job file may use, with its type, default and meaning.",
+	  .text = "Lists every option a job file may use, with its type, default and meaning;\n"
+		  "then the engines, and fio's options with what iosweep import makes of each.",
 	  .example = "iosweep options" },
 	{ .name = "compare",
 	  .fn = cmd_compare,

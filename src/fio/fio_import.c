@@ -4,7 +4,8 @@
  * Each job's settings go through the rules (fio_rules.c: fio's words,
  * read into fio's own model of the job, struct fio_state) and are then
  * finished into iosweep option values (fio_finish.c).  Merging is
- * fio_merge.c's, writing the job file fio_write.c's.
+ * fio_merge.c's, writing the job file fio_write.c's; the plan takes the
+ * jobs as data (import_jobfile), never from that text.
  */
 #define _GNU_SOURCE
 #include "fio/fio_import.h"
@@ -104,6 +105,23 @@ int import_translate(const struct fio_input *in, struct import *out, char *err)
 			return -1;
 	}
 	return 0;
+}
+
+int import_jobfile(const struct import *im, const char *path, struct jobfile *jf, char *err)
+{
+	int rc = jobfile_new(jf, path, err);
+
+	for (size_t i = 0; rc == 0 && i < im->njobs; i++) {
+		const struct import_job *ij = &im->jobs[i];
+		struct job *job = jobfile_add_job(jf, ij->name, 0, err);
+
+		if (!job)
+			return -1;
+		for (int k = 0; rc == 0 && k < OPT__COUNT; k++)
+			if (ij->val[k])
+				rc = jobfile_add_value(jf, job, k, ij->val[k], err);
+	}
+	return rc ? rc : jobfile_complete(jf, err);
 }
 
 void import_free(struct import *im)

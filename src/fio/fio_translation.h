@@ -18,7 +18,9 @@ struct import_note {
 
 struct import_job {
 	char *name;
-	char *val[OPT__COUNT]; /* iosweep values as job-file text; NULL: not written */
+	/* iosweep values, each as the option reads it (option_parse_value): handed
+	 * to the plan as data (import_jobfile) or written (import_write); NULL: unset */
+	char *val[OPT__COUNT];
 	char *merged;          /* "a, b, c (they differ only in bs)" or NULL */
 	char *fio_name;        /* the fio job it came from (first one when merged) */
 };

@@ -1,7 +1,9 @@
 /*
  * fio_write.c - import_write (fio_import.h): the translation as an iosweep
  * job file, with the notes in its comments.  Only `iosweep import` writes
- * text; nothing reads it back but the user (and check).
+ * text; nothing reads it back but the user (and check).  What only text
+ * cannot hold is refused here, not in the translation, so that compare,
+ * which takes the jobs as data, reads such a fio job too.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -11,6 +13,7 @@
 
 #include "fio/fio_import.h"
 #include "job/options.h"
+#include "lib/error.h"
 #include "lib/version.h"
 
 static bool same_text(const char *a, const char *b)
@@ -90,10 +93,29 @@ static void write_value(FILE *f, int k, const char *value)
 	fprintf(f, "%s\n", value);
 }
 
-void import_write(const struct import *im, const char *sources, FILE *f)
+/* inih ends a line's text at a ';' after white space (an inline comment),
+ * in a [section] line too: a name holding one would not read back. */
+static int check_names(const struct import *im, char *err)
+{
+	for (size_t i = 0; i < im->njobs; i++) {
+		const char *name = im->jobs[i].name;
+
+		for (const char *p = name; *p; p++)
+			if (*p == ';' && p > name && (p[-1] == ' ' || p[-1] == '\t'))
+				return err_set(err, "fio job '%s': ' ;' starts a comment in an iosweep "
+						    "job file, and a [section] name cannot hold it; "
+						    "rename the fio job", im->jobs[i].fio_name);
+	}
+	return 0;
+}
+
+int import_write(const struct import *im, const char *sources, FILE *f, char *err)
 {
 	bool any_shared = false;
 	char *line;
+
+	if (check_names(im, err) < 0)
+		return -1;
 
 	fprintf(f, "; iosweep job translated from fio by `iosweep import` (iosweep %s)\n",
 		IOSWEEP_VERSION);
@@ -128,4 +150,5 @@ void import_write(const struct import *im, const char *sources, FILE *f)
 			if (j->val[k] && !shared(im, k))
 				write_value(f, k, j->val[k]);
 	}
+	return 0;
 }

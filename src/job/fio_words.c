@@ -23,119 +23,184 @@ const char fio_why_report[] = REPORT;
 static const struct fio_word words[] = {
 	/* translated */
 	{ .fio = "name", .handler = FH_NAME,
+	  .becomes = "the job's name, its [section]",
 	  .hint = "a job's name is its [section] here" IMPORT },
-	{ .fio = "description", .to = "description", .handler = FH_DESCRIPTION },
-	{ .fio = "filename", .to = "filename", .handler = FH_FILENAME },
+	{ .fio = "description", .to = "description", .handler = FH_DESCRIPTION,
+	  .becomes = "description" },
+	{ .fio = "filename", .to = "filename", .handler = FH_FILENAME,
+	  .becomes = "filename (a relative path made absolute: fio's is in its directory)" },
 	{ .fio = "directory", .handler = FH_DIRECTORY,
+	  .becomes = "filename, in that directory",
 	  .hint = "write the directory into 'filename' here" IMPORT },
-	{ .fio = "size", .to = "size", .handler = FH_SIZE },
+	{ .fio = "size", .to = "size", .handler = FH_SIZE,
+	  .becomes = "size (N%: of the existing file)" },
 	{ .fio = "filesize", .handler = FH_FILESIZE,
+	  .becomes = "size; with a smaller size, that much random I/O over it (count)",
 	  .hint = "fio's filesize is 'size' here" IMPORT },
-	{ .fio = "bs", .to = "bs", .handler = FH_BS },
+	{ .fio = "bs", .to = "bs", .handler = FH_BS,
+	  .becomes = "bs (R,W: the part of the job's direction)" },
 	{ .fio = "blocksize", .to = "bs", .handler = FH_BS,
+	  .becomes = "bs (R,W: the part of the job's direction)",
 	  .hint = "fio's blocksize is 'bs' here" IMPORT },
-	{ .fio = "bsrange", .handler = FH_BSRANGE },
-	{ .fio = "blocksize_range", .handler = FH_BSRANGE },
-	{ .fio = "bssplit", .handler = FH_BSSPLIT },
+	{ .fio = "bsrange", .handler = FH_BSRANGE,
+	  .becomes = "bs when both ends are one size; a range is refused" },
+	{ .fio = "blocksize_range", .handler = FH_BSRANGE,
+	  .becomes = "bs when both ends are one size; a range is refused" },
+	{ .fio = "bssplit", .handler = FH_BSSPLIT,
+	  .becomes = "bs when it names one size; a mix is refused" },
 	{ .fio = "rw", .to = "pattern", .handler = FH_RW,
+	  .becomes = "pattern and op (rw=read:N: spacing = bs + N); trims refused",
 	  .hint = "fio's rw is 'pattern' (sequential, random) and 'op' (read, write, readwrite) "
 		"here" IMPORT },
 	{ .fio = "readwrite", .to = "op", .handler = FH_RW,
+	  .becomes = "pattern and op (rw=read:N: spacing = bs + N); trims refused",
 	  .hint = "fio's readwrite is 'pattern' (sequential, random) and 'op' (read, write, "
 		"readwrite) here" IMPORT },
 	{ .fio = "ioengine", .to = "engine", .handler = FH_IOENGINE },
-	{ .fio = "iodepth", .to = "iodepth", .handler = FH_IODEPTH },
+	{ .fio = "iodepth", .to = "iodepth", .handler = FH_IODEPTH,
+	  .becomes = "iodepth (aio, uring; the others do one I/O at a time)" },
 	{ .fio = "direct", .handler = FH_DIRECT,
+	  .becomes = "direct=1: cache = direct",
 	  .hint = "fio's direct=1 is 'cache = direct' here" IMPORT },
 	{ .fio = "buffered", .handler = FH_BUFFERED,
+	  .becomes = "buffered=0: cache = direct",
 	  .hint = "fio's buffered=0 is 'cache = direct' here; reads are buffered by default"
 		IMPORT },
 	{ .fio = "invalidate", .handler = FH_INVALIDATE,
+	  .becomes = "invalidate=1: cache = fadvise (fio's default); 0: cache = keep",
 	  .hint = "fio's invalidate=1 is 'cache = fadvise' here, invalidate=0 'cache = keep'"
 		IMPORT },
-	{ .fio = "pre_read", .handler = FH_PRE_READ },
+	{ .fio = "pre_read", .handler = FH_PRE_READ,
+	  .becomes = "pre_read=1: cache = warm" },
 	{ .fio = "fadvise_hint", .to = "hint", .handler = FH_FADVISE_HINT,
+	  .becomes = "hint (fio's default: by pattern)",
 	  .hint = "fio's fadvise_hint is 'hint' here (none, sequential, random, willneed, noreuse)"
 		IMPORT },
 	{ .fio = "numjobs", .to = "threads", .handler = FH_NUMJOBS,
+	  .becomes = "threads (fio's clones each do the whole size: noted)",
 	  .hint = "fio's numjobs is 'threads' here" IMPORT },
-	{ .fio = "runtime", .to = "runtime", .handler = FH_RUNTIME },
-	{ .fio = "time_based", .to = "time_based", .handler = FH_TIME_BASED },
+	{ .fio = "runtime", .to = "runtime", .handler = FH_RUNTIME,
+	  .becomes = "runtime" },
+	{ .fio = "time_based", .to = "time_based", .handler = FH_TIME_BASED,
+	  .becomes = "time_based (with a runtime; without one, noted as fio drops it)" },
 	{ .fio = "ramp_time", .to = "ramp", .handler = FH_RAMP_TIME,
+	  .becomes = "ramp (with time_based and a runtime; refused without)",
 	  .hint = "fio's ramp_time is 'ramp' here (with time_based); 'warmup' runs whole "
 		"unmeasured repeats first" IMPORT },
 	{ .fio = "loops", .to = "repeat", .handler = FH_LOOPS,
+	  .becomes = "repeat",
 	  .hint = "fio's loops is 'repeat' here" IMPORT },
 	{ .fio = "randrepeat", .handler = FH_RANDREPEAT,
+	  .becomes = "randrepeat=0: noted, iosweep's random order repeats for a seed",
 	  .hint = "iosweep's random reads always repeat for a seed: set 'seed'" IMPORT },
-	{ .fio = "allrandrepeat", .handler = FH_RANDREPEAT },
+	{ .fio = "allrandrepeat", .handler = FH_RANDREPEAT,
+	  .becomes = "randrepeat=0: noted, iosweep's random order repeats for a seed" },
 	{ .fio = "randseed", .to = "seed", .handler = FH_RANDSEED,
+	  .becomes = "seed",
 	  .hint = "fio's randseed is 'seed' here" IMPORT },
 	{ .fio = "norandommap", .handler = FH_NORANDOMMAP,
+	  .becomes = "pattern = random-replace",
 	  .hint = "fio's norandommap is 'pattern = random-replace' here" IMPORT },
 	{ .fio = "fixedbufs", .to = "fixedbufs", .handler = FH_KNOB },
 	{ .fio = "registerfiles", .to = "registerfiles", .handler = FH_KNOB },
 	{ .fio = "sqthread_poll", .to = "sqthread_poll", .handler = FH_KNOB },
 	{ .fio = "hipri", .to = "hipri", .handler = FH_KNOB },
 	{ .fio = "nowait", .to = "nowait", .handler = FH_KNOB },
-	{ .fio = "iodepth_batch_complete_min", .handler = FH_BATCH_COMPLETE },
+	{ .fio = "iodepth_batch_complete_min", .handler = FH_BATCH_COMPLETE,
+	  .becomes = "noted when fio's libaio reaps otherwise than iosweep" },
 	{ .fio = "iodepth_batch_complete", .handler = FH_BATCH_COMPLETE,
+	  .becomes = "noted when fio's libaio reaps otherwise than iosweep",
 	  .hint = "iosweep reaps what has completed; it has no batch setting" IMPORT },
-	{ .fio = "iodepth_batch_complete_max", .handler = FH_BATCH_COMPLETE },
+	{ .fio = "iodepth_batch_complete_max", .handler = FH_BATCH_COMPLETE,
+	  .becomes = "noted when fio's libaio reaps otherwise than iosweep" },
 	{ .fio = "number_ios", .to = "count", .handler = FH_NUMBER_IOS,
+	  .becomes = "count (random), or a shorter size (in order)",
 	  .hint = "fio's number_ios is 'count' here (random reads)" IMPORT },
 	{ .fio = "offset", .handler = FH_OFFSET,
+	  .becomes = "0 only (iosweep reads from the start); refused otherwise",
 	  .hint = "iosweep reads from the start of the file" IMPORT },
 	{ .fio = "stonewall", .handler = FH_ORDER,
+	  .becomes = "jobs in turn, as always here; fio jobs that run at once are refused",
 	  .hint = "iosweep runs jobs one after another; remove it" IMPORT },
-	{ .fio = "wait_for_previous", .handler = FH_ORDER },
-	{ .fio = "wait_for", .handler = FH_ORDER },
+	{ .fio = "wait_for_previous", .handler = FH_ORDER,
+	  .becomes = "jobs in turn, as always here; fio jobs that run at once are refused" },
+	{ .fio = "wait_for", .handler = FH_ORDER,
+	  .becomes = "jobs in turn, as always here; fio jobs that run at once are refused" },
 	{ .fio = "kb_base", .handler = FH_KB_BASE,
+	  .becomes = "the sizes it gives, written out exactly (4KiB, 4000)",
 	  .hint = "here k m g t and KiB MiB GiB TiB are powers of 1024, KB MB GB TB powers of "
 		"1000, always" IMPORT },
-	{ .fio = "rate", .to = "rate", .handler = FH_RATE },
-	{ .fio = "rate_iops", .to = "rate_iops", .handler = FH_RATE },
+	{ .fio = "rate", .to = "rate", .handler = FH_RATE,
+	  .becomes = "rate (x numjobs; R,W only in the proportion of rwmixread)" },
+	{ .fio = "rate_iops", .to = "rate_iops", .handler = FH_RATE,
+	  .becomes = "rate_iops (x numjobs; R,W only in the proportion of rwmixread)" },
 	{ .fio = "rate_process", .handler = FH_RATE_PROCESS,
+	  .becomes = "linear only (iosweep's schedule); poisson refused",
 	  .hint = "iosweep's rate schedule is always linear; remove it" IMPORT },
-	{ .fio = "random_distribution", .handler = FH_DISTRIBUTION },
-	{ .fio = "percentage_random", .handler = FH_PERCENTAGE_RANDOM },
-	{ .fio = "nrfiles", .handler = FH_NRFILES },
-	{ .fio = "verify", .to = "verify", .handler = FH_VERIFY },
+	{ .fio = "random_distribution", .handler = FH_DISTRIBUTION,
+	  .becomes = "random (uniform) only; others refused" },
+	{ .fio = "percentage_random", .handler = FH_PERCENTAGE_RANDOM,
+	  .becomes = "100 (or 0 in order) only; others refused" },
+	{ .fio = "nrfiles", .handler = FH_NRFILES,
+	  .becomes = "1 only (a file per job); more refused" },
+	{ .fio = "verify", .to = "verify", .handler = FH_VERIFY,
+	  .becomes = "verify = after (a pattern of yours refused)" },
 	{ .fio = "do_verify", .handler = FH_DO_VERIFY,
+	  .becomes = "do_verify=0: verify noted as irrelevant",
 	  .hint = "write 'verify = after' to check what a repeat wrote" IMPORT },
-	{ .fio = "verify_only", .handler = FH_VERIFY_ONLY },
-	{ .fio = "verify_pattern", .handler = FH_PATTERN },
+	{ .fio = "verify_only", .handler = FH_VERIFY_ONLY,
+	  .becomes = "op = read with verify = after" },
+	{ .fio = "verify_pattern", .handler = FH_PATTERN,
+	  .becomes = "empty only; a pattern of yours refused" },
 	/* writes */
-	{ .fio = "rwmixread", .to = "rwmixread", .scope = FW_MIXED_JOBS, .handler = FH_RWMIX },
+	{ .fio = "rwmixread", .to = "rwmixread", .scope = FW_MIXED_JOBS, .handler = FH_RWMIX,
+	  .becomes = "rwmixread" },
 	{ .fio = "rwmixwrite", .scope = FW_MIXED_JOBS, .handler = FH_RWMIX,
+	  .becomes = "rwmixread = 100 - N",
 	  .hint = "write 'rwmixread' (100 minus fio's rwmixwrite) here" IMPORT },
 	{ .fio = "fsync", .to = "sync", .scope = FW_WRITE_JOBS, .handler = FH_COUNT,
+	  .becomes = "sync = fsync with sync_every = N",
 	  .hint = "fio's fsync=N is 'sync = fsync' with 'sync_every = N' here" IMPORT },
 	{ .fio = "fdatasync", .scope = FW_WRITE_JOBS, .handler = FH_COUNT,
+	  .becomes = "sync = fdatasync with sync_every = N",
 	  .hint = "fio's fdatasync=N is 'sync = fdatasync' with 'sync_every = N' here" IMPORT },
 	{ .fio = "end_fsync", .scope = FW_WRITE_JOBS, .handler = FH_END_FSYNC,
+	  .becomes = "end_fsync=1: sync = end",
 	  .hint = "fio's end_fsync=1 is 'sync = end' here" IMPORT },
 	{ .fio = "fsync_on_close", .scope = FW_WRITE_JOBS, .handler = FH_FSYNC_ON_CLOSE,
+	  .becomes = "fsync_on_close=1: sync = end",
 	  .hint = "fio's fsync_on_close=1 is 'sync = end' here" IMPORT },
-	{ .fio = "sync", .scope = FW_WRITE_JOBS, .handler = FH_SYNC },
+	{ .fio = "sync", .scope = FW_WRITE_JOBS, .handler = FH_SYNC,
+	  .becomes = "sync=sync (1): sync = osync; dsync: sync = dsync" },
 	{ .fio = "zero_buffers", .scope = FW_WRITE_JOBS, .handler = FH_ZERO_BUFFERS,
+	  .becomes = "data = zero",
 	  .hint = "fio's zero_buffers is 'data = zero' here" IMPORT },
 	{ .fio = "refill_buffers", .scope = FW_WRITE_JOBS, .handler = FH_REFILL_BUFFERS,
+	  .becomes = "what iosweep always does: new data in every block",
 	  .hint = "iosweep always writes new data into every block; remove it" IMPORT },
 	{ .fio = "scramble_buffers", .scope = FW_WRITE_JOBS, .handler = FH_SCRAMBLE_BUFFERS,
+	  .becomes = "noted: iosweep writes new data in every block",
 	  .hint = "iosweep always writes new data into every block; remove it" IMPORT },
 	{ .fio = "buffer_compress_percentage", .to = "compress", .scope = FW_WRITE_JOBS,
+	  .becomes = "compress (100: data = zero)",
 	  .handler = FH_COMPRESS },
-	{ .fio = "buffer_compress_chunk", .scope = FW_WRITE_JOBS, .handler = FH_COMPRESS_CHUNK },
-	{ .fio = "buffer_pattern", .scope = FW_WRITE_JOBS, .handler = FH_PATTERN },
+	{ .fio = "buffer_compress_chunk", .scope = FW_WRITE_JOBS, .handler = FH_COMPRESS_CHUNK,
+	  .becomes = "noted unless 4096 (iosweep: every 4 KiB)" },
+	{ .fio = "buffer_pattern", .scope = FW_WRITE_JOBS, .handler = FH_PATTERN,
+	  .becomes = "empty only; a pattern of yours refused" },
 	{ .fio = "fallocate", .to = "alloc", .scope = FW_WRITE_JOBS, .handler = FH_FALLOCATE,
+	  .becomes = "alloc: native, posix, keep: prealloc; none, truncate: allocate",
 	  .hint = "fio's fallocate is 'alloc' here (prealloc, allocate, overwrite)" IMPORT },
 	{ .fio = "overwrite", .scope = FW_WRITE_JOBS, .handler = FH_OVERWRITE,
+	  .becomes = "overwrite=1: alloc = overwrite",
 	  .hint = "fio's overwrite=1 is 'alloc = overwrite' (the default) here" IMPORT },
-	{ .fio = "create_on_open", .scope = FW_WRITE_JOBS, .handler = FH_CREATE_ON_OPEN },
+	{ .fio = "create_on_open", .scope = FW_WRITE_JOBS, .handler = FH_CREATE_ON_OPEN,
+	  .becomes = "create_on_open=1: alloc = allocate" },
 	{ .fio = "unlink", .handler = FH_UNLINK,
+	  .becomes = "noted (iosweep keeps the test files it makes)",
 	  .why = "irrelevant: iosweep keeps the test files it makes" },
 	{ .fio = "unlink_each_loop", .handler = FH_UNLINK_EACH_LOOP,
+	  .becomes = "noted (iosweep keeps the test files it makes)",
 	  .why = "irrelevant: iosweep keeps the test files it makes" },
 	/* refused unless off: they change what is measured */
 	{ .fio = "thinktime", .kind = FW_OFF_ONLY,
@@ -358,6 +423,59 @@ const struct fio_word *fio_word_find(const char *name)
 		if (strcasecmp(words[i].fio, name) == 0)
 			return &words[i];
 	return NULL;
+}
+
+const struct fio_word *fio_word_at(size_t i)
+{
+	return i < COUNT(words) ? &words[i] : NULL;
+}
+
+/* "engine: psync, sync, pvsync: sync; pvsync2: psync2; ...": the engine
+ * table's rows, those of one iosweep engine together. */
+static void engines_said(char *buf, size_t n)
+{
+	size_t used = (size_t)snprintf(buf, n, "engine: ");
+
+	for (size_t i = 0; i < COUNT(engines) && used < n; i++) {
+		bool last = i + 1 == COUNT(engines) || strcmp(engines[i + 1][1], engines[i][1]);
+
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", engines[i][0],
+					 last ? ": " : ", ");
+		if (last && used < n)
+			used += (size_t)snprintf(buf + used, n - used, "%s; ", engines[i][1]);
+	}
+	if (used < n)
+		snprintf(buf + used, n - used, "others refused");
+}
+
+const char *fio_word_says(const struct fio_word *w, char *buf, size_t n)
+{
+	static const char *const scopes[] = {
+		[FW_ANY_JOB] = "", [FW_WRITE_JOBS] = " (write jobs; noted in the others)",
+		[FW_MIXED_JOBS] = " (mixed jobs; noted in the others)",
+	};
+
+	switch (w->kind) {
+	case FW_TRANSLATE:
+		if (w->handler == FH_IOENGINE)
+			engines_said(buf, n);
+		else if (w->handler == FH_KNOB)
+			snprintf(buf, n, "%s, for the engines that take it; refused for others",
+				 w->to);
+		else
+			snprintf(buf, n, "%s%s", w->becomes ? w->becomes : "", scopes[w->scope]);
+		break;
+	case FW_IRRELEVANT:
+		snprintf(buf, n, "ignored, noted: %s", w->why);
+		break;
+	case FW_UNSUPPORTED:
+		snprintf(buf, n, "not supported, noted: %s", w->why);
+		break;
+	case FW_OFF_ONLY:
+		snprintf(buf, n, "refused unless 0: %s", w->why);
+		break;
+	}
+	return buf;
 }
 
 const char *fio_engine_to(const char *fio_engine)

@@ -4,8 +4,8 @@
  * Every fio option iosweep knows is one row here: the iosweep option it
  * becomes (for "did you mean"), what `iosweep import` does with it
  * (translates it, notes it as irrelevant or not supported, or refuses it
- * unless it is off) and what the job parser says when a fio user writes it
- * in an iosweep job file.  fio's engine names and rw words are two small
+ * unless it is off), what the job parser says when a fio user writes it
+ * in an iosweep job file, and what `iosweep options` lists for it.  fio's engine names and rw words are two small
  * tables beside it.  The import (src/fio/) attaches its behaviour to the
  * rows by their handler; what an engine can do and which options it takes
  * is the engine table's (io/engines/engine.h), never written here.
@@ -54,6 +54,7 @@ struct fio_word {
 	enum fio_handler handler; /* FW_TRANSLATE */
 	const char *why;          /* noted or refused: why; translated and noted when on */
 	const char *hint;         /* written in an iosweep job file: what to write instead */
+	const char *becomes;      /* FW_TRANSLATE: what the import makes of it, in a line */
 };
 
 /* "changes how fio reports, not what it measures": the why of fio's output options */
@@ -61,6 +62,12 @@ extern const char fio_why_report[];
 
 /* The row of fio's option name (case-insensitive), or NULL. */
 const struct fio_word *fio_word_find(const char *name);
+
+/* The i-th row of the table (in its order), or NULL after the last. */
+const struct fio_word *fio_word_at(size_t i);
+/* What iosweep makes of w, in a line (`iosweep options`): what it becomes,
+ * or that it is ignored, not supported or refused, and why. */
+const char *fio_word_says(const struct fio_word *w, char *buf, size_t n);
 
 /* fio's engines: the iosweep engine fio's ioengine=NAME becomes, or NULL. */
 const char *fio_engine_to(const char *fio_engine);

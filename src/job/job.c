@@ -60,7 +60,6 @@ struct parser {
 	struct job_value *open; /* the value being read: it may go on on the next line */
 	int open_id;          /* and its option */
 	size_t nvalues;       /* values held by [global] and the jobs */
-	size_t jobs_cap;      /* room in jf->jobs */
 	uint32_t *names;      /* open addressing: 1 + index into jf->jobs; 0: free */
 	size_t names_cap;     /* a power of two, at least twice the jobs */
 	char err[ERR_MAX];
@@ -449,10 +448,35 @@ static int count_values(struct parser *ps, size_t added, int line)
 			      "[global] once for every job after it)", MAX_VALUES);
 }
 
+/* A new job at the end of jf, with no values, its room grown by doubling
+ * (thousands of sections stay linear); NULL when memory ran out. */
+static struct job *job_append(struct jobfile *jf, const char *name, int line)
+{
+	struct job *jobs, *job;
+
+	if (jf->njobs == jf->jobs_cap || !jf->jobs) {
+		size_t cap = jf->jobs_cap ? 2 * jf->jobs_cap : 16;
+
+		jobs = realloc(jf->jobs, cap * sizeof(*jobs));
+		if (!jobs)
+			return NULL;
+		jf->jobs = jobs;
+		jf->jobs_cap = cap;
+	}
+	job = &jf->jobs[jf->njobs];
+	memset(job, 0, sizeof(*job));
+	job->line = line;
+	job->name = strdup(name);
+	if (!job->name)
+		return NULL;
+	jf->njobs++;
+	return job;
+}
+
 static int start_section(struct parser *ps, const char *name, int line)
 {
 	struct jobfile *jf = ps->jf;
-	struct job *jobs, *job;
+	struct job *job;
 
 	if (!finish_value(ps))
 		return 0;
@@ -472,22 +496,8 @@ static int start_section(struct parser *ps, const char *name, int line)
 		return fail(ps, line, "duplicate job name '%s' (first at line %d)", name, dup->line);
 	if (jf->njobs == MAX_JOBS)
 		return fail(ps, line, "more than %d jobs in one file", MAX_JOBS);
-	if (jf->njobs == ps->jobs_cap || !jf->jobs) {
-		/* grown by doubling: thousands of sections stay linear */
-		size_t cap = ps->jobs_cap ? 2 * ps->jobs_cap : 16;
-
-		jobs = realloc(jf->jobs, cap * sizeof(*jobs));
-		if (!jobs)
-			return fail(ps, line, NOMEM);
-		jf->jobs = jobs;
-		ps->jobs_cap = cap;
-	}
-	jobs = jf->jobs;
-	job = &jobs[jf->njobs++];
-	memset(job, 0, sizeof(*job));
-	job->line = line;
-	job->name = strdup(name);
-	if (!job->name || names_add(ps) < 0)
+	job = job_append(jf, name, line);
+	if (!job || names_add(ps) < 0)
 		return fail(ps, line, NOMEM);
 	for (int i = 0; i < OPT__COUNT; i++) {
 		if (!count_values(ps, ps->global.opt[i].n, line))
@@ -691,18 +701,38 @@ static int line_of(const char *text, const char *at)
 	return line;
 }
 
+typedef struct job *job_finder(const void *where, const char *name);
+
+static struct job *find_parsed(const void *ps, const char *name)
+{
+	return parser_find(ps, name);
+}
+
+static struct job *find_in(const void *jf, const char *name)
+{
+	return jobfile_find(jf, name);
+}
+
+/* The first job whose baseline names no job (found by find in where), or
+ * NULL: a job file's (the parser's table) or one made from data (a scan). */
+static const struct job *unknown_baseline(const struct jobfile *jf, job_finder *find,
+					  const void *where)
+{
+	for (size_t i = 0; i < jf->njobs; i++) {
+		const struct job_value *b = &jf->jobs[i].opt[OPT_BASELINE];
+
+		if (b->n && !find(where, b->v[0].s))
+			return &jf->jobs[i];
+	}
+	return NULL;
+}
+
 static int check_baselines(struct parser *ps)
 {
-	struct jobfile *jf = ps->jf;
+	const struct job *job = unknown_baseline(ps->jf, find_parsed, ps);
+	const struct job_value *b = job ? &job->opt[OPT_BASELINE] : NULL;
 
-	for (size_t i = 0; i < jf->njobs; i++) {
-		struct job_value *b = &jf->jobs[i].opt[OPT_BASELINE];
-
-		if (b->n && !parser_find(ps, b->v[0].s))
-			return fail(ps, b->line, "baseline '%s' names no job of this file",
-				    b->v[0].s);
-	}
-	return 1;
+	return b ? fail(ps, b->line, "baseline '%s' names no job of this file", b->v[0].s) : 1;
 }
 
 int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t len, char *err)
@@ -743,6 +773,81 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 		snprintf(err, ERR_MAX, "%s", ps.err);
 		return ps.nomem ? JOBFILE_NOMEM : -1;
 	}
+	return 0;
+}
+
+int jobfile_new(struct jobfile *jf, const char *path, char *err)
+{
+	memset(jf, 0, sizeof(*jf));
+	jf->path = strdup(path);
+	if (!jf->path) {
+		err_set(err, "%s: %s", path, NOMEM);
+		return JOBFILE_NOMEM;
+	}
+	return 0;
+}
+
+/* A job's name, as a [section] of a job file could hold it: the same
+ * jobs whether made from text or from data. */
+struct job *jobfile_add_job(struct jobfile *jf, const char *name, int line, char *err)
+{
+	struct job *job;
+
+	if (*name == '\0' || strcmp(name, "global") == 0) {
+		err_set(err, "%s: %s", jf->path, *name ? "[global] is not a job" : "empty job name");
+		return NULL;
+	}
+	if (strnlen(name, MAX_SECTION) > MAX_SECTION - 2) {
+		err_set(err, "%s: job '%.*s...': a job name holds at most %d bytes", jf->path,
+			MAX_SECTION - 2, name, MAX_SECTION - 2);
+		return NULL;
+	}
+	if (jobfile_find(jf, name)) {
+		err_set(err, "%s: duplicate job name '%s'", jf->path, name);
+		return NULL;
+	}
+	if (jf->njobs == MAX_JOBS) {
+		err_set(err, "%s: more than %d jobs", jf->path, MAX_JOBS);
+		return NULL;
+	}
+	job = job_append(jf, name, line);
+	if (!job)
+		err_set(err, "%s: %s", jf->path, NOMEM);
+	return job;
+}
+
+int jobfile_add_value(struct jobfile *jf, struct job *job, enum opt_id id, const char *text,
+		      char *err)
+{
+	struct job_value *jv = &job->opt[id];
+	char why[ERR_MAX];
+
+	if (jv->here)
+		return err_set(err, "%s: job '%s': %s is set twice", jf->path, job->name,
+			       option_table[id].name);
+	if (parse_into(id, text, jv, false, why) < 0 || check_no_repeats(id, jv, why) < 0) {
+		err_set(err, "%s: job '%s': %s", jf->path, job->name, why);
+		return strcmp(why, NOMEM) == 0 ? JOBFILE_NOMEM : -1;
+	}
+	if (jv->n > MAX_VALUES)
+		return err_set(err, "%s: job '%s': %s: more than %d values", jf->path, job->name,
+			       option_table[id].name, MAX_VALUES);
+	jv->line = job->line;
+	jv->set = NULL;
+	jv->order = jf->next_order++;
+	jv->here = true;
+	return 0;
+}
+
+int jobfile_complete(const struct jobfile *jf, char *err)
+{
+	const struct job *job = unknown_baseline(jf, find_in, jf);
+
+	if (jf->njobs == 0)
+		return err_set(err, "%s: no jobs", jf->path);
+	if (job)
+		return err_set(err, "%s: job '%s': baseline '%s' names no job", jf->path, job->name,
+			       job->opt[OPT_BASELINE].v[0].s);
 	return 0;
 }
 

@@ -38,6 +38,7 @@ struct jobfile {
 	char **overrides;  /* --set texts, as given */
 	size_t noverrides;
 	unsigned next_order;
+	size_t jobs_cap;   /* room in jobs */
 };
 
 /* What jobfile_read and jobfile_parse return when memory ran out: not the
@@ -50,6 +51,24 @@ int jobfile_read(const char *path, char **text, size_t *len, char *err);
 /* Parses text as if read from path (a job file broadcast to many ranks,
  * tests); -1 with "FILE:LINE: message", or JOBFILE_NOMEM. */
 int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t len, char *err);
+/*
+ * A job file made from data, not from text (the translation of fio jobs
+ * that compare reads): jobfile_new starts it, jobfile_add_job adds a job
+ * (after the others), jobfile_add_value gives an option of that job its
+ * value, split into a list and checked against the option table as a line
+ * of a job file is, and jobfile_complete checks the whole (a job at least,
+ * baselines that name jobs).  A value is taken as it is: no ${VAR}, no
+ * '~', no comment, no line length; a relative path is relative to the
+ * current directory.  The jobs get no [global] values and text is NULL.
+ * Each returns -1 with why in err (naming the job and option), or
+ * JOBFILE_NOMEM.
+ */
+int jobfile_new(struct jobfile *jf, const char *path, char *err);
+/* The new job, or NULL; line is where it comes from (0: unknown). */
+struct job *jobfile_add_job(struct jobfile *jf, const char *name, int line, char *err);
+int jobfile_add_value(struct jobfile *jf, struct job *job, enum opt_id id, const char *text,
+		      char *err);
+int jobfile_complete(const struct jobfile *jf, char *err);
 /* Applies `--set KEY=VALUE` to every job.  -1 with "--set 'KV': why", or
  * JOBFILE_NOMEM when memory ran out. */
 int jobfile_set(struct jobfile *jf, const char *kv, char *err);

@@ -3,9 +3,11 @@
  *
  * The parameters of a fio job are found the way a user would find them:
  * its options (fio writes them into the result, [global] ones apart) go
- * through `iosweep import` (fio.c, fio_import.c), and the job file that
- * makes is parsed and planned as `iosweep run` would, so that a fio job and
- * the iosweep run of its translation have the same params.  A job that
+ * through `iosweep import`'s translation (fio.c, fio_import.c), and the
+ * jobs it makes are planned as `iosweep run` would plan them, so that a
+ * fio job and the iosweep run of its translation have the same params.
+ * They are handed over as data (import_jobfile), not as job-file text: a
+ * value is read as fio gave it, even one a job file's line could not hold.  A job that
  * cannot be translated or planned here (a file in a directory this machine
  * lacks) has no params: it is no run, but named in "fio_unknown" with why,
  * so that it is matched with nothing (by its name alone least of all).
@@ -78,9 +80,7 @@ static json_t *job_params(json_t *global, json_t *job, const char *name, const c
 	struct jobfile jf = { 0 };
 	struct plan plan = { 0 };
 	json_t *params = NULL;
-	char *text = NULL;
-	size_t n = 0, len = 0;
-	FILE *f;
+	size_t n = 0;
 
 	if (add_options(global, &names, &values, &n) < 0 ||
 	    add_options(job, &names, &values, &n) < 0) {
@@ -90,19 +90,9 @@ static json_t *job_params(json_t *global, json_t *job, const char *name, const c
 	if (fio_add_job(&in, name, names, values, n, path, why) < 0 ||
 	    import_translate(&in, &im, why) < 0)
 		goto out;
-	f = open_memstream(&text, &len);
-	if (!f) {
-		err_set(why, "out of memory");
-		goto out;
-	}
-	import_write(&im, path, f);
-	if (fclose(f) != 0) {
-		err_set(why, "out of memory");
-		goto out;
-	}
-	if (jobfile_parse(&jf, path, text, len, why) < 0 ||
+	if (import_jobfile(&im, path, &jf, why) < 0 ||
 	    plan_expand(&plan, &jf, PLAN_ALONE, why) < 0) {
-		/* "PATH:LINE: " names a line of the translation, not of the result */
+		/* "PATH:LINE: " names no line of the result */
 		size_t at = strlen(path);
 
 		if (strncmp(why, path, at) == 0 && why[at] == ':') {
@@ -117,7 +107,6 @@ static json_t *job_params(json_t *global, json_t *job, const char *name, const c
 	plan_free(&plan);
 out:
 	jobfile_free(&jf);
-	free(text);
 	import_free(&im);
 	fio_input_free(&in);
 	free(names);

@@ -111,3 +111,21 @@ exit_status() {
 		grep -q "\`$e\`" "$BATS_TEST_DIRNAME/../../README.md" || { echo "README lacks $e"; false; }
 	done
 }
+
+@test "iosweep options lists every fio word of the one table, each with what it becomes here" {
+	# the words of fio_words.c's table, as the import reads them
+	awk '/^static const struct fio_word words\[\] = \{/ {on = 1; next} on && /^\};/ {exit}
+	     on && match($0, /\.fio = "[^"]+"/) {print substr($0, RSTART + 8, RLENGTH - 9)}' \
+		"$BATS_TEST_DIRNAME/../../src/job/fio_words.c" | sort >"$TESTDIR/table"
+	# the section of iosweep options after its "fio option" header, up to a blank line
+	"$IOSWEEP" options | awk '/^fio option +iosweep$/ {on = 1; next} on && NF == 0 {exit}
+		on {print}' >"$TESTDIR/listed"
+	[ "$(wc -l <"$TESTDIR/table")" -gt 100 ]
+	awk '{print $1}' "$TESTDIR/listed" | sort | diff "$TESTDIR/table" -
+	# every row says something: a word alone would be a row without its meaning
+	[ -z "$(awk 'NF < 2' "$TESTDIR/listed")" ]
+	grep -qx 'direct  *direct=1: cache = direct' "$TESTDIR/listed"
+	grep -qx 'ioengine  *engine: psync, sync, pvsync: sync; pvsync2: psync2; libaio: aio; io_uring: uring; mmap: mmap; others refused' \
+		"$TESTDIR/listed"
+	grep -qx 'thinktime  *refused unless 0: iosweep does not pause between I/Os' "$TESTDIR/listed"
+}

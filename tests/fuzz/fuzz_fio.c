@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_file_write(data, size);
 	if (fio_read_file(&in, fuzz_path, err) == 0 && import_translate(&in, &im, err) == 0 &&
 	    import_merge(&im, err) == 0)
-		import_write(&im, "fuzz", fuzz_sink);
+		(void)import_write(&im, "fuzz", fuzz_sink, err);
 	import_free(&im);
 	fio_input_free(&in);
 	return 0;

@@ -322,6 +322,63 @@ static void test_existing_file_gives_size(void **state)
 	unlink(path);
 }
 
+/* A job file made from data plans as the same text does, and takes its
+ * values as they are: no comment, no ${VAR}; bad values fail as in text. */
+static void test_jobs_made_from_data(void **state)
+{
+	struct jobfile jf, tf;
+	struct plan p, tp;
+	struct job *job;
+
+	(void)state;
+	assert_int_equal(jobfile_new(&jf, "data", err), 0);
+	job = jobfile_add_job(&jf, "a", 0, err);
+	assert_non_null(job);
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_SIZE, "1m", err), 0);
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_BS, "4k, 64KiB", err), 0);
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_DESCRIPTION, "a ;b ${HOME}", err), 0);
+	assert_int_equal(jobfile_complete(&jf, err), 0);
+	if (plan_expand(&p, &jf, PLAN_ALONE, err) < 0)
+		fail_msg("%s", err);
+	expand(&tf, &tp, "[a]\nsize = 1m\nbs = 4k, 64KiB\n");
+	assert_int_equal(p.n, 2);
+	assert_int_equal(tp.n, 2);
+	for (size_t r = 0; r < p.n; r++)
+		for (int k = 0; k < OPT__COUNT; k++)
+			if (k != OPT_DESCRIPTION)
+				assert_true(option_value_equal(k, p.runs[r].v[k], tp.runs[r].v[k]));
+	assert_string_equal(jf.jobs[0].opt[OPT_DESCRIPTION].v[0].s, "a ;b ${HOME}");
+	plan_free(&p);
+	plan_free(&tp);
+	jobfile_free(&tf);
+	/* what the parser refuses, refused the same way, naming job and option */
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_BS, "8k", err), -1);
+	assert_non_null(strstr(err, "data: job 'a': bs is set twice"));
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_IODEPTH, "4, 4", err), -1);
+	assert_non_null(strstr(err, "iodepth: 4 is listed twice"));
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_REPEAT, "2, 3", err), -1);
+	assert_non_null(strstr(err, "takes one value"));
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_ENGINE, "libaio", err), -1);
+	assert_non_null(strstr(err, "job 'a': "));
+	assert_null(jobfile_add_job(&jf, "a", 0, err));
+	assert_non_null(strstr(err, "duplicate job name 'a'"));
+	assert_null(jobfile_add_job(&jf, "global", 0, err));
+	assert_null(jobfile_add_job(&jf, "", 0, err));
+	assert_null(jobfile_add_job(&jf, "0123456789012345678901234567890123456789012345678", 0,
+				    err));
+	assert_non_null(strstr(err, "at most 48 bytes"));
+	job = jobfile_add_job(&jf, "b", 0, err);
+	assert_non_null(job);
+	assert_int_equal(jobfile_add_value(&jf, job, OPT_BASELINE, "c", err), 0);
+	assert_int_equal(jobfile_complete(&jf, err), -1);
+	assert_non_null(strstr(err, "baseline 'c' names no job"));
+	jobfile_free(&jf);
+	assert_int_equal(jobfile_new(&jf, "data", err), 0);
+	assert_int_equal(jobfile_complete(&jf, err), -1);
+	assert_non_null(strstr(err, "no jobs"));
+	jobfile_free(&jf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_input_fails_early_and_exactly),
 		cmocka_unit_test(test_nul_byte_is_found),
 		cmocka_unit_test(test_existing_file_gives_size),
+		cmocka_unit_test(test_jobs_made_from_data),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
