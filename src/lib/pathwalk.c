@@ -145,6 +145,34 @@ static char *link_splice(const char *target, const char *next)
 	return out;
 }
 
+/* The link name at the walk's place, judged and read: *rest becomes its
+ * target and what followed it (next), and an absolute target starts the
+ * walk again at "/".  -1 with err, the walk and *rest let go. */
+static int follow(struct pathwalk *w, const char *name, bool last, const char *next,
+		  pathwalk_judge_fn judge, void *arg, char **rest, char *err)
+{
+	char target[PATH_MAX], *grown;
+
+	if (read_link(w, name, last, judge, arg, target, err) < 0) {
+		free(*rest);
+		pathwalk_done(w);
+		return -1;
+	}
+	grown = link_splice(target, next);
+	if (!grown)
+		return fail(w, *rest, err, name, ENOMEM);
+	free(*rest);
+	*rest = grown;
+	if (*grown == '/') {
+		pathwalk_done(w);
+		if (walk_start("/", w, err) < 0) {
+			free(grown);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int pathwalk(const char *path, bool follow_last, pathwalk_judge_fn judge, void *arg,
 	     struct pathwalk *w, char *err)
 {
@@ -201,27 +229,11 @@ int pathwalk(const char *path, bool follow_last, pathwalk_judge_fn judge, void *
 			break;
 		}
 		if (S_ISLNK(st.st_mode) && (!last || follow_last)) {
-			char *grown;
-
 			if (++hops > MAX_LINKS)
 				return fail(w, rest, err, path, ELOOP);
-			if (read_link(w, name, last, judge, arg, target, err) < 0) {
-				free(rest);
-				pathwalk_done(w);
+			if (follow(w, name, last, next, judge, arg, &rest, err) < 0)
 				return -1;
-			}
-			grown = link_splice(target, next);
-			if (!grown)
-				return fail(w, rest, err, path, ENOMEM);
-			free(rest);
-			p = rest = grown;
-			if (*p == '/') {
-				pathwalk_done(w);
-				if (walk_start("/", w, err) < 0) {
-					free(rest);
-					return -1;
-				}
-			}
+			p = rest;
 			continue;
 		}
 		if (last) {

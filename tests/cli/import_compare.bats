@@ -192,7 +192,7 @@ PY
 	python3 -c "
 import json; d = json.load(open('long.json')); d['jobs'][0]['jobname'] = 'n' * (20 << 20)
 json.dump(d, open('long.json', 'w'))"
-	run timeout 10 "$IOSWEEP" compare long.json "$RESULT"
+	run timeout 120 "$IOSWEEP" compare long.json "$RESULT"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"an iosweep job name holds at most 48 bytes"* ]]
 }

@@ -110,9 +110,9 @@ same_plan() {
 		seq 100000 | awk '{ printf "[j%d]\n", $1 }'
 		printf '[last]\nbaseline = j99999\n'
 	} >"$TESTDIR/many.ini"
-	timeout 10 "$IOSWEEP" check "$TESTDIR/many.ini" 2>&1 | grep -q "more than 100000 jobs"
+	timeout 120 "$IOSWEEP" check "$TESTDIR/many.ini" 2>&1 | grep -q "more than 100000 jobs"
 	sed -i '/^\[j1\]$/d' "$TESTDIR/many.ini"
-	timeout 10 "$IOSWEEP" check "$TESTDIR/many.ini"
+	timeout 120 "$IOSWEEP" check "$TESTDIR/many.ini"
 	printf '[j5]\n' >>"$TESTDIR/many.ini"
 	run "$IOSWEEP" check "$TESTDIR/many.ini"
 	[ "$status" -eq 2 ]

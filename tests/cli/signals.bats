@@ -59,8 +59,10 @@ closed_stdout() {
 
 @test "a reader that goes away while the table is written at the end (| head -1): exit 141, the files whole" {
 	head -c 64k /dev/urandom >"$TESTDIR/f"
-	# 400 runs of a few reads: a table of more than a pipe's 64 KiB
-	bs=$(python3 -c 'print(",\n  ".join(", ".join(str(512 * (i + j + 1)) for j in range(10)) for i in range(0, 400, 10)))')
+	# 1000 runs of a few reads: a table of several times a pipe's 64 KiB, so
+	# that what head reads before it goes cannot leave room for the rest, however
+	# late head exits (400 runs were 72 KiB: under load they could all fit)
+	bs=$(python3 -c 'print(",\n  ".join(", ".join(str(512 * (i + j + 1)) for j in range(10)) for i in range(0, 1000, 10)))')
 	job t "[a]\nfilename = $TESTDIR/f\nrepeat = 1\ncache = keep\nbs = $bs\n"
 	set +e
 	"$IOSWEEP" run "$TESTDIR/t.ini" -q -o table -o json:"$TESTDIR/t.json" 2>"$TESTDIR/err" |
@@ -70,7 +72,7 @@ closed_stdout() {
 	cat "$TESTDIR/err"
 	[ "$rc" -eq 141 ]
 	grep -q "interrupted while the outputs were written (closed stdout): what went to stdout is cut short" "$TESTDIR/err"
-	[ "$(json_get "$TESTDIR/t.json" 'd["complete"], len(d["runs"])')" = "(True, 400)" ]
+	[ "$(json_get "$TESTDIR/t.json" 'd["complete"], len(d["runs"])')" = "(True, 1000)" ]
 }
 
 @test "an interrupted run never writes complete: true, and a whole run does" {
