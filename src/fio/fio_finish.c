@@ -115,7 +115,7 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint
 	*size = st->size ? st->size : st->filesize;
 	*ios = 0;
 	if (st->size && st->filesize && st->filesize < st->size)
-		return bad(st->size_at, err, "fio reads the %llu-byte file (filesize) more than "
+		return setting_bad(st->size_at, err, "fio reads the %llu-byte file (filesize) more than "
 					     "once to do size; iosweep reads a file once per "
 					     "repeat", (unsigned long long)st->filesize);
 	if (st->size && st->filesize > st->size && st->random) {
@@ -124,11 +124,11 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint
 	}
 	if (st->size_pct) {
 		if (!exists || have == 0)
-			return bad(st->size_at, err, "a percentage of a file that does not exist "
+			return setting_bad(st->size_at, err, "a percentage of a file that does not exist "
 						     "(or is not a regular file with a size)");
 		*size = have * st->size_pct / 100 / st->bs * st->bs;
 		if (*size == 0)
-			return bad(st->size_at, err, "is less than one block of the file");
+			return setting_bad(st->size_at, err, "is less than one block of the file");
 	}
 	if (*size == 0 && !exists)
 		return err_set(err, "%s:%d: job '%s': fio needs a size (or an existing file) and "
@@ -229,7 +229,7 @@ static int finish_time(struct import *im, const struct fio_state *st, struct imp
 					       "(and says so)") < 0)
 		return err_set(err, "out of memory");
 	if (st->ramp_us && !timed)
-		return bad(st->ramp_at, err, "iosweep ramps up only inside time_based repeats: add "
+		return setting_bad(st->ramp_at, err, "iosweep ramps up only inside time_based repeats: add "
 					     "time_based and a runtime to the fio job, or use "
 					     "iosweep's warmup (whole unmeasured repeats)");
 	if (timed && set_val(ij, OPT_TIME_BASED, "1") < 0)
@@ -256,7 +256,7 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 	for (int d = 0; d < 2; d++) {
 		bps[d] = st->rate[d];
 		if (!bps[d] && __builtin_mul_overflow(st->rate_iops[d], st->bs_rw[d], &bps[d]))
-			return bad(at, err, "too large a rate");
+			return setting_bad(at, err, "too large a rate");
 		if (used[d] && st->rate[d])
 			iops_only = false;
 		both |= used[d] && st->rate[d] && st->rate_iops[d];
@@ -273,7 +273,7 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 		 !__builtin_add_overflow(bps[0], bps[1], &total))
 		;
 	else if (bps[0] || bps[1])
-		return bad(at, err, "fio limits reads and writes separately (here %llu and %llu "
+		return setting_bad(at, err, "fio limits reads and writes separately (here %llu and %llu "
 				    "bytes a second, 0 for none) and moves the mix towards the one "
 				    "with room; iosweep limits the reads and writes of a job together: "
 				    "it translates limits in the proportion of rwmixread=%u only",
@@ -282,7 +282,7 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 		return 0;
 	/* every clone of numjobs has its own limit */
 	if (total > INT64_MAX / st->numjobs)
-		return bad(at, err, "too large a rate");
+		return setting_bad(at, err, "too large a rate");
 	total *= st->numjobs;
 	if (iops_only && set_val(ij, OPT_RATE_IOPS, "%llu", (unsigned long long)(total / st->bs)) < 0)
 		return err_set(err, "out of memory");
@@ -310,7 +310,7 @@ static int finish_target(struct import *im, const struct fio_state *st, const ch
 		return 0; /* iosweep's own test file */
 	if (strncmp(path, "/dev/", 5) == 0 || (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))) {
 		if (at)
-			return bad(at, err, "iosweep never writes a device or anything but a regular "
+			return setting_bad(at, err, "iosweep never writes a device or anything but a regular "
 					    "file; write the fio job for a file");
 		return err_set(err, "%s: job '%s': %s: iosweep never writes a device or anything "
 				    "but a regular file", job_at, st->job->name, path);
@@ -332,10 +332,10 @@ static int finish_sync(struct import *im, const struct fio_state *st, struct imp
 	int rc = 0;
 
 	if (st->fsync_every && st->fdatasync_every)
-		return bad(st->fdatasync_at, err, "iosweep flushes one way in a run: fsync or "
+		return setting_bad(st->fdatasync_at, err, "iosweep flushes one way in a run: fsync or "
 						  "fdatasync, not both");
 	if (every && st->sync_open)
-		return bad(st->sync_at, err, "iosweep makes writes durable one way in a run: "
+		return setting_bad(st->sync_at, err, "iosweep makes writes durable one way in a run: "
 					     "O_SYNC/O_DSYNC writes or flushes every N writes, not both");
 	if (every) {
 		rc |= set_val(ij, OPT_SYNC, "%s", st->fsync_every ? "fsync" : "fdatasync");
@@ -465,7 +465,7 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 	if (st->verify_only) {
 		/* fio only checks what an earlier run of the job wrote: a read */
 		if (!st->verify)
-			return bad(st->verify_only_at, err, "verify_only without verify checks "
+			return setting_bad(st->verify_only_at, err, "verify_only without verify checks "
 							    "nothing");
 		st->op = OP_READ;
 		if (note(im, st->verify_only_at, NULL, "translated: a read of the blocks the job "
@@ -535,7 +535,7 @@ static int absolute_path(struct import *im, const struct fio_state *st, char **p
 	char *cwd = getcwd(NULL, 0), *abs = NULL, why[600];
 
 	if (!cwd)
-		return bad(at, err, "a relative path, and the current directory is unknown: %s",
+		return setting_bad(at, err, "a relative path, and the current directory is unknown: %s",
 			   strerror(errno));
 	if (asprintf(&abs, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, *path) < 0)
 		abs = NULL;
@@ -559,18 +559,18 @@ static int finish_bs(struct fio_state *st, char *err)
 		if (e != d && st->op != OP_READWRITE)
 			continue;
 		if (st->bs_split[e])
-			return bad(st->bs_at[e], err, "fio mixes several block sizes in one job; "
+			return setting_bad(st->bs_at[e], err, "fio mixes several block sizes in one job; "
 						      "iosweep reads one block size per run: write bs "
 						      "= a list of sizes to sweep them");
 		if (st->bs_hi[e] != st->bs_rw[e])
-			return bad(st->bs_at[e], err, "fio mixes block sizes from %llu to %llu bytes "
+			return setting_bad(st->bs_at[e], err, "fio mixes block sizes from %llu to %llu bytes "
 						      "in one job; iosweep reads one block size per run: "
 						      "write bs = one size, or bs = a list of sizes to "
 						      "sweep them", (unsigned long long)st->bs_rw[e],
 				   (unsigned long long)st->bs_hi[e]);
 	}
 	if (st->op == OP_READWRITE && st->bs_rw[0] != st->bs_rw[1])
-		return bad(st->bs_at[1] ? st->bs_at[1] : st->bs_at[0], err,
+		return setting_bad(st->bs_at[1] ? st->bs_at[1] : st->bs_at[0], err,
 			   "fio reads %llu-byte blocks and writes %llu-byte ones: mixed block sizes "
 			   "in one job; iosweep reads and writes one block size per run",
 			   (unsigned long long)st->bs_rw[0], (unsigned long long)st->bs_rw[1]);
@@ -628,7 +628,7 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
 
 		if (!st->number_ios || st->number_ios > pass)
-			return bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
+			return setting_bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
 						   "the region it starts over and does the same %llu "
 						   "blocks again; iosweep does them once: add "
 						   "number_ios=%llu (one pass) to the fio job",
@@ -701,7 +701,7 @@ static int check_values(const struct fio_state *st, const struct import_job *ij,
 			snprintf(why, sizeof(why), "job '%s': %s is %zu characters long: an iosweep "
 						   "job file line holds %d; use a shorter one",
 				 st->job->name, option_table[k].name, strlen(ij->val[k]), MAX_LINE);
-			return at ? bad(at, err, "%s", why) : err_set(err, "%s: %s", job_at, why);
+			return at ? setting_bad(at, err, "%s", why) : err_set(err, "%s: %s", job_at, why);
 		}
 		if (option_parse_value(k, ij->val[k], &v, why) < 0)
 			return err_set(err, "%s: job '%s': %s = %s: %s; iosweep cannot run that",

@@ -16,7 +16,7 @@
 
 #include <xxhash.h>
 
-int bad(const struct fio_setting *s, char *err, const char *fmt, ...)
+int setting_bad(const struct fio_setting *s, char *err, const char *fmt, ...)
 {
 	char why[ERR_MAX / 2], where[ERR_MAX / 4];
 	va_list ap;
@@ -37,7 +37,7 @@ int value_bool(const struct fio_setting *s, bool *out, char *err)
 	char why[ERR_MAX];
 
 	if (fio_parse_bool(s->value, out, why) < 0)
-		return bad(s, err, "%s", why);
+		return setting_bad(s, err, "%s", why);
 	return 0;
 }
 
@@ -46,7 +46,7 @@ int value_int(const struct fio_setting *s, uint64_t *out, char *err)
 	char why[ERR_MAX];
 
 	if (fio_parse_int(s->value, out, why) < 0)
-		return bad(s, err, "%s", why);
+		return setting_bad(s, err, "%s", why);
 	return 0;
 }
 
@@ -56,10 +56,10 @@ int value_bytes(const struct fio_state *st, const struct fio_setting *s, const c
 	char why[ERR_MAX];
 
 	if (s->unset && !*text)
-		return bad(s, err, "environment variable %s is not set (fio expands it to nothing)",
+		return setting_bad(s, err, "environment variable %s is not set (fio expands it to nothing)",
 			   s->unset);
 	if (fio_parse_bytes(text, st->kb_base, out, pct, why) < 0)
-		return bad(s, err, "%s", why);
+		return setting_bad(s, err, "%s", why);
 	return 0;
 }
 
@@ -68,10 +68,10 @@ bool needs_value(const struct fio_setting *s, char *err)
 	if (s->value && *s->value)
 		return true;
 	if (s->unset)
-		bad(s, err, "environment variable %s is not set (fio expands it to nothing)",
+		setting_bad(s, err, "environment variable %s is not set (fio expands it to nothing)",
 		    s->unset);
 	else
-		bad(s, err, "needs a value");
+		setting_bad(s, err, "needs a value");
 	return false;
 }
 

@@ -62,7 +62,7 @@ struct fio_state {
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */
 
 /* "FILE:LINE: name=value: why" into err; returns -1. */
-int bad(const struct fio_setting *s, char *err, const char *fmt, ...)
+int setting_bad(const struct fio_setting *s, char *err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int value_bool(const struct fio_setting *s, bool *out, char *err);
 int value_int(const struct fio_setting *s, uint64_t *out, char *err);

@@ -30,7 +30,7 @@ static int rw_parts(const struct fio_setting *s, char part[2][128], char *err)
 		size_t len = strcspn(p, ",");
 
 		if (len >= sizeof(part[d]))
-			return bad(s, err, "too long a value");
+			return setting_bad(s, err, "too long a value");
 		memcpy(part[d], p, len);
 		part[d][len] = '\0';
 		p += len + (p[len] == ',');
@@ -47,13 +47,13 @@ static int verbatim(const struct fio_setting *s, const char *v, char *err)
 {
 	for (const char *p = v; *p; p++) {
 		if ((unsigned char)*p < 0x20 && *p != '\t')
-			return bad(s, err, "a line break or control character, which an iosweep job "
+			return setting_bad(s, err, "a line break or control character, which an iosweep job "
 					   "file cannot hold; remove it");
 		if (p[0] == '$' && p[1] == '{')
-			return bad(s, err, "iosweep expands '${' in its job files and has no way to "
+			return setting_bad(s, err, "iosweep expands '${' in its job files and has no way to "
 					   "write it as it is; remove it");
 		if (*p == ';' && p > v && (p[-1] == ' ' || p[-1] == '\t'))
-			return bad(s, err, "' ;' starts a comment in an iosweep job file; remove "
+			return setting_bad(s, err, "' ;' starts a comment in an iosweep job file; remove "
 					   "the space");
 	}
 	return 0;
@@ -67,7 +67,7 @@ static const char *path_value(const struct fio_setting *s, char *err)
 	size_t len = strlen(v);
 
 	if (len && (v[len - 1] == ' ' || v[len - 1] == '\t')) {
-		bad(s, err, "white space at the end of a path; remove it");
+		setting_bad(s, err, "white space at the end of a path; remove it");
 		return NULL;
 	}
 	if (verbatim(s, v, err) < 0)
@@ -75,7 +75,7 @@ static const char *path_value(const struct fio_setting *s, char *err)
 	/* iosweep reads '$' in a file name as a variable's (${VAR}) and has no
 	 * way to write it as it is */
 	if (strchr(v, '$')) {
-		bad(s, err, "a '$' in a path, which an iosweep job file cannot hold as it is "
+		setting_bad(s, err, "a '$' in a path, which an iosweep job file cannot hold as it is "
 			    "(it starts a ${VAR}); rename the file or directory");
 		return NULL;
 	}
@@ -91,7 +91,7 @@ static int h_name(struct fio_state *st, const struct fio_setting *s, char *err)
 		return -1;
 	len = strlen(s->value);
 	if (isspace((unsigned char)s->value[0]) || isspace((unsigned char)s->value[len - 1]))
-		return bad(s, err, "white space at the start or end of a name is part of it for "
+		return setting_bad(s, err, "white space at the start or end of a name is part of it for "
 				   "fio, not for iosweep; remove it");
 	st->name = s->value;
 	return 0;
@@ -115,10 +115,10 @@ static int h_filename(struct fio_state *st, const struct fio_setting *s, char *e
 		return -1;
 	for (const char *p = v; *p; p++) {
 		if (*p == '\\' && p[1] == ':')
-			return bad(s, err, "a '\\:' in a file name is not supported by iosweep "
+			return setting_bad(s, err, "a '\\:' in a file name is not supported by iosweep "
 					   "import; rename the file");
 		if (*p == ':')
-			return bad(s, err, "fio reads several files in one job (its size split "
+			return setting_bad(s, err, "fio reads several files in one job (its size split "
 					   "across them); iosweep reads one file per job: write one "
 					   "fio job per file");
 	}
@@ -134,7 +134,7 @@ static int h_directory(struct fio_state *st, const struct fio_setting *s, char *
 	if (!needs_value(s, err) || !(v = path_value(s, err)))
 		return -1;
 	if (strchr(v, ':'))
-		return bad(s, err, "fio spreads files over several directories; iosweep reads one "
+		return setting_bad(s, err, "fio spreads files over several directories; iosweep reads one "
 				   "file per job");
 	st->directory = v;
 	st->directory_at = s;
@@ -149,7 +149,7 @@ static int h_size(struct fio_state *st, const struct fio_setting *s, char *err)
 	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
 		return -1;
 	if (!pct && v == 0)
-		return bad(s, err, "a size of 0 reads nothing");
+		return setting_bad(s, err, "a size of 0 reads nothing");
 	st->size = pct ? 0 : v;
 	st->size_pct = pct ? v : 0;
 	st->size_at = s;
@@ -163,12 +163,12 @@ static int h_filesize(struct fio_state *st, const struct fio_setting *s, char *e
 	if (!needs_value(s, err))
 		return -1;
 	if (strpbrk(s->value, "-:"))
-		return bad(s, err, "a range of file sizes makes files of random sizes; iosweep reads "
+		return setting_bad(s, err, "a range of file sizes makes files of random sizes; iosweep reads "
 				   "one file of one size");
 	if (value_bytes(st, s, s->value, &st->filesize, &pct, err) < 0)
 		return -1;
 	if (pct)
-		return bad(s, err, "filesize takes no percentage");
+		return setting_bad(s, err, "filesize takes no percentage");
 	return 0;
 }
 
@@ -196,7 +196,7 @@ static int h_bs(struct fio_state *st, const struct fio_setting *s, char *err)
 		if (value_bytes(st, s, part[d], &v, &pct, err) < 0)
 			return -1;
 		if (pct || v == 0)
-			return bad(s, err, "a block size is a number of bytes greater than zero");
+			return setting_bad(s, err, "a block size is a number of bytes greater than zero");
 		set_bs(st, d, v, v, false, s);
 	}
 	return 0;
@@ -218,7 +218,7 @@ static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *er
 			continue;
 		dash = strpbrk(part[d], "-:");
 		if (!dash)
-			return bad(s, err, "expected LOW-HIGH");
+			return setting_bad(s, err, "expected LOW-HIGH");
 		*dash = '\0';
 		if (value_bytes(st, s, part[d], &lo, &pct, err) < 0 ||
 		    value_bytes(st, s, dash + 1, &hi, &pct, err) < 0)
@@ -268,10 +268,10 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 		 (int)(colon ? (size_t)(colon - s->value) : strlen(s->value)), s->value);
 	rw = fio_rw_find(word);
 	if (!rw && strstr(word, "trim"))
-		return bad(s, err, "iosweep does not trim: it translates read, write, rw and their "
+		return setting_bad(s, err, "iosweep does not trim: it translates read, write, rw and their "
 				   "rand forms");
 	if (!rw)
-		return bad(s, err, "fio knows no such rw (read, randread, write, randwrite, rw, "
+		return setting_bad(s, err, "fio knows no such rw (read, randread, write, randwrite, rw, "
 				   "randrw, ...)");
 	st->op = rw->op;
 	st->random = rw->random;
@@ -281,7 +281,7 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	if (colon && !st->random)
 		st->rw_skip = n; /* read:8k skips 8k after every read */
 	if (colon && st->random && n > 1)
-		return bad(s, err, "fio does %llu blocks in a row at each random offset; iosweep "
+		return setting_bad(s, err, "fio does %llu blocks in a row at each random offset; iosweep "
 				   "draws a new offset for every block", (unsigned long long)n);
 	st->rw_at = s;
 	return 0;
@@ -325,7 +325,7 @@ static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *e
 	if (st->engine)
 		return 0;
 	fio_engine_list(list, sizeof(list));
-	return bad(s, err, "iosweep has no such engine; it translates %s", list);
+	return setting_bad(s, err, "iosweep has no such engine; it translates %s", list);
 }
 
 static int h_iodepth(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -333,7 +333,7 @@ static int h_iodepth(struct fio_state *st, const struct fio_setting *s, char *er
 	if (value_int(s, &st->iodepth, err) < 0)
 		return -1;
 	if (st->iodepth == 0 || st->iodepth > 4096)
-		return bad(s, err, "iosweep's iodepth is 1 to 4096");
+		return setting_bad(s, err, "iosweep's iodepth is 1 to 4096");
 	st->iodepth_at = s;
 	return 0;
 }
@@ -367,7 +367,7 @@ static int h_numjobs(struct fio_state *st, const struct fio_setting *s, char *er
 	if (value_int(s, &st->numjobs, err) < 0)
 		return -1;
 	if (st->numjobs == 0 || st->numjobs > 1024)
-		return bad(s, err, "iosweep's threads are 1 to 1024");
+		return setting_bad(s, err, "iosweep's threads are 1 to 1024");
 	st->numjobs_at = s;
 	return 0;
 }
@@ -379,7 +379,7 @@ static int h_runtime(struct fio_state *st, const struct fio_setting *s, char *er
 	if (!needs_value(s, err))
 		return -1;
 	if (fio_parse_time_us(s->value, 1000000, &st->runtime_us, why) < 0)
-		return bad(s, err, "%s", why);
+		return setting_bad(s, err, "%s", why);
 	return 0;
 }
 
@@ -388,7 +388,7 @@ static int h_loops(struct fio_state *st, const struct fio_setting *s, char *err)
 	if (value_int(s, &st->loops, err) < 0)
 		return -1;
 	if (st->loops == 0 || st->loops > 100000)
-		return bad(s, err, "iosweep repeats a run 1 to 100000 times");
+		return setting_bad(s, err, "iosweep repeats a run 1 to 100000 times");
 	st->loops_at = s;
 	return 0;
 }
@@ -404,7 +404,7 @@ static int h_randseed(struct fio_state *st, const struct fio_setting *s, char *e
 	if (value_int(s, &st->seed, err) < 0)
 		return -1;
 	if (st->seed > INT64_MAX)
-		return bad(s, err, "iosweep's seeds go to 2^63-1");
+		return setting_bad(s, err, "iosweep's seeds go to 2^63-1");
 	st->seed_set = true;
 	st->seed_at = s;
 	return 0;
@@ -423,7 +423,7 @@ static int h_offset(struct fio_state *st, const struct fio_setting *s, char *err
 	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
 		return -1;
 	if (v != 0)
-		return bad(s, err, "iosweep reads from the start of the file: a fio job that "
+		return setting_bad(s, err, "iosweep reads from the start of the file: a fio job that "
 				   "starts elsewhere reads other blocks");
 	return 0;
 }
@@ -462,11 +462,11 @@ static int h_rate(struct fio_state *st, const struct fio_setting *s, char *err)
 
 		out[d] = 0; /* an empty part: no limit */
 		if (*part[d] && iops && fio_parse_int(part[d], &out[d], why) < 0)
-			return bad(s, err, "%s", why);
+			return setting_bad(s, err, "%s", why);
 		if (*part[d] && !iops && value_bytes(st, s, part[d], &out[d], &pct, err) < 0)
 			return -1;
 		if (!iops && *part[d] && pct)
-			return bad(s, err, "a rate is a number of bytes a second");
+			return setting_bad(s, err, "a rate is a number of bytes a second");
 	}
 	*(iops ? &st->rate_iops_at : &st->rate_at) = s;
 	return 0;
@@ -478,9 +478,9 @@ static int h_rate_process(struct fio_state *st, const struct fio_setting *s, cha
 	if (s->value && strcmp(s->value, "linear") == 0)
 		return 0;
 	if (s->value && strcmp(s->value, "poisson") == 0)
-		return bad(s, err, "iosweep's rate schedule is linear (every I/O due one period after "
+		return setting_bad(s, err, "iosweep's rate schedule is linear (every I/O due one period after "
 				   "the one before); fio's poisson spaces them at random");
-	return bad(s, err, "fio knows linear and poisson");
+	return setting_bad(s, err, "fio knows linear and poisson");
 }
 
 static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -490,7 +490,7 @@ static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *
 	if (!needs_value(s, err))
 		return -1;
 	if (fio_parse_time_us(s->value, 1000000, &st->ramp_us, why) < 0)
-		return bad(s, err, "%s", why);
+		return setting_bad(s, err, "%s", why);
 	st->ramp_at = s;
 	return 0;
 }
@@ -520,7 +520,7 @@ static int h_distribution(struct fio_state *st, const struct fio_setting *s, cha
 	(void)st;
 	if (s->value && strcmp(s->value, "random") == 0)
 		return 0;
-	return bad(s, err, "iosweep draws random offsets uniformly only");
+	return setting_bad(s, err, "iosweep draws random offsets uniformly only");
 }
 
 static int h_percentage_random(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -531,7 +531,7 @@ static int h_percentage_random(struct fio_state *st, const struct fio_setting *s
 	if (value_int(s, &v, err) < 0)
 		return -1;
 	if (v != 100 && !(v == 0 && !st->random))
-		return bad(s, err, "iosweep does either all in order or all at random");
+		return setting_bad(s, err, "iosweep does either all in order or all at random");
 	return 0;
 }
 
@@ -543,7 +543,7 @@ static int h_nrfiles(struct fio_state *st, const struct fio_setting *s, char *er
 	if (value_int(s, &v, err) < 0)
 		return -1;
 	if (v != 1)
-		return bad(s, err, "iosweep reads one file per job");
+		return setting_bad(s, err, "iosweep reads one file per job");
 	return 0;
 }
 
@@ -566,13 +566,13 @@ static int h_verify(struct fio_state *st, const struct fio_setting *s, char *err
 	    strcmp(s->value, "") == 0)
 		return 0; /* null: fio pretends to verify */
 	if (strcmp(s->value, "pattern") == 0)
-		return bad(s, err, "fio writes and checks your verify_pattern; iosweep writes and "
+		return setting_bad(s, err, "fio writes and checks your verify_pattern; iosweep writes and "
 				   "checks its own data only");
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (strcmp(s->value, types[i]) == 0)
 			st->verify = s->value;
 	if (!st->verify)
-		return bad(s, err, "fio knows no such verify type (md5, crc32c, xxhash, sha256, "
+		return setting_bad(s, err, "fio knows no such verify type (md5, crc32c, xxhash, sha256, "
 				   "meta, pattern, ...)");
 	return 0;
 }
@@ -605,7 +605,7 @@ static int h_sync(struct fio_state *st, const struct fio_setting *s, char *err)
 	else if (strcmp(s->value, "dsync") == 0)
 		st->sync_open = "dsync";
 	else
-		return bad(s, err, "fio's sync is none (0), sync (1, O_SYNC) or dsync (O_DSYNC)");
+		return setting_bad(s, err, "fio's sync is none (0), sync (1, O_SYNC) or dsync (O_DSYNC)");
 	st->sync_at = s;
 	return 0;
 }
@@ -617,7 +617,7 @@ static int h_rwmix(struct fio_state *st, const struct fio_setting *s, char *err)
 	if (value_int(s, &v, err) < 0)
 		return -1;
 	if (v > 100)
-		return bad(s, err, "a percentage is 0 to 100");
+		return setting_bad(s, err, "a percentage is 0 to 100");
 	/* the later of rwmixread and rwmixwrite wins (fio 3.33) */
 	st->rwmixread = strcmp(s->name, "rwmixwrite") == 0 ? 100 - v : v;
 	return 0;
@@ -628,7 +628,7 @@ static int h_compress(struct fio_state *st, const struct fio_setting *s, char *e
 	if (value_int(s, &st->compress_pct, err) < 0)
 		return -1;
 	if (st->compress_pct > 100)
-		return bad(s, err, "a percentage is 0 to 100");
+		return setting_bad(s, err, "a percentage is 0 to 100");
 	st->compress_at = s;
 	return 0;
 }
@@ -660,7 +660,7 @@ static int h_fallocate(struct fio_state *st, const struct fio_setting *s, char *
 			st->fallocate = modes[i].mode;
 			return 0;
 		}
-	return bad(s, err, "fio's fallocate is none, native, posix, keep or truncate");
+	return setting_bad(s, err, "fio's fallocate is none, native, posix, keep or truncate");
 }
 
 /* A pattern of the user's in every block written is data iosweep does not
@@ -670,7 +670,7 @@ static int h_pattern(struct fio_state *st, const struct fio_setting *s, char *er
 	(void)st;
 	if (!s->value || !*s->value)
 		return 0;
-	return bad(s, err, "iosweep writes its own data (unique per block, checkable), not a "
+	return setting_bad(s, err, "iosweep writes its own data (unique per block, checkable), not a "
 			   "pattern of yours");
 }
 
@@ -680,7 +680,7 @@ static int h_knob(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	int k = option_knob(option_find(s->name));
 
-	return k < 0 ? bad(s, err, "not an engine option") : value_bool(s, &st->knob[k], err);
+	return k < 0 ? setting_bad(s, err, "not an engine option") : value_bool(s, &st->knob[k], err);
 }
 
 /* What the import does for each handler of fio's words (job/fio_words.c):
@@ -732,7 +732,7 @@ int rules_kb_base(const struct fio_job *job, unsigned *kb_base, char *err)
 		if (value_int(s, &v, err) < 0)
 			return -1;
 		if (v != 1000 && v != 1024)
-			return bad(s, err, "kb_base is 1000 or 1024");
+			return setting_bad(s, err, "kb_base is 1000 or 1024");
 		*kb_base = (unsigned)v;
 	}
 	return 0;
@@ -748,7 +748,7 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 		if (fio_flag_takes_value(s->name))
 			return note(im, s, NULL, fio_why_report) < 0 ? err_set(err, "out of memory") :
 									0;
-		return bad(s, err, "iosweep import does not know this fio option, so it cannot say "
+		return setting_bad(s, err, "iosweep import does not know this fio option, so it cannot say "
 				   "that it leaves what is measured alone; remove it if it does");
 	}
 	switch (r->kind) {
@@ -764,7 +764,7 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 		return 0;
 	case FW_OFF_ONLY:
 		if (!s->value || (strcmp(s->value, "0") != 0 && strcmp(s->value, "") != 0))
-			return bad(s, err, "%s", r->why);
+			return setting_bad(s, err, "%s", r->why);
 		return 0;
 	case FW_IRRELEVANT:
 	case FW_UNSUPPORTED:

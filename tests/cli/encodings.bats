@@ -73,7 +73,7 @@ hex() {
 	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
 	[ "${lines[3]}" = "  0  a\\x1b[2J  $TESTDIR/g\\x07  4KiB   read     256       0   1MiB        -        1" ]
 	[ "${lines[5]}" = "  2  b         $TESTDIR/h\\tx   4KiB   write      0     256   1MiB     1MiB        1" ]
-	[ "${lines[7]}" = "writes $TESTDIR/h\\tx (to be created): 1MiB per repeat, 1MiB in all" ]
+	[ "${lines[8]}" = "writes $TESTDIR/h\\tx (to be created): 1MiB per repeat, 1MiB in all" ]
 	run "$IOSWEEP" run "$TESTDIR/e.ini" -q -o json:"$TESTDIR/e.json" -o table
 	[ "$status" -eq 0 ]
 	! printf '%s' "$output" | tr -d '\n' | LC_ALL=C grep -q '[[:cntrl:]]'
