@@ -15,7 +15,7 @@
 
 uint64_t series_bytes(void)
 {
-	return sizeof(struct series) + SERIES_HISTS * hist_size();
+	return sizeof(struct series) + (uint64_t)SERIES_HISTS * hist_size();
 }
 
 uint64_t series_live_bytes(void)

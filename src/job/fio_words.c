@@ -437,7 +437,7 @@ static void engines_said(char *buf, size_t n)
 	size_t used = (size_t)snprintf(buf, n, "engine: ");
 
 	for (size_t i = 0; i < COUNT(engines) && used < n; i++) {
-		bool last = i + 1 == COUNT(engines) || strcmp(engines[i + 1][1], engines[i][1]);
+		bool last = i + 1 == COUNT(engines) || strcmp(engines[i + 1][1], engines[i][1]) != 0;
 
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", engines[i][0],
 					 last ? ": " : ", ");

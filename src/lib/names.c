@@ -31,7 +31,7 @@ static struct names_slot *slot_of(const struct names *t, const char *name, uint6
 {
 	size_t i = (size_t)hash & t->mask;
 
-	while (t->slot[i].name && (t->slot[i].hash != hash || strcmp(t->slot[i].name, name)))
+	while (t->slot[i].name && (t->slot[i].hash != hash || strcmp(t->slot[i].name, name) != 0))
 		i = (i + 1) & t->mask;
 	return &t->slot[i];
 }

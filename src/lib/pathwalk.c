@@ -46,7 +46,7 @@ static int join(char *out, size_t n, const char *dir, const char *name)
 
 	if (dlen + sep + nlen >= n)
 		return -1;
-	memmove(out, dir, dlen);
+	memmove(out, dir, dlen + 1);
 	if (sep)
 		out[dlen] = '/';
 	memcpy(out + dlen + sep, name, nlen + 1);

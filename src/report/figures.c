@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define F(n, g, k, t, field, title, unit, scale) \
-	{ n, g, k, t, offsetof(struct repeat_result, field), title, unit, scale }
+	{ n, g, k, offsetof(struct repeat_result, field), title, scale, t, unit }
 
 const struct figure figure_table[] = {
 	F("time_to_end_s", NULL, "time_to_end_s", FIG_DOUBLE, time_to_end_s,

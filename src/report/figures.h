@@ -34,11 +34,11 @@ struct figure {
 	const char *name;   /* flat name: CSV column, summary key */
 	const char *group;  /* JSON object it sits in ("lat_ns"), or NULL */
 	const char *key;    /* its name inside the group */
-	enum figure_type type;
 	size_t offset;      /* in struct repeat_result */
 	const char *title;  /* what a person reads: "p99 latency" */
-	enum figure_unit unit;
 	double scale;       /* value x scale is in unit (a latency in ns: 1e-9 s) */
+	enum figure_type type;
+	enum figure_unit unit;
 };
 
 extern const struct figure figure_table[];

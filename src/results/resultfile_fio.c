@@ -95,7 +95,7 @@ static json_t *job_params(json_t *global, json_t *job, const char *name, const c
 		/* "PATH:LINE: " names no line of the result */
 		size_t at = strlen(path);
 
-		if (strncmp(why, path, at) == 0 && why[at] == ':') {
+		if (strlen(why) > at && memcmp(why, path, at) == 0 && why[at] == ':') {
 			at += 1 + strspn(why + at + 1, "0123456789");
 			if (why[at] == ':' && why[at + 1] == ' ')
 				memmove(why, why + at + 2, strlen(why + at + 2) + 1);
