@@ -440,6 +440,7 @@ int resultfile_from_fio(json_t **doc, const char *path, char *err)
 	}
 	if (fio_check_fields(*doc, path, err) < 0) {
 		json_decref(runs);
+		json_decref(unknowns);
 		return -1;
 	}
 	for (size_t i = 0; i < njobs;) {
