@@ -193,10 +193,10 @@ static int note_scoped(struct import *im, const struct fio_state *st)
 		const struct fio_word *r = fio_word_find(st->job->set[i].name);
 
 		if (r && r->scope == FW_WRITE_JOBS && st->op == OP_READ &&
-		    note(im, &st->job->set[i], NULL, "irrelevant: " W_ONLY) < 0)
+		    setting_note(im, &st->job->set[i], NULL, "irrelevant: " W_ONLY) < 0)
 			return -1;
 		if (r && r->scope == FW_MIXED_JOBS && st->op != OP_READWRITE &&
-		    note(im, &st->job->set[i], NULL,
+		    setting_note(im, &st->job->set[i], NULL,
 			 "irrelevant: matters only for mixed reads and writes") < 0)
 			return -1;
 	}
@@ -225,7 +225,7 @@ static int finish_time(struct import *im, const struct fio_state *st, struct imp
 	bool timed = st->time_based && st->runtime_us;
 
 	if (st->time_based && !st->runtime_us &&
-	    note(im, st->time_based_at, NULL, "irrelevant: fio drops time_based without a runtime "
+	    setting_note(im, st->time_based_at, NULL, "irrelevant: fio drops time_based without a runtime "
 					       "(and says so)") < 0)
 		return err_set(err, "out of memory");
 	if (st->ramp_us && !timed)
@@ -262,7 +262,7 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 		both |= used[d] && st->rate[d] && st->rate_iops[d];
 	}
 	if (both &&
-	    note(im, st->rate_iops_at, NULL, "irrelevant: fio ignores rate_iops in a direction "
+	    setting_note(im, st->rate_iops_at, NULL, "irrelevant: fio ignores rate_iops in a direction "
 					      "that has a rate") < 0)
 		return err_set(err, "out of memory");
 	/* a mixed job: only limits in the mix's proportion make one limit */
@@ -289,7 +289,7 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 	if (!iops_only && set_size(ij, OPT_RATE, total) < 0)
 		return err_set(err, "out of memory");
 	if (st->iodepth > 1 && queued_engine(st) &&
-	    note(im, at, NULL, "translated with a difference: when it is ahead of its rate fio "
+	    setting_note(im, at, NULL, "translated with a difference: when it is ahead of its rate fio "
 			       "waits for all its I/O in flight to complete before it sleeps; "
 			       "iosweep keeps them in flight") < 0)
 		return err_set(err, "out of memory");
@@ -318,7 +318,7 @@ static int finish_target(struct import *im, const struct fio_state *st, const ch
 	snprintf(why, sizeof(why), "this job writes %.200s: iosweep writes it only if it creates it "
 				   "or created it earlier; to let it overwrite a file of yours "
 				   "there, add 'allow_write = %.200s' to the job", path, path);
-	return note(im, at, at ? NULL : job_at, why) < 0 ? err_set(err, "out of memory") : 0;
+	return setting_note(im, at, at ? NULL : job_at, why) < 0 ? err_set(err, "out of memory") : 0;
 }
 
 /* sync: one kind of durability per iosweep run; fio's end fsync is in its
@@ -341,16 +341,16 @@ static int finish_sync(struct import *im, const struct fio_state *st, struct imp
 		rc |= set_val(ij, OPT_SYNC, "%s", st->fsync_every ? "fsync" : "fdatasync");
 		rc |= set_val(ij, OPT_SYNC_EVERY, "%llu", (unsigned long long)every);
 		if (!end && every > 1)
-			rc |= note(im, at, NULL, "translated with a difference: iosweep also flushes "
+			rc |= setting_note(im, at, NULL, "translated with a difference: iosweep also flushes "
 						 "once after the last write when writes since the last "
 						 "flush are left (fio does not without end_fsync)");
 		if (end && st->fdatasync_every)
-			rc |= note(im, at, NULL, "translated with a difference: iosweep's flush after "
+			rc |= setting_note(im, at, NULL, "translated with a difference: iosweep's flush after "
 						 "the last write is an fdatasync, fio's an fsync");
 	} else if (st->sync_open) {
 		rc |= set_val(ij, OPT_SYNC, "%s", st->sync_open);
 		if (end)
-			rc |= note(im, st->sync_at, NULL, "translated with a difference: iosweep does "
+			rc |= setting_note(im, st->sync_at, NULL, "translated with a difference: iosweep does "
 							  "not fsync an O_SYNC/O_DSYNC file at the end");
 	} else if (end) {
 		rc |= set_val(ij, OPT_SYNC, "%s", "end");
@@ -374,12 +374,12 @@ static int finish_data(struct import *im, const struct fio_state *st, struct imp
 	if (st->compress_pct) {
 		rc |= set_val(ij, OPT_COMPRESS, "%llu", (unsigned long long)st->compress_pct);
 		if (st->compress_chunk != 4096)
-			rc |= note(im, st->compress_at, NULL,
+			rc |= setting_note(im, st->compress_at, NULL,
 				   "translated with a difference: fio makes every chunk of "
 				   "buffer_compress_chunk bytes (512 unless set) that compressible, "
 				   "iosweep every 4 KiB");
 	} else if (!st->refill_buffers && !st->verify) {
-		rc |= note(im, NULL, st->job->file, /* once per file */
+		rc |= setting_note(im, NULL, st->job->file, /* once per file */
 			   st->scramble_buffers ?
 			   "write jobs without refill_buffers: translated with a difference: fio "
 			   "writes the same buffer again and again, a few bytes of it scrambled "
@@ -410,11 +410,12 @@ static int finish_alloc(struct import *im, const struct fio_state *st, struct im
 	rc |= set_val(ij, OPT_ALLOC, "%s", st->create_on_open || st->fallocate == FALLOC_NONE ||
 					   st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc");
 	if (st->fallocate == FALLOC_KEEP)
-		rc |= note(im, st->rw_at, NULL, "translated with a difference: fio's fallocate=keep leaves "
-					 "the file empty, its writes extending it into fallocated space; "
-					 "iosweep's file has its size");
+		rc |= setting_note(im, st->rw_at, NULL,
+				   "translated with a difference: fio's fallocate=keep leaves the file "
+				   "empty, its writes extending it into fallocated space; iosweep's "
+				   "file has its size");
 	if (!st->unlink_each_loop && (!st->unlink || st->loops > 1))
-		rc |= note(im, NULL, st->job->file, /* once per file */
+		rc |= setting_note(im, NULL, st->job->file, /* once per file */
 			   st->unlink ?
 			   "write jobs with unlink and loops: translated with a difference: fio lays "
 			   "the file out before its first loop only, its later loops overwrite it; "
@@ -443,7 +444,7 @@ static int finish_verify(struct import *im, const struct fio_state *st, struct i
 		why = "irrelevant: fio's time_based writes take the whole runtime, so it never "
 		      "checks (and says so)";
 	if (why)
-		return note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+		return setting_note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
 	if (set_val(ij, OPT_VERIFY, "%s", "after") < 0)
 		return err_set(err, "out of memory");
 	why = st->op == OP_READ ?
@@ -453,7 +454,7 @@ static int finish_verify(struct import *im, const struct fio_state *st, struct i
 	      "translated with a difference: fio writes a header and checksum into every block "
 	      "and times reading them back as the job's reads; iosweep checks its own data after "
 	      "every repeat, untimed (verified_bytes)";
-	return note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+	return setting_note(im, st->verify_at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
 }
 
 /* The write side of a job (fio's rw), with the file it writes. */
@@ -468,7 +469,7 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 			return setting_bad(st->verify_only_at, err, "verify_only without verify checks "
 							    "nothing");
 		st->op = OP_READ;
-		if (note(im, st->verify_only_at, NULL, "translated: a read of the blocks the job "
+		if (setting_note(im, st->verify_only_at, NULL, "translated: a read of the blocks the job "
 						       "writes, with verify = after") < 0)
 			return err_set(err, "out of memory");
 	}
@@ -480,13 +481,13 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 	if (st->op == OP_READWRITE)
 		rc |= set_val(ij, OPT_RWMIXREAD, "%llu", (unsigned long long)st->rwmixread);
 	if (st->op == OP_READWRITE && !st->random)
-		rc |= note(im, st->rw_at, NULL,
+		rc |= setting_note(im, st->rw_at, NULL,
 			   "translated with a difference: fio's reads and writes each go through "
 			   "the file from its start, the writes over blocks the reads read; iosweep "
 			   "goes through it once, reading rwmixread percent of the blocks and "
 			   "writing the others");
 	else if (st->op == OP_READWRITE)
-		rc |= note(im, st->rw_at, NULL,
+		rc |= setting_note(im, st->rw_at, NULL,
 			   "translated with a difference: fio draws each I/O's direction as it "
 			   "goes, iosweep each block's from seed: the same share, other blocks");
 	if (rc < 0)
@@ -523,7 +524,7 @@ static int note_reaping(struct import *im, const struct fio_state *st)
 		 (st->batch_min ? st->batch_min : 1) == 1 ? "" : "s", (unsigned long long)max,
 		 (unsigned long long)quarter, (unsigned long long)st->iodepth,
 		 (unsigned long long)quarter, (unsigned long long)st->iodepth);
-	return note(im, st->batch_at, st->batch_at ? NULL : st->job->file, why);
+	return setting_note(im, st->batch_at, st->batch_at ? NULL : st->job->file, why);
 }
 
 /* fio opens a relative file name in the directory it runs in; iosweep's job
@@ -546,7 +547,7 @@ static int absolute_path(struct import *im, const struct fio_state *st, char **p
 	*path = abs;
 	snprintf(why, sizeof(why), "a relative path: fio opens it in the directory it runs in; "
 				   "translated as %.400s, in the directory of this import", abs);
-	return note(im, at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+	return setting_note(im, at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
 }
 
 /* The job's block size: that of its direction (a job that reads and
@@ -603,7 +604,7 @@ static int finish_file(struct import *im, struct fio_state *st, struct import_jo
 	if (rc == 0 && path)
 		rc = set_val(ij, OPT_FILENAME, "%s", path);
 	else if (rc == 0)
-		rc = note(im, NULL, st->job->file, /* once per file, not per job */
+		rc = setting_note(im, NULL, st->job->file, /* once per file, not per job */
 			  "no filename: fio would lay out a file named after the job in the "
 			  "current directory; iosweep uses its own test file of the same size");
 	if (rc == 0)
@@ -643,7 +644,7 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 		else if (!st->random && ios <= (size - st->bs) / spacing)
 			size = (ios - 1) * spacing + st->bs;
 	} else if (ios) {
-		rc |= note(im, NULL, job_at,
+		rc |= setting_note(im, NULL, job_at,
 			   "irrelevant: number_ios with a block device of unknown size");
 	}
 	if (size)
@@ -720,26 +721,26 @@ static int note_differences(struct import *im, const struct fio_state *st)
 	int rc = 0;
 
 	if (!queued_engine(st) && st->iodepth > 1)
-		rc |= note(im, st->iodepth_at, NULL,
+		rc |= setting_note(im, st->iodepth_at, NULL,
 			   "irrelevant: fio's synchronous engines do one I/O at a time");
 	if (random && st->seed_set)
-		rc |= note(im, st->seed_at, NULL,
+		rc |= setting_note(im, st->seed_at, NULL,
 			   "translated with a difference: iosweep's generator is not fio's: the "
 			   "same seed gives another order of the same blocks");
 	if (random && !st->randrepeat)
-		rc |= note(im, st->randrepeat_at, NULL,
+		rc |= setting_note(im, st->randrepeat_at, NULL,
 			   "not supported: iosweep's random offsets are the same for every "
 			   "repeat of a seed");
 	if (!random && (st->seed_at || st->randrepeat_at))
-		rc |= note(im, st->seed_at ? st->seed_at : st->randrepeat_at, NULL,
+		rc |= setting_note(im, st->seed_at ? st->seed_at : st->randrepeat_at, NULL,
 			   "irrelevant: this job reads in order");
 	if (st->numjobs > 1)
-		rc |= note(im, st->numjobs_at, NULL,
+		rc |= setting_note(im, st->numjobs_at, NULL,
 			   "translated with a difference: fio's clones each do the whole size "
 			   "(each its own file unless filename is given); iosweep's threads "
 			   "share one file's I/O: compare throughput and IOPS, not time");
 	if (st->loops > 1 && st->runtime_us)
-		rc |= note(im, st->loops_at, NULL,
+		rc |= setting_note(im, st->loops_at, NULL,
 			   "translated with a difference: fio's runtime caps all loops "
 			   "together, iosweep's each repeat");
 	rc |= note_reaping(im, st);

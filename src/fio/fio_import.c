@@ -84,7 +84,7 @@ int import_translate(const struct fio_input *in, struct import *out, char *err)
 		return err_set(err, "%s: no job defined (fio says \"No job(s) defined\"): every "
 				    "section but [global] is a job", in->nfiles ? in->files[0] : "fio");
 	for (size_t i = 0; i < in->nflags; i++)
-		if (note(out, &in->flags[i], NULL, why) < 0)
+		if (setting_note(out, &in->flags[i], NULL, why) < 0)
 			return err_set(err, "out of memory");
 	for (size_t i = 0; i < in->njobs; i++) {
 		const struct fio_job *job = &in->jobs[i];

@@ -126,7 +126,7 @@ static int note_room(struct import *im)
 	return 0;
 }
 
-int note(struct import *im, const struct fio_setting *s, const char *where_text,
+int setting_note(struct import *im, const struct fio_setting *s, const char *where_text,
 		const char *why)
 {
 	char where[512], setting[512];

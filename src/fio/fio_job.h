@@ -73,6 +73,7 @@ int value_bytes(const struct fio_state *st, const struct fio_setting *s, const c
 bool needs_value(const struct fio_setting *s, char *err);
 /* Notes s (or where_text when s is NULL) with why, once: -1 when out of
  * memory. */
-int note(struct import *im, const struct fio_setting *s, const char *where_text, const char *why);
+int setting_note(struct import *im, const struct fio_setting *s, const char *where_text,
+		 const char *why);
 
 #endif

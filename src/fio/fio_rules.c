@@ -746,7 +746,7 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 
 	if (!r) {
 		if (fio_flag_takes_value(s->name))
-			return note(im, s, NULL, fio_why_report) < 0 ? err_set(err, "out of memory") :
+			return setting_note(im, s, NULL, fio_why_report) < 0 ? err_set(err, "out of memory") :
 									0;
 		return setting_bad(s, err, "iosweep import does not know this fio option, so it cannot say "
 				   "that it leaves what is measured alone; remove it if it does");
@@ -760,7 +760,7 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 			return -1;
 		/* a flag that is translated and noted too (unlink) */
 		if (r->why && *flag)
-			return note(im, s, NULL, r->why) < 0 ? err_set(err, "out of memory") : 0;
+			return setting_note(im, s, NULL, r->why) < 0 ? err_set(err, "out of memory") : 0;
 		return 0;
 	case FW_OFF_ONLY:
 		if (!s->value || (strcmp(s->value, "0") != 0 && strcmp(s->value, "") != 0))
@@ -770,7 +770,7 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 	case FW_UNSUPPORTED:
 		snprintf(why, sizeof(why), "%s: %s",
 			 r->kind == FW_IRRELEVANT ? "irrelevant" : "not supported", r->why);
-		return note(im, s, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+		return setting_note(im, s, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
 	}
 	return 0;
 }
