@@ -45,6 +45,7 @@ struct point {
 /* A run that is incomplete: where it is drawn and what it has. */
 struct mark {
 	double x, y;
+	long series;             /* the series of its point; -1: none */
 	bool has_y;              /* no y: no completed repeat, marked at the bottom */
 	char text[MARK_MAX];
 };
@@ -316,18 +317,19 @@ static int add_point(struct chart *ch, size_t i, int dir, double x, const char *
 		return -1;
 	stats_summarize(v, n, &s);
 	free(v);
+	series = n ? series_of(ch, i, dir) : -1;
+	if (n && series < 0)
+		return -1;
 	if (mark) {
 		m->x = x;
 		m->y = s.median;
+		m->series = series;
 		m->has_y = n > 0;
 		snprintf(m->text, sizeof(m->text), "%s", mark);
 		ch->nmarks++;
 	}
 	if (n == 0)
 		return 0;
-	series = series_of(ch, i, dir);
-	if (series < 0)
-		return -1;
 	p->series = (size_t)series;
 	p->x = x;
 	p->y = s.median;
@@ -385,6 +387,26 @@ static void choose_y(struct chart *ch)
 	plot_unit_choose(plot_figure_quantity(ch->fig), lo, hi, &ch->yunit);
 }
 
+/* Categories are not a scale: the series of one category stand side by
+ * side around it (so that their error bars do not hide each other), and
+ * are drawn as points, never joined by lines across categories. */
+static double dodge_of(const struct chart *ch, long series)
+{
+	double w = ch->nseries > 1 ? fmin(0.6 / (double)ch->nseries, 0.2) : 0;
+
+	return series < 0 ? 0 : ((double)series - ((double)ch->nseries - 1) / 2) * w;
+}
+
+static void dodge(struct chart *ch)
+{
+	if (ch->numeric)
+		return;
+	for (size_t i = 0; i < ch->npts; i++)
+		ch->pts[i].x += dodge_of(ch, (long)ch->pts[i].series);
+	for (size_t i = 0; i < ch->nmarks; i++)
+		ch->marks[i].x += dodge_of(ch, ch->marks[i].series);
+}
+
 static int collect_points(struct chart *ch)
 {
 	size_t cap = 2 * ch->nruns + 1;
@@ -400,6 +422,7 @@ static int collect_points(struct chart *ch)
 	for (size_t i = 0; i < ch->nruns; i++)
 		if (add_run(ch, i) < 0)
 			return -1;
+	dodge(ch);
 	qsort(ch->pts, ch->npts, sizeof(*ch->pts), cmp_point);
 	choose_y(ch);
 	return 0;
@@ -562,8 +585,8 @@ static void write_plot(const struct chart *ch, FILE *f)
 {
 	fputs("plot ", f);
 	for (size_t s = 0; s < ch->nseries; s++) {
-		fprintf(f, "%s'data.dat' index %zu using 1:2:3:4 with yerrorlines ", s ? ", \\\n     " : "",
-			s);
+		fprintf(f, "%s'data.dat' index %zu using 1:2:3:4 with %s ", s ? ", \\\n     " : "",
+			s, ch->numeric ? "yerrorlines" : "yerrorbars");
 		plot_line_style(f, s);
 		fputs(" title ", f);
 		plot_quote(f, ch->series[s]);

@@ -103,6 +103,19 @@ assert tics and max(tics) >= hi * 0.999 and max(tics) <= 10 * hi, (tics, hi)' \
 	svg_text "$TESTDIR/l.svg" | grep -qx "median lat_p99_ns ($(unit_of seconds "$hi"))"
 }
 
+@test "categories on x are points side by side, never a line joining one category to the next" {
+	need_gnuplot
+	results
+	run "$IOSWEEP" plot "$TESTDIR/r.json" -o "$TESTDIR/e.svg" --x engine
+	[ "$status" -eq 0 ]
+	read -r widest gap < <(python3 "$BATS_TEST_DIRNAME/svgplot.py" joins "$TESTDIR/e.svg")
+	python3 -c "import sys; sys.exit(not (0 < $widest < $gap))"
+	# a numeric x (bs) still joins its points: the check above can fail
+	run "$IOSWEEP" plot "$TESTDIR/r.json" -o "$TESTDIR/b.svg" --x bs
+	read -r widest gap < <(python3 "$BATS_TEST_DIRNAME/svgplot.py" joins "$TESTDIR/b.svg")
+	python3 -c "import sys; sys.exit(not ($widest > $gap))"
+}
+
 @test "a bad --y or --x is a usage error that lists what exists" {
 	results
 	run "$IOSWEEP" plot "$TESTDIR/r.json" --y time_to_end
