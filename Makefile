@@ -1,4 +1,4 @@
-# iosweep - job-file driven file-read I/O tester.
+# iosweep - job-file driven I/O tester.
 #
 #   make            build build/iosweep
 #   make demo       run jobs/demo.ini on a 64 MiB file in ${IOSWEEP_DIR:-/var/tmp}, kept for the next run

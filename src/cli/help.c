@@ -3,10 +3,13 @@
  * error messages say about each command: all of it read from the table of
  * commands and flags (commands.c), which says each thing once.
  */
+#define _GNU_SOURCE
 #include "cli/help.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -54,13 +57,42 @@ int help_print(const char *cmd, FILE *out)
 	return 0;
 }
 
+/* Where the man pages are read: beside a build in the source tree (build/
+ * next to man/), before `make install`, with man -l; else as installed. */
+static void print_man_pointer(FILE *out)
+{
+	char exe[PATH_MAX], page[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			slash = strrchr(exe, '/');
+		}
+		if (slash) {
+			slash[1] = '\0';
+			snprintf(page, sizeof(page), "%sman/iosweep.1", exe);
+			if (access(page, R_OK) == 0) {
+				fprintf(out, "'man -l %s' and 'man -l %sman/iosweep-job.5' say more.\n",
+					page, exe);
+				return;
+			}
+		}
+	}
+	fputs("'man iosweep' and 'man iosweep-job' say more.\n", out);
+}
+
 void help_overview(FILE *out)
 {
 	fprintf(out, "usage: iosweep COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < cli_ncommands; i++)
 		fprintf(out, "  %-8s %s\n", cli_commands[i].name, cli_commands[i].summary);
-	fprintf(out, "\n'iosweep help COMMAND' or 'iosweep COMMAND --help' shows a command's usage;\n"
-		     "'man iosweep' and 'man iosweep-job' say more.\n"
+	fprintf(out, "\n'iosweep help COMMAND' or 'iosweep COMMAND --help' shows a command's usage;\n");
+	print_man_pointer(out);
+	fprintf(out,
 		     "exit codes: 0 ok, 1 a run failed, 2 bad usage or job file, 130 interrupted "
 		     "(Ctrl-C), 143 SIGTERM, 129 SIGHUP, 141 stdout closed\n");
 }

@@ -38,7 +38,7 @@ static const char *const verify_values[] = { "none", "after", NULL };
 
 const struct option_def option_table[OPT__COUNT] = {
 	[OPT_FILENAME] = { "filename", T_PATH, false, false, NULL, 0, 0, NULL,
-			   "file to read; created if missing (default "
+			   "file to read or write; created if missing (default "
 			   "${IOSWEEP_DIR:-/var/tmp}/iosweep-SIZE-FILL.dat)" },
 	[OPT_SIZE] = { "size", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL,
 		       "file size; defaults to the size of an existing file" },
@@ -58,9 +58,9 @@ const struct option_def option_table[OPT__COUNT] = {
 		       "seed of random offsets and of fill=random content" },
 	/* the engine table says what each engine is (iosweep options lists them) */
 	[OPT_ENGINE] = { "engine", T_ENUM, true, false, "sync", 0, 0,
-			 (const char *const *)engine_names, "how reads are issued" },
+			 (const char *const *)engine_names, "how I/Os are issued" },
 	[OPT_IODEPTH] = { "iodepth", T_UINT, true, false, "1", 1, 4096, NULL,
-			  "reads in flight for the queued engines (aio, uring)" },
+			  "I/Os in flight for the queued engines (aio, uring)" },
 	[OPT_FIXEDBUFS] = { "fixedbufs", T_ENUM, true, false, "0", 0, 0, flag_values,
 			    "uring: register the buffers (READ_FIXED)" },
 	[OPT_REGISTERFILES] = { "registerfiles", T_ENUM, true, false, "0", 0, 0, flag_values,
@@ -76,7 +76,7 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_HINT] = { "hint", T_ENUM, true, false, "none", 0, 0, hint_values,
 		       "posix_fadvise/madvise advice given after open" },
 	[OPT_THREADS] = { "threads", T_UINT, true, false, "1", 1, 1024, NULL,
-			  "parallel readers, each on its own contiguous share of the reads" },
+			  "parallel workers, each on its own contiguous share of the I/Os" },
 	[OPT_CONSUME] = { "consume", T_ENUM, true, false, "checksum", 0, 0, consume_values,
 			  "what is done with the bytes read" },
 	[OPT_OP] = { "op", T_ENUM, true, false, "read", 0, 0, op_values,

@@ -112,6 +112,23 @@ exit_status() {
 	done
 }
 
+@test "iosweep-job.5 gives each engine the one-line meaning iosweep options prints" {
+	"$IOSWEEP" options | awk '/^engine +can/ {on = 1; next} on && NF == 0 {exit} on' >"$TESTDIR/engines"
+	[ "$(wc -l <"$TESTDIR/engines")" -ge 5 ]
+	python3 - "$TESTDIR/engines" "$BATS_TEST_DIRNAME/../../man/iosweep-job.5" <<'PY'
+import re, sys
+man = open(sys.argv[2]).read()
+bad = []
+for line in open(sys.argv[1]):
+    fields = re.split(r' {2,}', line.strip())
+    name, does = fields[0], fields[-1]
+    if '.IP "\\fB%s\\fR" 8\n%s\n' % (name, does) not in man:
+        bad.append('%s: %s' % (name, does))
+if bad:
+    sys.exit('iosweep-job.5 does not say, as options does:\n' + '\n'.join(bad))
+PY
+}
+
 @test "iosweep options lists every fio word of the one table, each with what it becomes here" {
 	# the words of fio_words.c's table, as the import reads them
 	awk '/^static const struct fio_word words\[\] = \{/ {on = 1; next} on && /^\};/ {exit}
