@@ -360,6 +360,12 @@ int cli_load(const struct cli *c, const char *name, struct jobfile *jf, struct p
 		if (plan->runs)
 			plan_free(plan);
 		jobfile_free(jf);
+		return rc;
 	}
-	return rc;
+	for (size_t i = 0; i < plan->nskips && dist_rank() == 0; i++)
+		fprintf(stderr, "iosweep: note: %s:%d: job '%s': %s cannot run: %llu run%s of its "
+				"lists skipped\n", jf->path, plan->skips[i].job->line,
+			plan->skips[i].job->name, plan->skips[i].what,
+			(unsigned long long)plan->skips[i].n, plan->skips[i].n == 1 ? "" : "s");
+	return 0;
 }

@@ -782,6 +782,47 @@ static int add_total(struct plan *plan, const struct jobfile *jf, const struct r
 }
 
 
+/* Why run r, a combination of job's lists, cannot run (a cache policy or
+ * flag engine e cannot do), in what[n]; false when it can, or when no list
+ * made the combination (then check_run refuses it: the job asked for it). */
+static bool cannot_run_together(const struct job *job, const struct run *r,
+				const struct engine_ops *e, char *what, size_t n)
+{
+	const union optval *v = r->v;
+
+	if (job->opt[OPT_ENGINE].n < 2 && job->opt[OPT_CACHE].n < 2 && job->opt[OPT_HIPRI].n < 2)
+		return false;
+	if (v[OPT_CACHE].u == CACHE_DIRECT && !(e->flags & ENGINE_DIRECT))
+		snprintf(what, n, "engine=%s with cache=direct", e->name);
+	else if (v[OPT_CACHE].u != CACHE_DIRECT && v[OPT_HIPRI].u != FLAG_OFF &&
+		 (e->flags & ENGINE_HIPRI_DIRECT))
+		snprintf(what, n, "engine=%s hipri=1 without cache=direct", e->name);
+	else
+		return false;
+	return true;
+}
+
+/* Counts run r as skipped for what; -1 when out of memory. */
+static int add_skip(struct plan *plan, const struct run *r, const char *what, char *err)
+{
+	struct plan_skip *s;
+
+	for (size_t i = 0; i < plan->nskips; i++)
+		if (plan->skips[i].job == r->job && strcmp(plan->skips[i].what, what) == 0) {
+			plan->skips[i].n++;
+			return 0;
+		}
+	s = realloc(plan->skips, (plan->nskips + 1) * sizeof(*s));
+	if (!s)
+		return err_set(err, "out of memory");
+	plan->skips = s;
+	s += plan->nskips++;
+	s->job = r->job;
+	snprintf(s->what, sizeof(s->what), "%s", what);
+	s->n = 1;
+	return 0;
+}
+
 /* A combination with a second value of an option engine e does not take
  * repeats the first one: skipped. */
 static bool engine_options_skip(const struct engine_ops *e, const size_t *idx)
@@ -796,7 +837,9 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		      struct target *t, char *err)
 {
 	struct dims d;
-	size_t idx[OPT__COUNT] = { 0 };
+	size_t idx[OPT__COUNT] = { 0 }, before = plan->n;
+	struct run skipped = { 0 };
+	char what[96];
 
 	list_dims(job, &d);
 	if (d.combos > PLAN_MAX_RUNS - plan->n)
@@ -841,6 +884,12 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
+		if (cannot_run_together(job, &r, e, what, sizeof(what))) {
+			skipped = r;
+			if (add_skip(plan, &r, what, err) < 0)
+				return -1;
+			continue;
+		}
 		if (apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
 		    check_run(jf, &r, err) < 0 || check_memory(plan, jf, &r, err) < 0 ||
 		    add_total(plan, jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
@@ -851,7 +900,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			t->writer = job->name;
 		}
 	}
-	return 0;
+	/* a job none of whose combinations can run is refused for the last one */
+	return plan->n == before && skipped.job ? check_run(jf, &skipped, err) : 0;
 }
 
 static void find_varying(struct plan *plan)
@@ -1089,5 +1139,6 @@ void plan_free(struct plan *plan)
 	for (size_t i = 0; i < plan->n; i++)
 		free((char *)plan->runs[i].v[OPT_FILENAME].s);
 	free(plan->runs);
+	free(plan->skips);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -46,6 +46,15 @@ struct plan_where {
 };
 #define PLAN_ALONE (&(const struct plan_where){ .rank = 0, .ranks = 1, .host = "" })
 
+/* Combinations of a job's lists that cannot run together (engine=mmap with
+ * cache=direct, from engine and cache lists) are skipped, not refused: what
+ * was skipped, and how many runs. */
+struct plan_skip {
+	const struct job *job;
+	char what[96];
+	uint64_t n;
+};
+
 struct plan {
 	const struct jobfile *jf;
 	struct run *runs;
@@ -59,6 +68,8 @@ struct plan {
 	uint64_t mem_available;    /* bytes a run's buffers may take (UINT64_MAX: no bound known) */
 	const char *mem_what;      /* where that bound comes from */
 	struct plan_where where;
+	struct plan_skip *skips;
+	size_t nskips;
 };
 
 /* Expands the (selected) jobs of jf as where's rank; -1 with

@@ -47,9 +47,8 @@ load helpers
 
 @test "the table puts constants above and varying parameters in columns, within 120 columns" {
 	for j in "$BATS_TEST_DIRNAME"/../../jobs/*.ini; do
-		run "$IOSWEEP" run "$j" --set size=1m --set repeat=1
-		[ "$status" -eq 0 ]
-		echo "$output" | python3 -c 'import sys; bad = [l for l in sys.stdin if len(l.rstrip("\n")) > 120]; print("".join(bad)); sys.exit(bool(bad))'
+		"$IOSWEEP" run "$j" --set size=1m --set repeat=1 >"$TESTDIR/out" 2>/dev/null
+		python3 -c 'import sys; bad = [l for l in sys.stdin if len(l.rstrip("\n")) > 120]; print("".join(bad)); sys.exit(bool(bad))' <"$TESTDIR/out"
 	done
 	job t "[global]\nfilename = $TESTDIR/f\nsize = 1m\nrepeat = 3\n[seq]\n[sparse]\nspacing = 64k, 256k\nbaseline = seq\n"
 	run "$IOSWEEP" run "$TESTDIR/t.ini"
@@ -64,7 +63,7 @@ load helpers
 	job a "[a]\nfilename = $TESTDIR/f\nsize = 1m\nengine = aio\niodepth = 8\nrepeat = 1\n"
 	run "$IOSWEEP" run "$TESTDIR/a.ini"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"libaio blocks in io_submit unless"* ]]
+	[[ "$output" == *"libaio blocks in io_submit without O_DIRECT"* ]]
 }
 
 @test "SIGINT after the first run leaves valid JSON and CSV marked interrupted, and exits 130" {
