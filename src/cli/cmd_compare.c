@@ -90,6 +90,7 @@ struct comparison {
 	size_t few[MAX_NOTE_SIZES][2]; /* repeat counts that can never be significant */
 	size_t nfew;
 	bool range;              /* some spread is min..max, not a CI */
+	bool wide;               /* some spread is over 100% of its median */
 };
 
 static bool significant(const struct cell *c, double alpha)
@@ -310,8 +311,8 @@ static int compute(struct comparison *c)
 
 /* "25.5 ms ± 4%": the median, and the farther end of its interval from it in
  * percent of it (benchstat's habit: one number, no unit to repeat). */
-static void side_text(const struct figure *f, const struct side *s, bool *range, char *buf,
-		      size_t n)
+static void side_text(const struct figure *f, const struct side *s, bool *range, bool *wide,
+		      char *buf, size_t n)
 {
 	double pct;
 	char v[64];
@@ -327,7 +328,8 @@ static void side_text(const struct figure *f, const struct side *s, bool *range,
 		return;
 	}
 	*range |= !s->has_ci;
-	snprintf(buf, n, "%s ± %.0f%%%s", v, pct, s->has_ci ? "" : " ¹");
+	*wide |= pct > 100;
+	snprintf(buf, n, "%s ± %.0f%%%s%s", v, pct, s->has_ci ? "" : " ¹", pct > 100 ? " ²" : "");
 }
 
 static void change_text(const struct cell *c, double alpha, char *buf, size_t n)
@@ -363,8 +365,8 @@ static void table_section(struct texttable *t, struct comparison *c, size_t k)
 
 		if (!p->old || !p->new || !p->cell[k].applies)
 			continue;
-		side_text(f, &p->cell[k].old, &c->range, a, sizeof(a));
-		side_text(f, &p->cell[k].new, &c->range, b, sizeof(b));
+		side_text(f, &p->cell[k].old, &c->range, &c->wide, a, sizeof(a));
+		side_text(f, &p->cell[k].new, &c->range, &c->wide, b, sizeof(b));
 		change_text(&p->cell[k], c->alpha, ch, sizeof(ch));
 		tt_add(t, "%s", p->label);
 		tt_add(t, "%s", a);
@@ -475,6 +477,9 @@ static void print_table(struct comparison *c, FILE *f)
 		if (c->range)
 			fprintf(f, "¹: min..max of the repeats instead: a confidence interval "
 				   "needs %zu repeats or more\n", stats_min_n_for_ci());
+		if (c->wide)
+			fprintf(f, "²: ± over 100%%: the repeats differ by more than the median "
+				   "itself, so no change can be told from noise there\n");
 		fprintf(f, "~: no significant change at alpha=%g (two-sided Mann-Whitney U test "
 			   "over the repeats)\n", c->alpha);
 	}

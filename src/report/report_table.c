@@ -110,6 +110,7 @@ static void ratio_text(const struct report *r, const struct run_result *res, cha
 /* What the legend below the table must explain. */
 struct legend {
 	bool range;   /* some spread is of min..max */
+	bool wide;    /* some spread is wider than the median itself */
 	bool unknown; /* some residency could not be read */
 	bool missed;  /* some repeat did not start in the state asked for */
 };
@@ -226,7 +227,9 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	if (isnan(pct))
 		b[0] = '\0';
 	else
-		snprintf(b, sizeof(b), " ± %.0f%%%s", pct, tte.has_ci ? "" : " ¹");
+		snprintf(b, sizeof(b), " ± %.0f%%%s%s", pct, tte.has_ci ? "" : " ¹",
+			 pct > 100 ? " ²" : "");
+	lg->wide |= pct > 100;
 	tt_add(t, "%s%s%s%s", a, b, repeats_text(res, val, sizeof(val)),
 	       res->failed || res->interrupted ? " !" : "");
 	figure_cell(t, res, "throughput_Bps");
@@ -408,6 +411,9 @@ static void legend(FILE *f, const struct legend *lg, const struct columns *c)
 	if (lg->range)
 		fprintf(f, "¹: ± spans the min..max of the repeats instead: a confidence interval "
 			   "needs %zu repeats or more\n", stats_min_n_for_ci());
+	if (lg->wide)
+		fprintf(f, "²: ± over 100%%: the repeats differ by more than the median itself, "
+			   "so the median says little; repeat more, or see each repeat in JSON\n");
 	if (c->mixed)
 		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
 	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
@@ -421,7 +427,7 @@ static void legend(FILE *f, const struct legend *lg, const struct columns *c)
 
 static int table_end(struct report_sink *s, const struct report *r, char *err)
 {
-	struct legend lg = { false, false, false };
+	struct legend lg = { 0 };
 	struct texttable t;
 	struct columns c;
 	size_t ncols = 7;

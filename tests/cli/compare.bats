@@ -54,6 +54,18 @@ EOF
 	[ "$(echo "$output" | grep -c '^geomean ')" = 4 ]
 }
 
+@test "a spread wider than the median itself is marked ² and explained, never shown bare" {
+	result "$TESTDIR/old.json" scan 1.00 0.20 3.00
+	result "$TESTDIR/new.json" scan 1.00 1.01 1.02
+	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json"
+	[ "$status" -eq 0 ]
+	# old: median 1 s, min..max 0.2..3 s: the farther end is 200% away
+	echo "$output" | grep -E '^scan +1\.00 s ± 200% ¹ ² +1\.01 s ± 1% ¹ +'
+	echo "$output" | grep -qx '²: ± over 100%: the repeats differ by more than the median itself, so no change can be told from noise there'
+	run "$IOSWEEP" compare "$TESTDIR/new.json" "$TESTDIR/new.json"
+	[ "$(echo "$output" | grep -c '²')" = 0 ]
+}
+
 @test "a file compared with itself shows no change: ~ with p=1 everywhere" {
 	job j "[a]\nfilename = $TESTDIR/f\nsize = 1m\nspacing = 4k, 64k\nrepeat = 5\n"
 	"$IOSWEEP" run "$TESTDIR/j.ini" -q -o json:"$TESTDIR/a.json"

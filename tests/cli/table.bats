@@ -11,7 +11,7 @@ load helpers
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -E '^0 +one +1 +[0-9.]+ [nµm]?s +[0-9.]+ [kMG]B/s'
 	echo "$output" | grep -E '^1 +few +3 +[0-9.]+ [nµm]?s ± [0-9]+% ¹ '
-	echo "$output" | grep -E '^2 +many +6 +[0-9.]+ [nµm]?s ± [0-9]+% +[0-9.]+ [kMG]B/s'
+	echo "$output" | grep -E '^2 +many +6 +[0-9.]+ [nµm]?s ± [0-9]+%( ²)? +[0-9.]+ [kMG]B/s'
 	echo "$output" | grep -qx 'time to end: median of the repeats ± the farther end of its 95% confidence interval, in % of it; other figures: medians'
 	echo "$output" | grep -qx '¹: ± spans the min..max of the repeats instead: a confidence interval needs 6 repeats or more'
 	! echo "$output" | grep -q ' sd'
