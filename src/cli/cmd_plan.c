@@ -79,6 +79,14 @@ static void print_plan_memory(const struct plan *plan, FILE *out)
 		io_mem_part_names[big]);
 }
 
+static bool plan_has_auto(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->runs[i].v[OPT_REPEAT].u == 0)
+			return true;
+	return false;
+}
+
 /* A write plan's rows count reads and writes apart, with the bytes of
  * both and of the writes alone; a read plan's only reads and bytes. */
 static int print_plan_text(const struct plan *plan, FILE *out)
@@ -110,7 +118,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		const struct run *run = &plan->runs[r];
 
 		plan_run_dirs(run, &d);
-		plan_dirs_add(&all, &d, run->v[OPT_REPEAT].u);
+		plan_dirs_add(&all, &d, plan_repeats(run));
 		tt_add(&t, "%zu", run->index);
 		tt_add(&t, "%s", run->job->name);
 		for (int i = 0; i < OPT__COUNT; i++)
@@ -125,7 +133,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 			units_fmt_size(d.write_bytes, b, sizeof(b));
 			tt_add(&t, "%s", d.write_bytes ? b : "-");
 		}
-		tt_add(&t, "%llu", (unsigned long long)run->v[OPT_REPEAT].u);
+		tt_add(&t, "%s", plan_cell(run, OPT_REPEAT, val, sizeof(val)));
 	}
 	plan_print_constants(plan, out);
 	tt_print(&t, out, "");
@@ -139,7 +147,9 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		units_fmt_bytes((double)all.write_bytes, b, sizeof(b));
 		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
 	}
-	fprintf(out, " over all measured repeats\n");
+	fprintf(out, " over all measured repeats%s\n", plan_has_auto(plan)
+			? " (repeat=auto runs counted at their least, " REPEAT_AUTO_MIN_TEXT " repeats)"
+			: "");
 	print_plan_memory(plan, out);
 	return plan_print_writes(plan, out);
 }
@@ -158,13 +168,13 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 		int rc;
 
 		plan_run_dirs(run, &d);
-		plan_dirs_add(&all, &d, run->v[OPT_REPEAT].u);
+		plan_dirs_add(&all, &d, plan_repeats(run));
 		o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "job",
 			      json_text(run->job->name), "index", (json_int_t)run->index, "params",
 			      options_params_json(run->v), "reads", (json_int_t)d.reads, "writes",
 			      (json_int_t)d.writes, "bytes", (json_int_t)run->bytes, "read_bytes",
 			      (json_int_t)d.read_bytes, "write_bytes", (json_int_t)d.write_bytes,
-			      "repeat", (json_int_t)run->v[OPT_REPEAT].u);
+			      "repeat", (json_int_t)plan_repeats(run));
 		if (!o)
 			return -1;
 		fputs(r ? ",\n    " : "\n    ", out);

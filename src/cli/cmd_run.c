@@ -394,7 +394,7 @@ static void estimate_rest(const struct plan *plan, const struct run_result *firs
 	if (plan->n < 2 || tte.n == 0)
 		return;
 	for (size_t i = 1; i < plan->n; i++)
-		left += plan->runs[i].v[OPT_REPEAT].u + plan->runs[i].v[OPT_WARMUP].u;
+		left += plan_repeats(&plan->runs[i]) + plan->runs[i].v[OPT_WARMUP].u;
 	units_fmt_seconds(tte.median, a, sizeof(a));
 	units_fmt_seconds(tte.median * (double)left, b, sizeof(b));
 	progress_clear(prog);

@@ -101,7 +101,9 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_ALLOW_WRITE] = { "allow_write", T_PATH, false, true, NULL, 0, 0, NULL,
 			      "the filename again: lets writes into a file iosweep did not make" },
 	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL,
-			 "measured repeats of each run" },
+			 "measured repeats of each run; auto: at least 6, then until the 95% "
+			 "confidence interval of the median is within 5% of it, 30 repeats or 60 s "
+			 "of them", "auto" },
 	[OPT_WARMUP] = { "warmup", T_UINT, false, false, "0", 0, 100000, NULL,
 			 "unmeasured repeats before the measured ones" },
 	[OPT_RUNTIME] = { "runtime", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
@@ -264,6 +266,10 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 		rc = units_parse_size(text, &out->u, why);
 		break;
 	case T_UINT:
+		if (o->word0 && strcasecmp(text, o->word0) == 0) {
+			out->u = 0;
+			return 0;
+		}
 		rc = units_parse_uint(text, &out->u, why);
 		break;
 	case T_DURATION:
@@ -302,7 +308,10 @@ void option_format(enum opt_id id, union optval v, char *buf, size_t n)
 		units_fmt_size(v.u, buf, n);
 		break;
 	case T_UINT:
-		snprintf(buf, n, "%llu", (unsigned long long)v.u);
+		if (v.u == 0 && o->word0)
+			snprintf(buf, n, "%s", o->word0);
+		else
+			snprintf(buf, n, "%llu", (unsigned long long)v.u);
 		break;
 	case T_DURATION:
 		if (v.u % 1000000000ULL == 0)
@@ -343,8 +352,11 @@ static json_t *option_json(enum opt_id id, union optval v)
 		return json_string(o->values[v.u]);
 	case T_DURATION:
 		return json_real((double)v.u / 1e9);
-	case T_SIZE:
 	case T_UINT:
+		if (v.u == 0 && o->word0)
+			return json_string(o->word0);
+		break;
+	case T_SIZE:
 		break;
 	}
 	return json_integer((json_int_t)v.u);

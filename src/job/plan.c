@@ -765,7 +765,7 @@ static int add_run(struct plan *plan, const struct run *r, char *err)
 static int add_total(struct plan *plan, const struct jobfile *jf, const struct run *r,
 		     char *err)
 {
-	uint64_t reads, bytes, repeat = r->v[OPT_REPEAT].u;
+	uint64_t reads, bytes, repeat = plan_repeats(r);
 	char where[300];
 
 	plan->writes |= r->write_bytes > 0;

@@ -37,6 +37,25 @@ struct run {
 	bool ours;                 /* the file exists and iosweep made it */
 };
 
+/* repeat = auto: at least REPEAT_AUTO_MIN measured repeats (a 95% confidence
+ * interval of the median needs 6), then more until that interval is within
+ * REPEAT_AUTO_TARGET_PCT of the median, REPEAT_AUTO_MAX repeats were
+ * measured, or they took REPEAT_AUTO_BUDGET_S: hyperfine's minimum runs and
+ * time, with a stop when the median is known well enough.  The plan counts
+ * the minimum. */
+enum { REPEAT_AUTO_MIN = 6, REPEAT_AUTO_MAX = 30 };
+#define REPEAT_AUTO_MIN_TEXT "6"
+_Static_assert(REPEAT_AUTO_MIN == 6, "REPEAT_AUTO_MIN_TEXT says it");
+#define REPEAT_AUTO_TARGET_PCT 5.0
+#define REPEAT_AUTO_BUDGET_S 60.0
+
+/* The measured repeats run r is planned with: repeat, or for repeat = auto
+ * the least it will do. */
+static inline uint64_t plan_repeats(const struct run *r)
+{
+	return r->v[OPT_REPEAT].u ? r->v[OPT_REPEAT].u : REPEAT_AUTO_MIN;
+}
+
 /* Who expands the plan: the rank, of how many, and its host name, for
  * {rank} and {host} in file names and for the totals every rank adds to the
  * memory a run needs.  The caller knows (run/dist.h); a plan does not ask. */

@@ -31,7 +31,7 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 		const struct run *run = &plan->runs[i];
 		const char *name = run->v[OPT_FILENAME].s;
 
-		repeats += run->v[OPT_REPEAT].u;
+		repeats += plan_repeats(run);
 		limited |= run->v[OPT_RUNTIME].u != 0;
 		if (!run->exists && !names_find(&seen, name)) {
 			names_add(&seen, name, (void *)run);
@@ -45,7 +45,7 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 		return false;
 	for (size_t i = 0; i < plan->n; i++) {
 		plan_run_dirs(&plan->runs[i], &d);
-		plan_dirs_add(&all, &d, plan->runs[i].v[OPT_REPEAT].u);
+		plan_dirs_add(&all, &d, plan_repeats(&plan->runs[i]));
 	}
 	units_fmt_bytes((double)create, c, sizeof(c));
 	units_fmt_bytes((double)all.read_bytes, r, sizeof(r));
@@ -167,7 +167,7 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 		plan_run_dirs(w[k], &d);
 		f[nf - 1].most = d.write_bytes > f[nf - 1].most ? d.write_bytes : f[nf - 1].most;
 		f[nf - 1].least = d.write_bytes < f[nf - 1].least ? d.write_bytes : f[nf - 1].least;
-		f[nf - 1].all += d.write_bytes * w[k]->v[OPT_REPEAT].u;
+		f[nf - 1].all += d.write_bytes * plan_repeats(w[k]);
 	}
 	qsort(f, nf, sizeof(*f), by_first_run);
 	for (size_t k = 0; k < nf; k++) {

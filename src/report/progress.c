@@ -90,7 +90,7 @@ static double repeat_fraction(const struct run *run, uint64_t bytes, double elap
 
 static uint64_t run_repeats(const struct run *run)
 {
-	return run->v[OPT_REPEAT].u + run->v[OPT_WARMUP].u;
+	return plan_repeats(run) + run->v[OPT_WARMUP].u;
 }
 
 /* The plan's time still to come, in s, from repeat `repeat` (1-based; 0:

@@ -125,7 +125,7 @@ static bool cut_at(const struct report *r, const struct run **run, size_t *repea
 	if (!r->interrupted || (last && last->nrep && last->rep[last->nrep - 1].interrupted))
 		return false;
 	if (last && last->interrupted && !last->failed &&
-	    last->nrep < last->run->v[OPT_REPEAT].u) {
+	    last->nrep < plan_repeats(last->run)) {
 		*run = last->run;
 		*repeat = last->nrep;
 		return true;

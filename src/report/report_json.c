@@ -175,6 +175,15 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		set(o, "cold_pages_from_host", json_boolean(figure_cold_from_host(res)));
 	if (o)
 		set(o, "memory_fs", json_text(res->memory_fs));
+	/* repeat = auto: why the repeats stopped (null: interrupted) and how
+	 * well the median is known, against the target */
+	if (o && run->v[OPT_REPEAT].u == 0)
+		set(o, "repeat_auto",
+		    json_pack("{s:o, s:o, s:f}", "stopped_by",
+			      json_text(repeat_stop_names[res->auto_stop]), "spread_pct",
+			      isnan(res->auto_spread_pct) ? json_null()
+							  : json_real(res->auto_spread_pct),
+			      "target_pct", REPEAT_AUTO_TARGET_PCT));
 	if (o && (base || run->job->opt[OPT_BASELINE].n))
 		set(o, "baseline",
 		    base ? json_pack("{s:o, s:I, s:f}", "job", json_text(base->run->job->name),

@@ -151,7 +151,7 @@ static void cached_text(const struct run_result *res, struct legend *lg, char *b
 /* " (2 of 3)" when a figure is over fewer completed repeats than asked. */
 static const char *repeats_text(const struct run_result *res, char *buf, size_t n)
 {
-	size_t done = figure_ncompleted(res), asked = (size_t)res->run->v[OPT_REPEAT].u;
+	size_t done = figure_ncompleted(res), asked = (size_t)plan_repeats(res->run);
 
 	if (done >= asked)
 		return "";
@@ -302,6 +302,26 @@ static void cold_from_host_note(FILE *f, const struct report *r)
 /* Start skew above this share of the time to end is worth a note. */
 #define SKEW_NOTED 0.05
 
+/* repeat = auto: how many repeats it took, and whether the median is known
+ * as well as asked. */
+static void auto_note(FILE *f, const struct run_result *res)
+{
+	if (res->run->v[OPT_REPEAT].u != 0 || res->auto_stop == REPEAT_FIXED)
+		return;
+	fprintf(f, "run %zu: repeat=auto: %zu measured repeat%s, ", res->run->index, res->nrep,
+		res->nrep == 1 ? "" : "s");
+	if (res->auto_stop == REPEAT_TARGET)
+		fprintf(f, "± %.1f%%, within the target ± %.0f%%\n", res->auto_spread_pct,
+			REPEAT_AUTO_TARGET_PCT);
+	else if (res->auto_stop == REPEAT_COUNT)
+		fprintf(f, "± %.1f%%: NOT within the target ± %.0f%% after %d repeats\n",
+			res->auto_spread_pct, REPEAT_AUTO_TARGET_PCT, REPEAT_AUTO_MAX);
+	else
+		fprintf(f, "± %.1f%%: NOT within the target ± %.0f%% when %.0f s of repeats were "
+			   "spent\n", res->auto_spread_pct, REPEAT_AUTO_TARGET_PCT,
+			REPEAT_AUTO_BUDGET_S);
+}
+
 /* A buffered write run whose data was mostly only in memory at its end
  * measured the page cache; flushes have their own latency. */
 static void write_notes(FILE *f, const struct run_result *res)
@@ -309,6 +329,7 @@ static void write_notes(FILE *f, const struct run_result *res)
 	double share = dirty_share(res), flushes = median_of("flushes", res);
 	char a[32], b[32];
 
+	auto_note(f, res);
 	if (res->memory_fs && res->run->v[OPT_OP].u != OP_READ)
 		fprintf(f, "run %zu: its file is on %s, which keeps it only in memory: nothing it "
 			   "wrote is durable, whatever sync says, and its time to end is not a "

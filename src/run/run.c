@@ -36,6 +36,7 @@
 #include "io/series.h"
 #include "io/wtarget.h"
 #include "lib/hist.h"
+#include "lib/stats.h"
 #include "lib/threads.h"
 #include "run/dist.h"
 #include "run/dist_run.h"
@@ -713,11 +714,55 @@ static int alloc_repeats(struct run_result *res, unsigned repeat, unsigned nw)
 	return res->rep ? 0 : -1;
 }
 
+const char *const repeat_stop_names[] = { [REPEAT_FIXED] = NULL, [REPEAT_TARGET] = "target",
+					   [REPEAT_COUNT] = "count", [REPEAT_BUDGET] = "budget" };
+
+enum repeat_stop repeat_auto_stop(const double *x, size_t n, size_t measured, double spent_s,
+				  double *spread_pct)
+{
+	struct summary s;
+
+	stats_summarize(x, n, &s);
+	*spread_pct = s.has_ci && s.median > 0
+		? 100 * fmax(s.ci95_high - s.median, s.median - s.ci95_low) / s.median : NAN;
+	if (n >= REPEAT_AUTO_MIN && *spread_pct <= REPEAT_AUTO_TARGET_PCT)
+		return REPEAT_TARGET;
+	if (measured >= REPEAT_AUTO_MAX)
+		return REPEAT_COUNT;
+	if (n >= REPEAT_AUTO_MIN && spent_s >= REPEAT_AUTO_BUDGET_S)
+		return REPEAT_BUDGET;
+	return REPEAT_FIXED;
+}
+
+/* repeat = auto: the headline figure of the repeats measured so far (time
+ * to end; throughput for time_based runs, whose time is their runtime), and
+ * whether they are enough.  Rank 0, which holds every rank's figures,
+ * decides; every rank follows. */
+static bool auto_enough(struct run_result *res)
+{
+	bool tb = res->run->v[OPT_TIME_BASED].u != 0;
+	double x[REPEAT_AUTO_MAX], spent_s = 0;
+	size_t n = 0;
+	int stop = REPEAT_FIXED;
+
+	if (dist_rank() == 0) {
+		for (size_t i = 0; i < res->nrep; i++)
+			if (!res->rep[i].interrupted) {
+				x[n++] = tb ? res->rep[i].throughput_Bps : res->rep[i].time_to_end_s;
+				spent_s += res->rep[i].time_to_end_s;
+			}
+		stop = (int)repeat_auto_stop(x, n, res->nrep, spent_s, &res->auto_spread_pct);
+	}
+	res->auto_stop = (enum repeat_stop)dist_max_int(stop);
+	return res->auto_stop != REPEAT_FIXED;
+}
+
 int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
 		struct run_status *status)
 {
 	const union optval *v = run->v;
-	unsigned warmup = (unsigned)v[OPT_WARMUP].u, repeat = (unsigned)v[OPT_REPEAT].u;
+	unsigned warmup = (unsigned)v[OPT_WARMUP].u;
+	unsigned repeat = v[OPT_REPEAT].u ? (unsigned)v[OPT_REPEAT].u : REPEAT_AUTO_MAX;
 	unsigned nw = (unsigned)v[OPT_THREADS].u;
 	struct runner r = { 0 };
 	int rc, agreed;
@@ -774,6 +819,8 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 			res->nrep++;
 		/* a stop agreed by the repeat's last agree ends the run on every rank */
 		if (rr->interrupted)
+			break;
+		if (!v[OPT_REPEAT].u && i >= warmup && auto_enough(res))
 			break;
 	}
 	res->interrupted = *stop != 0;

@@ -32,7 +32,19 @@ struct run_result {
 	const char *note;          /* the engine's caveat for this run, or NULL */
 	const char *memory_fs;     /* "tmpfs", "ramfs": the file system of the file keeps it
 				    * only in memory, so nothing written is durable; or NULL */
+	/* repeat = auto (plan.h): why the repeats stopped, and the farther end of
+	 * the 95% confidence interval of the median, in % of it, when they did */
+	enum repeat_stop { REPEAT_FIXED, REPEAT_TARGET, REPEAT_COUNT, REPEAT_BUDGET } auto_stop;
+	double auto_spread_pct;
 };
+/* "target", "count", "budget" by enum repeat_stop (REPEAT_FIXED: NULL) */
+extern const char *const repeat_stop_names[];
+/* repeat = auto (plan.h): whether measured repeats, of which the n complete
+ * ones have the headline figures x and took spent_s, are enough, and why
+ * (REPEAT_FIXED: not yet); *spread_pct is the farther end of the 95%
+ * confidence interval of their median, in % of it (NAN without one). */
+enum repeat_stop repeat_auto_stop(const double *x, size_t n, size_t measured, double spent_s,
+				  double *spread_pct);
 
 enum run_phase { PHASE_IDLE, PHASE_CREATE, PHASE_CACHE, PHASE_MEASURE };
 
