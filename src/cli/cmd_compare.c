@@ -624,8 +624,9 @@ static const char fio_note[] =
 	"reported one by one); runs are matched by the parameters of the job 'iosweep import' "
 	"makes of it, all but the job's name, filename, repeat, warmup and what a fio result "
 	"cannot say: fill (whether fio's file is here now), alloc of a write job (whether fio "
-	"found its file), time_based when fio's JSON leaves it out (a bare time_based) and the "
-	"size of a file that fio found and is gone";
+	"found its file), what an option fio's JSON leaves out when it is set bare decides "
+	"(time_based, norandommap, zero_buffers, hipri, fixedbufs, registerfiles, "
+	"sqthread_poll) and the size of a file that fio found and is gone";
 static const char same_note[] = "OLD and NEW are the same file: every change is 0";
 
 static void print_table(struct comparison *c, FILE *f)

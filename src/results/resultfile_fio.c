@@ -33,6 +33,7 @@
 
 #include "fio/fio.h"
 #include "fio/fio_import.h"
+#include "job/fio_words.h"
 #include "job/job.h"
 #include "job/options.h"
 #include "job/plan.h"
@@ -79,19 +80,27 @@ static bool fio_sets(json_t *global, json_t *job, const char *name)
  * compared (cmd_compare.c): how a file was filled (fill: whether fio's file
  * is on this machine now), whether fio's writes laid the file out or
  * overwrote it (alloc, when the translation is both runs: whether the file
- * was there when fio ran), time_based when fio's JSON leaves it out (fio
- * writes no option set without a value), and the size when only the file
- * fio found could say it. */
+ * was there when fio ran), what an option fio takes bare decides when
+ * fio's JSON leaves it out (fio writes no option set without a value: a
+ * bare time_based, norandommap, hipri ...; the table of fio's words says
+ * which), and the size when only the file fio found could say it. */
 static void drop_unknown(json_t *params, const struct import *im, json_t *global, json_t *job,
 			 bool size_unknown)
 {
 	const char *alloc = im->njobs ? im->jobs[0].val[OPT_ALLOC] : NULL;
+	const struct fio_word *w;
 
 	json_object_del(params, "fill");
 	if (alloc && strchr(alloc, ','))
 		json_object_del(params, "alloc");
-	if (!fio_sets(global, job, "time_based"))
-		json_object_del(params, "time_based");
+	for (size_t i = 0; (w = fio_word_at(i)) != NULL; i++) {
+		const char *v = json_string_value(json_object_get(params, w->unsaid ? w->unsaid : ""));
+
+		/* (norandommap makes only a random pattern another) */
+		if (w->unsaid && !fio_sets(global, job, w->fio) &&
+		    (strcmp(w->unsaid, "pattern") != 0 || (v && strcmp(v, "random") == 0)))
+			json_object_del(params, w->unsaid);
+	}
 	if (size_unknown)
 		json_object_del(params, "size");
 }

@@ -7,7 +7,7 @@
 # was there before fio ran and was removed after), include (an included file
 # sets iodepth, the job again: fio writes the key twice; include-plus.json
 # is the same job with --output-format=json+) and etcd (etcd's fdatasync
-# check, 256 KiB).
+# check, 256 KiB), norandommap (a bare norandommap and fixedbufs).
 
 load helpers
 
@@ -35,6 +35,21 @@ iosweep_run() {
 	# what the fio side cannot say is left out of its parameters, the rest is there
 	"$IOSWEEP" compare "$FIXTURES/time_based.json" "$TESTDIR/tb.json" -o json >"$TESTDIR/c.json"
 	[ "$(json_get "$TESTDIR/c.json" 'sorted(k for k in ("fill", "size", "time_based", "bs", "runtime") if k in d["runs"][0]["params"])')" = "['bs', 'runtime']" ]
+}
+
+@test 'a bare norandommap and fixedbufs, which fio leaves out of its JSON, do not prevent a match' {
+	iosweep_run nrm "[global]\nfilename=$TESTDIR/r.dat\nsize=1m\nbs=4k\nioengine=io_uring\n[rnd]\nrw=randread\nnorandommap\nfixedbufs\n"
+	grep -qx 'pattern = random-replace' "$TESTDIR/nrm.ini"
+	grep -qx 'fixedbufs = 1' "$TESTDIR/nrm.ini"
+	run "$IOSWEEP" compare "$FIXTURES/norandommap.json" "$TESTDIR/nrm.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c '^rnd .*(n=1+1, no test)$')" -eq 4 ]
+	"$IOSWEEP" compare "$FIXTURES/norandommap.json" "$TESTDIR/nrm.json" -o json >"$TESTDIR/c.json"
+	[ "$(json_get "$TESTDIR/c.json" '[k in d["runs"][0]["params"] for k in ("pattern", "fixedbufs", "hint", "engine")]')" = "[False, False, True, True]" ]
+	# a sequential job's pattern is still compared: norandommap changes only a random one
+	"$IOSWEEP" compare "$FIXTURES/time_based.json" "$FIXTURES/time_based.json" -o json >"$TESTDIR/s.json"
+	[ "$(json_get "$TESTDIR/s.json" 'd["runs"][0]["params"]["pattern"]')" = sequential ]
 }
 
 @test 'with no run in common, each unmatched run names its nearest counterpart and what differs' {
