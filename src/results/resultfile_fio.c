@@ -498,6 +498,24 @@ static int fio_direction(const char *path, size_t i, const char *dir, json_t *r,
 	return fio_latency(path, where, json_object_get(r, "clat_ns"), err);
 }
 
+/* A job's "sync" figures (its fsync/fdatasync calls, read by fio_flushes):
+ * their latency as a direction's, and their count N whole. */
+static int fio_sync(const char *path, size_t i, json_t *sync, char *err)
+{
+	char where[FIO_WHERE_MAX];
+	json_t *lat = json_object_get(sync, "lat_ns");
+
+	if (!sync)
+		return 0;
+	if (!json_is_object(sync))
+		return err_set(err, "%s: jobs[%zu].sync: not an object", path, i);
+	snprintf(where, sizeof(where), "jobs[%zu].sync.lat_ns", i);
+	if (fio_latency(path, where, lat, err) < 0)
+		return -1;
+	snprintf(where, sizeof(where), "jobs[%zu].sync.lat_ns.N", i);
+	return fio_number(path, where, json_object_get(lat, "N"), false, true, err);
+}
+
 /* fio writes every option as a string; numjobs, read as a number here, is
  * one fio took (1 or more), unless it is not a plain number (left to import). */
 static int fio_options(const char *path, const char *at, json_t *opts, char *err)
@@ -546,6 +564,8 @@ static int fio_check_fields(json_t *doc, const char *path, char *err)
 			if (json_is_object(r) && fio_direction(path, i, dir_names[k], r, err) < 0)
 				return -1;
 		}
+		if (fio_sync(path, i, json_object_get(job, "sync"), err) < 0)
+			return -1;
 		if (error && !json_is_integer(error))
 			return err_set(err, "%s: jobs[%zu].error: not an integer; not a result fio "
 				       "wrote", path, i);

@@ -138,6 +138,24 @@ PY
 	grep -qx 'alloc = prealloc' <<<"$output"
 }
 
+@test "fio's sync figures are checked as its directions' are: the field's place, exit 2" {
+	for bad in 'lat["N"] = -1' 'lat["N"] = 1.5' 'lat["percentile"]["99.000000"] = "x"' \
+		'lat["mean"] = -3.5' 'd["jobs"][0]["sync"] = 7'; do
+		python3 - "$FIXTURES/etcd.json" "$TESTDIR/bad.json" "$bad" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lat = d["jobs"][0]["sync"]["lat_ns"]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+		run "$IOSWEEP" compare "$TESTDIR/bad.json" "$FIXTURES/etcd.json"
+		echo "$bad: $output"
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "iosweep: $TESTDIR/bad.json: jobs[0].sync"* ]]
+	done
+}
+
 @test 'import, run and compare the etcd check: fio matches one of the two runs, both measured' {
 	sed "s|directory=/var/tmp|directory=$TESTDIR|" "$FIXTURES/etcd.fio" >"$TESTDIR/etcd.fio"
 	"$IOSWEEP" import "$TESTDIR/etcd.fio" -o "$TESTDIR/etcd.ini" 2>/dev/null
