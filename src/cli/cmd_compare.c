@@ -154,6 +154,9 @@ static void match_fio_runs(struct comparison *c, bool *used)
 			if (!used[j] && differences(c, i, no + j, NULL, 0) == 0) {
 				used[j] = true;
 				p->new = c->all[no + j];
+				/* labelled by the run that says every parameter */
+				if (c->file[0].from_fio && !c->file[1].from_fio)
+					p->at = no + j;
 				c->nmatched++;
 				break;
 			}

@@ -167,6 +167,9 @@ PY
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -c '^etcd-fixture .*(n=1+1, no test)$')" -eq 5 ]
 	[[ "$output" == *$'\nonly in NEW: etcd-fixture alloc=overwrite'* ]]
+	# a matched row is labelled by the run that says every parameter (not alloc=-)
+	[[ "$output" == *$'\netcd-fixture alloc=prealloc '* ]]
+	[[ "$output" != *"=-"* ]]
 }
 
 @test "fio 2's JSON is refused: one line, the file, why" {
