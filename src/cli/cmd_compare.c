@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/help.h"
@@ -69,6 +70,8 @@ struct cell {
 struct pair {
 	const struct resultfile_run *old, *new; /* NULL: the run is only in the other file */
 	size_t at;               /* the labelled run (old, else new) in comparison.all */
+	size_t nearest;          /* unmatched: the other file's run (in comparison.all)
+				    that differs in the fewest parameters; SIZE_MAX: none */
 	char *label;             /* malloc'd */
 	struct cell cell[NFIG];
 };
@@ -85,6 +88,8 @@ struct comparison {
 	double alpha;
 	struct pair *pairs;      /* old file's order, then runs only in the new one */
 	size_t npairs, nmatched;
+	bool fio;                /* either file is a fio result: matched on what both say */
+	bool same_file;          /* OLD and NEW are one file */
 	struct geomean geo[NFIG];
 	bool any[NFIG];          /* some matched run has the figure: it is shown */
 	size_t few[MAX_NOTE_SIZES][2]; /* repeat counts that can never be significant */
@@ -96,6 +101,96 @@ struct comparison {
 static bool significant(const struct cell *c, double alpha)
 {
 	return c->p <= alpha && isfinite(c->change_pct);
+}
+
+/* Whether run i of c->all says nothing of set key k: a parameter a fio
+ * result cannot say (resultfile_fio.c leaves it out) is not compared. */
+static bool unsaid(const struct comparison *c, size_t i, size_t k)
+{
+	size_t no = c->file[0].nruns;
+
+	return c->file[i < no ? 0 : 1].from_fio &&
+	       !resultfile_param(c->all[i], c->set.keys[k]);
+}
+
+/* Whether key k of the set is compared: every identity parameter, and the
+ * job's name unless a fio result is in the comparison (a fio job may be
+ * one of a list in the iosweep job). */
+static bool compared(const struct comparison *c, size_t k)
+{
+	return !(c->fio && strcmp(c->set.keys[k], "job") == 0);
+}
+
+/* The parameters runs i and j of c->all differ in: their number, and the
+ * first max of them (set key indexes) into diff. */
+static size_t differences(const struct comparison *c, size_t i, size_t j, size_t *diff,
+			  size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->set.nkeys; k++) {
+		if (!compared(c, k) || c->set.id[k][i] == c->set.id[k][j] || unsaid(c, i, k) ||
+		    unsaid(c, j, k))
+			continue;
+		if (n < max)
+			diff[n] = k;
+		n++;
+	}
+	return n;
+}
+
+/* With a fio result (a few runs, some parameters unsaid): each old run
+ * takes the first new run that no earlier one took and that differs in
+ * nothing both say. */
+static void match_fio_runs(struct comparison *c, bool *used)
+{
+	size_t no = c->file[0].nruns, nn = c->file[1].nruns;
+
+	for (size_t i = 0; i < no; i++) {
+		struct pair *p = &c->pairs[c->npairs++];
+
+		p->old = c->all[i];
+		p->at = i;
+		for (size_t j = 0; j < nn; j++)
+			if (!used[j] && differences(c, i, no + j, NULL, 0) == 0) {
+				used[j] = true;
+				p->new = c->all[no + j];
+				/* labelled by the run that says every parameter */
+				if (c->file[0].from_fio && !c->file[1].from_fio)
+					p->at = no + j;
+				c->nmatched++;
+				break;
+			}
+	}
+}
+
+#define NEAREST_MAX 20 /* unmatched runs given a nearest counterpart */
+
+/* Each unmatched run's nearest counterpart (the first run of the other
+ * file that differs in the fewest parameters), for the first NEAREST_MAX
+ * unmatched runs, when no run matched: a search over every run of the
+ * other file, so bounded. */
+static void find_nearest(struct comparison *c)
+{
+	size_t no = c->file[0].nruns, nn = c->file[1].nruns, done = 0;
+
+	for (size_t i = 0; i < c->npairs; i++) {
+		struct pair *p = &c->pairs[i];
+		size_t from = p->old ? no : 0, n = p->old ? nn : no, best = SIZE_MAX;
+
+		p->nearest = SIZE_MAX;
+		if ((p->old && p->new) || c->nmatched || done >= NEAREST_MAX)
+			continue;
+		for (size_t j = from; j < from + n; j++) {
+			size_t d = differences(c, p->at, j, NULL, 0);
+
+			if (d < best) {
+				best = d;
+				p->nearest = j;
+			}
+		}
+		done++;
+	}
 }
 
 /* The runs of both files, old then new, numbered by job and identity
@@ -118,14 +213,18 @@ static int match_runs(struct comparison *c)
 		memcpy(c->all, c->file[0].runs, no * sizeof(*c->all));
 	if (nn)
 		memcpy(c->all + no, c->file[1].runs, nn * sizeof(*c->all));
-	if (runset_init(&c->set, c->all, no + nn,
-			!c->file[0].from_fio && !c->file[1].from_fio) < 0)
+	c->fio = c->file[0].from_fio || c->file[1].from_fio;
+	if (runset_init(&c->set, c->all, no + nn, !c->fio) < 0)
 		return -1;
 	head = calloc(c->set.nrun_ids + 1, sizeof(*head)); /* new run index + 1; 0: none */
 	next = calloc(nn + 1, sizeof(*next));
 	used = calloc(nn + 1, sizeof(*used));
 	if (!head || !next || !used)
 		goto out;
+	if (c->fio) {
+		match_fio_runs(c, used);
+		goto unmatched;
+	}
 	for (size_t j = nn; j-- > 0;) {
 		uint32_t id = c->set.run_id[no + j];
 
@@ -145,17 +244,50 @@ static int match_runs(struct comparison *c)
 			c->nmatched++;
 		}
 	}
+unmatched:
 	for (size_t j = 0; j < nn; j++)
 		if (!used[j]) {
 			c->pairs[c->npairs].new = c->all[no + j];
 			c->pairs[c->npairs++].at = no + j;
 		}
+	find_nearest(c);
 	rc = 0;
 out:
 	free(head);
 	free(next);
 	free(used);
 	return rc;
+}
+
+/* Whether the runs of file f (in c->all from first) differ in key. */
+static bool varies_in_file(const struct comparison *c, int f, size_t first, const char *key)
+{
+	for (size_t i = 1; i < c->file[f].nruns; i++)
+		if (resultfile_value_id(&c->set, key, first + i) !=
+		    resultfile_value_id(&c->set, key, first))
+			return true;
+	return false;
+}
+
+/* Drops from keys[0..nkeys) each that a fio file says for none of its
+ * runs (fill, and time_based when fio's JSON leaves it out), unless it
+ * tells the other file's runs apart: absent, it would tell a fio run from
+ * every other.  The new count. */
+static size_t said_keys(const struct comparison *c, const char **keys, size_t nkeys)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < nkeys; k++) {
+		bool said[2] = { !c->file[0].from_fio, !c->file[1].from_fio };
+
+		for (int f = 0; f < 2; f++)
+			for (size_t i = 0; !said[f] && i < c->file[f].nruns; i++)
+				said[f] = resultfile_param(c->file[f].runs[i], keys[k]) != NULL;
+		if ((said[0] && said[1]) || (said[0] && varies_in_file(c, 0, 0, keys[k])) ||
+		    (said[1] && varies_in_file(c, 1, c->file[0].nruns, keys[k])))
+			keys[kept++] = keys[k];
+	}
+	return kept;
 }
 
 /* Labels name the job and the parameters that tell its runs apart, in
@@ -167,6 +299,7 @@ static int label_pairs(struct comparison *c)
 	char label[512];
 
 	nkeys = resultfile_independent(&c->set, keys, nkeys);
+	nkeys = said_keys(c, keys, nkeys);
 	for (size_t i = 0; i < c->npairs; i++) {
 		resultfile_label(&c->set, c->pairs[i].at, true, keys, nkeys, label, sizeof(label));
 		c->pairs[i].label = strdup(label);
@@ -439,15 +572,67 @@ static bool unknown_note(const struct comparison *c, size_t *at, char *buf, size
 	return false;
 }
 
+#define DIFF_MAX 8 /* differences named for a nearest counterpart */
+
+/* "time_based 0 vs 1, bs 4KiB vs 64KiB": what run a (of c->all) has that
+ * run b has otherwise; with its parameters as a job file writes them. */
+static void differences_text(const struct comparison *c, size_t a, size_t b, char *buf,
+			     size_t n)
+{
+	size_t diff[DIFF_MAX], nd = differences(c, a, b, diff, DIFF_MAX), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nd && i < DIFF_MAX && len < n; i++) {
+		const char *key = c->set.keys[diff[i]];
+		char va[64], vb[64];
+
+		resultfile_param_text(key, resultfile_param(c->all[a], key), va, sizeof(va));
+		resultfile_param_text(key, resultfile_param(c->all[b], key), vb, sizeof(vb));
+		len += (size_t)snprintf(buf + len, n - len, "%s%s %s vs %s", i ? ", " : "", key, va,
+					vb);
+	}
+	if (nd > DIFF_MAX && len < n)
+		snprintf(buf + len, n - len, " and %zu more", nd - DIFF_MAX);
+}
+
+/* The nearest counterpart's line of an unmatched pair: "job: what differs". */
+static void nearest_text(const struct comparison *c, const struct pair *p, char *buf, size_t n)
+{
+	char diff[512];
+	const char *job = json_string_value(c->all[p->nearest]->job);
+
+	differences_text(c, p->at, p->nearest, diff, sizeof(diff));
+	snprintf(buf, n, "%.100s: %s", job ? job : "?", diff);
+}
+
 static void print_unmatched(const struct comparison *c, FILE *f)
 {
-	for (size_t i = 0; i < c->npairs; i++)
-		if (!c->pairs[i].new)
-			print_line(f, "only in OLD: ", c->pairs[i].label, "");
-	for (size_t i = 0; i < c->npairs; i++)
-		if (!c->pairs[i].old)
-			print_line(f, "only in NEW: ", c->pairs[i].label, "");
+	char text[700];
+
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < c->npairs; i++) {
+			const struct pair *p = &c->pairs[i];
+
+			if (side ? p->old != NULL : p->new != NULL)
+				continue;
+			print_line(f, side ? "only in NEW: " : "only in OLD: ", p->label, "");
+			if (p->nearest == SIZE_MAX)
+				continue;
+			nearest_text(c, p, text, sizeof(text));
+			print_line(f, side ? "  nearest in OLD: " : "  nearest in NEW: ", text, "");
+		}
 }
+
+static const char fio_note[] =
+	"a fio result is one run per fio job with one repeat: fio's loops averaged into it; its "
+	"p99 is of completion latency unless lat_percentiles=1 (and left out for numjobs clones "
+	"reported one by one); runs are matched by the parameters of the job 'iosweep import' "
+	"makes of it, all but the job's name, filename, repeat, warmup and what a fio result "
+	"cannot say: fill (whether fio's file is here now), alloc of a write job (whether fio "
+	"found its file), what an option fio's JSON leaves out when it is set bare decides "
+	"(time_based, norandommap, zero_buffers, hipri, fixedbufs, registerfiles, "
+	"sqthread_poll) and the size of a file that fio found and is gone";
+static const char same_note[] = "OLD and NEW are the same file: every change is 0";
 
 static void print_table(struct comparison *c, FILE *f)
 {
@@ -487,12 +672,10 @@ static void print_table(struct comparison *c, FILE *f)
 		few_text(c, note, sizeof(note));
 		fprintf(f, "note: %s\n", note);
 	}
-	if (c->file[0].from_fio || c->file[1].from_fio)
-		fprintf(f, "note: a fio result is one run per fio job with one repeat: fio's loops "
-			   "averaged into it; its p99 is of completion latency unless "
-			   "lat_percentiles=1 (and left out for numjobs clones reported one by one); "
-			   "runs are matched by the parameters of the job 'iosweep import' makes "
-			   "of it\n");
+	if (c->fio)
+		fprintf(f, "note: %s\n", fio_note);
+	if (c->same_file)
+		fprintf(f, "note: %s\n", same_note);
 	for (size_t at = 0; unknown_note(c, &at, note, sizeof(note));)
 		print_line(f, "note: ", note, "");
 	print_unmatched(c, f);
@@ -608,6 +791,27 @@ static json_t *figures_json(const struct comparison *c, const struct pair *p)
 	return figs;
 }
 
+/* An unmatched run's nearest counterpart: {"job", "differs":
+ * {KEY: [this run's value, the counterpart's]}}, values as in "params". */
+static json_t *nearest_json(const struct comparison *c, const struct pair *p)
+{
+	const struct resultfile_run *a = c->all[p->at], *b = c->all[p->nearest];
+	size_t diff[RUNSET_MAX_KEYS], nd = differences(c, p->at, p->nearest, diff, RUNSET_MAX_KEYS);
+	json_t *differs = json_object();
+
+	for (size_t i = 0; differs && i < nd && i < RUNSET_MAX_KEYS; i++) {
+		const char *key = c->set.keys[diff[i]];
+		json_t *va = resultfile_param(a, key), *vb = resultfile_param(b, key);
+
+		if (json_object_set_new(differs, key, json_pack("[OO]", va ? va : json_null(),
+								vb ? vb : json_null())) < 0) {
+			json_decref(differs);
+			differs = NULL;
+		}
+	}
+	return json_pack("{s:O, s:o}", "job", b->job, "differs", differs);
+}
+
 /* A matched run with its figures; an unmatched one without. */
 static json_t *pair_json(const struct comparison *c, const struct pair *p)
 {
@@ -616,6 +820,11 @@ static json_t *pair_json(const struct comparison *c, const struct pair *p)
 			      resultfile_params_json(run));
 
 	if (o && p->old && p->new && json_object_set_new(o, "figures", figures_json(c, p)) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	if (o && !(p->old && p->new) && p->nearest != SIZE_MAX &&
+	    json_object_set_new(o, "nearest", nearest_json(c, p)) < 0) {
 		json_decref(o);
 		return NULL;
 	}
@@ -670,6 +879,10 @@ static int print_json(const struct comparison *c, FILE *f)
 		few_text(c, note, sizeof(note));
 		rc |= json_array_append_new(notes, json_string(note));
 	}
+	if (c->fio)
+		rc |= json_array_append_new(notes, json_string(fio_note));
+	if (c->same_file)
+		rc |= json_array_append_new(notes, json_string(same_note));
 	for (size_t at = 0; unknown_note(c, &at, note, sizeof(note));)
 		rc |= json_array_append_new(notes, json_text(note));
 	rc |= dump_line(f, ",\n  \"geomean\": ", geo);
@@ -717,6 +930,7 @@ static int load_files(struct comparison *c, const struct cli *cl)
 	const struct figure *f[(size_t)2 * NFIG];
 	size_t nf = 0;
 	char err[ERR_MAX];
+	struct stat st[2];
 
 	/* the figures shown and those they need, each once */
 	for (size_t k = 0; k < NFIG; k++) {
@@ -729,6 +943,8 @@ static int load_files(struct comparison *c, const struct cli *cl)
 			cli_error("%s", err);
 			return -1;
 		}
+	c->same_file = stat(cl->files[0], &st[0]) == 0 && stat(cl->files[1], &st[1]) == 0 &&
+		       st[0].st_dev == st[1].st_dev && st[0].st_ino == st[1].st_ino;
 	return 0;
 }
 
@@ -787,9 +1003,11 @@ int cmd_compare(int argc, char **argv)
 	} else {
 		rc = print_comparison(&c, format);
 		if (rc == EXIT_OK && c.nmatched == 0) {
-			cli_error("compare: %s and %s have no run in common (runs match by job name "
-				  "and parameters other than filename, repeat and warmup)",
-				  cl.files[0], cl.files[1]);
+			cli_error("compare: %s and %s have no run in common (%s)", cl.files[0],
+				  cl.files[1], c.fio ? "runs match by the parameters both files say, "
+				  "other than filename, repeat and warmup" :
+				  "runs match by job name and parameters other than filename, repeat "
+				  "and warmup");
 			rc = EXIT_USAGE;
 		}
 	}

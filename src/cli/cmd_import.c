@@ -1,28 +1,28 @@
 /*
- * cmd_import.c - `iosweep import FILE.fio... [-o PATH] [--no-merge]` and
- * `iosweep import -- fio ARGS...`: a fio job (files or a command line) as
- * an iosweep job file.
+ * cmd_import.c - `iosweep import FILE.fio... [-o PATH] [--no-merge] [--job
+ * NAME]...` and `iosweep import -- fio ARGS...`: a fio job (files or a
+ * command line) as an iosweep job file.
  *
  * Reading fio's dialect is fio.c's work and the option-by-option translation
- * fio_import.c's; this file checks the command's arguments, says once on
- * stderr which settings were not translated as written, checks that the
- * text it made parses as an iosweep job file, and writes it: to stdout, or
- * to a new file that is never an existing one (created under a temporary
- * name and renamed into place only if nothing is there, not even a symlink).
+ * fio_import.c's; this file checks the command's arguments and the output
+ * before reading anything, reads every file and translates every job
+ * before saying what is refused (each refusal on its own line, so that one
+ * try shows them all), says once on stderr which settings were not
+ * translated as written, checks that the text it made parses as an iosweep
+ * job file, and writes it: to stdout, or to -o PATH replaced atomically as
+ * `run -o` replaces its outputs (lib/output.h), never the fio job's own
+ * files.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/help.h"
 #include "fio/fio_import.h"
 #include "lib/error.h"
+#include "lib/output.h"
 #include "lib/texttable.h"
 
 static int usage_error(const char *msg)
@@ -51,54 +51,69 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	return 0;
 }
 
-/* Creates path with data, only if nothing (not even a dangling symlink) is
- * there: a temporary file in the same directory, renamed with
- * RENAME_NOREPLACE, or linked where the file system cannot do that. */
-static int write_new_file(const char *path, const char *data, size_t len, char *err)
+/* A refusal: one line, whatever a value or a name held. */
+static void refuse(void *count, const char *why)
 {
-	struct stat st;
-	char *tmp;
-	int fd, rc = 0;
+	char line[ERR_MAX];
 
-	if (lstat(path, &st) == 0)
-		return err_set(err, "%s exists: iosweep import never replaces a file; remove it or "
-				    "choose another path", path);
-	if (asprintf(&tmp, "%s.iosweep-tmp.XXXXXX", path) < 0)
-		return err_set(err, "out of memory");
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err_set(err, "cannot write %s: %s", path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	for (size_t done = 0; done < len && rc == 0;) {
-		ssize_t n = write(fd, data + done, len - done);
+	snprintf(line, sizeof(line), "%s", why);
+	for (char *p = line; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	cli_error("%s", line);
+	(*(size_t *)count)++;
+}
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			rc = err_set(err, "writing %s: %s", path, n < 0 ? strerror(errno) : "short write");
-		else
-			done += (size_t)n;
-	}
-	if (rc == 0 && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
-		rc = err_set(err, "writing %s: %s", path, strerror(errno));
-	if (close(fd) < 0 && rc == 0)
-		rc = err_set(err, "writing %s: %s", path, strerror(errno));
-	if (rc == 0 && renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0) {
-		if (errno == EINVAL || errno == ENOSYS) {
-			/* no RENAME_NOREPLACE here: link() refuses an existing name too */
-			if (link(tmp, path) < 0)
-				rc = err_set(err, "cannot create %s: %s", path, strerror(errno));
-		} else if (errno == EEXIST) {
-			rc = err_set(err, "%s exists: iosweep import never replaces a file", path);
-		} else {
-			rc = err_set(err, "cannot create %s: %s", path, strerror(errno));
+/* Every fio job file (or the command line) into in: a file that cannot be
+ * read is said and its jobs left out, and the next one read.  The number
+ * of refusals. */
+static size_t read_all(const struct cli *c, struct fio_input *in)
+{
+	char err[ERR_MAX];
+	size_t refused = 0;
+
+	for (size_t i = 0; i < c->nfiles; i++) {
+		size_t before = in->njobs;
+
+		if (fio_read_file(in, c->files[i], err) < 0) {
+			refuse(&refused, err);
+			fio_input_drop_jobs(in, before);
 		}
 	}
-	unlink(tmp); /* gone after a rename; the spare name after link() */
-	free(tmp);
-	return rc;
+	if (c->rest && fio_read_cmdline(in, c->nrest, c->rest, err) < 0)
+		refuse(&refused, err);
+	return refused;
+}
+
+/* -o PATH, checked before anything is read: what `run -o` takes, and none
+ * of the files the fio job is read from or names. */
+static int check_output(const char *path, struct output *o)
+{
+	char err[ERR_MAX];
+
+	if (output_check(path, o, err) < 0) {
+		cli_error("import: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int output_is_input(const struct output *o, const char *path, const struct fio_input *in,
+			   const struct import *im)
+{
+	for (size_t i = 0; i < in->nfiles; i++)
+		if (output_names(o, in->files[i])) {
+			cli_error("import: cannot write %s: it is %s, which the fio job is read from or "
+				  "names", path, in->files[i]);
+			return -1;
+		}
+	for (size_t i = 0; i < im->njobs; i++)
+		if (im->jobs[i].val[OPT_FILENAME] && output_names(o, im->jobs[i].val[OPT_FILENAME])) {
+			cli_error("import: cannot write %s: it is the data file of job '%s'", path,
+				  im->jobs[i].name);
+			return -1;
+		}
+	return 0;
 }
 
 /* The sources, for the header comment: "a.fio b.fio" or the fio command. */
@@ -170,12 +185,55 @@ static int render(const struct import *im, const char *sources, char **text, siz
 	return 0;
 }
 
+/* Reads, selects (--job), translates and merges: 0, or EXIT_USAGE after
+ * saying every refusal. */
+static int translate_all(const struct cli *c, struct fio_input *in, struct import *im)
+{
+	char err[ERR_MAX];
+	size_t refused = read_all(c, in);
+	int n;
+
+	if (c->njobs && fio_select_jobs(in, c->jobs, c->njobs, err) < 0) {
+		if (!refused) /* (else the job may be in a file that could not be read) */
+			refuse(&refused, err);
+		return EXIT_USAGE;
+	}
+	if (refused && in->njobs == 0)
+		return EXIT_USAGE;
+	n = import_translate_each(in, im, refuse, &refused, err);
+	if (n < 0)
+		refuse(&refused, err);
+	if (refused)
+		return EXIT_USAGE;
+	if (!c->no_merge && import_merge(im, err) < 0) {
+		refuse(&refused, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int write_out(const struct cli *c, struct output *o, const char *text, size_t len)
+{
+	char err[ERR_MAX];
+
+	if (c->out_path && output_write(o, text, len, err) < 0) {
+		cli_error("import: %s", err);
+		return EXIT_USAGE;
+	}
+	if (!c->out_path && (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)) {
+		cli_error("import: writing to stdout failed");
+		return EXIT_RUN;
+	}
+	return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct cli c;
 	struct fio_input in = { 0 };
 	struct import im = { 0 };
-	char err[ERR_MAX], *text = NULL, *sources = NULL;
+	struct output o = { 0 };
+	char *text = NULL, *sources = NULL;
 	size_t len = 0;
 	int rc = parse_args(argc, argv, &c);
 
@@ -183,21 +241,12 @@ int cmd_import(int argc, char **argv)
 		cli_free(&c);
 		return rc;
 	}
-	for (size_t i = 0; rc == 0 && i < c.nfiles; i++)
-		if (fio_read_file(&in, c.files[i], err) < 0)
-			rc = EXIT_USAGE;
-	if (rc == 0 && c.rest && fio_read_cmdline(&in, c.nrest, c.rest, err) < 0)
+	if (c.out_path && check_output(c.out_path, &o) < 0)
 		rc = EXIT_USAGE;
-	if (rc == 0 && (import_translate(&in, &im, err) < 0 ||
-			(!c.no_merge && import_merge(&im, err) < 0)))
+	if (rc == 0)
+		rc = translate_all(&c, &in, &im);
+	if (rc == 0 && c.out_path && output_is_input(&o, c.out_path, &in, &im) < 0)
 		rc = EXIT_USAGE;
-	if (rc) {
-		/* one line, whatever a value or a name held */
-		for (char *p = err; *p; p++)
-			if ((unsigned char)*p < 0x20)
-				*p = ' ';
-		cli_error("%s", err);
-	}
 	if (rc == 0) {
 		sources = sources_text(&c);
 		rc = sources ? render(&im, sources, &text, &len) : -1;
@@ -206,17 +255,11 @@ int cmd_import(int argc, char **argv)
 	}
 	if (rc == 0) {
 		warn_notes(&im);
-		if (c.out_path && write_new_file(c.out_path, text, len, err) < 0) {
-			cli_error("import: %s", err);
-			rc = EXIT_USAGE;
-		} else if (!c.out_path &&
-			   (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)) {
-			cli_error("import: writing to stdout failed");
-			rc = EXIT_RUN;
-		}
+		rc = write_out(&c, &o, text, len);
 	}
 	free(text);
 	free(sources);
+	output_free(&o);
 	import_free(&im);
 	fio_input_free(&in);
 	cli_free(&c);

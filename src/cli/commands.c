@@ -21,8 +21,8 @@ const struct cli_flag cli_flags[NFLAGS] = {
 		"'-'); may be given several times, but only one format may take stdout.  The\n"
 		"table stays on stdout when the other formats go to files, unless --quiet" },
 	[FLAG_OUTPUT_PATH] = { 'o', "output", "PATH",
-		"write the job file to PATH, a new file: an existing PATH (even a symlink) is\n"
-		"refused, never replaced (default: stdout)" },
+		"write the job file to PATH, replaced atomically as run -o does; never one of\n"
+		"the fio job's own files (default: stdout)" },
 	[FLAG_NO_MERGE] = { 0, "no-merge", NULL,
 		"keep fio jobs that differ in one option as separate jobs instead of one job\n"
 		"with a list" },
@@ -132,18 +132,23 @@ const struct cli_command cli_commands[] = {
 		     { .flag = FLAG_OVER }, { .flag = FLAG_RUN }, { .flag = FLAG_REPEAT } } },
 	{ .name = "import",
 	  .fn = cmd_import,
-	  .usage = "import [-o PATH] [--no-merge] (FILE.fio... | -- fio ARGS...)",
+	  .usage = "import [-o PATH] [--no-merge] [--job NAME]... (FILE.fio... | -- fio ARGS...)",
 	  .summary = "translate fio job files or a fio command line into an iosweep job file",
 	  .text = "Reads fio job files, or the fio command line after '--', as fio 3.x reads\n"
 		  "them and writes the iosweep job file that measures the same.  Options not\n"
 		  "translated as written are listed in its comments and in one warning; one\n"
 		  "that changes what is measured and cannot be translated (trims, a verify\n"
-		  "pattern, an offset, ...) is refused with FILE:LINE and exit status 2.\n"
+		  "pattern, an offset, ...) is refused with FILE:LINE and exit status 2;\n"
+		  "every refusal of every file is said at once, one line each, and\n"
+		  "nothing is written.  -o PATH is replaced atomically, as run -o does.\n"
 		  "A write job never gets allow_write: the warning says when to add it.",
 	  .example = "iosweep import -o rand.ini -- fio --name=r --rw=randread --size=1g "
 		     "--direct=1",
 	  .rest = true,
-	  .flags = { { .flag = FLAG_OUTPUT_PATH }, { .flag = FLAG_NO_MERGE } } },
+	  .flags = { { .flag = FLAG_OUTPUT_PATH }, { .flag = FLAG_NO_MERGE },
+		     { .flag = FLAG_JOB,
+		       .help = "only this fio job (its [NAME] or --name=NAME); may be given "
+			       "several times" } } },
 	{ .name = "help",
 	  .fn = cmd_help,
 	  .usage = "help [COMMAND]",

@@ -891,6 +891,46 @@ int fio_add_job(struct fio_input *in, const char *name, const char *const *names
 	return rc;
 }
 
+void fio_input_drop_jobs(struct fio_input *in, size_t njobs)
+{
+	while (in->njobs > njobs) {
+		struct fio_job *job = &in->jobs[--in->njobs];
+
+		free(job->name);
+		settings_free(job->set, job->nset);
+	}
+}
+
+int fio_select_jobs(struct fio_input *in, char *const *names, size_t n, char *err)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < in->njobs && !found; i++)
+			found = strcmp(in->jobs[i].name, names[k]) == 0;
+		if (!found)
+			return err_set(err, "%s: no fio job named '%s' (--job takes a job's name, its "
+					    "section's [NAME])", in->njobs ? in->jobs[0].file : "fio",
+				       names[k]);
+	}
+	for (size_t i = 0; i < in->njobs; i++) {
+		bool wanted = false;
+
+		for (size_t k = 0; k < n && !wanted; k++)
+			wanted = strcmp(in->jobs[i].name, names[k]) == 0;
+		if (wanted) {
+			in->jobs[kept++] = in->jobs[i];
+		} else {
+			free(in->jobs[i].name);
+			settings_free(in->jobs[i].set, in->jobs[i].nset);
+		}
+	}
+	in->njobs = kept;
+	return 0;
+}
+
 void fio_input_free(struct fio_input *in)
 {
 	for (size_t i = 0; i < in->njobs; i++) {

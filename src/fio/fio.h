@@ -56,6 +56,13 @@ int fio_read_cmdline(struct fio_input *in, int argc, char *const *argv, char *er
 /* Appends one job made of name/value pairs (a fio JSON result's options). */
 int fio_add_job(struct fio_input *in, const char *name, const char *const *names,
 		const char *const *values, size_t n, const char *source, char *err);
+/* Drops the jobs after the first njobs (those a file that failed to read
+ * appended). */
+void fio_input_drop_jobs(struct fio_input *in, size_t njobs);
+/* Keeps only the jobs named names[0..n) (every job of each name, in their
+ * order); -1 with "FILE: no fio job named 'X'" in err when a name is no
+ * job's, before anything is dropped. */
+int fio_select_jobs(struct fio_input *in, char *const *names, size_t n, char *err);
 void fio_input_free(struct fio_input *in);
 
 /* array (of n elements of size bytes, grown only by this function) with

@@ -397,34 +397,42 @@ static int finish_data(struct import *im, const struct fio_state *st, struct imp
  * writes, as fallocate says (native and posix: fallocated; none and
  * truncate: a hole; keep: fallocated beyond the file's end) or, with
  * overwrite=1 or a job that reads too, by writing it whole; a file that is
- * there is overwritten.  The translation is fio's first run (whether the
- * file is there is known when the job runs, not when it is translated);
- * iosweep's alloc applies before every repeat. */
+ * there is overwritten.  Whether the file is there is known when fio runs,
+ * not when its job is translated: a job whose file stays (no unlink)
+ * becomes a list of both runs, fio's first (laying the file out) and every
+ * later one (overwriting it), the one a check such as etcd's fdatasync job
+ * means; iosweep's alloc applies before every repeat. */
 static int finish_alloc(struct import *im, const struct fio_state *st, struct import_job *ij,
 			char *err)
 {
+	const char *first;
+	bool both;
 	int rc = 0;
 
 	if (st->op != OP_WRITE || st->overwrite)
 		return 0; /* alloc = overwrite, the default */
-	rc |= set_val(ij, OPT_ALLOC, "%s", st->create_on_open || st->fallocate == FALLOC_NONE ||
-					   st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc");
+	first = st->create_on_open || st->fallocate == FALLOC_NONE ||
+			st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc";
+	both = !st->unlink && !st->unlink_each_loop;
+	rc |= set_val(ij, OPT_ALLOC, "%s%s", first, both ? ", overwrite" : "");
 	if (st->fallocate == FALLOC_KEEP)
 		rc |= setting_note(im, st->rw_at, NULL,
 				   "translated with a difference: fio's fallocate=keep leaves the file "
 				   "empty, its writes extending it into fallocated space; iosweep's "
 				   "file has its size");
-	if (!st->unlink_each_loop && (!st->unlink || st->loops > 1))
+	if (both)
 		rc |= setting_note(im, NULL, st->job->file, /* once per file */
-			   st->unlink ?
+			   "write jobs: translated as both of fio's runs (alloc = a list): its "
+			   "first lays the file out (prealloc or allocate), its later runs and "
+			   "loops find the file and overwrite it (overwrite, the run a check such "
+			   "as etcd's fdatasync job means); iosweep's alloc empties it before "
+			   "every repeat");
+	else if (st->unlink && st->loops > 1)
+		rc |= setting_note(im, NULL, st->job->file,
 			   "write jobs with unlink and loops: translated with a difference: fio lays "
 			   "the file out before its first loop only, its later loops overwrite it; "
 			   "iosweep's alloc empties it before every repeat (alloc = overwrite is fio's "
-			   "later loops)" :
-			   "write jobs: translated as fio's first run, which lays the file out; "
-			   "fio's later runs and loops find the file and overwrite it (alloc = "
-			   "overwrite, or overwrite=1 in the fio job); iosweep's alloc empties it "
-			   "before every repeat");
+			   "later loops)");
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
 
@@ -682,6 +690,29 @@ static int finish_reads(const struct fio_state *st, struct import_job *ij, char 
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
 
+/* Whether iosweep takes text as option k's value: each element of a list
+ * (alloc = prealloc, overwrite: finish_alloc) on its own. */
+static int check_value(int k, const char *text, union optval *v, char *why)
+{
+	char *copy, *save = NULL;
+	int rc = 0;
+
+	if (!option_table[k].list || !strchr(text, ',')) {
+		rc = option_parse_value(k, text, v, why);
+		if (rc == 0 && (option_table[k].type == T_PATH || option_table[k].type == T_TEXT ||
+				option_table[k].type == T_JOB))
+			free((char *)v->s);
+		return rc;
+	}
+	copy = strdup(text);
+	if (!copy)
+		return err_set(why, "out of memory");
+	for (char *e = strtok_r(copy, ", ", &save); e && rc == 0; e = strtok_r(NULL, ", ", &save))
+		rc = check_value(k, e, v, why);
+	free(copy);
+	return rc;
+}
+
 /* iosweep's job files hold lines of at most 198 bytes; lists go on on
  * indented lines (write_value), other values cannot; and every value must
  * be one iosweep takes (a block size of at most 1 GiB ...). */
@@ -704,12 +735,9 @@ static int check_values(const struct fio_state *st, const struct import_job *ij,
 				 st->job->name, option_table[k].name, strlen(ij->val[k]), MAX_LINE);
 			return at ? setting_bad(at, err, "%s", why) : err_set(err, "%s: %s", job_at, why);
 		}
-		if (option_parse_value(k, ij->val[k], &v, why) < 0)
+		if (check_value(k, ij->val[k], &v, why) < 0)
 			return err_set(err, "%s: job '%s': %s = %s: %s; iosweep cannot run that",
 				       job_at, st->job->name, option_table[k].name, ij->val[k], why);
-		if (option_table[k].type == T_PATH || option_table[k].type == T_TEXT ||
-		    option_table[k].type == T_JOB)
-			free((char *)v.s);
 	}
 	return 0;
 }

@@ -74,9 +74,33 @@ static bool job_ordered(const struct fio_job *job)
 	return ordered;
 }
 
-int import_translate(const struct fio_input *in, struct import *out, char *err)
+/* Whether job i of in may run after the one before it: fio runs the jobs
+ * of one file together unless stonewall (or wait_for) says otherwise. */
+static int check_order(const struct fio_input *in, size_t i, char *err)
+{
+	const struct fio_job *job = &in->jobs[i];
+
+	if (i == 0 || job->group != in->jobs[i - 1].group || job_ordered(job))
+		return 0;
+	if (job->line)
+		return err_set(err, "%s:%d: [%s] runs at the same time as [%s] in fio "
+				    "(no stonewall): iosweep runs jobs one after "
+				    "another; add stonewall to [%s] or to [global] if "
+				    "that is what you measure", job->file, job->line,
+			       job->name, in->jobs[i - 1].name, job->name);
+	return err_set(err, "%s: --name=%s runs at the same time as --name=%s in "
+			    "fio (no --stonewall): iosweep runs jobs one after "
+			    "another; add --stonewall if that is what you measure",
+		       job->file, job->name, in->jobs[i - 1].name);
+}
+
+/* Every job of in; a job that cannot be translated is handed to refused
+ * (its why in err) and the others go on, or, without refused, ends it. */
+static int translate(const struct fio_input *in, struct import *out,
+		     void (*refused)(void *arg, const char *why), void *arg, char *err)
 {
 	char why[200];
+	int nrefused = 0;
 
 	snprintf(why, sizeof(why), "irrelevant: %s", fio_why_report);
 	memset(out, 0, sizeof(*out));
@@ -87,24 +111,25 @@ int import_translate(const struct fio_input *in, struct import *out, char *err)
 		if (setting_note(out, &in->flags[i], NULL, why) < 0)
 			return err_set(err, "out of memory");
 	for (size_t i = 0; i < in->njobs; i++) {
-		const struct fio_job *job = &in->jobs[i];
-
-		if (i > 0 && job->group == in->jobs[i - 1].group && !job_ordered(job)) {
-			if (job->line)
-				return err_set(err, "%s:%d: [%s] runs at the same time as [%s] in fio "
-						    "(no stonewall): iosweep runs jobs one after "
-						    "another; add stonewall to [%s] or to [global] if "
-						    "that is what you measure", job->file, job->line,
-					       job->name, in->jobs[i - 1].name, job->name);
-			return err_set(err, "%s: --name=%s runs at the same time as --name=%s in "
-					    "fio (no --stonewall): iosweep runs jobs one after "
-					    "another; add --stonewall if that is what you measure",
-				       job->file, job->name, in->jobs[i - 1].name);
-		}
-		if (translate_job(out, job, err) < 0)
+		if (check_order(in, i, err) == 0 && translate_job(out, &in->jobs[i], err) == 0)
+			continue;
+		if (!refused)
 			return -1;
+		refused(arg, err);
+		nrefused++;
 	}
-	return 0;
+	return nrefused;
+}
+
+int import_translate(const struct fio_input *in, struct import *out, char *err)
+{
+	return translate(in, out, NULL, NULL, err) < 0 ? -1 : 0;
+}
+
+int import_translate_each(const struct fio_input *in, struct import *out,
+			  void (*refused)(void *arg, const char *why), void *arg, char *err)
+{
+	return translate(in, out, refused, arg, err);
 }
 
 int import_jobfile(const struct import *im, const char *path, struct jobfile *jf, char *err)

@@ -24,6 +24,12 @@
 /* Translates every job of in.  -1 with "FILE:LINE: name=value: why" in err
  * when a job cannot be translated without measuring something else. */
 int import_translate(const struct fio_input *in, struct import *out, char *err);
+/* As import_translate, but a job that cannot be translated is handed to
+ * refused(arg, "FILE:LINE: ...") and the others are translated still: the
+ * number of jobs refused, or -1 with why in err when nothing can be
+ * translated (no job, out of memory). */
+int import_translate_each(const struct fio_input *in, struct import *out,
+			  void (*refused)(void *arg, const char *why), void *arg, char *err);
 /* Merges runs of consecutive jobs that differ in exactly one list option. */
 int import_merge(struct import *im, char *err);
 /* The translation as jobs of a job file (jobfile_free it, also after an

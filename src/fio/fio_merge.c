@@ -55,7 +55,9 @@ static int differs_in(const struct import_job *a, const struct import_job *b)
 		if (same_text(value_of(a, k), value_of(b, k)) ||
 		    (!a->val[k] && !takes(a, k)) || (!b->val[k] && !takes(b, k)))
 			continue;
-		if (found != -1 || !option_table[k].list || !value_of(a, k) || !value_of(b, k))
+		/* (a value that is a list already, alloc's, is not merged into another) */
+		if (found != -1 || !option_table[k].list || !value_of(a, k) || !value_of(b, k) ||
+		    strchr(value_of(a, k), ',') || strchr(value_of(b, k), ','))
 			return -2;
 		found = k;
 	}

@@ -55,6 +55,9 @@ struct fio_word {
 	const char *why;          /* noted or refused: why; translated and noted when on */
 	const char *hint;         /* written in an iosweep job file: what to write instead */
 	const char *becomes;      /* FW_TRANSLATE: what the import makes of it, in a line */
+	const char *unsaid;       /* fio takes it bare (no value), and its JSON then leaves
+				     it out: this iosweep parameter of a fio result is not
+				     known without it (resultfile_fio.c) */
 };
 
 /* "changes how fio reports, not what it measures": the why of fio's output options */

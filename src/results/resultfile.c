@@ -606,6 +606,9 @@ struct reader {
 	char *buf;
 	size_t cap, len, pos;
 	bool eof;
+	bool fio;  /* a fio result ("fio version" came first): duplicate keys are
+		    * fio's (an option set in an include and in the job), the last
+		    * one is what fio used, and jansson keeps the last */
 	int line; /* of buf[pos] */
 };
 
@@ -686,7 +689,8 @@ static json_t *next_value(struct reader *rd, size_t flags, char *err)
 		size_t avail = rd->len - rd->pos;
 		json_error_t jerr;
 		json_t *v = json_loadb(rd->buf + rd->pos, avail,
-				       flags | JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+				       flags | JSON_DISABLE_EOF_CHECK |
+					       (rd->fio ? 0 : JSON_REJECT_DUPLICATES), &jerr);
 
 		if (jerr.position >= 0 && (size_t)jerr.position >= avail && !rd->eof) {
 			json_decref(v);
@@ -788,6 +792,8 @@ static int read_doc(struct resultfile *rf, struct reader *rd, bool *runs, char *
 			v = c < 0 ? NULL : next_value(rd, JSON_DECODE_ANY, err);
 			if (v && json_object_set_new(rf->doc, name, v) < 0)
 				c = err_set(err, "%s: out of memory", rf->path);
+			else if (json_is_string(v) && strcmp(name, "fio version") == 0)
+				rd->fio = true;
 			else if (!v)
 				c = c < 0 ? syntax(rd, c, "value expected", err) : -1;
 		}

@@ -33,6 +33,7 @@
 
 #include "fio/fio.h"
 #include "fio/fio_import.h"
+#include "job/fio_words.h"
 #include "job/job.h"
 #include "job/options.h"
 #include "job/plan.h"
@@ -69,10 +70,75 @@ static int add_options(json_t *obj, const char ***names, const char ***values, s
 	return 0;
 }
 
+/* Whether the fio job (its options or the global ones) sets option name. */
+static bool fio_sets(json_t *global, json_t *job, const char *name)
+{
+	return json_object_get(job, name) || json_object_get(global, name);
+}
+
+/* Leaves out of params what a fio result cannot say, so that it is not
+ * compared (cmd_compare.c): how a file was filled (fill: whether fio's file
+ * is on this machine now), whether fio's writes laid the file out or
+ * overwrote it (alloc, when the translation is both runs: whether the file
+ * was there when fio ran), what an option fio takes bare decides when
+ * fio's JSON leaves it out (fio writes no option set without a value: a
+ * bare time_based, norandommap, hipri ...; the table of fio's words says
+ * which), and the size when only the file fio found could say it. */
+static void drop_unknown(json_t *params, const struct import *im, json_t *global, json_t *job,
+			 bool size_unknown)
+{
+	const char *alloc = im->njobs ? im->jobs[0].val[OPT_ALLOC] : NULL;
+	const struct fio_word *w;
+
+	json_object_del(params, "fill");
+	if (alloc && strchr(alloc, ','))
+		json_object_del(params, "alloc");
+	for (size_t i = 0; (w = fio_word_at(i)) != NULL; i++) {
+		const char *v = json_string_value(json_object_get(params, w->unsaid ? w->unsaid : ""));
+
+		/* (norandommap makes only a random pattern another) */
+		if (w->unsaid && !fio_sets(global, job, w->fio) &&
+		    (strcmp(w->unsaid, "pattern") != 0 || (v && strcmp(v, "random") == 0)))
+			json_object_del(params, w->unsaid);
+	}
+	if (size_unknown)
+		json_object_del(params, "size");
+}
+
+static int add_size(const char *size, const char ***names, const char ***values, size_t *n)
+{
+	const char **nn = realloc(*names, (*n + 1) * sizeof(*nn)), **vv;
+
+	if (nn)
+		*names = nn;
+	vv = nn ? realloc(*values, (*n + 1) * sizeof(*vv)) : NULL;
+	if (!vv)
+		return -1;
+	*values = vv;
+	nn[*n] = "size";
+	vv[*n] = size;
+	(*n)++;
+	return 0;
+}
+
+static int allow_writes(struct import *im)
+{
+	for (size_t i = 0; i < im->njobs; i++) {
+		struct import_job *ij = &im->jobs[i];
+
+		if (ij->val[OPT_FILENAME] && !ij->val[OPT_ALLOW_WRITE] &&
+		    !(ij->val[OPT_ALLOW_WRITE] = strdup(ij->val[OPT_FILENAME])))
+			return -1;
+	}
+	return 0;
+}
+
 /* The params iosweep records for the translation of one fio job; NULL with
- * why when it cannot be translated or planned. */
+ * why when it cannot be translated or planned.  size_bytes, when not 0, is
+ * a size to plan with where the job gives none (its file is gone): the
+ * params then leave the size out. */
 static json_t *job_params(json_t *global, json_t *job, const char *name, const char *path,
-			  uint64_t *loops, char *why)
+			  uint64_t size_bytes, uint64_t *loops, char *why)
 {
 	const char **names = NULL, **values = NULL;
 	struct fio_input in = { 0 };
@@ -81,15 +147,25 @@ static json_t *job_params(json_t *global, json_t *job, const char *name, const c
 	struct plan plan = { 0 };
 	json_t *params = NULL;
 	size_t n = 0;
+	char size[32];
 
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)size_bytes);
 	if (add_options(global, &names, &values, &n) < 0 ||
-	    add_options(job, &names, &values, &n) < 0) {
+	    add_options(job, &names, &values, &n) < 0 ||
+	    (size_bytes && add_size(size, &names, &values, &n) < 0)) {
 		err_set(why, "out of memory");
 		goto out;
 	}
 	if (fio_add_job(&in, name, names, values, n, path, why) < 0 ||
 	    import_translate(&in, &im, why) < 0)
 		goto out;
+	/* nothing is written here: the write-target check, which asks for
+	 * allow_write before a file iosweep did not make is written, is no
+	 * question about what fio measured */
+	if (allow_writes(&im) < 0) {
+		err_set(why, "out of memory");
+		goto out;
+	}
 	if (import_jobfile(&im, path, &jf, why) < 0 ||
 	    plan_expand(&plan, &jf, PLAN_ALONE, why) < 0) {
 		/* "PATH:LINE: " names no line of the result */
@@ -103,6 +179,8 @@ static json_t *job_params(json_t *global, json_t *job, const char *name, const c
 		goto out;
 	}
 	params = options_params_json(plan.runs[0].v);
+	if (params)
+		drop_unknown(params, &im, global, job, size_bytes != 0);
 	*loops = plan.runs[0].v[OPT_REPEAT].u;
 	plan_free(&plan);
 out:
@@ -195,6 +273,56 @@ static json_t *fio_repeat(json_t *job, const struct fio_dir *d, const bool *used
 	return rep;
 }
 
+/* job_params of a fio job; when it gives no size (nor filesize) and its
+ * file is not here now, the size fio found is not known either: it is
+ * planned with the bytes one loop moved and compared without a size. */
+static json_t *fio_params(json_t *global, json_t *job, const char *name, const char *path,
+			  uint64_t *loops, char *why)
+{
+	json_t *opts = json_object_get(job, "job options"), *params;
+	char first[ERR_MAX];
+	double bytes = number(json_object_get(job, "read"), "io_bytes") +
+		       number(json_object_get(job, "write"), "io_bytes");
+	uint64_t loop_bytes;
+
+	params = job_params(global, opts, name, path, 0, loops, why);
+	if (params || fio_sets(global, opts, "size") || fio_sets(global, opts, "filesize") ||
+	    !(bytes >= 1 && bytes < 1e18))
+		return params;
+	snprintf(first, sizeof(first), "%s", why);
+	/* loops are read from the options when the plan is made: a second
+	 * pass with the bytes of one loop */
+	params = job_params(global, opts, name, path, (uint64_t)bytes, loops, why);
+	if (params && *loops > 1) {
+		json_decref(params);
+		loop_bytes = (uint64_t)bytes / *loops;
+		params = loop_bytes ? job_params(global, opts, name, path, loop_bytes, loops, why)
+				    : NULL;
+	}
+	if (!params)
+		snprintf(why, ERR_MAX, "%s", first);
+	return params;
+}
+
+/* fio's fsync/fdatasync calls of one job (its "sync" object: fio counts
+ * them in lat_ns.N, its total_ios stays 0) as iosweep's flush figures. */
+static void fio_flushes(json_t *rep, json_t *job, uint64_t loops)
+{
+	json_t *lat = json_object_get(json_object_get(job, "sync"), "lat_ns");
+	json_t *pct = json_object_get(lat, "percentile"), *out;
+	double n = number(lat, "N");
+
+	if (!(n > 0))
+		return;
+	out = json_pack("{s:f, s:f}", "mean", number(lat, "mean"), "max", number(lat, "max"));
+	if (out && json_is_number(json_object_get(pct, "50.000000")))
+		json_object_set_new(out, "p50", json_real(number(pct, "50.000000")));
+	if (out && json_is_number(json_object_get(pct, "99.000000")))
+		json_object_set_new(out, "p99", json_real(number(pct, "99.000000")));
+	json_object_set_new(rep, "flushes", json_real(n / (double)loops));
+	json_object_set_new(rep, "flush_lat_ns", out);
+}
+
 /* One run from jobs[first..first+n) (clones of one fio job); NULL with
  * *unknown set to {"job", "why"} when the job's parameters cannot be known
  * (it cannot be translated or planned here): such a run is matched with
@@ -209,8 +337,7 @@ static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, con
 	uint64_t loops = 1;
 	char why[ERR_MAX] = "", note[200] = "";
 
-	params = job_params(global, json_object_get(job, "job options"), name ? name : "fio", path,
-			    &loops, why);
+	params = fio_params(global, job, name ? name : "fio", path, &loops, why);
 	if (!params) {
 		*unknown = json_pack("{s:s, s:s}", "job", name ? name : "fio", "why", why);
 		return NULL;
@@ -236,6 +363,8 @@ static json_t *fio_run(json_t *jobs, size_t first, size_t n, json_t *global, con
 		snprintf(note, sizeof(note), "fio's %.0f reads (its verify phase) are left out: "
 					     "iosweep's verify = after is not timed", d[0].ios);
 	rep = fio_repeat(job, d, used, n, loops);
+	if (rep && n == 1 && used[1])
+		fio_flushes(rep, job, loops);
 	run = json_pack("{s:s, s:o, s:[], s:b, s:b, s:I}", "job", name ? name : "fio", "params",
 			params, "repeats", "from_fio", 1, "failed", failed, "fio_clones",
 			(json_int_t)n);
@@ -369,6 +498,24 @@ static int fio_direction(const char *path, size_t i, const char *dir, json_t *r,
 	return fio_latency(path, where, json_object_get(r, "clat_ns"), err);
 }
 
+/* A job's "sync" figures (its fsync/fdatasync calls, read by fio_flushes):
+ * their latency as a direction's, and their count N whole. */
+static int fio_sync(const char *path, size_t i, json_t *sync, char *err)
+{
+	char where[FIO_WHERE_MAX];
+	json_t *lat = json_object_get(sync, "lat_ns");
+
+	if (!sync)
+		return 0;
+	if (!json_is_object(sync))
+		return err_set(err, "%s: jobs[%zu].sync: not an object", path, i);
+	snprintf(where, sizeof(where), "jobs[%zu].sync.lat_ns", i);
+	if (fio_latency(path, where, lat, err) < 0)
+		return -1;
+	snprintf(where, sizeof(where), "jobs[%zu].sync.lat_ns.N", i);
+	return fio_number(path, where, json_object_get(lat, "N"), false, true, err);
+}
+
 /* fio writes every option as a string; numjobs, read as a number here, is
  * one fio took (1 or more), unless it is not a plain number (left to import). */
 static int fio_options(const char *path, const char *at, json_t *opts, char *err)
@@ -417,6 +564,8 @@ static int fio_check_fields(json_t *doc, const char *path, char *err)
 			if (json_is_object(r) && fio_direction(path, i, dir_names[k], r, err) < 0)
 				return -1;
 		}
+		if (fio_sync(path, i, json_object_get(job, "sync"), err) < 0)
+			return -1;
 		if (error && !json_is_integer(error))
 			return err_set(err, "%s: jobs[%zu].error: not an integer; not a result fio "
 				       "wrote", path, i);
@@ -427,12 +576,38 @@ static int fio_check_fields(json_t *doc, const char *path, char *err)
 	return 0;
 }
 
+/* fio 2's JSON ("fio-2.21") has another layout: io_bytes in KiB, latency
+ * in µs ("lat", "clat"), no bw_bytes; read as fio 3's, its numbers would
+ * mean other things, so it is refused, as is a job in that layout under
+ * another version string. */
+static int fio_check_version(json_t *doc, const char *path, char *err)
+{
+	const char *v = json_string_value(json_object_get(doc, "fio version"));
+	json_t *read = json_object_get(json_array_get(json_object_get(doc, "jobs"), 0), "read");
+
+	if (strncmp(v, "fio-", 4) == 0 && v[4] >= '0' && v[4] <= '2' && v[5] == '.')
+		return err_set(err, "%s: a result of %.32s: fio 2's JSON layout (bytes in KiB, latency "
+				    "in microseconds) is not read; iosweep reads fio 3's "
+				    "(--output-format=json or json+)", path, v);
+	if (json_is_object(read) && !json_object_get(read, "bw_bytes") &&
+	    !json_object_get(read, "lat_ns") && json_object_get(read, "clat"))
+		return err_set(err, "%s: jobs[0].read has fio 2's layout (clat in microseconds, no "
+				    "bw_bytes or lat_ns): not read; iosweep reads fio 3's "
+				    "(--output-format=json or json+)", path);
+	return 0;
+}
+
 int resultfile_from_fio(json_t **doc, const char *path, char *err)
 {
 	json_t *jobs = json_object_get(*doc, "jobs"), *global = json_object_get(*doc, "global options");
 	json_t *runs = json_array(), *unknowns = json_array(), *out;
 	size_t njobs = json_array_size(jobs);
 
+	if (fio_check_version(*doc, path, err) < 0) {
+		json_decref(runs);
+		json_decref(unknowns);
+		return -1;
+	}
 	if (!json_is_array(jobs) || !runs || !unknowns) {
 		json_decref(runs);
 		json_decref(unknowns);

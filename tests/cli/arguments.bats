@@ -88,7 +88,7 @@ refused() {
 	refused plot -q r.json -q
 	refused plot --alpha r.json --alpha 0.1
 	refused import --set a.fio --set size=1m
-	refused import --job a.fio --job a
+	refused import --alpha a.fio --alpha 0.1
 	refused options --set --set size=1m
 	refused help --job --job a
 	[ ! -e "$TESTDIR/f" ]
