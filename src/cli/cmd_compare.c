@@ -58,6 +58,9 @@ struct side {
 	double median, lo, hi;
 	size_t n;                /* 0: no repeats (or no such run) */
 	bool has_ci;
+	bool absent;             /* n is 0 but the run has completed repeats: the file
+				    has not the figure (a fio mixed job's p99 of both
+				    directions together) */
 };
 
 struct cell {
@@ -362,6 +365,8 @@ static int compute_cell(struct cell *c, const struct resultfile_run *old,
 	stats_summarize(b, nb, &sn);
 	side_set(&c->old, &so);
 	side_set(&c->new, &sn);
+	c->old.absent = old && !na && old->nrepeats > old->ninterrupted;
+	c->new.absent = new && !nb && new->nrepeats > new->ninterrupted;
 	/* one repeat on a side (a fio result): no test, and no p to print */
 	c->p = na < 2 || nb < 2 ? NAN : stats_mann_whitney_p(a, na, b, nb);
 	c->change_pct = NAN;
@@ -451,7 +456,7 @@ static void side_text(const struct figure *f, const struct side *s, bool *range,
 	char v[64];
 
 	if (s->n == 0) {
-		snprintf(buf, n, "%s", "no repeats");
+		snprintf(buf, n, "%s", s->absent ? "not in the file" : "no repeats");
 		return;
 	}
 	figure_format(f, s->median, v, sizeof(v));

@@ -139,7 +139,7 @@ const struct cli_command cli_commands[] = {
 		  "translated as written are listed in its comments and in one warning; one\n"
 		  "that changes what is measured and cannot be translated (trims, a verify\n"
 		  "pattern, an offset, ...) is refused with FILE:LINE and exit status 2;\n"
-		  "every refusal of every file is said at once, one line each, and\n"
+		  "every refusal of every job and file is said at once, one line each, and\n"
 		  "nothing is written.  -o PATH is replaced atomically, as run -o does.\n"
 		  "A write job never gets allow_write: the warning says when to add it.",
 	  .example = "iosweep import -o rand.ini -- fio --name=r --rw=randread --size=1g "

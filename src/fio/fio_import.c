@@ -20,8 +20,14 @@
 #include "job/fio_words.h"
 #include "lib/error.h"
 
-static int translate_job(struct import *im, const struct fio_job *job, char *err)
+/* One job, appended to im.  Without refused: -1 with why in err at its
+ * first setting that cannot be translated.  With refused: each such
+ * setting handed to it (the job's settings all read, so that one try
+ * names every one), and the number handed. */
+static int translate_job(struct import *im, const struct fio_job *job,
+			 void (*refused)(void *arg, const char *why), void *arg, char *err)
 {
+	int nrefused = 0;
 	struct fio_state st = {
 		.job = job, .op = OP_READ, .bs_rw = { 4096, 4096 }, .bs_hi = { 4096, 4096 },
 		.engine = "sync", .iodepth = 1,
@@ -32,13 +38,20 @@ static int translate_job(struct import *im, const struct fio_job *job, char *err
 	struct import_job *jobs;
 
 	if (rules_kb_base(job, &st.kb_base, err) < 0)
-		return -1;
-	for (size_t i = 0; i < job->nset; i++)
-		if (rules_apply(im, &st, &job->set[i], err) < 0)
+		return refused ? (refused(arg, err), 1) : -1;
+	for (size_t i = 0; i < job->nset; i++) {
+		if (rules_apply(im, &st, &job->set[i], err) == 0)
+			continue;
+		if (!refused)
 			return -1;
+		refused(arg, err);
+		nrefused++;
+	}
+	if (nrefused)
+		return nrefused;
 	jobs = fio_grow(im->jobs, im->njobs, sizeof(*jobs));
 	if (!jobs)
-		return err_set(err, "out of memory");
+		return refused ? (refused(arg, "out of memory"), 1) : err_set(err, "out of memory");
 	im->jobs = jobs;
 	memset(&jobs[im->njobs], 0, sizeof(*jobs));
 	if (finish_job(im, &st, &jobs[im->njobs], err) < 0) {
@@ -48,7 +61,7 @@ static int translate_job(struct import *im, const struct fio_job *job, char *err
 			free(ij->val[k]);
 		free(ij->name);
 		free(ij->fio_name);
-		return -1;
+		return refused ? (refused(arg, err), 1) : -1;
 	}
 	im->njobs++;
 	return 0;
@@ -111,12 +124,19 @@ static int translate(const struct fio_input *in, struct import *out,
 		if (setting_note(out, &in->flags[i], NULL, why) < 0)
 			return err_set(err, "out of memory");
 	for (size_t i = 0; i < in->njobs; i++) {
-		if (check_order(in, i, err) == 0 && translate_job(out, &in->jobs[i], err) == 0)
+		int n;
+
+		if (check_order(in, i, err) < 0) {
+			if (!refused)
+				return -1;
+			refused(arg, err);
+			nrefused++;
 			continue;
-		if (!refused)
+		}
+		n = translate_job(out, &in->jobs[i], refused, arg, err);
+		if (n < 0)
 			return -1;
-		refused(arg, err);
-		nrefused++;
+		nrefused += n;
 	}
 	return nrefused;
 }

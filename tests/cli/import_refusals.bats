@@ -31,6 +31,18 @@ fio_files() {
 	[ "${#lines[@]}" -eq 2 ]
 }
 
+@test 'every refused setting of one job is said too, each at its line' {
+	fio_files
+	printf '[j]\nrw=randread:8\nsize=1m\nbs=1.5k\noffset=4k\ndirect=1\n' >j.fio
+	run "$IOSWEEP" import j.fio
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" == "iosweep: j.fio:2: rw=randread:8: "* ]]
+	[[ "${lines[1]}" == "iosweep: j.fio:4: bs=1.5k: "* ]]
+	[[ "${lines[2]}" == "iosweep: j.fio:5: offset=4k: "* ]]
+}
+
 @test '--job NAME imports only the named fio jobs, in the file order; an unknown name is refused' {
 	fio_files
 	run "$IOSWEEP" import one.fio --job c --job a
