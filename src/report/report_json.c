@@ -175,6 +175,10 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		set(o, "cold_pages_from_host", json_boolean(figure_cold_from_host(res)));
 	if (o)
 		set(o, "memory_fs", json_text(res->memory_fs));
+	if (o)
+		set(o, "device", json_text(res->device[0] ? res->device : NULL));
+	if (o)
+		set(o, "device_absent", json_text(res->device_absent[0] ? res->device_absent : NULL));
 	if (o && (base || run->job->opt[OPT_BASELINE].n))
 		set(o, "baseline",
 		    base ? json_pack("{s:o, s:I, s:f}", "job", json_text(base->run->job->name),

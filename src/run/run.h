@@ -32,6 +32,8 @@ struct run_result {
 	const char *note;          /* the engine's caveat for this run, or NULL */
 	const char *memory_fs;     /* "tmpfs", "ramfs": the file system of the file keeps it
 				    * only in memory, so nothing written is durable; or NULL */
+	char device[128];          /* the block device(s) sampled ("loop0"), or "" */
+	char device_absent[160];   /* why none was, or "" */
 };
 
 enum run_phase { PHASE_IDLE, PHASE_CREATE, PHASE_CACHE, PHASE_MEASURE };

@@ -318,6 +318,45 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 	return 0;
 }
 
+/* a / b, or NAN for nothing moved the run's way */
+static double ratio_or_nan(double a, uint64_t b)
+{
+	return b ? a / (double)b : NAN;
+}
+
+/* The device's figures of a repeat from its samples before and after the
+ * timed part (runner.dev_at); NAN where there are none.  After the repeat's
+ * bytes are added up. */
+static void tally_device(const struct runner *r, struct repeat_result *rr)
+{
+	uint64_t elapsed_ns = r->dev_ns[1] - r->dev_ns[0];
+	const uint64_t app[2] = { rr->dir_bytes[IO_READ], rr->dir_bytes[IO_WRITE] };
+	struct devstat_delta d;
+	uint64_t excess[2];
+
+	rr->dev_reads = rr->dev_writes = rr->dev_read_bytes = rr->dev_write_bytes = NAN;
+	rr->dev_read_merges = rr->dev_write_merges = rr->dev_busy_s = rr->dev_queue_depth = NAN;
+	rr->dev_read_await_ns = rr->dev_write_await_ns = rr->dev_read_amp = NAN;
+	rr->dev_write_amp = rr->dev_read_excess_bytes = rr->dev_write_excess_bytes = NAN;
+	if (!r->dev_ok || devstat_diff(&r->dev_at[0], &r->dev_at[1], &d) < 0)
+		return;
+	devstat_excess(&d, app, rr->ops[IO_READ], !r->direct, r->dev.readahead_bytes, excess);
+	rr->dev_reads = (double)d.ios[0];
+	rr->dev_writes = (double)d.ios[1];
+	rr->dev_read_bytes = (double)d.bytes[0];
+	rr->dev_write_bytes = (double)d.bytes[1];
+	rr->dev_read_merges = (double)d.merges[0];
+	rr->dev_write_merges = (double)d.merges[1];
+	rr->dev_busy_s = (double)d.busy_ms / 1e3;
+	rr->dev_queue_depth = elapsed_ns ? (double)d.queue_ms * 1e6 / (double)elapsed_ns : NAN;
+	rr->dev_read_await_ns = ratio_or_nan((double)d.ticks_ms[0] * 1e6, d.ios[0]);
+	rr->dev_write_await_ns = ratio_or_nan((double)d.ticks_ms[1] * 1e6, d.ios[1]);
+	rr->dev_read_amp = ratio_or_nan((double)d.bytes[0], app[0]);
+	rr->dev_write_amp = ratio_or_nan((double)d.bytes[1], app[1]);
+	rr->dev_read_excess_bytes = (double)excess[0];
+	rr->dev_write_excess_bytes = (double)excess[1];
+}
+
 int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
 		 const struct rusage *ru0, const struct rusage *ru1)
 {
@@ -327,5 +366,7 @@ int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64
 	tally_dirty(r, &tl);
 	tally_ranks(r, rr, &tl);
 	fill_figures(r, rr, &tl);
+	tally_device(r, rr);
 	return fill_series(r, rr);
 }
+
