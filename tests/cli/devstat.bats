@@ -6,6 +6,7 @@
 load helpers
 
 LOOP=
+MNT=
 
 # loop_dev MIB: LOOP, a loop device over a new file of MIB MiB of random
 # bytes, settled (udev's probe of a new device is done before we measure),
@@ -18,6 +19,7 @@ loop_dev() {
 }
 
 teardown() {
+	[ -z "$MNT" ] || umount "$MNT"
 	[ -z "$LOOP" ] || losetup -d "$LOOP"
 	rm -rf "$TESTDIR" ${SHM:+"$SHM"}
 }
@@ -136,4 +138,30 @@ foreign_shim() {
 	grep -E '^1 .* - ' "$TESTDIR/r.txt"
 	[ "$(grep -c 'no device statistics' "$TESTDIR/r.txt")" -eq 1 ]
 	grep -qx 'dev/app -: run 0 and others like it: no device statistics: its file system (tmpfs) has no block device' "$TESTDIR/r.txt"
+}
+
+@test "a file on ext4 on the device: a synced write reaches it whole, within what a journal explains" {
+	loop_dev 32
+	command -v mkfs.ext4 >/dev/null || skip "no mkfs.ext4"
+	# no lazy init: its kernel thread would write the inode tables during the runs
+	mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$LOOP"
+	mkdir "$TESTDIR/mnt"
+	mount "$LOOP" "$TESTDIR/mnt" || skip "cannot mount ext4 here"
+	MNT=$TESTDIR/mnt
+	job r "[a]\nfilename = $MNT/f\nsize = 4m\nbs = 64k\nop = write\nsync = end\nrepeat = 2\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 0 ]
+	[ "$(get "d['runs'][0]['device']")" = "$(basename "$LOOP")" ]
+	/usr/bin/python3 - "$TESTDIR/r.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for rep in d["runs"][0]["repeats"]:
+    dev = rep["device"]
+    assert rep["write_bytes"] == 4194304, rep["write_bytes"]
+    # the flush at the end made every byte reach the device before the sample
+    assert 4194304 <= dev["write_bytes"] <= 2 * 4194304 + (1 << 20), dev
+    assert dev["write_amp"] >= 1 and dev["write_excess_bytes"] == 0, dev
+    assert dev["read_amp"] is None, dev
+PY
+	! echo "$output" | grep -q 'another process'
 }
