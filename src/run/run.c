@@ -767,10 +767,13 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 		res->note = r.engine->note;
 	res->memory_fs = prepare_memory_fs(r.w[0].eng.fd);
 	/* ranks on several hosts have several devices: none is the run's */
-	if (dist_size() == 1)
-		devstat_open(&r.dev, r.w[0].eng.fd);
-	else
+	if (dist_size() > 1)
 		snprintf(r.dev.why, sizeof(r.dev.why), "%s", "it ran on several ranks");
+	else if (v[OPT_RAMP].u) /* the device would count the unmeasured ramp as well */
+		snprintf(r.dev.why, sizeof(r.dev.why), "%s", "its ramp is not measured, and the "
+			 "device's counters cannot leave it out");
+	else
+		devstat_open(&r.dev, r.w[0].eng.fd);
 	snprintf(res->device, sizeof(res->device), "%s", r.dev.n ? r.dev.name : "");
 	snprintf(res->device_absent, sizeof(res->device_absent), "%s", r.dev.n ? "" : r.dev.why);
 	for (unsigned i = 0; i < warmup + repeat; i++) {

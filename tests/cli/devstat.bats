@@ -165,3 +165,14 @@ for rep in d["runs"][0]["repeats"]:
 PY
 	! echo "$output" | grep -q 'another process'
 }
+
+@test "a run with an unmeasured ramp has no device figures, and says why" {
+	head -c 256k /dev/urandom >"$TESTDIR/f"
+	job r "[a]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 50ms\nramp = 50ms\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 0 ]
+	[ "$(get "d['runs'][0]['device']")" = None ]
+	[ "$(get "d['runs'][0]['device_absent']")" = "its ramp is not measured, and the device's counters cannot leave it out" ]
+	[ "$(dev 0 0 read_bytes)" = None ]
+	echo "$output" | grep -qx "dev/app -: run 0: no device statistics: its ramp is not measured, and the device's counters cannot leave it out"
+}
