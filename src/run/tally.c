@@ -332,15 +332,26 @@ static void tally_device(const struct runner *r, struct repeat_result *rr)
 	uint64_t elapsed_ns = r->dev_ns[1] - r->dev_ns[0];
 	const uint64_t app[2] = { rr->dir_bytes[IO_READ], rr->dir_bytes[IO_WRITE] };
 	struct devstat_delta d;
-	uint64_t excess[2];
+	uint64_t excess[2], explained[2] = { app[0], app[1] };
 
+	/* a repeat cut short (a signal, runtime) leaves units in flight that the
+	 * device completes and the run does not count: at most every unit of
+	 * every worker (the loop's units are of bs at most) */
+	if (rr->interrupted || rr->runtime_limited)
+		for (int k = 0; k < 2; k++) {
+			uint64_t unit = r->run->v[OPT_BS].u, n = (uint64_t)r->nw * r->w[0].eng.iodepth;
+
+			if (__builtin_mul_overflow(unit, n, &unit) ||
+			    __builtin_add_overflow(explained[k], unit, &explained[k]))
+				explained[k] = UINT64_MAX;
+		}
 	rr->dev_reads = rr->dev_writes = rr->dev_read_bytes = rr->dev_write_bytes = NAN;
 	rr->dev_read_merges = rr->dev_write_merges = rr->dev_busy_s = rr->dev_queue_depth = NAN;
 	rr->dev_read_await_ns = rr->dev_write_await_ns = rr->dev_read_amp = NAN;
 	rr->dev_write_amp = rr->dev_read_excess_bytes = rr->dev_write_excess_bytes = NAN;
 	if (!r->dev_ok || devstat_diff(&r->dev_at[0], &r->dev_at[1], &d) < 0)
 		return;
-	devstat_excess(&d, app, rr->ops[IO_READ], !r->direct, r->dev.readahead_bytes, excess);
+	devstat_excess(&d, explained, rr->ops[IO_READ], !r->direct, r->dev.readahead_bytes, excess);
 	rr->dev_reads = (double)d.ios[0];
 	rr->dev_writes = (double)d.ios[1];
 	rr->dev_read_bytes = (double)d.bytes[0];
