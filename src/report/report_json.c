@@ -184,6 +184,10 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 			      isnan(res->auto_spread_pct) ? json_null()
 							  : json_real(res->auto_spread_pct),
 			      "target_pct", REPEAT_AUTO_TARGET_PCT));
+	if (o)
+		set(o, "device", json_text(res->device[0] ? res->device : NULL));
+	if (o)
+		set(o, "device_absent", json_text(res->device_absent[0] ? res->device_absent : NULL));
 	if (o && (base || run->job->opt[OPT_BASELINE].n))
 		set(o, "baseline",
 		    base ? json_pack("{s:o, s:I, s:f}", "job", json_text(base->run->job->name),

@@ -22,6 +22,7 @@
 
 struct columns {
 	bool job, baseline, consume, dirty;
+	bool device; /* the dev/app column (dropped when the table would be too wide) */
 	bool mixed; /* some run is op=readwrite: its cells are per direction */
 	bool timed; /* some run is time_based: its time is the runtime, not a time to end */
 };
@@ -63,6 +64,8 @@ static void header(struct texttable *t, const struct report *r, const struct col
 	tt_add(t, "p50");
 	tt_add(t, "p99");
 	tt_add(t, "cached");
+	if (c->device)
+		tt_add(t, "dev/app");
 	if (c->dirty)
 		tt_add(t, "dirty");
 	if (c->baseline)
@@ -201,6 +204,30 @@ static void figure_cell(struct texttable *t, const struct run_result *res, const
 	tt_add(t, "r %s w %s", a, b);
 }
 
+/* The device's bytes over the run's, per direction the run moved: "1.00×",
+ * "r 1.00× w 2.10×"; "-" where the device's counters are not known. */
+static void device_text(const struct run_result *res, char *buf, size_t n)
+{
+	static const char *const names[2] = { "dev_read_amp", "dev_write_amp" };
+	const struct repeat_result *rr = figure_first_completed(res);
+	size_t len = 0;
+	bool both = rr && rr->ops[IO_READ] && rr->ops[IO_WRITE];
+
+	buf[0] = '\0';
+	for (int d = 0; rr && d < 2 && len < n; d++) {
+		const struct figure *f = figure_find(names[d]);
+		struct summary s;
+
+		figure_summary(f, res, &s);
+		if (!s.n)
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s%.2f×", len ? " " : "",
+					both ? (d ? "w " : "r ") : "", s.median);
+	}
+	if (!buf[0])
+		snprintf(buf, n, "%s", "-");
+}
+
 static void row(struct texttable *t, const struct report *r, const struct columns *c,
 		const struct run_result *res, struct legend *lg)
 {
@@ -217,7 +244,7 @@ static void row(struct texttable *t, const struct report *r, const struct column
 			tt_add(t, "%s", plan_cell(run, i, val, sizeof(val)));
 	if (figure_ncompleted(res) == 0) {
 		tt_add(t, "%s", res->failed ? "failed" : res->nrep ? "interrupted" : "not run");
-		for (int k = 0; k < 5 + c->dirty + c->baseline + c->consume; k++)
+		for (int k = 0; k < 5 + c->device + c->dirty + c->baseline + c->consume; k++)
 			tt_add(t, "%s", "");
 		return;
 	}
@@ -238,6 +265,10 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	figure_cell(t, res, "lat_p99_ns");
 	cached_text(res, lg, a, sizeof(a));
 	tt_add(t, "%s", a);
+	if (c->device) {
+		device_text(res, a, sizeof(a));
+		tt_add(t, "%s", a);
+	}
 	if (c->dirty)
 		tt_add(t, "%s", dirty_text(res, a, sizeof(a)));
 	if (c->baseline) {
@@ -360,6 +391,45 @@ static void write_notes(FILE *f, const struct run_result *res)
 	}
 }
 
+/* The device saw I/O the run cannot explain (devstat_excess): another
+ * process used it during the measurement. */
+static void device_notes(FILE *f, const struct run_result *res)
+{
+	static const char *const names[2] = { "dev_read_excess_bytes", "dev_write_excess_bytes" };
+	static const char *const what[2] = { "read", "wrote" };
+	char a[32];
+
+	for (int d = 0; d < 2; d++) {
+		const struct figure *fig = figure_find(names[d]);
+		struct summary s;
+
+		figure_summary(fig, res, &s);
+		if (!s.n || !(s.max > 0))
+			continue;
+		figure_format(fig, s.max, a, sizeof(a));
+		fprintf(f, "run %zu: its device (%s) %s up to %s more than the run's I/O explains:\n"
+			   "  another process used it during the measurement (%s in JSON)\n",
+			res->run->index, res->device, what[d], a, fig->name);
+	}
+}
+
+/* Once per reason: why some runs have no device figures. */
+static void device_absent_note(FILE *f, const struct report *r)
+{
+	const char *last = NULL;
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		const struct run_result *res = &r->results[i];
+
+		if (!res->device_absent[0] || !figure_ncompleted(res) ||
+		    (last && strcmp(last, res->device_absent) == 0))
+			continue;
+		last = res->device_absent;
+		fprintf(f, "dev/app -: run %zu%s: no device statistics: %s\n", res->run->index,
+			i + 1 < r->ndone ? " and others like it" : "", last);
+	}
+}
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -401,7 +471,10 @@ static void notes(FILE *f, const struct report *r)
 			rank_spread(f, r, res);
 		if (res->nrep)
 			write_notes(f, res);
+		if (res->nrep)
+			device_notes(f, res);
 	}
+	device_absent_note(f, r);
 	cold_from_host_note(f, r);
 	if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu runs done\n", r->ndone, r->plan->n);
@@ -439,6 +512,8 @@ static void legend(FILE *f, const struct legend *lg, const struct columns *c)
 		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
 	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
 		   "when they differ)\n");
+	fprintf(f, "dev/app%s: bytes the block device under the file moved / bytes the run "
+		   "moved\n", c->device ? "" : " (below: no room in the table)");
 	if (lg->unknown)
 		fprintf(f, "?: the page-cache state of the file could not be read (cachestat and "
 			   "mincore tell it only to the file's owner or root)\n");
@@ -446,29 +521,78 @@ static void legend(FILE *f, const struct legend *lg, const struct columns *c)
 		fprintf(f, "!: a repeat did not start in the state the cache policy asks for\n");
 }
 
+/* The widest a table may be: a terminal of 120 columns. */
+#define TABLE_MAX_WIDTH 120
+
+/* The columns the printed table takes. */
+static size_t table_width(const struct texttable *t)
+{
+	size_t sum = 0;
+
+	for (size_t col = 0; col < t->ncols; col++) {
+		size_t w = 0;
+
+		for (size_t k = col; k < t->ncells; k += t->ncols) {
+			size_t x = tt_width(t->cells[k]);
+
+			w = x > w ? x : w;
+		}
+		sum += w + (col ? 2 : 0);
+	}
+	return sum;
+}
+
+static void table_build(struct texttable *t, const struct report *r, const struct columns *c,
+			struct legend *lg)
+{
+	size_t ncols = 7 + c->device + c->job + c->dirty + c->baseline + c->consume;
+
+	for (int i = 0; i < OPT__COUNT; i++)
+		ncols += plan_column(r->plan, i);
+	tt_init(t, ncols);
+	for (size_t i = 1; i < ncols; i++)
+		t->right[i] = true;
+	t->right[c->job] = false;
+	header(t, r, c);
+	for (size_t i = 0; i < r->ndone; i++)
+		row(t, r, c, &r->results[i], lg);
+}
+
+/* dev/app of each run, when the table had no room for it: a few a line. */
+static void device_list(FILE *f, const struct report *r)
+{
+	char a[64];
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		if (!figure_ncompleted(&r->results[i]))
+			continue;
+		device_text(&r->results[i], a, sizeof(a));
+		fprintf(f, "%srun %zu %s%s", i % 6 ? ", " : "dev/app: ", r->results[i].run->index, a,
+			i % 6 == 5 || i + 1 == r->ndone ? "\n" : "");
+	}
+}
+
 static int table_end(struct report_sink *s, const struct report *r, char *err)
 {
 	struct legend lg = { 0 };
 	struct texttable t;
 	struct columns c;
-	size_t ncols = 7;
 	FILE *f = s->f;
 
 	find_columns(r, &c);
-	ncols += c.job + c.dirty + c.baseline + c.consume;
-	for (int i = 0; i < OPT__COUNT; i++)
-		ncols += plan_column(r->plan, i);
-	tt_init(&t, ncols);
-	for (size_t i = 1; i < ncols; i++)
-		t.right[i] = true;
-	t.right[c.job] = false;
-	header(&t, r, &c);
-	for (size_t i = 0; i < r->ndone; i++)
-		row(&t, r, &c, &r->results[i], &lg);
+	c.device = true;
+	table_build(&t, r, &c, &lg);
+	if (table_width(&t) > TABLE_MAX_WIDTH) {
+		tt_free(&t);
+		c.device = false;
+		table_build(&t, r, &c, &lg);
+	}
 	plan_print_constants(r->plan, f);
 	tt_print(&t, f, "");
 	tt_free(&t);
 	legend(f, &lg, &c);
+	if (!c.device)
+		device_list(f, r);
 	notes(f, r);
 	return report_close(s, err);
 }

@@ -49,6 +49,16 @@ struct repeat_result {
 	double cpu_user_s, cpu_sys_s;
 	uint64_t major_faults, minor_faults, ctx_voluntary, ctx_involuntary;
 	double resident_before, resident_after; /* fraction; < 0: unknown */
+	/* what the block device under the file did between the samples taken just
+	 * before and just after the timed part (io/devstat.h), NAN where there is
+	 * no figure: no block device, several ranks, counters unreadable or gone
+	 * backwards.  The amplifications are device bytes / the run's bytes (NAN:
+	 * the run moved none that way); the excess, the device bytes beyond what
+	 * the run can explain (devstat_excess) */
+	double dev_reads, dev_writes, dev_read_bytes, dev_write_bytes;
+	double dev_read_merges, dev_write_merges, dev_busy_s, dev_queue_depth;
+	double dev_read_await_ns, dev_write_await_ns, dev_read_amp, dev_write_amp;
+	double dev_read_excess_bytes, dev_write_excess_bytes;
 	bool cache_as_asked;   /* residency before matched the policy */
 	uint64_t sum;          /* checksum or integer sum (consume) */
 	bool interrupted;      /* cut short by a signal */

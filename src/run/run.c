@@ -29,6 +29,7 @@
 
 #include "io/cache.h"
 #include "io/consume.h"
+#include "io/devstat.h"
 #include "io/engines/engine.h"
 #include "io/ioloop.h"
 #include "io/pattern.h"
@@ -347,6 +348,7 @@ static void runner_free(struct runner *r)
 	if (r->series)
 		series_free(r->series);
 	free(r->series);
+	devstat_close(&r->dev);
 }
 
 /* Each worker's share of the units, and the hints, for one repeat (not
@@ -616,6 +618,14 @@ static int join_cut_number(struct runner *r, char *err)
 	return 0;
 }
 
+/* The device's counters just before (k = 0) and just after (1) the timed
+ * part (not timed); r->dev_ok says whether both were read. */
+static void device_sample(struct runner *r, int k)
+{
+	r->dev_ok = (k == 0 || r->dev_ok) && r->dev.n && devstat_sample(&r->dev, &r->dev_at[k]) == 0;
+	r->dev_ns[k] = now_ns();
+}
+
 /* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
  * Every rank reaches each of its agrees (dist.h). */
 static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
@@ -657,11 +667,13 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		r->status->nsnaps = r->nw;
 	}
 	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
+	device_sample(r, 0);
 	t0 = now_ns();
 	clock_gettime(CLOCK_REALTIME, &wall);
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = repeat_measure(r);
 	getrusage(RUSAGE_SELF, &ru1);
+	device_sample(r, 1);
 	for (unsigned t = 0; t < r->nw; t++)
 		ioloop_finish(&r->w[t]);
 	status_idle(r->status);
@@ -799,6 +811,16 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 	if (r.engine->note && !r.direct)
 		res->note = r.engine->note;
 	res->memory_fs = prepare_memory_fs(r.w[0].eng.fd);
+	/* ranks on several hosts have several devices: none is the run's */
+	if (dist_size() > 1)
+		snprintf(r.dev.why, sizeof(r.dev.why), "%s", "it ran on several ranks");
+	else if (v[OPT_RAMP].u) /* the device would count the unmeasured ramp as well */
+		snprintf(r.dev.why, sizeof(r.dev.why), "%s", "its ramp is not measured, and the "
+			 "device's counters cannot leave it out");
+	else
+		devstat_open(&r.dev, r.w[0].eng.fd);
+	snprintf(res->device, sizeof(res->device), "%s", r.dev.n ? r.dev.name : "");
+	snprintf(res->device_absent, sizeof(res->device_absent), "%s", r.dev.n ? "" : r.dev.why);
 	for (unsigned i = 0; i < warmup + repeat; i++) {
 		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
 		double thread_s[nw * (size_t)dist_size()], rank_s[dist_size()];

@@ -36,6 +36,8 @@ struct run_result {
 	 * the 95% confidence interval of the median, in % of it, when they did */
 	enum repeat_stop { REPEAT_FIXED, REPEAT_TARGET, REPEAT_COUNT, REPEAT_BUDGET } auto_stop;
 	double auto_spread_pct;
+	char device[128];          /* the block device(s) sampled ("loop0"), or "" */
+	char device_absent[160];   /* why none was, or "" */
 };
 /* "target", "count", "budget" by enum repeat_stop (REPEAT_FIXED: NULL) */
 extern const char *const repeat_stop_names[];

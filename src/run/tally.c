@@ -318,6 +318,56 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 	return 0;
 }
 
+/* a / b, or NAN for nothing moved the run's way */
+static double ratio_or_nan(double a, uint64_t b)
+{
+	return b ? a / (double)b : NAN;
+}
+
+/* The device's figures of a repeat from its samples before and after the
+ * timed part (runner.dev_at); NAN where there are none.  After the repeat's
+ * bytes are added up. */
+static void tally_device(const struct runner *r, struct repeat_result *rr)
+{
+	uint64_t elapsed_ns = r->dev_ns[1] - r->dev_ns[0];
+	const uint64_t app[2] = { rr->dir_bytes[IO_READ], rr->dir_bytes[IO_WRITE] };
+	struct devstat_delta d;
+	uint64_t excess[2], explained[2] = { app[0], app[1] };
+
+	/* a repeat cut short (a signal, runtime) leaves units in flight that the
+	 * device completes and the run does not count: at most every unit of
+	 * every worker (the loop's units are of bs at most) */
+	if (rr->interrupted || rr->runtime_limited)
+		for (int k = 0; k < 2; k++) {
+			uint64_t unit = r->run->v[OPT_BS].u, n = (uint64_t)r->nw * r->w[0].eng.iodepth;
+
+			if (__builtin_mul_overflow(unit, n, &unit) ||
+			    __builtin_add_overflow(explained[k], unit, &explained[k]))
+				explained[k] = UINT64_MAX;
+		}
+	rr->dev_reads = rr->dev_writes = rr->dev_read_bytes = rr->dev_write_bytes = NAN;
+	rr->dev_read_merges = rr->dev_write_merges = rr->dev_busy_s = rr->dev_queue_depth = NAN;
+	rr->dev_read_await_ns = rr->dev_write_await_ns = rr->dev_read_amp = NAN;
+	rr->dev_write_amp = rr->dev_read_excess_bytes = rr->dev_write_excess_bytes = NAN;
+	if (!r->dev_ok || devstat_diff(&r->dev_at[0], &r->dev_at[1], &d) < 0)
+		return;
+	devstat_excess(&d, explained, rr->ops[IO_READ], !r->direct, r->dev.readahead_bytes, excess);
+	rr->dev_reads = (double)d.ios[0];
+	rr->dev_writes = (double)d.ios[1];
+	rr->dev_read_bytes = (double)d.bytes[0];
+	rr->dev_write_bytes = (double)d.bytes[1];
+	rr->dev_read_merges = (double)d.merges[0];
+	rr->dev_write_merges = (double)d.merges[1];
+	rr->dev_busy_s = (double)d.busy_ms / 1e3;
+	rr->dev_queue_depth = elapsed_ns ? (double)d.queue_ms * 1e6 / (double)elapsed_ns : NAN;
+	rr->dev_read_await_ns = ratio_or_nan((double)d.ticks_ms[0] * 1e6, d.ios[0]);
+	rr->dev_write_await_ns = ratio_or_nan((double)d.ticks_ms[1] * 1e6, d.ios[1]);
+	rr->dev_read_amp = ratio_or_nan((double)d.bytes[0], app[0]);
+	rr->dev_write_amp = ratio_or_nan((double)d.bytes[1], app[1]);
+	rr->dev_read_excess_bytes = (double)excess[0];
+	rr->dev_write_excess_bytes = (double)excess[1];
+}
+
 int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
 		 const struct rusage *ru0, const struct rusage *ru1)
 {
@@ -327,5 +377,7 @@ int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64
 	tally_dirty(r, &tl);
 	tally_ranks(r, rr, &tl);
 	fill_figures(r, rr, &tl);
+	tally_device(r, rr);
 	return fill_series(r, rr);
 }
+

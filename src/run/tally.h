@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "io/devstat.h"
 #include "io/ioloop.h"
 #include "io/prepare.h"
 #include "lib/hist.h"
@@ -45,6 +46,10 @@ struct runner {
 				     * for coverage; this rank's own after them */
 	struct pattern_range *mine;
 	double *thread_s;      /* this rank's threads' times to end */
+	struct devstat dev;    /* the block device under the file (one rank only) */
+	struct devstat_sample dev_at[2]; /* its counters before and after the timed part */
+	uint64_t dev_ns[2];    /* when they were read */
+	bool dev_ok;           /* both were */
 };
 
 /* Where share k of n units split into `parts` contiguous shares starts. */
