@@ -16,8 +16,8 @@
 /* spellings, the value help names (NULL: takes none), help */
 const struct cli_flag cli_flags[NFLAGS] = {
 	[FLAG_OUTPUT] = { 'o', "output", "FORMAT[:PATH]",
-		"table (the default), json, csv, or series (one CSV row per interval of a\n"
-		"repeat: see the interval option); to PATH, or to stdout without one (or with\n"
+		"table (the default), json, csv, md (the table as Markdown), or series (one CSV\n"
+		"row per interval of a repeat: see the interval option); to PATH, or to stdout without one (or with\n"
 		"'-'); may be given several times, but only one format may take stdout.  The\n"
 		"table stays on stdout when the other formats go to files, unless --quiet" },
 	[FLAG_OUTPUT_PATH] = { 'o', "output", "PATH",
@@ -62,7 +62,7 @@ const struct cli_command cli_commands[] = {
 	  .usage = "run JOB.ini [-o FORMAT[:PATH]]... [--set KEY=VALUE]... [--job NAME]... "
 		   "[--quiet]",
 	  .summary = "run the plan of a job file and report the results (FORMAT: table, json, csv, "
-		     "series)",
+		     "series, md)",
 	  .text = "Runs every run of the job file's plan, each repeated as the job says, and\n"
 		  "reports the results.  A JOB.ini that is not found as given and has no '/' is\n"
 		  "also looked for in the installed jobs directory (" IOSWEEP_JOBS_DIR ").\n"

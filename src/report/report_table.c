@@ -108,11 +108,7 @@ static void ratio_text(const struct report *r, const struct run_result *res, cha
 }
 
 /* What the legend below the table must explain. */
-struct legend {
-	bool range;   /* some spread is of min..max */
-	bool unknown; /* some residency could not be read */
-	bool missed;  /* some repeat did not start in the state asked for */
-};
+#define legend report_legend
 
 /* The page cache before the repeats: the residency of the file, as one
  * value when every repeat saw the same, else as min–max; `?` when it could
@@ -398,17 +394,17 @@ static int table_add(struct report_sink *s, const struct report *r, size_t i, ch
 	return 0;
 }
 
-static void legend(FILE *f, const struct legend *lg, const struct columns *c)
+static void legend(FILE *f, const struct legend *lg)
 {
-	if (c->timed)
+	if (lg->timed)
 		fprintf(f, "time: time to end, or for time_based runs the time measured (runtime); "
 			   "throughput and IOPS are over it\n");
 	fprintf(f, "%s: median of the repeats ± the farther end of its 95%% confidence "
-		   "interval, in %% of it; other figures: medians\n", c->timed ? "time" : "time to end");
+		   "interval, in %% of it; other figures: medians\n", lg->timed ? "time" : "time to end");
 	if (lg->range)
 		fprintf(f, "¹: ± spans the min..max of the repeats instead: a confidence interval "
 			   "needs %zu repeats or more\n", stats_min_n_for_ci());
-	if (c->mixed)
+	if (lg->mixed)
 		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
 	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
 		   "when they differ)\n");
@@ -419,30 +415,44 @@ static void legend(FILE *f, const struct legend *lg, const struct columns *c)
 		fprintf(f, "!: a repeat did not start in the state the cache policy asks for\n");
 }
 
-static int table_end(struct report_sink *s, const struct report *r, char *err)
+void report_table_fill(const struct report *r, struct texttable *t, struct report_legend *lg)
 {
-	struct legend lg = { false, false, false };
-	struct texttable t;
 	struct columns c;
 	size_t ncols = 7;
-	FILE *f = s->f;
 
+	memset(lg, 0, sizeof(*lg));
 	find_columns(r, &c);
+	lg->timed = c.timed;
+	lg->mixed = c.mixed;
 	ncols += c.job + c.dirty + c.baseline + c.consume;
 	for (int i = 0; i < OPT__COUNT; i++)
 		ncols += plan_column(r->plan, i);
-	tt_init(&t, ncols);
+	tt_init(t, ncols);
 	for (size_t i = 1; i < ncols; i++)
-		t.right[i] = true;
-	t.right[c.job] = false;
-	header(&t, r, &c);
+		t->right[i] = true;
+	t->right[c.job] = false;
+	header(t, r, &c);
 	for (size_t i = 0; i < r->ndone; i++)
-		row(&t, r, &c, &r->results[i], &lg);
+		row(t, r, &c, &r->results[i], lg);
+}
+
+void report_table_after(FILE *f, const struct report *r, const struct report_legend *lg)
+{
+	legend(f, lg);
+	notes(f, r);
+}
+
+static int table_end(struct report_sink *s, const struct report *r, char *err)
+{
+	struct legend lg;
+	struct texttable t;
+	FILE *f = s->f;
+
+	report_table_fill(r, &t, &lg);
 	plan_print_constants(r->plan, f);
 	tt_print(&t, f, "");
 	tt_free(&t);
-	legend(f, &lg, &c);
-	notes(f, r);
+	report_table_after(f, r, &lg);
 	return report_close(s, err);
 }
 
