@@ -144,6 +144,21 @@ const struct cli_command cli_commands[] = {
 		     "--direct=1",
 	  .rest = true,
 	  .flags = { { .flag = FLAG_OUTPUT_PATH }, { .flag = FLAG_NO_MERGE } } },
+	{ .name = "report",
+	  .fn = cmd_report,
+	  .usage = "report RESULT.json... -o FILE.html [--alpha A]",
+	  .summary = "write one self-contained HTML page of result files",
+	  .text = "Writes one HTML file, with nothing to fetch (no script, no font, no\n"
+		  "network): per result file the job file, the host facts, the table of every\n"
+		  "run with its notes and its repeats, and the charts of iosweep plot (and of\n"
+		  "plot --over time for runs with series); given several files, compare's table\n"
+		  "of the first against each other.  Interrupted runs are kept and marked.",
+	  .example = "iosweep report before.json after.json -o report.html",
+	  .flags = { { .flag = FLAG_OUTPUT_PATH,
+		       .value = "FILE.html",
+		       .help = "the page (needed); an existing FILE.html is replaced atomically, as\n"
+			       "run -o replaces its outputs" },
+		     { .flag = FLAG_ALPHA } } },
 	{ .name = "help",
 	  .fn = cmd_help,
 	  .usage = "help [COMMAND]",
