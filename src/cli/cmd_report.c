@@ -440,7 +440,7 @@ static void file_heading(FILE *f, const struct resultfile *rf, size_t i)
 		fputs(" by iosweep ", f);
 		html_json(f, json_object_get(id, "version"));
 	}
-	fprintf(f, "; %zu runs</p>\n", rf->nruns);
+	fprintf(f, "; %zu run%s</p>\n", rf->nruns, rf->nruns == 1 ? "" : "s");
 	if (json_is_true(json_object_get(rf->doc, "interrupted"))) {
 		fputs("<p class=\"warn\">Interrupted (", f);
 		html_json(f, json_object_get(rf->doc, "stopped_by"));

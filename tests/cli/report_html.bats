@@ -127,3 +127,20 @@ PY
 	[ "$(tail -n1 "$TESTDIR/r.html")" = "</html>" ]
 	[ -z "$(ls "$TESTDIR" | grep '\.tmp\.')" ]
 }
+
+@test "a fio JSON result is reported as one run per fio job, beside an iosweep result" {
+	needs_tools
+	command -v fio >/dev/null || skip "fio is not installed"
+	head -c 262144 /dev/urandom >"$TESTDIR/ff"
+	fio --name=t --rw=read --size=256k --bs=4k --filename="$TESTDIR/ff" --output-format=json \
+		--output="$TESTDIR/fio.json" >/dev/null
+	job a "[a]\nfilename = $TESTDIR/f\nsize = 64k\nrepeat = 1\n"
+	"$IOSWEEP" run "$TESTDIR/a.ini" -q -o json:"$TESTDIR/a.json"
+	run "$IOSWEEP" report "$TESTDIR/fio.json" "$TESTDIR/a.json" -o "$TESTDIR/r.html"
+	[ "$status" -eq 0 ]
+	run tidy -e -q "$TESTDIR/r.html"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	grep -qF 'a fio JSON result, read as one run per fio job with one repeat; 1 run</p>' "$TESTDIR/r.html"
+	grep -qF '<tr><td class="n">0</td><td>t</td>' "$TESTDIR/r.html"
+	grep -qF "NEW: $TESTDIR/a.json" "$TESTDIR/r.html"
+}
