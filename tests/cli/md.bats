@@ -76,3 +76,13 @@ PY
 	[[ "$output" == *"cannot write"* ]]
 	[ ! -e "$TESTDIR/f" ]
 }
+
+@test "an interrupted run is written to md, its run marked and the interruption noted" {
+	interrupt_second_run INT -q -o md:"$TESTDIR/i.md"
+	md_rows "$TESTDIR/i.md" >"$TESTDIR/rows"
+	[ "$(wc -l <"$TESTDIR/rows")" -eq 3 ]
+	# the row of run 1 (slow) says interrupted under "time to end", and has no figures
+	[ "$(head -n1 "$TESTDIR/rows" | cut -f7)" = "time to end" ]
+	[ "$(sed -n 3p "$TESTDIR/rows" | cut -f1,2,7,8)" = "$(printf '1\tslow\tinterrupted\t')" ]
+	[ "$(tail -n1 "$TESTDIR/i.md")" = "- interrupted: 2 of 2 runs done" ]
+}
