@@ -533,6 +533,8 @@ static int check_dest(const struct cli *cl, struct output *dest)
 		cli_error("report: -o FILE.html is needed (usage: iosweep %s)", help_usage("report"));
 		return -1;
 	}
+	if (strcmp(cl->out_path, "-") == 0)
+		return 0;
 	if (output_check(cl->out_path, dest, err) < 0) {
 		cli_error("report: %s", err);
 		return -1;
@@ -562,25 +564,48 @@ static int write_page(FILE *f, const struct resultfile *rf, const struct cli *cl
 	return EXIT_OK;
 }
 
+/* The page to dest, replaced atomically; an exit code. */
+static int to_file(const struct resultfile *rf, const struct cli *cl, struct output *dest)
+{
+	char err[ERR_MAX] = "";
+	int rc = output_begin(dest, err) < 0 ? EXIT_RUN : write_page(dest->f, rf, cl);
+
+	if (rc == EXIT_OK && output_commit(dest, err) < 0)
+		rc = EXIT_RUN;
+	else if (rc != EXIT_OK)
+		output_discard(dest);
+	if (rc == EXIT_RUN)
+		cli_error("report: %s", err[0] ? err : "out of memory");
+	return rc;
+}
+
+/* -o -: the page to stdout; an exit code. */
+static int to_stdout(const struct resultfile *rf, const struct cli *cl)
+{
+	int rc = write_page(stdout, rf, cl);
+
+	if (rc == EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+		cli_error("report: writing to stdout failed");
+		rc = EXIT_RUN;
+	}
+	return rc;
+}
+
 static int report(const struct cli *cl, struct output *dest)
 {
 	struct resultfile *rf = calloc(cl->nfiles, sizeof(*rf));
-	char err[ERR_MAX];
-	int rc = EXIT_USAGE;
+	int rc;
 
 	if (!rf) {
 		cli_error("report: out of memory");
 		return EXIT_RUN;
 	}
-	if (load_all(rf, cl) == 0) {
-		rc = output_begin(dest, err) < 0 ? EXIT_RUN : write_page(dest->f, rf, cl);
-		if (rc == EXIT_OK && output_commit(dest, err) < 0)
-			rc = EXIT_RUN;
-		else if (rc != EXIT_OK)
-			output_discard(dest);
-		if (rc == EXIT_RUN)
-			cli_error("report: %s", err[0] ? err : "out of memory");
-	}
+	if (load_all(rf, cl) < 0)
+		rc = EXIT_USAGE;
+	else if (strcmp(cl->out_path, "-") == 0)
+		rc = to_stdout(rf, cl);
+	else
+		rc = to_file(rf, cl, dest);
 	for (size_t i = 0; i < cl->nfiles; i++)
 		resultfile_free(&rf[i]);
 	free(rf);

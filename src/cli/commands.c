@@ -156,8 +156,8 @@ const struct cli_command cli_commands[] = {
 	  .example = "iosweep report before.json after.json -o report.html",
 	  .flags = { { .flag = FLAG_OUTPUT_PATH,
 		       .value = "FILE.html",
-		       .help = "the page (needed); an existing FILE.html is replaced atomically, as\n"
-			       "run -o replaces its outputs" },
+		       .help = "the page (needed; '-': stdout); an existing FILE.html is replaced\n"
+			       "atomically, as run -o replaces its outputs" },
 		     { .flag = FLAG_ALPHA } } },
 	{ .name = "help",
 	  .fn = cmd_help,

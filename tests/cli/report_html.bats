@@ -126,6 +126,10 @@ PY
 	[ "$(head -n1 "$TESTDIR/r.html")" = "<!DOCTYPE html>" ]
 	[ "$(tail -n1 "$TESTDIR/r.html")" = "</html>" ]
 	[ -z "$(ls "$TESTDIR" | grep '\.tmp\.')" ]
+	# -o - is stdout, not a file named '-'
+	(cd "$TESTDIR" && "$IOSWEEP" report "$TESTDIR/a.json" -o - >"$TESTDIR/out.html")
+	[ ! -e "$TESTDIR/-" ]
+	cmp "$TESTDIR/out.html" "$TESTDIR/r.html"
 }
 
 @test "a fio JSON result is reported as one run per fio job, beside an iosweep result" {
