@@ -15,10 +15,12 @@
  * Everything taken from the files (job text, names, notes, paths) is
  * HTML-escaped, control characters and bytes that are not UTF-8 written as
  * C escapes; the page has inline CSS only (tables scroll sideways on a
- * narrow screen; print styles), no script, no external resource.
+ * narrow screen; print styles), no script, no external resource.  A
+ * signal while it is written leaves no temporary file and the old page.
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -564,16 +566,48 @@ static int write_page(FILE *f, const struct resultfile *rf, const struct cli *cl
 	return EXIT_OK;
 }
 
-/* The page to dest, replaced atomically; an exit code. */
+/* SIGINT, SIGTERM and SIGHUP, but those ignored (nohup) */
+static void stop_signals(sigset_t *set)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+			sigaddset(set, sigs[i]);
+}
+
+static bool stop_pending(const sigset_t *stops, const sigset_t *pending)
+{
+	return (sigismember(stops, SIGINT) && sigismember(pending, SIGINT)) ||
+	       (sigismember(stops, SIGTERM) && sigismember(pending, SIGTERM)) ||
+	       (sigismember(stops, SIGHUP) && sigismember(pending, SIGHUP));
+}
+
+/* The page to dest, replaced atomically; an exit code.  SIGINT, SIGTERM
+ * and SIGHUP (those not ignored) wait (in gnuplot too, which inherits the mask) until the page
+ * is whole: then, when one came, the temporary file is removed, the old
+ * page left as it was, and the signal ends iosweep with 128 + its number. */
 static int to_file(const struct resultfile *rf, const struct cli *cl, struct output *dest)
 {
 	char err[ERR_MAX] = "";
-	int rc = output_begin(dest, err) < 0 ? EXIT_RUN : write_page(dest->f, rf, cl);
+	sigset_t stops, old, pending;
+	int rc;
 
-	if (rc == EXIT_OK && output_commit(dest, err) < 0)
-		rc = EXIT_RUN;
-	else if (rc != EXIT_OK)
+	stop_signals(&stops);
+	sigprocmask(SIG_BLOCK, &stops, &old);
+	rc = output_begin(dest, err) < 0 ? EXIT_RUN : write_page(dest->f, rf, cl);
+	sigpending(&pending);
+	if (stop_pending(&stops, &pending)) {
 		output_discard(dest);
+		rc = EXIT_INTERRUPTED;
+	} else if (rc == EXIT_OK && output_commit(dest, err) < 0) {
+		rc = EXIT_RUN;
+	} else if (rc != EXIT_OK) {
+		output_discard(dest);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL); /* a pending stop ends iosweep here */
 	if (rc == EXIT_RUN)
 		cli_error("report: %s", err[0] ? err : "out of memory");
 	return rc;

@@ -148,3 +148,21 @@ PY
 	grep -qF '<tr><td class="n">0</td><td>t</td>' "$TESTDIR/r.html"
 	grep -qF "NEW: $TESTDIR/a.json" "$TESTDIR/r.html"
 }
+
+@test "a signal while the page is written leaves the old page and no temporary file" {
+	job s "[s]\nfilename = $TESTDIR/f\nsize = 256k\nrepeat = 1\ninterval = 1ms\nrate = 16m\n"
+	"$IOSWEEP" run "$TESTDIR/s.ini" -q -o json:"$TESTDIR/s.json"
+	# a gnuplot that says when it starts, then takes its time
+	mkdir "$TESTDIR/bin"
+	printf '#!/bin/sh\ntouch "%s/started"\nsleep 1\nexec %s "$@"\n' "$TESTDIR" "$(command -v gnuplot)" >"$TESTDIR/bin/gnuplot"
+	chmod +x "$TESTDIR/bin/gnuplot"
+	echo old >"$TESTDIR/r.html"
+	mkdir "$TESTDIR/tmp"
+	TMPDIR="$TESTDIR/tmp" PATH="$TESTDIR/bin:$PATH" "$IOSWEEP" report "$TESTDIR/s.json" -o "$TESTDIR/r.html" 2>"$TESTDIR/err" &
+	pid=$!
+	wait_for test -e "$TESTDIR/started"
+	stop_with TERM $pid
+	[ "$(cat "$TESTDIR/r.html")" = old ]
+	[ -z "$(ls "$TESTDIR" | grep '\.tmp\.')" ]
+	[ -z "$(ls -A "$TESTDIR/tmp")" ]
+}
