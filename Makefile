@@ -24,7 +24,8 @@ LDLIBS  += -pthread -lm
 # Debian packages: what the build needs, and what the tests and demo add.
 BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev
 TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox mandoc fio strace \
-              openmpi-bin libopenmpi-dev
+              openmpi-bin libopenmpi-dev \
+              chromium tidy python3-html5lib python3-jsonschema python3-pil
 BENCH_DEBS := $(BUILD_DEBS) fio time python3
 PKGS       := inih jansson liburing libxxhash
 

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "job/job.h"
 #include "job/plan.h"
@@ -119,6 +120,10 @@ int cli_agree(int failed, const char *err);
 /* Job file -> overrides -> selected jobs -> plan; 0, or EXIT_USAGE after printing. */
 int cli_load(const struct cli *c, const char *path, struct jobfile *jf, struct plan *plan);
 
+/* compare's table of OLD against NEW at alpha, to out (the report's
+ * comparisons); an exit code, after saying why when it is not EXIT_OK. */
+int compare_files(const char *old, const char *new, double alpha, FILE *out);
+
 int cmd_run(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_check(int argc, char **argv);
@@ -126,6 +131,7 @@ int cmd_options(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

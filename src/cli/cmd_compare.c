@@ -985,6 +985,26 @@ static int print_comparison(struct comparison *c, const char *format)
 	return EXIT_OK;
 }
 
+int compare_files(const char *old, const char *new, double alpha, FILE *out)
+{
+	struct comparison c;
+	struct cli cl = { .nfiles = 2, .files = (char *[]){ (char *)old, (char *)new } };
+	int rc = EXIT_OK;
+
+	memset(&c, 0, sizeof(c));
+	c.alpha = alpha;
+	if (load_files(&c, &cl) < 0) {
+		rc = EXIT_USAGE;
+	} else if (compute(&c) < 0) {
+		cli_error("compare: out of memory");
+		rc = EXIT_RUN;
+	} else {
+		print_table(&c, out);
+	}
+	comparison_free(&c);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct comparison c;

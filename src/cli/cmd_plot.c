@@ -57,7 +57,6 @@ struct chart {
 	const struct figure *fig;
 	const struct figure *dir_fig[IO_DIRS]; /* per direction, when drawn so; else NULL */
 	bool dirs_seen[IO_DIRS]; /* directions of the points drawn */
-	struct plot_dest dest;
 	struct runset set;       /* over runs */
 	const char *x;           /* a params key, or "job" */
 	bool numeric, logx, logy;
@@ -656,7 +655,6 @@ static void chart_free(struct chart *ch)
 {
 	runset_free(&ch->set);
 	resultfile_free(&ch->rf);
-	plot_dest_free(&ch->dest);
 	free(ch->runs);
 	free(ch->cats);
 	free(ch->cat_of);
@@ -706,7 +704,7 @@ static int load(struct resultfile *rf, const struct cli *cl)
 }
 
 /* Without --over: a figure against a parameter. */
-static int plot_params(struct chart *ch, const struct cli *cl)
+static int plot_params(struct chart *ch, const struct cli *cl, struct plot_dest *d)
 {
 	if (prepare(ch, cl) < 0)
 		return EXIT_USAGE;
@@ -718,30 +716,43 @@ static int plot_params(struct chart *ch, const struct cli *cl)
 		cli_error("plot: %s: no measured repeats to plot", ch->rf.path);
 		return EXIT_USAGE;
 	}
-	return plot_draw(&ch->dest, 1024, 600, write_chart, ch) < 0 ? EXIT_RUN : EXIT_OK;
+	return plot_draw(d, 1024, 600, write_chart, ch) < 0 ? EXIT_RUN : EXIT_OK;
+}
+
+int plot_chart(const struct cli *cl, struct plot_dest *d)
+{
+	struct chart ch;
+	int rc;
+
+	memset(&ch, 0, sizeof(ch));
+	if (load(&ch.rf, cl) < 0)
+		rc = EXIT_USAGE;
+	else if (cl->over)
+		rc = plot_over(&ch.rf, cl, d);
+	else
+		rc = plot_params(&ch, cl, d);
+	chart_free(&ch);
+	return rc;
 }
 
 int cmd_plot(int argc, char **argv)
 {
-	struct chart ch;
+	struct plot_dest dest;
 	struct cli cl;
 	int rc = cli_parse("plot", argc, argv, &cl);
 
 	if (rc)
 		return rc;
-	memset(&ch, 0, sizeof(ch));
+	memset(&dest, 0, sizeof(dest));
 	if (cl.nfiles != 1) {
 		cli_error("plot: expected one result file (usage: iosweep %s)", help_usage("plot"));
 		rc = EXIT_USAGE;
-	} else if (plot_over_check_args(&cl) < 0 || plot_dest_open(&ch.dest, &cl) < 0 ||
-		   load(&ch.rf, &cl) < 0) {
+	} else if (plot_over_check_args(&cl) < 0 || plot_dest_open(&dest, &cl) < 0) {
 		rc = EXIT_USAGE;
-	} else if (cl.over) {
-		rc = plot_over(&ch.rf, &cl, &ch.dest);
 	} else {
-		rc = plot_params(&ch, &cl);
+		rc = plot_chart(&cl, &dest);
 	}
-	chart_free(&ch);
+	plot_dest_free(&dest);
 	cli_free(&cl);
 	return rc;
 }

@@ -16,8 +16,8 @@
 /* spellings, the value help names (NULL: takes none), help */
 const struct cli_flag cli_flags[NFLAGS] = {
 	[FLAG_OUTPUT] = { 'o', "output", "FORMAT[:PATH]",
-		"table (the default), json, csv, or series (one CSV row per interval of a\n"
-		"repeat: see the interval option); to PATH, or to stdout without one (or with\n"
+		"table (the default), json, csv, md (the table as Markdown), or series (one CSV\n"
+		"row per interval of a repeat: see the interval option); to PATH, or to stdout without one (or with\n"
 		"'-'); may be given several times, but only one format may take stdout.  The\n"
 		"table stays on stdout when the other formats go to files, unless --quiet" },
 	[FLAG_OUTPUT_PATH] = { 'o', "output", "PATH",
@@ -62,7 +62,7 @@ const struct cli_command cli_commands[] = {
 	  .usage = "run JOB.ini [-o FORMAT[:PATH]]... [--set KEY=VALUE]... [--job NAME]... "
 		   "[--quiet]",
 	  .summary = "run the plan of a job file and report the results (FORMAT: table, json, csv, "
-		     "series)",
+		     "series, md)",
 	  .text = "Runs every run of the job file's plan, each repeated as the job says, and\n"
 		  "reports the results.  A JOB.ini that is not found as given and has no '/' is\n"
 		  "also looked for in the installed jobs directory (" IOSWEEP_JOBS_DIR ").\n"
@@ -149,6 +149,21 @@ const struct cli_command cli_commands[] = {
 		     { .flag = FLAG_JOB,
 		       .help = "only this fio job (its [NAME] or --name=NAME); may be given "
 			       "several times" } } },
+	{ .name = "report",
+	  .fn = cmd_report,
+	  .usage = "report RESULT.json... -o FILE.html [--alpha A]",
+	  .summary = "write one self-contained HTML page of result files",
+	  .text = "Writes one HTML file, with nothing to fetch (no script, no font, no\n"
+		  "network): per result file the job file, the host facts, the table of every\n"
+		  "run with its notes and its repeats, and the charts of iosweep plot (and of\n"
+		  "plot --over time for runs with series); given several files, compare's table\n"
+		  "of the first against each other.  Interrupted runs are kept and marked.",
+	  .example = "iosweep report before.json after.json -o report.html",
+	  .flags = { { .flag = FLAG_OUTPUT_PATH,
+		       .value = "FILE.html",
+		       .help = "the page (needed; '-': stdout); an existing FILE.html is replaced\n"
+			       "atomically, as run -o replaces its outputs" },
+		     { .flag = FLAG_ALPHA } } },
 	{ .name = "help",
 	  .fn = cmd_help,
 	  .usage = "help [COMMAND]",

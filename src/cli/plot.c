@@ -78,6 +78,8 @@ void plot_dest_free(struct plot_dest *d)
 	output_free(&d->dest);
 	free(d->out);
 	d->out = NULL;
+	free(d->svg);
+	d->svg = NULL;
 }
 
 /* --- the runs --- */
@@ -253,6 +255,11 @@ static int deliver(struct plot_dest *d, const char *dir)
 	if (!data) {
 		cli_error("plot: gnuplot wrote no chart");
 		return -1;
+	}
+	if (d->to_memory) {
+		d->svg = data;
+		d->svg_len = len;
+		return 0;
 	}
 	rc = output_write(&d->dest, data, len, err);
 	if (rc < 0)

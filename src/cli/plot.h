@@ -24,6 +24,9 @@ struct plot_dest {
 	char *out;           /* the chart's name, as given (malloc'd) */
 	struct output dest;  /* out, checked */
 	bool png;
+	bool to_memory;      /* the SVG goes to svg instead (the report's charts) */
+	char *svg;           /* malloc'd */
+	size_t svg_len;
 };
 
 /* -o FILE.svg|FILE.png (default RESULT.svg beside the result file),
@@ -31,6 +34,11 @@ struct plot_dest {
  * -1 after saying why. */
 int plot_dest_open(struct plot_dest *d, const struct cli *cl);
 void plot_dest_free(struct plot_dest *d);
+
+/* The chart cl asks for (cl->files[0], --x, --y, --over, ...) drawn into d:
+ * `iosweep plot` after its arguments; an exit code, after saying why when it
+ * is not EXIT_OK. */
+int plot_chart(const struct cli *cl, struct plot_dest *d);
 
 /* Whether run is of a job --job names (every run without --job). */
 bool plot_job_chosen(const struct cli *cl, const struct resultfile_run *run);

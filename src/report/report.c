@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const struct reporter *const reporters[] = { &report_table, &report_json, &report_csv,
-							       &report_series };
+							       &report_series, &report_md };
 
 const struct reporter *reporter_find(const char *name)
 {

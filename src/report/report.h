@@ -17,6 +17,7 @@
 #include "job/plan.h"
 #include "lib/error.h"
 #include "lib/output.h"
+#include "lib/texttable.h"
 #include "run/run.h"
 
 struct report {
@@ -77,6 +78,25 @@ int report_csv_flush(struct report_sink *s, char *err);
 /* Closes a CSV sink's file (not stdout): the end of the CSV formats. */
 int report_csv_end(struct report_sink *s, const struct report *r, char *err);
 
-extern const struct reporter report_table, report_json, report_csv, report_series;
+/* What the results table's legend explains, found while its rows are made. */
+struct report_legend {
+	bool range;   /* some spread is of min..max */
+	bool wide;    /* some spread is wider than the median itself */
+	bool unknown; /* some residency could not be read */
+	bool missed;  /* some repeat did not start in the state asked for */
+	bool timed;   /* some run is time_based */
+	bool mixed;   /* some run is op=readwrite */
+	bool device;  /* dev/app has its column (else it is listed below the legend) */
+};
+
+/* The results table of report_table.c, for the formats that draw it
+ * otherwise (Markdown): its header and rows into t (tt_free it after), the
+ * columns that hold numbers right-aligned. */
+void report_table_fill(const struct report *r, struct texttable *t, struct report_legend *lg);
+/* What the table prints below it: the legend, then the notes on runs. */
+void report_table_after(FILE *f, const struct report *r, const struct report_legend *lg);
+
+extern const struct reporter report_table, report_json, report_csv, report_series,
+	report_md;
 
 #endif

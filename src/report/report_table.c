@@ -110,18 +110,10 @@ static void ratio_text(const struct report *r, const struct run_result *res, cha
 		snprintf(buf, n, "%.*f× slower%s", 1 / x >= 10 ? 1 : 2, 1 / x, vs);
 }
 
-/* What the legend below the table must explain. */
-struct legend {
-	bool range;   /* some spread is of min..max */
-	bool wide;    /* some spread is wider than the median itself */
-	bool unknown; /* some residency could not be read */
-	bool missed;  /* some repeat did not start in the state asked for */
-};
-
 /* The page cache before the repeats: the residency of the file, as one
  * value when every repeat saw the same, else as min–max; `?` when it could
  * not be read for any; `!` when a repeat did not start as the policy asks. */
-static void cached_text(const struct run_result *res, struct legend *lg, char *buf, size_t n)
+static void cached_text(const struct run_result *res, struct report_legend *lg, char *buf, size_t n)
 {
 	double lo = INFINITY, hi = -1;
 	bool missed = false;
@@ -229,7 +221,7 @@ static void device_text(const struct run_result *res, char *buf, size_t n)
 }
 
 static void row(struct texttable *t, const struct report *r, const struct columns *c,
-		const struct run_result *res, struct legend *lg)
+		const struct run_result *res, struct report_legend *lg)
 {
 	const struct run *run = res->run;
 	char a[64], b[64], val[512];
@@ -495,25 +487,25 @@ static int table_add(struct report_sink *s, const struct report *r, size_t i, ch
 	return 0;
 }
 
-static void legend(FILE *f, const struct legend *lg, const struct columns *c)
+static void legend(FILE *f, const struct report_legend *lg)
 {
-	if (c->timed)
+	if (lg->timed)
 		fprintf(f, "time: time to end, or for time_based runs the time measured (runtime); "
 			   "throughput and IOPS are over it\n");
 	fprintf(f, "%s: median of the repeats ± the farther end of its 95%% confidence "
-		   "interval, in %% of it; other figures: medians\n", c->timed ? "time" : "time to end");
+		   "interval, in %% of it; other figures: medians\n", lg->timed ? "time" : "time to end");
 	if (lg->range)
 		fprintf(f, "¹: ± spans the min..max of the repeats instead: a confidence interval "
 			   "needs %zu repeats or more\n", stats_min_n_for_ci());
 	if (lg->wide)
 		fprintf(f, "²: ± over 100%%: the repeats differ by more than the median itself, "
 			   "so the median says little; repeat more, or see each repeat in JSON\n");
-	if (c->mixed)
+	if (lg->mixed)
 		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
 	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
 		   "when they differ)\n");
 	fprintf(f, "dev/app%s: bytes the block device under the file moved / bytes the run "
-		   "moved\n", c->device ? "" : " (below: no room in the table)");
+		   "moved\n", lg->device ? "" : " (below: no room in the table)");
 	if (lg->unknown)
 		fprintf(f, "?: the page-cache state of the file could not be read (cachestat and "
 			   "mincore tell it only to the file's owner or root)\n");
@@ -543,7 +535,7 @@ static size_t table_width(const struct texttable *t)
 }
 
 static void table_build(struct texttable *t, const struct report *r, const struct columns *c,
-			struct legend *lg)
+			struct report_legend *lg)
 {
 	size_t ncols = 7 + c->device + c->job + c->dirty + c->baseline + c->consume;
 
@@ -572,28 +564,46 @@ static void device_list(FILE *f, const struct report *r)
 	}
 }
 
+void report_table_fill(const struct report *r, struct texttable *t, struct report_legend *lg)
+{
+	struct columns c;
+
+	memset(lg, 0, sizeof(*lg));
+	find_columns(r, &c);
+	lg->timed = c.timed;
+	lg->mixed = c.mixed;
+	c.device = true;
+	table_build(t, r, &c, lg);
+	if (table_width(t) > TABLE_MAX_WIDTH) {
+		tt_free(t);
+		memset(lg, 0, sizeof(*lg));
+		lg->timed = c.timed;
+		lg->mixed = c.mixed;
+		c.device = false;
+		table_build(t, r, &c, lg);
+	}
+	lg->device = c.device;
+}
+
+void report_table_after(FILE *f, const struct report *r, const struct report_legend *lg)
+{
+	legend(f, lg);
+	if (!lg->device)
+		device_list(f, r);
+	notes(f, r);
+}
+
 static int table_end(struct report_sink *s, const struct report *r, char *err)
 {
-	struct legend lg = { 0 };
+	struct report_legend lg;
 	struct texttable t;
-	struct columns c;
 	FILE *f = s->f;
 
-	find_columns(r, &c);
-	c.device = true;
-	table_build(&t, r, &c, &lg);
-	if (table_width(&t) > TABLE_MAX_WIDTH) {
-		tt_free(&t);
-		c.device = false;
-		table_build(&t, r, &c, &lg);
-	}
+	report_table_fill(r, &t, &lg);
 	plan_print_constants(r->plan, f);
 	tt_print(&t, f, "");
 	tt_free(&t);
-	legend(f, &lg, &c);
-	if (!c.device)
-		device_list(f, r);
-	notes(f, r);
+	report_table_after(f, r, &lg);
 	return report_close(s, err);
 }
 

@@ -516,6 +516,17 @@ static int keep_series(struct resultfile_run *r, json_t *reps)
 	return 0;
 }
 
+/* run[name] when it is a string, held once per file, into *to (else NULL);
+ * -1 when out of memory. */
+static int keep_text(struct resultfile *rf, json_t *run, const char *name, json_t **to)
+{
+	json_t *text = json_object_get(run, name);
+	const struct rf_value *v = json_is_string(text) ? intern(rf->values, text, NULL) : NULL;
+
+	*to = v ? v->json : NULL;
+	return json_is_string(text) && !v ? -1 : 0;
+}
+
 /* The compact run of run (the i-th), checked, appended to rf->runs. */
 static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 {
@@ -561,7 +572,8 @@ static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 	r->job = v ? v->json : NULL;
 	v = json_is_string(desc) ? intern(rf->values, desc, NULL) : NULL;
 	r->description = v ? v->json : NULL;
-	if (!r->job || (json_is_string(desc) && !r->description))
+	if (!r->job || (json_is_string(desc) && !r->description) ||
+	    keep_text(rf, run, "note", &r->note) < 0 || keep_text(rf, run, "error", &r->error) < 0)
 		goto oom;
 	json_object_foreach(params, key, value) {
 		const struct rf_value *kv = intern(rf->values, NULL, key);

@@ -27,6 +27,7 @@ struct rf_value;
 struct resultfile_run {
 	json_t *job;                /* the job's name (a string) */
 	json_t *description;        /* a string, or NULL */
+	json_t *note, *error;       /* the run's note and error (strings), or NULL */
 	size_t nparams;
 	struct rf_param {
 		const char *key;

@@ -5,7 +5,7 @@
 
 load helpers
 
-COMMANDS="run plan check options compare plot import help"
+COMMANDS="run plan check options compare plot import report help"
 
 # help_flags COMMAND: the flags of COMMAND's help, one a line, as help
 # spells them ("-o, --output FORMAT[:PATH]", "--no-merge"); -h left out

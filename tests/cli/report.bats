@@ -32,7 +32,7 @@ load helpers
 	[ ! -e "$TESTDIR/f" ]
 	run "$IOSWEEP" run "$TESTDIR/j.ini" -o yaml
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"unknown output format 'yaml' (known: table, json, csv, series)"* ]]
+	[[ "$output" == *"unknown output format 'yaml' (known: table, json, csv, series, md)"* ]]
 }
 
 @test "an unwritable output path is found before any I/O" {
