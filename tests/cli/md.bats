@@ -27,12 +27,12 @@ PY
 	[ "$(wc -l <"$TESTDIR/rows")" -eq 4 ]
 	[ "$(head -n1 "$TESTDIR/rows" | cut -f1-3)" = "$(printf '#\tbs\ttime to end')" ]
 	# the separator row aligns the numbers right
-	grep -qxF '|:---|---:|---:|---:|---:|---:|---:|---:|---:|' "$TESTDIR/r.md"
+	grep -qxF '|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|' "$TESTDIR/r.md"
 	for i in 0 1 2; do
 		want=$(json_get "$TESTDIR/r.json" "d['runs'][$i]['repeats'][0]['checksum']")
 		row=$(sed -n "$((i + 2))p" "$TESTDIR/rows")
 		[ "$(cut -f1 <<<"$row")" = "$i" ]
-		[ "$(cut -f9 <<<"$row")" = "$want" ]
+		[ "$(cut -f10 <<<"$row")" = "$want" ]
 	done
 	[ "$(cut -f2 "$TESTDIR/rows" | tail -n3 | tr '\n' ' ')" = "4KiB 16KiB 64KiB " ]
 	grep -q '^filename=.*size=256KiB' "$TESTDIR/r.md"
@@ -58,7 +58,7 @@ PY
 	grep -qF '| 0 | a\|b\`c |' "$TESTDIR/r.md"
 	grep -qF '| 1 | \<b\>\*x\*\</b\>\_\&(z)! |' "$TESTDIR/r.md"
 	md_rows "$TESTDIR/r.md" >"$TESTDIR/rows"
-	[ "$(awk -F'\t' '{print NF}' "$TESTDIR/rows" | sort -u)" = 9 ]
+	[ "$(awk -F'\t' '{print NF}' "$TESTDIR/rows" | sort -u)" = 10 ]
 	[ "$(cut -f2 "$TESTDIR/rows" | tail -n2)" = "$(printf 'a|b`c\n<b>*x*</b>_&(z)!')" ]
 }
 
