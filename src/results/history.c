@@ -644,23 +644,28 @@ int history_find(struct history *h, const char *which, history_result_fn fn, voi
 	return n < 0 ? -1 : n > 0;
 }
 
-/* The values of figure in a run's figures text into r (malloc'd). */
-static int run_values(const char *figures, const char *figure, struct history_run *r)
+/* The values of a figure, "[0.25,0.26]" as the database gives it (its
+ * JSON extracted from the run's figures by SQLite: the rest is not parsed),
+ * into r (malloc'd). */
+static int run_values(const char *array, struct history_run *r)
 {
-	json_t *all = json_loads(figures, 0, NULL), *v = json_object_get(all, figure);
-	size_t i;
-	json_t *x;
+	size_t cap = 1;
+	char *end;
 
+	for (const char *p = array; *p; p++)
+		cap += *p == ',';
 	r->nval = 0;
-	r->val = malloc((json_array_size(v) + 1) * sizeof(*r->val));
-	if (!r->val) {
-		json_decref(all);
+	r->val = malloc(cap * sizeof(*r->val));
+	if (!r->val)
 		return -1;
+	for (const char *p = array + (*array == '['); *p && *p != ']' && r->nval < cap; p = end) {
+		double x = strtod(p, &end);
+
+		if (end == p)
+			break;
+		r->val[r->nval++] = x;
+		end += *end == ',';
 	}
-	json_array_foreach(v, i, x)
-		if (json_is_number(x))
-			r->val[r->nval++] = json_number_value(x);
-	json_decref(all);
 	return 0;
 }
 
@@ -671,7 +676,17 @@ struct run_cb {
 
 #define RUN_COLS                                                                             \
 	"ru.result, ru.label, ru.run_key, r.started, r.label, r.host_key, r.hostname,"       \
-	" ru.nrepeats, ru.ninterrupted, ru.failed, ru.figures"
+	" ru.nrepeats, ru.ninterrupted, ru.failed, json_extract(ru.figures, ?9)"
+
+/* ?9, the figure's JSON path in a run's figures: $."lat_p99.9_ns" */
+static void bind_path(sqlite3_stmt *st, const char *figure)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "$.\"%s\"", figure);
+	sqlite3_bind_text(st, 9, path, -1,
+			  SQLITE_TRANSIENT);
+}
 
 static int run_row(sqlite3_stmt *st, void *fn, void *ctx)
 {
@@ -690,7 +705,7 @@ static int run_row(sqlite3_stmt *st, void *fn, void *ctx)
 	};
 	int rc;
 
-	if (run_values(col_text(st, 10), cb->figure, &r) < 0)
+	if (run_values(col_text(st, 10), &r) < 0)
 		return -1;
 	rc = cb->fn(ctx, &r);
 	free(r.val);
@@ -708,6 +723,7 @@ int history_runs(struct history *h, long long id, const char *figure, history_ru
 			       NULL) != SQLITE_OK)
 		return db_error(h, err);
 	sqlite3_bind_int64(st, 1, id);
+	bind_path(st, figure);
 	return each_row(h, st, run_row, &cb, ctx, err) < 0 ? -1 : 0;
 }
 
@@ -723,6 +739,7 @@ int history_trend(struct history *h, const struct history_filter *f, const char 
 			       NULL) != SQLITE_OK)
 		return db_error(h, err);
 	bind_filter(st, f);
+	bind_path(st, figure);
 	return each_row(h, st, run_row, &cb, ctx, err) < 0 ? -1 : 0;
 }
 
@@ -766,6 +783,7 @@ int history_previous(struct history *h, const char *host_key, const char *run_ke
 	bind_text(st, 2, host_key);
 	bind_text(st, 3, hash);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)last);
+	bind_path(st, figure);
 	if (each_row(h, st, run_row, &cb, &p, err) < 0 || p.failed) {
 		free(p.val);
 		return p.failed ? err_set(err, "out of memory") : -1;
