@@ -115,22 +115,34 @@ static const struct figure *figure_of(const struct cli *cl, const char *cmd)
 
 /* --- add --- */
 
-static int cmd_add(struct history *db, const struct cli *cl)
+/* Each file read, then stored; the database is opened (made) once the
+ * first file has been read, so a bad file leaves nothing behind. */
+static int cmd_add(struct history **db, const char *path, const struct cli *cl)
 {
+	struct history_pending p;
 	char err[ERR_MAX];
 	long long id = 0;
+	int rc = 0;
 
-	for (size_t i = 1; i < cl->nfiles; i++) {
-		int rc = history_add(db, cl->files[i], cl->label, &id, err);
-
-		if (rc < 0) {
+	for (size_t i = 1; i < cl->nfiles && rc >= 0; i++) {
+		if (history_read(&p, cl->files[i], err) < 0) {
 			cli_error("%s", err);
-			return rc == -2 ? EXIT_USAGE : EXIT_RUN;
+			return EXIT_USAGE;
 		}
-		printf(rc ? "added %s as %lld\n" : "%s is already in the history as %lld\n",
-		       cl->files[i], id);
+		if (!*db && (rc = history_open(db, path, true, err)) < 0) {
+			history_pending_free(&p);
+			cli_error("history: %s", err);
+			return rc == -1 ? EXIT_RUN : EXIT_USAGE;
+		}
+		rc = history_store(*db, &p, cl->label, &id, err);
+		history_pending_free(&p);
+		if (rc < 0)
+			cli_error("%s", err);
+		else
+			printf(rc ? "added %s as %lld\n" : "%s is already in the history as %lld\n",
+			       cl->files[i], id);
 	}
-	return EXIT_OK;
+	return rc < 0 ? EXIT_RUN : EXIT_OK;
 }
 
 /* --- list --- */
@@ -616,13 +628,17 @@ int cmd_history(int argc, char **argv)
 		return rc;
 	if (check_args(&cl, &sub) < 0) {
 		rc = EXIT_USAGE;
-	} else if (history_path(cl.db, sub == SUB_ADD, path, sizeof(path), err) < 0 ||
-		   (rc = history_open(&db, path, sub == SUB_ADD, err)) < 0) {
+	} else if (history_path(cl.db, sub == SUB_ADD, path, sizeof(path), err) < 0) {
+		cli_error("history: %s", err);
+		rc = EXIT_USAGE;
+	} else if (sub == SUB_ADD) {
+		rc = cmd_add(&db, path, &cl);
+	} else if ((rc = history_open(&db, path, false, err)) < 0) {
 		cli_error("history: %s", err);
 		rc = rc == -1 ? EXIT_RUN : EXIT_USAGE;
 	} else {
 		int (*fn[NSUBS])(struct history *, const struct cli *) = {
-			cmd_add, cmd_list, cmd_show, cmd_trend,
+			NULL, cmd_list, cmd_show, cmd_trend,
 		};
 
 		rc = fn[sub](db, &cl);

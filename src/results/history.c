@@ -513,32 +513,39 @@ static int insert_result(struct history *h, const struct resultfile *rf, const c
 	return rc;
 }
 
-int history_add(struct history *h, const char *path, const char *label, long long *id,
-		char *err)
+int history_read(struct history_pending *p, const char *path, char *err)
 {
 	const struct figure *f[64];
-	struct resultfile rf;
-	char hash[17] = "";
-	int rc;
 
-	if (resultfile_load(&rf, path, f, kept_figures(f), 0, err) < 0)
-		return -2;
-	if (history_hash_file(path, hash, err) < 0) {
-		resultfile_free(&rf);
-		return -2;
-	}
-	if (exec(h, "BEGIN IMMEDIATE", err) < 0) {
-		resultfile_free(&rf);
+	memset(p, 0, sizeof(*p));
+	if (resultfile_load(&p->rf, path, f, kept_figures(f), 0, err) < 0)
+		return -1;
+	if (history_hash_file(path, p->hash, err) < 0) {
+		resultfile_free(&p->rf);
 		return -1;
 	}
-	rc = insert_result(h, &rf, hash, label, id, err);
-	if (rc == 1 && insert_runs(h, &rf, *id, err) < 0)
+	return 0;
+}
+
+void history_pending_free(struct history_pending *p)
+{
+	resultfile_free(&p->rf);
+}
+
+int history_store(struct history *h, const struct history_pending *p, const char *label,
+		  long long *id, char *err)
+{
+	int rc;
+
+	if (exec(h, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	rc = insert_result(h, &p->rf, p->hash, label, id, err);
+	if (rc == 1 && insert_runs(h, &p->rf, *id, err) < 0)
 		rc = -1;
 	if (rc == 1 && exec(h, "COMMIT", err) < 0)
 		rc = -1;
 	if (rc != 1)
 		exec(h, "ROLLBACK", rc < 0 ? (char[ERR_MAX]){ 0 } : err);
-	resultfile_free(&rf);
 	return rc;
 }
 

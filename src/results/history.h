@@ -50,11 +50,22 @@ int history_path(const char *given, bool create, char *buf, size_t n, char *err)
 int history_open(struct history **h, const char *path, bool create, char *err);
 void history_close(struct history *h);
 
-/* Adds the result file at path, with label (may be NULL): 1 added, 0 it was
- * there already (*id is its entry either way), -2 not a result iosweep
- * reads, -1 the database failed (nothing of it is stored). */
-int history_add(struct history *h, const char *path, const char *label, long long *id,
-		char *err);
+/* A result file read and hashed, before it is stored (so that a bad file
+ * is refused before the database is made or touched). */
+struct history_pending {
+	struct resultfile rf;
+	char hash[17];
+};
+
+/* Reads path; -1 with "PATH: why" in err when it is not a result iosweep
+ * reads (a newer schema, a FIFO, ...). */
+int history_read(struct history_pending *p, const char *path, char *err);
+void history_pending_free(struct history_pending *p);
+/* Stores p with label (may be NULL) in one transaction: 1 added, 0 it was
+ * there already (*id is its entry either way), -1 the database failed
+ * (nothing of it is stored). */
+int history_store(struct history *h, const struct history_pending *p, const char *label,
+		  long long *id, char *err);
 
 /* Which results to take; NULL or "" fields do not filter. */
 struct history_filter {

@@ -207,3 +207,33 @@ db() {
 	[ "$(db 'SELECT count(*) FROM results')" = 6 ]
 	[ "$(db 'SELECT count(*) FROM runs')" = 1800 ]
 }
+
+@test "a bad result file makes no database; one after a good one stops the add, keeping the good" {
+	export IOSWEEP_HISTORY=$TESTDIR/h.db
+	result "$TESTDIR/a.json" seq 1 1 1
+	mkfifo "$TESTDIR/fifo"
+	run timeout 20 "$IOSWEEP" history add "$TESTDIR/fifo"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ ! -e "$TESTDIR/h.db" ]
+	run timeout 20 "$IOSWEEP" history add "$TESTDIR/a.json" "$TESTDIR"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "added $TESTDIR/a.json as 1" ]
+	[[ "${lines[1]}" == *"a directory, not a result file"* ]]
+	[ "$(db 'SELECT count(*) FROM results')" = 1 ]
+}
+
+@test "an add waits for another writer's lock instead of failing" {
+	export IOSWEEP_HISTORY=$TESTDIR/h.db
+	result "$TESTDIR/a.json" seq 1 1 1
+	result "$TESTDIR/b.json" seq 2 2 2
+	"$IOSWEEP" history add "$TESTDIR/a.json"
+	# a writer that holds the lock for 2 s (the busy timeout is 30 s)
+	{ echo 'BEGIN IMMEDIATE;'; sleep 2; echo 'COMMIT;'; } | sqlite3 "$TESTDIR/h.db" &
+	wait_for test -e "$TESTDIR/h.db-wal"
+	run "$IOSWEEP" history add "$TESTDIR/b.json"
+	wait
+	[ "$status" -eq 0 ]
+	[ "$output" = "added $TESTDIR/b.json as 2" ]
+	[ "$(db 'PRAGMA integrity_check')" = ok ]
+}
