@@ -178,8 +178,10 @@ db() {
 	RUNS=20000 result "$TESTDIR/big.json" big 1 2 3
 	"$IOSWEEP" history add "$TESTDIR/big.json" >/dev/null &
 	pid=$!
-	sleep 0.2
-	kill -KILL $pid
+	# killed once its transaction has written into the WAL (or has ended)
+	wal_grew() { [ "$(stat -c %s "$TESTDIR/h.db-wal" 2>/dev/null || echo 0)" -gt 200000 ] || ! kill -0 $pid; }
+	for _ in $(seq 1200); do wal_grew && break; sleep 0.05; done   # (a loaded machine: up to 60 s)
+	kill -KILL $pid || true
 	wait $pid || true
 	[ "$(db 'PRAGMA integrity_check')" = ok ]
 	n=$(db "SELECT count(*) FROM runs WHERE job = 'big'")
