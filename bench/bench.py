@@ -969,6 +969,55 @@ def case_results_scale(table):
                          rss_limit)
 
 
+def case_history_scale(table):
+    """history add of a 100 000-run result file (tests/cli/many_runs.py) into
+    a new database, and history trend over 10 000 stored results (the rows
+    of one added result copied 9 999 times under other hashes and dates,
+    through Python's sqlite3: the same rows add would write)."""
+    import sqlite3
+    gen = os.path.join(ROOT, "tests", "cli", "many_runs.py")
+    big = os.path.join(Tmp.dir, "h100k.json")
+    run(["python3", gen, "100000", big, "1"], "many_runs.py")
+    rounds = max(3, ROUNDS // 2)
+    db = os.path.join(Tmp.dir, "history.db")
+    vals = []
+    for _ in range(rounds):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.unlink(db + suffix)
+        vals.append(gnu_time([IOSWEEP, "history", "add", big, "--db", db], "history add"))
+    pick = lambda k: [x[k] for x in vals]
+    case = "`iosweep history add` of a 100 000-run result file"
+    table.add_single(case + ", start to exit", "s", pick("wall"), "<= 30 s", 30)
+    table.add_single(case + ", user + system CPU", "s", pick("cpu"), "<= 15 s", 15)
+    table.add_single(case + ", peak RSS", "MiB", pick("rss"), "<= 256 MiB", 256)
+    small = os.path.join(Tmp.dir, "h-small.json")
+    run(["python3", gen, "2", small, "1"], "many_runs.py")
+    db10k = os.path.join(Tmp.dir, "history10k.db")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db10k + suffix):
+            os.unlink(db10k + suffix)
+    run([IOSWEEP, "history", "add", small, "--db", db10k], "history add")
+    con = sqlite3.connect(db10k)
+    job = con.execute("SELECT job FROM runs LIMIT 1").fetchone()[0]
+    cols = [r[1] for r in con.execute("PRAGMA table_info(results)") if r[1] not in ("id", "hash", "started")]
+    con.execute(f"WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n "
+                f"WHERE value < 9999) INSERT INTO results(id, hash, started, {', '.join(cols)}) "
+                f"SELECT 1 + n.value, printf('%016x', n.value), "
+                f"strftime('%Y-%m-%dT%H:%M:%SZ', '2026-01-01', '+' || n.value || ' minutes'), "
+                f"{', '.join(cols)} FROM results, n WHERE id = 1")
+    rcols = [r[1] for r in con.execute("PRAGMA table_info(runs)") if r[1] != "result"]
+    con.execute(f"INSERT INTO runs(result, {', '.join(rcols)}) SELECT r.id, "
+                f"{', '.join('runs.' + c for c in rcols)} FROM runs, results r "
+                f"WHERE runs.result = 1 AND r.id > 1")
+    con.commit()
+    con.close()
+    vals = [gnu_time([IOSWEEP, "history", "trend", "--job", job, "--db", db10k], "history trend")
+            for _ in range(rounds)]
+    table.add_single("`iosweep history trend` over 10 000 stored results, start to exit", "s",
+                     [x["wall"] for x in vals], "<= 1 s", 1)
+
+
 def case_plan_json_memory(table):
     """plan -o json of 100 000 runs is streamed: its peak memory is the plan's."""
     body = (f"bs = {wrapped([str(512 * (i + 1)) for i in range(100)])}\n"
@@ -1170,6 +1219,7 @@ def main():
              case_write_direct(table, "uring")),
             ("json-cost", lambda: case_json_cost(table)),
             ("results-scale", lambda: case_results_scale(table)),
+            ("history-scale", lambda: case_history_scale(table)),
             ("plan-json-memory", lambda: case_plan_json_memory(table)),
         ):
             if only and name not in only:

@@ -69,6 +69,8 @@ static int parse_output(struct cli *c, char *arg)
 	return 0;
 }
 
+static int set_flag_results(struct cli *c, enum cli_flag_id flag, char *value);
+
 /* A flag's value goes where the command reads it. */
 static int set_flag(struct cli *c, enum cli_flag_id flag, char *value)
 {
@@ -111,6 +113,67 @@ static int set_flag(struct cli *c, enum cli_flag_id flag, char *value)
 	case FLAG_REPEAT:
 		return push(&c->repeat_nums, &c->nrepeat_nums, value);
 	default:
+		return set_flag_results(c, flag, value);
+	}
+}
+
+/* --history N: a whole number of results, 1 to a million. */
+static int parse_last(struct cli *c, const char *value)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = strtoull(value, &end, 10);
+	if (*value < '0' || *value > '9' || *end || errno || n < 1 || n > 1000000) {
+		cli_error("--history '%s': expected how many results, 1 to 1000000", value);
+		return -1;
+	}
+	c->history_last = (size_t)n;
+	return 0;
+}
+
+/* --max-slowdown 5% (or 5): a percentage, 0 to 1000. */
+static int parse_slowdown(struct cli *c, const char *value)
+{
+	char *end;
+	double pct = strtod(value, &end);
+
+	if (*end == '%')
+		end++;
+	if (end == value || *end || !(pct >= 0 && pct <= 1000)) {
+		cli_error("--max-slowdown '%s': expected a percentage, 0%% to 1000%% (5%%)", value);
+		return -1;
+	}
+	c->max_slowdown_pct = pct;
+	return 0;
+}
+
+/* The flags of the readers of stored results (history, gate). */
+static int set_flag_results(struct cli *c, enum cli_flag_id flag, char *value)
+{
+	const char **text[] = {
+		[FLAG_DB] = &c->db, [FLAG_LABEL] = &c->label, [FLAG_HOST] = &c->host,
+		[FLAG_SINCE] = &c->since, [FLAG_UNTIL] = &c->until, [FLAG_FIGURE] = &c->figure,
+		[FLAG_AGAINST] = &c->against,
+	};
+
+	switch (flag) {
+	case FLAG_HISTORY:
+		return parse_last(c, value);
+	case FLAG_MAX_SLOWDOWN:
+		return parse_slowdown(c, value);
+	case FLAG_ANY_HOST:
+		c->any_host = true;
+		return 0;
+	case FLAG_ALLOW_INCONCLUSIVE:
+		c->allow_inconclusive = true;
+		return 0;
+	default:
+		if ((size_t)flag < sizeof(text) / sizeof(text[0]) && text[flag]) {
+			*text[flag] = value;
+			return 0;
+		}
 		return -1;
 	}
 }
@@ -237,6 +300,7 @@ int cli_parse(const char *name, int argc, char **argv, struct cli *c)
 
 	memset(c, 0, sizeof(*c));
 	c->alpha = 0.05;
+	c->max_slowdown_pct = 5;
 	if (!cmd) {
 		cli_error("no command '%s' (see 'iosweep help')", name);
 		return EXIT_USAGE;

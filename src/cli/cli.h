@@ -45,6 +45,15 @@ struct cli {
 	double alpha;            /* compare */
 	const char *out_path;    /* import -o PATH */
 	bool no_merge;           /* import --no-merge */
+	const char *db;          /* history, gate: --db PATH */
+	const char *label;       /* history: --label TEXT */
+	const char *host, *since, *until; /* history: filters */
+	const char *figure;      /* history trend, gate: --figure F */
+	const char *against;     /* gate: --against OLD.json */
+	size_t history_last;     /* gate: --history N (0: not given) */
+	double max_slowdown_pct; /* gate: --max-slowdown P% */
+	bool any_host;           /* gate: --any-host */
+	bool allow_inconclusive; /* gate: --allow-inconclusive */
 	char **rest;             /* after "--", for a command that takes "-- ARGS..." */
 	int nrest;
 };
@@ -67,6 +76,17 @@ enum cli_flag_id {
 	FLAG_OVER,
 	FLAG_RUN,
 	FLAG_REPEAT,
+	FLAG_DB,
+	FLAG_LABEL,
+	FLAG_HOST,
+	FLAG_SINCE,
+	FLAG_UNTIL,
+	FLAG_FIGURE,
+	FLAG_AGAINST,
+	FLAG_HISTORY,
+	FLAG_MAX_SLOWDOWN,
+	FLAG_ANY_HOST,
+	FLAG_ALLOW_INCONCLUSIVE,
 	NFLAGS
 };
 
@@ -133,5 +153,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
 
 #endif

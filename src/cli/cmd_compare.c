@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/compare.h"
 #include "cli/help.h"
 #include "lib/error.h"
 #include "lib/jsontext.h"
@@ -1039,4 +1040,35 @@ int cmd_compare(int argc, char **argv)
 	comparison_free(&c);
 	cli_free(&cl);
 	return rc;
+}
+
+struct compare_pair *compare_pairs(const struct resultfile *old, const struct resultfile *new,
+				   size_t *n)
+{
+	struct comparison c;
+	struct compare_pair *out = NULL;
+
+	memset(&c, 0, sizeof(c));
+	c.file[0] = *old; /* shallow: matching reads the runs, never frees them */
+	c.file[1] = *new;
+	if (match_runs(&c) == 0 && label_pairs(&c) == 0)
+		out = calloc(c.npairs + 1, sizeof(*out));
+	for (size_t i = 0; out && i < c.npairs; i++) {
+		out[i] = (struct compare_pair){ c.pairs[i].old, c.pairs[i].new, c.pairs[i].label };
+		c.pairs[i].label = NULL;
+	}
+	*n = out ? c.npairs : 0;
+	for (size_t i = 0; c.pairs && i < c.npairs; i++)
+		free(c.pairs[i].label);
+	runset_free(&c.set);
+	free(c.all);
+	free(c.pairs);
+	return out;
+}
+
+void compare_pairs_free(struct compare_pair *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		free(p[i].label);
+	free(p);
 }

@@ -54,6 +54,40 @@ const struct cli_flag cli_flags[NFLAGS] = {
 	[FLAG_REPEAT] = { 0, "repeat", "N",
 		"with --over: repeat N of each chosen run (0 is the first; default: the first\n"
 		"that completed); may be given several times" },
+	[FLAG_DB] = { 0, "db", "PATH",
+		"the history database (default: $IOSWEEP_HISTORY, else\n"
+		"$XDG_DATA_HOME/iosweep/history.db, else ~/.local/share/iosweep/history.db);\n"
+		"a symbolic link is refused" },
+	[FLAG_LABEL] = { 0, "label", "TEXT",
+		"history add: a label kept with each result added (a git commit, a version);\n"
+		"history list, trend: only results of this label" },
+	[FLAG_HOST] = { 0, "host", "NAME",
+		"history list, trend: only results of the host of this name" },
+	[FLAG_SINCE] = { 0, "since", "DATE",
+		"history list, trend: only results started on or after DATE\n"
+		"(YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS, UTC)" },
+	[FLAG_UNTIL] = { 0, "until", "DATE",
+		"history list, trend: only results started on or before DATE" },
+	[FLAG_FIGURE] = { 0, "figure", "FIGURE",
+		"the figure: time_to_end_s (the default; throughput_Bps for a time_based\n"
+		"run), throughput_Bps, iops, lat_p99_ns, ... (a figure that has a better\n"
+		"direction: a time, a rate)" },
+	[FLAG_AGAINST] = { 0, "against", "OLD.json",
+		"the result NEW is gated against, run by run (runs matched as compare\n"
+		"matches them)" },
+	[FLAG_HISTORY] = { 0, "history", "N",
+		"instead of --against: each run against the repeats of the same run in the\n"
+		"last N results of the history database from the same host (machine, kernel,\n"
+		"CPU, file system, device model), pooled" },
+	[FLAG_MAX_SLOWDOWN] = { 0, "max-slowdown", "P%",
+		"the slowdown a run may show before it fails the gate (default 5%): time up\n"
+		"or throughput down by more than P% of the old median" },
+	[FLAG_ANY_HOST] = { 0, "any-host", NULL,
+		"gate against a result from another host (by default refused, naming the\n"
+		"difference)" },
+	[FLAG_ALLOW_INCONCLUSIVE] = { 0, "allow-inconclusive", NULL,
+		"exit 0 instead of 3 when some run has too few repeats to decide (or was\n"
+		"interrupted) and none got slower" },
 };
 
 const struct cli_command cli_commands[] = {
@@ -164,6 +198,47 @@ const struct cli_command cli_commands[] = {
 		       .help = "the page (needed; '-': stdout); an existing FILE.html is replaced\n"
 			       "atomically, as run -o replaces its outputs" },
 		     { .flag = FLAG_ALPHA } } },
+	{ .name = "history",
+	  .fn = cmd_history,
+	  .usage = "history add|list|show|trend [RESULT.json...|ID] [--db PATH] [--label TEXT] "
+		   "[--job NAME] [--host NAME] [--since DATE] [--until DATE] [--figure FIGURE] "
+		   "[-o FILE.svg|FILE.png]",
+	  .summary = "keep result files in a database; list them, show one, draw a trend",
+	  .text = "add RESULT.json...: stores each result (once: a file already stored is said\n"
+		  "so and left as it is), one transaction each, with its host and --label.\n"
+		  "list: the stored results, oldest first, filtered by --job, --host, --label,\n"
+		  "--since, --until.  show ID: one result (its id, or 4 or more digits of its\n"
+		  "hash) and its runs.  trend --job NAME: the median of --figure of each run of\n"
+		  "the job, with its 95% confidence interval, result by result, one line per\n"
+		  "host and run; with -o, drawn as a chart too.  A run with interrupted repeats\n"
+		  "is kept and marked, its interrupted repeats left out.",
+	  .example = "iosweep history add demo.json --label $(git rev-parse --short HEAD)",
+	  .flags = { { .flag = FLAG_DB }, { .flag = FLAG_LABEL },
+		     { .flag = FLAG_JOB,
+		       .help = "list: only results with a run of this job; trend: the job drawn "
+			       "(required)" },
+		     { .flag = FLAG_HOST }, { .flag = FLAG_SINCE }, { .flag = FLAG_UNTIL },
+		     { .flag = FLAG_FIGURE },
+		     { .flag = FLAG_OUTPUT,
+		       .value = "FILE.svg|FILE.png",
+		       .help = "trend: draw the chart too, SVG or PNG by its extension" } } },
+	{ .name = "gate",
+	  .fn = cmd_gate,
+	  .usage = "gate NEW.json --against OLD.json | --history N [--max-slowdown P%] "
+		   "[--alpha A] [--figure FIGURE] [--any-host] [--allow-inconclusive] [--db PATH]",
+	  .summary = "fail (exit 1) when a run got significantly slower: a regression gate for CI",
+	  .text = "Compares each run of NEW with the same run of OLD (or of the history) and\n"
+		  "prints a Markdown table, one line per run: old and new medians, the change,\n"
+		  "the p-value of a two-sided Mann-Whitney U test and the verdict.  A run is\n"
+		  "slower when both p <= alpha and it is slower by more than --max-slowdown.\n"
+		  "Exit 1 when some run is slower; else 3 when some run cannot be decided (too\n"
+		  "few repeats for any p to reach alpha, or interrupted repeats, or a failed\n"
+		  "run), unless --allow-inconclusive; else 0.",
+	  .example = "iosweep gate new.json --history 5 --max-slowdown 5%",
+	  .flags = { { .flag = FLAG_AGAINST }, { .flag = FLAG_HISTORY },
+		     { .flag = FLAG_MAX_SLOWDOWN }, { .flag = FLAG_ALPHA },
+		     { .flag = FLAG_FIGURE }, { .flag = FLAG_ANY_HOST },
+		     { .flag = FLAG_ALLOW_INCONCLUSIVE }, { .flag = FLAG_DB } } },
 	{ .name = "help",
 	  .fn = cmd_help,
 	  .usage = "help [COMMAND]",

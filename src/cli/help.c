@@ -92,8 +92,8 @@ void help_overview(FILE *out)
 		fprintf(out, "  %-8s %s\n", cli_commands[i].name, cli_commands[i].summary);
 	fprintf(out, "\n'iosweep help COMMAND' or 'iosweep COMMAND --help' shows a command's usage;\n");
 	print_man_pointer(out);
-	fprintf(out,
-		     "exit codes: 0 ok, 1 a run failed, 2 bad usage or job file, 130 interrupted "
+	fprintf(out, "exit codes: 0 ok, 1 a run failed (gate: a run got slower), 2 bad usage or job "
+		     "file, 3 gate: a run could not be decided, 130 interrupted "
 		     "(Ctrl-C), 143 SIGTERM, 129 SIGHUP, 141 stdout closed\n");
 }
 

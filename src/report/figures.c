@@ -133,6 +133,19 @@ const struct figure figure_table[] = {
 
 const size_t figure_count = sizeof(figure_table) / sizeof(figure_table[0]);
 
+int figure_better(const struct figure *f)
+{
+	switch (f->unit) {
+	case FU_RATE:
+	case FU_PER_SECOND:
+		return 1;
+	case FU_SECONDS:
+		return -1;
+	default:
+		return 0;
+	}
+}
+
 const struct figure *figure_find(const char *name)
 {
 	for (size_t i = 0; i < figure_count; i++)

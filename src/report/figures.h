@@ -45,6 +45,10 @@ extern const struct figure figure_table[];
 extern const size_t figure_count;
 
 const struct figure *figure_find(const char *name);
+/* Which way f is better, from its unit: +1 higher (throughput, IOPS), -1
+ * lower (times and latencies), 0 neither (bytes, counts, fractions: what
+ * was done, not how well).  `gate` calls a change "slower" by it. */
+int figure_better(const struct figure *f);
 /* A value of f (as stored, before its scale) as text in its unit:
  * "1.25 ms", "3.2 GB/s", "12.5k". */
 void figure_format(const struct figure *f, double value, char *buf, size_t n);

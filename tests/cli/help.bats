@@ -5,7 +5,7 @@
 
 load helpers
 
-COMMANDS="run plan check options compare plot import report help"
+COMMANDS="run plan check options compare plot import report history gate help"
 
 @test "every command answers -h and --help with its usage, options and an example, exit 0" {
 	for c in $COMMANDS; do
