@@ -93,8 +93,13 @@ static int parse_zone(const char *text, const char *z, const char *end, bool abs
 		uint64_t v;
 
 		len = (size_t)(end - slash - 1);
-		if (len == 0 || len >= sizeof(num))
-			return err_set(err, "'%s': a zone's size is missing after '/'", text);
+		if (len == 0) { /* "A/": as fio, a share of what the others leave */
+			s->nzones++;
+			return 0;
+		}
+		if (len >= sizeof(num))
+			return err_set(err, "'%s': zone size '%.*s' is too long", text, (int)len,
+				       slash + 1);
 		memcpy(num, slash + 1, len);
 		num[len] = '\0';
 		if (abs ? units_parse_size(num, &v, why) < 0 : units_parse_uint(num, &v, why) < 0)
@@ -292,8 +297,10 @@ static uint64_t normal_rank(const struct randdist *d, uint64_t seed, uint64_t k)
 	uint64_t sum = 0;
 	int64_t dev, s;
 
+	/* fio takes each draw mod (n + 1); the multiply-shift is as uniform and
+	 * saves 12 divisions a read */
 	for (uint64_t j = 0; j < GAUSS_ITERS; j++)
-		sum += randdist_rand(seed, k, j) % (d->n + 1);
+		sum += (uint64_t)(((unsigned __int128)randdist_rand(seed, k, j) * (d->n + 1)) >> 64);
 	sum = (sum + GAUSS_ITERS - 1) / GAUSS_ITERS;
 	if (!d->stddev)
 		return sum;

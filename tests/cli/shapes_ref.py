@@ -120,7 +120,7 @@ class Dist:
         return int(x) if x < self.n else self.n
 
     def normal_rank(self, k):
-        s = sum(rand(self.seed, k, j) % (self.n + 1) for j in range(12))
+        s = sum((rand(self.seed, k, j) * (self.n + 1)) >> 64 for j in range(12))
         s = (s + 11) // 12
         if not self.stddev:
             return s
