@@ -90,7 +90,9 @@ check_runs() {
 		"zoned:50/10:40/10|add up to 90, not 100" "zoned:60/50:40/60|more than the file" \
 		"zoned:60/10:40/90,50/50:50/50|'50/50:50/50': unknown distribution" "zoned:101/10|not a percentage" \
 		"zoned_abs:50/512k:50/1m|beyond the 1MiB" "gauss:5|unknown distribution" \
-		"random:3|takes no parameter" "zoned:|no zones"; do
+		"random:3|takes no parameter" "zoned:|no zones" "zipf:nan|not a number" \
+		"zipf:inf|not a number" "zipf:1e400|not a number" "zoned:60/10:40/5x|not a whole percentage" \
+		"zoned_abs:40/9223372036854775807:60/1m|beyond the 1MiB"; do
 		job b "[b]\nfilename = $TESTDIR/data\npattern = random\nrandom_distribution = ${bad%%|*}\n"
 		refused run b "${bad#*|}" "$TESTDIR/data"
 		[[ "$output" = "iosweep: $TESTDIR/b.ini:4: random_distribution"* ]] || { echo "$output"; false; }
@@ -98,4 +100,16 @@ check_runs() {
 	job b "[b]\nfilename = $TESTDIR/data\nrandom_distribution = zipf:1.2\n"
 	refused run b "reads in order"
 	[[ "$output" = *"b.ini:3:"* ]]
+}
+
+@test "random_distribution from --set is checked as in a job file; a list multiplies only the random runs" {
+	head -c 1m /dev/urandom >"$TESTDIR/data"
+	job l "[l]\nfilename = $TESTDIR/data\nrepeat = 1\ncount = 64\npattern = sequential, random\nrandom_distribution = random, zipf:1.2\n"
+	run "$IOSWEEP" run "$TESTDIR/l.ini" --set random_distribution=pareto:1
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" = "iosweep: --set 'random_distribution=pareto:1': random_distribution: 'pareto:1': pareto's h must be between 0 and 1"* ]]
+	run "$IOSWEEP" run "$TESTDIR/l.ini" -o json:"$TESTDIR/l.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/l.json" '[(r["params"]["pattern"], r["params"]["random_distribution"], r["repeats"][0]["reads"]) for r in d["runs"]]')" = "[('sequential', 'random', 256), ('random', 'random', 64), ('random', 'zipf:1.2', 64)]" ]
 }
