@@ -1,7 +1,8 @@
 /*
  * pattern.c - offset generators: sequential (dense or strided), reverse,
- * random (a seeded permutation of the blocks per pass) and random-replace
- * (independent draws).  See pattern.h for why they are arithmetic, not
+ * random (a seeded permutation of the blocks per pass), random-replace
+ * (independent draws) and skewed draws (random_distribution: the draw is
+ * distribution.c's).  See pattern.h for why they are arithmetic, not
  * lists.
  */
 #define _GNU_SOURCE
