@@ -431,6 +431,39 @@ def case_overtime(table):
               v["rate"], v["plain"], True, ">= 0.97")
 
 
+def case_skew(table):
+    """The cost of a random_distribution's draw: cached 4 KiB random reads
+    (random-replace, 1 GiB, the same count) with zipf, pareto, normal and
+    zoned against the uniform draw, and the draw's cost per read in ns (the
+    time per read outside its latency, minus uniform's)."""
+    reads = 262144
+    dists = [("uniform", "random"), ("zipf", "zipf:1.2"), ("pareto", "pareto:0.2"),
+             ("normal", "normal:5"), ("zoned", "zoned:60/10:30/20:10/70")]
+
+    def job(name, dist):
+        return iosweep_job("skew-" + name, CACHED, "1g", "keep",
+                           {"bs": "4k", "engine": "sync", "consume": "none", "interval": "0",
+                            "pattern": "random-replace", "count": reads, "seed": 1,
+                            "random_distribution": dist}, CACHED_REPEATS)
+
+    def warmed(j, what):
+        def go():
+            warm(CACHED, GiB)
+            return iosweep_metric(j, "iops", what, 1.0)
+        return go
+
+    log("random_distribution, sync 4k random-replace, cached 1 GiB (IOPS)")
+    v = alternate([(name, warmed(job(name, d), name)) for name, d in dists], ROUNDS)
+    for name, d in dists[1:]:
+        case = f"sync, 4k cached random, random_distribution={d} (IOPS)"
+        table.add(case, "same job, uniform", "IOPS", v[name], v["uniform"], True,
+                  ">= 0.95" if name == "zipf" else "none")
+        table.add_single(case.replace("(IOPS)", "(ns per draw over uniform's)"), "ns",
+                         None if v[name] is None or v["uniform"] is None else
+                         [a.outside - b.outside for a, b in zip(v[name], v["uniform"])],
+                         "none (the draw's own cost)", None)
+
+
 def fio_cached(fio_engine, bs, metric, extra=()):
     """A function running fio over the cached file; the figure iosweep's metric names."""
     key = "bw_bytes" if metric == "throughput_Bps" else metric
@@ -1199,6 +1232,7 @@ def main():
             ("sync-1m", lambda: case_cached(table, "sync", "1m", "B/s", ">= 0.97", ">= 1.0")),
             ("mmap-4k", lambda: case_cached(table, "mmap", "4k", "IOPS", ">= 0.95", ">= 1.0")),
             ("overtime", lambda: case_overtime(table)),
+            ("skew", lambda: case_skew(table)),
             ("aio-direct", lambda: case_direct(table, "aio", ">= 0.95", ">= 1.0")),
             ("uring-direct", lambda: case_direct(table, "uring", ">= 0.95", ">= 1.0")),
             ("sparse", lambda: case_sparse(table)),

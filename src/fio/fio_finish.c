@@ -674,6 +674,8 @@ static int finish_reads(const struct fio_state *st, struct import_job *ij, char 
 					     st->norandommap ? "random-replace" : "random");
 	if (random && st->seed_set)
 		rc |= set_val(ij, OPT_SEED, "%llu", (unsigned long long)st->seed);
+	if (random && st->distribution)
+		rc |= set_val(ij, OPT_RANDOM_DISTRIBUTION, "%s", st->distribution);
 	rc |= set_val(ij, OPT_ENGINE, "%s", st->engine);
 	if (queued_engine(st))
 		rc |= set_val(ij, OPT_IODEPTH, "%llu", (unsigned long long)st->iodepth);
@@ -755,6 +757,11 @@ static int note_differences(struct import *im, const struct fio_state *st)
 		rc |= setting_note(im, st->seed_at, NULL,
 			   "translated with a difference: iosweep's generator is not fio's: the "
 			   "same seed gives another order of the same blocks");
+	if (st->distribution)
+		rc |= setting_note(im, st->distribution_at, NULL, random ?
+			   "translated with a difference: fio's formulas, zones and hash with "
+			   "iosweep's random numbers: the same distribution, other draws" :
+			   "irrelevant: fio draws no random offsets for reads in order");
 	if (random && !st->randrepeat)
 		rc |= setting_note(im, st->randrepeat_at, NULL,
 			   "not supported: iosweep's random offsets are the same for every "

@@ -35,6 +35,8 @@ struct fio_state {
 	uint64_t iodepth;
 	const struct fio_setting *iodepth_at;
 	const char *hint;                 /* NULL: fio's default, advice by pattern */
+	const char *distribution;         /* random_distribution, skewed; NULL: uniform */
+	const struct fio_setting *distribution_at;
 	uint64_t numjobs, runtime_us, loops, seed, number_ios;
 	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
 	/* writes */

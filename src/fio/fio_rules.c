@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/distribution.h"
 #include "job/fio_words.h"
 #include "job/options.h"
 #include "lib/error.h"
@@ -514,13 +515,23 @@ static int h_batch_complete(struct fio_state *st, const struct fio_setting *s, c
 	return 0;
 }
 
-/* random_distribution=random (uniform) is what iosweep does. */
+/* random_distribution: iosweep's option of that name takes fio's families,
+ * syntax and rules; random (uniform) is what it does anyway. */
 static int h_distribution(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	(void)st;
-	if (s->value && strcmp(s->value, "random") == 0)
-		return 0;
-	return setting_bad(s, err, "iosweep draws random offsets uniformly only");
+	struct randdist_spec spec;
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (strchr(s->value, ','))
+		return setting_bad(s, err, "zones per direction (after a comma) are not taken by "
+				   "iosweep: one random_distribution for reads and writes");
+	if (randdist_parse(s->value, &spec, why) < 0)
+		return setting_bad(s, err, "%s", why);
+	st->distribution = spec.kind == RANDDIST_UNIFORM ? NULL : s->value;
+	st->distribution_at = s;
+	return 0;
 }
 
 static int h_percentage_random(struct fio_state *st, const struct fio_setting *s, char *err)

@@ -1,11 +1,13 @@
 /*
  * pattern.c - offset generators: sequential (dense or strided), reverse,
- * random (a seeded permutation of the blocks per pass) and random-replace
- * (independent draws).  See pattern.h for why they are arithmetic, not
+ * random (a seeded permutation of the blocks per pass), random-replace
+ * (independent draws) and skewed draws (random_distribution: the draw is
+ * distribution.c's).  See pattern.h for why they are arithmetic, not
  * lists.
  */
 #define _GNU_SOURCE
 #include "io/pattern.h"
+#include "lib/error.h"
 #include "lib/splitmix.h"
 
 #include <stdlib.h>
@@ -103,6 +105,16 @@ static inline uint64_t permute(const struct pattern *p, uint64_t k)
 	return x;
 }
 
+/* A skewed distribution: read k reads randdist_block(k). */
+static bool next_skewed(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end)
+		return false;
+	*off = randdist_block(&p->dist, p->seed, p->i++) * p->bs;
+	*len = p->bs;
+	return true;
+}
+
 static bool next_permuted(struct pattern *p, uint64_t *off, uint64_t *len)
 {
 	if (p->i >= p->end)
@@ -149,12 +161,28 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
 		init_permutation(p, first);
 }
 
+int pattern_skew(struct pattern *p, const char *text, char *err)
+{
+	struct randdist_spec spec;
+
+	if (!text || !p->nblocks || (p->next != next_permuted && p->next != next_replace))
+		return 0;
+	if (randdist_parse(text, &spec, err) < 0)
+		return -1;
+	if (spec.kind == RANDDIST_UNIFORM)
+		return 0;
+	if (randdist_prepare(&p->dist, &spec, p->nblocks, p->bs, p->seed, err) < 0)
+		return -1;
+	p->next = next_skewed;
+	return 0;
+}
+
 uint64_t pattern_span(const struct pattern *p, uint64_t *first)
 {
 	uint64_t lo, hi; /* the lowest and highest offset / step of reads [i, end) */
 
 	*first = 0;
-	if (p->next == next_permuted || p->next == next_replace)
+	if (p->next == next_permuted || p->next == next_replace || p->next == next_skewed)
 		return p->size;
 	if (p->end <= p->i)
 		return 0;
@@ -184,8 +212,9 @@ static uint64_t distinct_by_bitmap(struct pattern *p, enum pattern_kind kind,
 		if (kind == PATTERN_RANDOM)
 			init_permutation(p, range[k].from);
 		for (uint64_t i = range[k].from; i < range[k].to && distinct < p->nblocks; i++) {
-			uint64_t b = kind == PATTERN_RANDOM ? permute(p, p->in_pass)
-							    : replace_block(p->seed, p->nblocks, i);
+			uint64_t b = kind == PATTERN_RANDOM	? permute(p, p->in_pass)
+				     : p->next == next_skewed ? randdist_block(&p->dist, p->seed, i)
+							      : replace_block(p->seed, p->nblocks, i);
 
 			if (!(seen[b / 64] >> (b % 64) & 1)) {
 				seen[b / 64] |= 1ULL << (b % 64);
@@ -207,12 +236,14 @@ static uint64_t distinct_by_bitmap(struct pattern *p, enum pattern_kind kind,
  * first, since threads' shares are contiguous.
  */
 uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t bs,
-				 uint64_t seed, const struct pattern_range *range, size_t n)
+				 uint64_t seed, const char *dist, const struct pattern_range *range,
+				 size_t n)
 {
 	struct pattern p;
 	struct pattern_range *m = malloc((n + 1) * sizeof(*m));
 	uint64_t reads = 0, nb = bs ? size / bs : 0, d;
 	size_t nm = 0, w = 0;
+	char err[ERR_MAX];
 
 	if (!m)
 		return UINT64_MAX;
@@ -232,6 +263,13 @@ uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t
 		free(m);
 		return 0;
 	}
+	pattern_init(&p, kind, size, bs, bs, 0, seed, 0, 0);
+	if (pattern_skew(&p, dist, err) < 0) {
+		free(m);
+		return UINT64_MAX; /* refused before any run: not reached */
+	}
+	if (p.next == next_skewed)
+		kind = PATTERN_RANDOM_REPLACE;
 	if (kind == PATTERN_RANDOM) {
 		bool one_pass = m[0].from / nb == (m[nm - 1].to - 1) / nb;
 		bool whole_pass = false;
@@ -243,7 +281,6 @@ uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t
 			return whole_pass ? nb : reads;
 		}
 	}
-	pattern_init(&p, kind, size, bs, bs, 0, seed, 0, 0);
 	d = distinct_by_bitmap(&p, kind, m, nm);
 	free(m);
 	return d;

@@ -14,7 +14,9 @@
  * read numbers therefore read disjoint blocks.  pattern=random-replace draws
  * every block independently (splitmix64 of seed and read number), blocks
  * repeating as they come: fio's norandommap.  Both are the same for every
- * engine, thread count and repeat.
+ * engine, thread count and repeat.  A random_distribution other than
+ * random (distribution.h) makes either random pattern draw independently
+ * from that distribution (fio turns its random map off for them too).
  */
 #ifndef IOSWEEP_PATTERN_H
 #define IOSWEEP_PATTERN_H
@@ -23,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/distribution.h"
 
 /* The values of the job option `pattern`, in its order (job/options.c). */
 enum pattern_kind { PATTERN_SEQUENTIAL, PATTERN_REVERSE, PATTERN_RANDOM, PATTERN_RANDOM_REPLACE };
@@ -35,6 +38,7 @@ struct pattern {
 	uint64_t pass, in_pass, half_mask;
 	unsigned half_bits;
 	uint64_t key[4];
+	struct randdist dist; /* a skewed random_distribution (pattern_skew) */
 	/* the generator; NULL for sequential, which pattern_next() inlines */
 	bool (*next)(struct pattern *p, uint64_t *off, uint64_t *len);
 };
@@ -53,6 +57,11 @@ uint64_t pattern_bytes(enum pattern_kind kind, uint64_t size, uint64_t bs, uint6
 /* Prepares reads [first, end) of the run. */
 void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint64_t bs,
 		  uint64_t spacing, uint64_t count, uint64_t seed, uint64_t first, uint64_t end);
+
+/* Makes p's random reads draw from random_distribution text (NULL or
+ * "random": uniform, nothing changes); -1 with why when the text is not a
+ * distribution or does not fit the file. */
+int pattern_skew(struct pattern *p, const char *text, char *err);
 
 /* The bytes from the first to the last byte that p's reads may touch, and
  * into *first the offset of the first: the file for the random patterns. */
@@ -84,9 +93,11 @@ struct pattern_range {
 };
 
 /* How many distinct blocks reads range[0..n) of a random run read (the
- * ranges do not overlap); for coverage_Bps.  UINT64_MAX when out of memory
- * for the bitmap that some cases need (one bit per block). */
+ * ranges do not overlap), dist its random_distribution (or NULL); for
+ * coverage_Bps.  UINT64_MAX when out of memory for the bitmap that some
+ * cases need (one bit per block). */
 uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t bs,
-				 uint64_t seed, const struct pattern_range *range, size_t n);
+				 uint64_t seed, const char *dist, const struct pattern_range *range,
+				 size_t n);
 
 #endif

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "io/cache.h"
+#include "io/distribution.h"
 #include "io/engines/engine.h"
 #include "io/series.h"
 #include "job/fio_words.h"
@@ -54,6 +55,12 @@ const struct option_def option_table[OPT__COUNT] = {
 			  "random-replace: independent draws (fio's norandommap)" },
 	[OPT_COUNT] = { "count", T_UINT, false, false, NULL, 1, INT64_MAX, NULL,
 			"number of random reads (default: one pass, a read per whole block)" },
+	[OPT_RANDOM_DISTRIBUTION] = { "random_distribution", T_TEXT, true, false, "random", 0, 0,
+				      NULL,
+				      "pattern=random|random-replace: random (uniform), zipf:THETA, "
+				      "pareto:H, normal:DEV[:CENTER], zoned:A/S:... (A% of the reads in "
+				      "the next S% of the file), zoned_abs:A/SIZE:...; skewed draws are "
+				      "independent, as fio's" },
 	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL,
 		       "seed of random offsets and of fill=random content" },
 	/* the engine table says what each engine is (iosweep options lists them) */
@@ -244,6 +251,18 @@ static int check_bounds(const struct option_def *o, const char *text, uint64_t v
 	return err_set(err, "%s: '%s' is out of range (%s to %s)", o->name, text, lo, hi);
 }
 
+/* random_distribution: fio's families and rules (io/distribution.h); whether
+ * it fits the file is the plan's to check. */
+static int check_distribution(const char *text, char *err)
+{
+	struct randdist_spec spec;
+	char why[ERR_MAX];
+
+	if (randdist_parse(text, &spec, why) < 0)
+		return err_set(err, "%s: %s", option_table[OPT_RANDOM_DISTRIBUTION].name, why);
+	return 0;
+}
+
 int option_parse_value(enum opt_id id, const char *text, union optval *out, char *err)
 {
 	const struct option_def *o = &option_table[id];
@@ -256,6 +275,8 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 	case T_JOB:
 		if (*text == '\0' && o->type != T_TEXT)
 			return err_set(err, "%s: empty value", o->name);
+		if (id == OPT_RANDOM_DISTRIBUTION && check_distribution(text, err) < 0)
+			return -1;
 		out->s = strdup(text);
 		if (!out->s)
 			return err_set(err, "out of memory");

@@ -516,8 +516,10 @@ static union optval default_value(enum opt_id id)
 	union optval v = { .u = 0 };
 	char err[ERR_MAX];
 
-	if (option_table[id].def && option_table[id].type != T_PATH &&
-	    option_table[id].type != T_TEXT && option_table[id].type != T_JOB)
+	if (option_table[id].def && option_table[id].type == T_TEXT)
+		v.s = option_table[id].def; /* never freed: runs' strings are the job's */
+	else if (option_table[id].def && option_table[id].type != T_PATH &&
+		 option_table[id].type != T_JOB)
 		option_parse_value(id, option_table[id].def, &v, err);
 	return v;
 }
@@ -646,6 +648,53 @@ static int check_cache(const struct jobfile *jf, const struct run *r, char *err)
 	return 0;
 }
 
+/* Whether random_distribution text is skewed (not uniform). */
+static bool skewed_text(const char *d)
+{
+	return d && strcmp(d, "random") != 0;
+}
+
+/* Whether a run's random reads draw from a skewed distribution. */
+static bool skewed(const union optval *v)
+{
+	return skewed_text(v[OPT_RANDOM_DISTRIBUTION].s);
+}
+
+/* Whether any of the job's patterns is random. */
+static bool job_has_random(const struct job *job)
+{
+	const struct job_value *p = &job->opt[OPT_PATTERN];
+
+	for (size_t k = 0; k < p->n; k++)
+		if (pattern_is_random(p->v[k].u))
+			return true;
+	return false;
+}
+
+/* random_distribution: for random reads, and within the file. */
+static int check_distribution(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	char where[300], why[ERR_MAX];
+	struct pattern p;
+	const struct job_value *d = &job->opt[OPT_RANDOM_DISTRIBUTION];
+
+	for (size_t k = 0; k < d->n && !job_has_random(job); k++)
+		if (skewed_text(d->v[k].s))
+			return FAIL_AT(OPT_RANDOM_DISTRIBUTION, "%s: random_distribution=%s draws "
+					"random offsets, and job '%s' reads in order (pattern = random "
+					"or random-replace)", where, d->v[k].s, job->name);
+	if (!skewed(v))
+		return 0;
+	pattern_init(&p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, 0);
+	if (pattern_skew(&p, v[OPT_RANDOM_DISTRIBUTION].s, why) < 0)
+		return FAIL_AT(OPT_RANDOM_DISTRIBUTION, "%s: random_distribution: %s (job '%s')",
+			       where, why, job->name);
+	return 0;
+}
+
 /* Contradictions within one combination; `where` names the option at fault. */
 static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 {
@@ -662,7 +711,8 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	if (v[OPT_BS].u > v[OPT_SIZE].u && (random || v[OPT_SPACING].u != v[OPT_BS].u))
 		return FAIL_AT(OPT_BS, "%s: bs %s is larger than the file (%llu bytes) in job '%s'",
 			       where, a, (unsigned long long)v[OPT_SIZE].u, job->name);
-	if (check_consume(jf, r, err) < 0 || check_cache(jf, r, err) < 0)
+	if (check_consume(jf, r, err) < 0 || check_cache(jf, r, err) < 0 ||
+	    check_distribution(jf, r, err) < 0)
 		return -1;
 	if (v[OPT_OP].u != OP_READ && check_write_run(jf, r, err) < 0)
 		return -1;
@@ -861,7 +911,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		bool random = pattern_is_random(r.v[OPT_PATTERN].u);
 		/* values that do not apply take their first value only */
 		if ((!(e->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
-		    (random && idx[OPT_SPACING]) || engine_options_skip(e, idx) ||
+		    (random && idx[OPT_SPACING]) || (!random && idx[OPT_RANDOM_DISTRIBUTION]) ||
+		    engine_options_skip(e, idx) ||
 		    !write_options_apply(&r, idx))
 			continue;
 		if (!(e->flags & ENGINE_QUEUED))
@@ -871,8 +922,10 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 				r.v[i].u = FLAG_OFF;
 		if (random || !job->opt[OPT_SPACING].n)
 			r.v[OPT_SPACING].u = r.v[OPT_BS].u;
-		if (!random)
+		if (!random) {
 			r.v[OPT_COUNT].u = 0;
+			r.v[OPT_RANDOM_DISTRIBUTION] = default_value(OPT_RANDOM_DISTRIBUTION);
+		}
 		/* the default is a cold, verified start where the file can be evicted */
 		r.cache_default = !job->opt[OPT_CACHE].n;
 		if (r.cache_default && !t->evictable)
@@ -1015,6 +1068,7 @@ static bool plan_applies(const struct run *r, enum opt_id id)
 	case OPT_SPACING:
 		return !random;
 	case OPT_COUNT:
+	case OPT_RANDOM_DISTRIBUTION:
 		return random;
 	default:
 		return true;
@@ -1080,6 +1134,8 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[id].u != 0 && plan_any_applies(plan, id);
 	case OPT_IODEPTH:
 		return plan_any_applies(plan, id);
+	case OPT_RANDOM_DISTRIBUTION:
+		return plan_any_applies(plan, id) && skewed(v);
 	case OPT_SPACING:
 		return plan->sparse;
 	case OPT_RUNTIME:
@@ -1116,6 +1172,7 @@ void plan_run_dirs(const struct run *r, struct plan_dirs *d)
 	(void)data_gen_init(&g, DATA_ZERO, 0, v[OPT_SEED].u, err);
 	pattern_init(&p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, r->reads);
+	(void)pattern_skew(&p, v[OPT_RANDOM_DISTRIBUTION].s, err); /* checked: check_distribution */
 	while (pattern_next(&p, &off, &len)) {
 		bool read = data_draw_percent(&g, off) < v[OPT_RWMIXREAD].u;
 

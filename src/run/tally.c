@@ -199,7 +199,8 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
 		size_t n = run->per_rank ? r->nw : r->nw * ranks;
 		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
-						     v[OPT_SEED].u, r->done + k * r->nw, n);
+						     v[OPT_SEED].u, v[OPT_RANDOM_DISTRIBUTION].s,
+						     r->done + k * r->nw, n);
 
 		if (d == UINT64_MAX)
 			return NAN;

@@ -170,23 +170,23 @@ static void test_distinct_blocks(void **state)
 	(void)state;
 	blocks(PATTERN_RANDOM_REPLACE, 1000, 0, 3, 0, 1000, b);
 	assert_true(distinct_of(b, 1000, 1000) < 700);
-	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM_REPLACE, 1000 * BS, BS, 3, &whole, 1),
+	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM_REPLACE, 1000 * BS, BS, 3, NULL, &whole, 1),
 			 distinct_of(b, 1000, 1000));
 
 	blocks(PATTERN_RANDOM, 1000, 3000, 3, 0, 3000, b);
-	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, &whole, 1), 1000);
-	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, split, 2), 1000);
+	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, NULL, &whole, 1), 1000);
+	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, NULL, split, 2), 1000);
 	/* reads 600..1300: the end of pass 0 and the start of pass 1 overlap */
-	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, two, 2),
+	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, NULL, two, 2),
 			 distinct_of(b + 600, 700, 1000));
 	uint64_t pieces[800];
 	memcpy(pieces, b, 300 * sizeof(*b));
 	memcpy(pieces + 300, b + 1100, 400 * sizeof(*b));
 	memcpy(pieces + 700, b + 2200, 100 * sizeof(*b));
-	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, gaps, 3),
+	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, NULL, gaps, 3),
 			 distinct_of(pieces, 800, 1000));
 	/* one pass, partly read: each read a different block */
-	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, gaps, 1), 300);
+	assert_int_equal(pattern_distinct_blocks(PATTERN_RANDOM, 1000 * BS, BS, 3, NULL, gaps, 1), 300);
 }
 
 /* The span of a share covers every byte its reads touch, and no more:
