@@ -22,11 +22,12 @@ override CFLAGS += -std=c17 -Wall -Wextra -Werror -pthread -Isrc
 LDLIBS  += -pthread -lm
 
 # Debian packages: what the build needs, and what the tests and demo add.
-BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev
-TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox mandoc fio strace \
+BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev \
+              libblkid-dev
+TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux e2fsprogs fdisk gnuplot-nox mandoc fio strace \
               openmpi-bin libopenmpi-dev
 BENCH_DEBS := $(BUILD_DEBS) fio time python3
-PKGS       := inih jansson liburing libxxhash
+PKGS       := inih jansson liburing libxxhash blkid
 
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
@@ -37,6 +38,7 @@ $(call pkg_check,inih,libinih-dev)
 $(call pkg_check,jansson,libjansson-dev)
 $(call pkg_check,liburing,liburing-dev)
 $(call pkg_check,libxxhash,libxxhash-dev)
+$(call pkg_check,blkid,libblkid-dev)
 ifeq ($(wildcard /usr/include/libaio.h),)
 $(error libaio.h not found: apt-get install libaio-dev)
 endif
