@@ -11,6 +11,11 @@ SIZE=4194304
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
+# host_device FILE: "NAME SIZE_BYTES MODEL SERIAL" of the run's host.device
+host_device() {
+	$PY -c 'import json,sys; d=json.load(open(sys.argv[1]))["host"]["device"]; print(d["name"], d["size_bytes"], d["model"], d["serial"])' "$1"
+}
+
 # written_bytes FILE: "VERIFIED WRITTEN" bytes of the first repeat of the first run
 written_bytes() {
 	$PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["repeats"][0]; print(r["verified_bytes"], r["write_bytes"])' "$1"
@@ -84,6 +89,8 @@ written_as_generated() {
 	[[ "$output" == *"writes $DEV (block device, checked unused: allow_write): 4MiB per repeat"* ]]
 	run "$IOSWEEP" run "$TESTDIR/w.ini" --quiet -o json:"$TESTDIR/w.json"
 	written_as_generated
+	# the host facts name the drive and its size (a loop device has no model or serial)
+	[ "$(host_device "$TESTDIR/w.json")" = "${DEV#/dev/} $SIZE None None" ]
 }
 
 @test "an ext4 on the device is refused, and destroyed only when allow_overwrite_signature names it" {
@@ -170,6 +177,8 @@ partition() {
 		cmp - <(tail -c +$((start + 1)) "$BACK" | head -c "$pbytes")
 	# the table and the first partition are as they were
 	[ "$(head -c "$start" "$BACK" | sha256sum)" = "$before" ]
+	# the host facts are the whole disk's
+	[ "$(host_device "$TESTDIR/w.json")" = "${DEV#/dev/} $SIZE None None" ]
 }
 
 @test "the whole disk is refused while a partition of it is mounted" {
