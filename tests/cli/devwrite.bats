@@ -234,3 +234,27 @@ partition() {
 	run "$IOSWEEP" run "$TESTDIR/w.ini" --quiet -o json:"$TESTDIR/w.json"
 	written_as_generated
 }
+
+@test "every engine and pattern reads a device, buffered and direct, with the checksum of its bytes" {
+	loopdev
+	job r "[r]\nfilename = $DEV\nbs = 64k\nrepeat = 1\nengine = sync, aio, uring, psync2\npattern = sequential, random\ncache = fadvise, direct\n[m]\nfilename = $DEV\nbs = 64k\nrepeat = 1\nengine = mmap\npattern = sequential, random\n"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" --quiet -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 0 ]
+	want=$($PY "$BATS_TEST_DIRNAME/offsets.py" sequential $SIZE 65536 65536 0 1 | "$HELPERS/refsum" "$BACK")
+	# size is the device's: 64 blocks of 64 KiB, read once each
+	$PY -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    print(r["params"]["size"], r["repeats"][0]["reads"], r["repeats"][0]["checksum"])' "$TESTDIR/r.json" | sort | uniq -c >"$TESTDIR/got"
+	[ "$(cat "$TESTDIR/got" | tr -s ' ')" = " 18 $SIZE 64 $want" ]
+}
+
+@test "every engine writes a consented device, each run verified, the device left as generated" {
+	loopdev
+	wjob w "$DEV" "allow_write = $DEV\nengine = sync, aio, uring, psync2, mmap\npattern = random\n"
+	run "$IOSWEEP" run "$TESTDIR/w.ini" --quiet -o json:"$TESTDIR/w.json"
+	[ "$status" -eq 0 ]
+	[ "$($PY -c 'import json,sys; print(sorted({r["repeats"][0]["verified_bytes"] for r in json.load(open(sys.argv[1]))["runs"]}), len(json.load(open(sys.argv[1]))["runs"]))' "$TESTDIR/w.json")" = "[$SIZE] 5" ]
+	blockdev --flushbufs "$DEV"
+	$PY "$BATS_TEST_DIRNAME/wdata.py" bytes 5 0 $SIZE | cmp - "$BACK"
+}
