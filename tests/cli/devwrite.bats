@@ -258,3 +258,22 @@ for r in d["runs"]:
 	blockdev --flushbufs "$DEV"
 	$PY "$BATS_TEST_DIRNAME/wdata.py" bytes 5 0 $SIZE | cmp - "$BACK"
 }
+
+@test "while a run writes a device it holds it O_EXCL: nobody can claim (or mount) it meanwhile" {
+	loopdev
+	head -c 65536 "$BACK" >"$TESTDIR/first"
+	# 1 MiB at 256 KiB/s: the run lasts about 4 s, written as it goes (O_DIRECT)
+	wjob w "$DEV" "allow_write = $DEV\ncache = direct\nsize = 1m\nrate = 256k\n"
+	"$IOSWEEP" run "$TESTDIR/w.ini" --quiet -o json:"$TESTDIR/w.json" &
+	pid=$!
+	# its first write has reached the device: it is claimed by now
+	wait_for bash -c "! head -c 65536 '$BACK' | cmp -s - '$TESTDIR/first'"
+	run timeout 10 "$HELPERS/holdexcl" "$DEV" # 124 (timed out holding it) if it got the claim
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Device or resource busy"* ]]
+	wait "$pid"
+	# released at the end
+	"$HELPERS/holdexcl" "$DEV" >"$TESTDIR/held" &
+	HOLDER=$!
+	wait_for grep -q held "$TESTDIR/held"
+}
