@@ -275,6 +275,11 @@ static int check_write_target(const struct jobfile *jf, const struct job *job, s
 	t->ours = kind == WTARGET_OURS;
 	t->new_file = kind == WTARGET_NEW;
 	t->device = kind == WTARGET_DEVICE;
+	if (sig->n && !t->device) {
+		job_where(jf, job, OPT_ALLOW_OVERWRITE_SIGNATURE, where, sizeof(where));
+		return err_set(err, "%s: allow_overwrite_signature is for block devices, and %s is "
+				    "not one: remove it (job '%s')", where, t->filename, job->name);
+	}
 	return 0;
 }
 

@@ -79,6 +79,11 @@ written_as_generated() {
 	refused_nothing_written w "$DEV is a block device: iosweep writes a device only when the job names it (add 'allow_write = $DEV'"
 	wjob w "$DEV" "allow_write = $TESTDIR/back\n"
 	refused_nothing_written w "allow_write names '$TESTDIR/back' but the job writes '$DEV'"
+	# the signature's consent is for devices only: on a file it is refused, not ignored
+	wjob w "$TESTDIR/back" "allow_write = $TESTDIR/back\nallow_overwrite_signature = ext4\n"
+	refused_nothing_written w "w.ini:9: allow_overwrite_signature is for block devices, and $TESTDIR/back is not one: remove it"
+	wjob w "$DEV" "allow_write = $DEV\nallow_overwrite_signature =\n"
+	refused_nothing_written w "allow_overwrite_signature: empty value"
 }
 
 @test "an unused device without signatures is written with allow_write, all of it, as generated" {
