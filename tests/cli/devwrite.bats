@@ -282,3 +282,18 @@ for r in d["runs"]:
 	HOLDER=$!
 	wait_for grep -q held "$TESTDIR/held"
 }
+
+@test "a signal during a device write ends the run with what was measured, marked, and releases the device" {
+	loopdev
+	head -c 65536 "$BACK" >"$TESTDIR/first"
+	wjob w "$DEV" "allow_write = $DEV\ncache = direct\nsize = 1m\nrate = 128k\nthreads = 2\n"
+	"$IOSWEEP" run "$TESTDIR/w.ini" --quiet -o json:"$TESTDIR/w.json" &
+	pid=$!
+	wait_for bash -c "! head -c 65536 '$BACK' | cmp -s - '$TESTDIR/first'"
+	stop_with INT "$pid"
+	[ "$($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["interrupted"], d["runs"][0]["repeats"][0]["interrupted"] if d["runs"][0]["repeats"] else "none")' "$TESTDIR/w.json")" = "True True" ]
+	# nothing holds the device any more
+	"$HELPERS/holdexcl" "$DEV" >"$TESTDIR/held" &
+	HOLDER=$!
+	wait_for grep -q held "$TESTDIR/held"
+}
