@@ -375,10 +375,15 @@ static int resolve_target(const struct plan *plan, const struct job *job, struct
 	}
 	t->exists = true;
 	t->size = size->n ? size->v[0].u : t->have;
-	if (t->size > t->have && !alloc_only) {
+	if (t->size > t->have && (!alloc_only || t->blockdev)) {
 		units_fmt_size(t->size, want, sizeof(want));
 		job_where(jf, job, OPT_SIZE, where, sizeof(where));
 		units_fmt_size(t->have, have, sizeof(have));
+		if (t->blockdev)
+			return err_set(err, "%s: %s is a block device of %llu bytes, smaller than "
+					    "size=%s: give size=%s or less, or no size (a device's "
+					    "size is its default) (job '%s')", where, t->filename,
+				       (unsigned long long)t->have, want, have, job->name);
 		return err_set(err, "%s: %s is %llu bytes, smaller than size=%s, and iosweep never "
 				    "writes to an existing file: give size=%s or less (--set size=%s), "
 				    "or, if iosweep made it, remove it to have it made at %s", where, t->filename,

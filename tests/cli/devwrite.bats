@@ -79,6 +79,11 @@ written_as_generated() {
 	refused_nothing_written w "$DEV is a block device: iosweep writes a device only when the job names it (add 'allow_write = $DEV'"
 	wjob w "$DEV" "allow_write = $TESTDIR/back\n"
 	refused_nothing_written w "allow_write names '$TESTDIR/back' but the job writes '$DEV'"
+	# what only a file can do, or more than the device holds
+	wjob w "$DEV" "allow_write = $DEV\nalloc = allocate\n"
+	refused_nothing_written w "alloc=allocate empties or preallocates a file, and $DEV is a block device: use alloc=overwrite"
+	wjob w "$DEV" "allow_write = $DEV\nsize = 5m\n"
+	refused_nothing_written w "w.ini:9: $DEV is a block device of $SIZE bytes, smaller than size=5MiB: give size=4MiB or less, or no size"
 	# the signature's consent is for devices only: on a file it is refused, not ignored
 	wjob w "$TESTDIR/back" "allow_write = $TESTDIR/back\nallow_overwrite_signature = ext4\n"
 	refused_nothing_written w "w.ini:9: allow_overwrite_signature is for block devices, and $TESTDIR/back is not one: remove it"
