@@ -23,12 +23,12 @@ LDLIBS  += -pthread -lm
 
 # Debian packages: what the build needs, and what the tests and demo add.
 BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson-dev libxxhash-dev \
-              libsqlite3-dev
-TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux gnuplot-nox mandoc fio strace sqlite3 \
-              openmpi-bin libopenmpi-dev \
+              libsqlite3-dev libblkid-dev
+TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux e2fsprogs fdisk gnuplot-nox mandoc fio \
+              strace sqlite3 openmpi-bin libopenmpi-dev \
               chromium tidy python3-html5lib python3-jsonschema python3-pil
 BENCH_DEBS := $(BUILD_DEBS) fio time python3
-PKGS       := inih jansson liburing libxxhash sqlite3
+PKGS       := inih jansson liburing libxxhash sqlite3 blkid
 
 # A library that pkg-config cannot find stops the build with the package to install.
 pkg_check = $(if $(shell pkg-config --exists $(1) && echo y),,$(error pkg-config cannot find $(1): apt-get install $(2)))
@@ -40,6 +40,7 @@ $(call pkg_check,jansson,libjansson-dev)
 $(call pkg_check,liburing,liburing-dev)
 $(call pkg_check,libxxhash,libxxhash-dev)
 $(call pkg_check,sqlite3,libsqlite3-dev)
+$(call pkg_check,blkid,libblkid-dev)
 ifeq ($(wildcard /usr/include/libaio.h),)
 $(error libaio.h not found: apt-get install libaio-dev)
 endif

@@ -7,9 +7,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh cppcheck clang-tidy mandoc pkg-config libinih-dev libaio-dev liburing-dev \
-	libjansson-dev libxxhash-dev libsqlite3-dev || exit 1
+	libjansson-dev libxxhash-dev libsqlite3-dev libblkid-dev || exit 1
 
-PKGS="inih jansson liburing libxxhash sqlite3"
+PKGS="inih jansson liburing libxxhash sqlite3 blkid"
 # dist_mpi.c needs mpi.h and is only checked where Open MPI is installed
 src=$(find src -name '*.c' | sort | { if pkg-config --exists ompi-c 2>/dev/null; then cat; else grep -v '^src/run/dist_mpi\.c$'; fi; })
 mpiflags=$(pkg-config --cflags ompi-c 2>/dev/null || true)

@@ -296,28 +296,49 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 	return 0;
 }
 
-/* The file a write job names: never a device (iosweep would refuse it);
- * a file of the user's only with allow_write, which the translation does
- * not add: it says what to add. */
+/* Whether path names a block device: one that is there, or a /dev name
+ * that is not (the job may be translated away from the machine it runs on). */
+static bool names_device(const char *path)
+{
+	struct stat sb;
+
+	if (!path)
+		return false;
+	return stat(path, &sb) == 0 ? S_ISBLK(sb.st_mode) : strncmp(path, "/dev/", 5) == 0;
+}
+
+/* The file a write job names: a file of the user's only with allow_write,
+ * a block device only with allow_write and the device's own checks
+ * (io/wtarget.h); the translation never adds the consent: it says what to
+ * add.  Anything but a regular file or a block device is refused. */
 static int finish_target(struct import *im, const struct fio_state *st, const char *path,
 			 const char *job_at, char *err)
 {
 	const struct fio_setting *at = st->filename_at;
 	struct stat sb;
+	bool exists = stat(path ? path : "", &sb) == 0;
 	char why[800];
 
 	if (!path)
 		return 0; /* iosweep's own test file */
-	if (strncmp(path, "/dev/", 5) == 0 || (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))) {
+	if (names_device(path))
+		snprintf(why, sizeof(why), "this job writes the block device %.200s: iosweep writes "
+					   "a device only when the job names it in allow_write and "
+					   "nothing on it is in use (mounted, swap, held) or carries a "
+					   "signature the job does not name in allow_overwrite_signature; "
+					   "once sure nothing on it is needed, add 'allow_write = %.200s' "
+					   "to the job", path, path);
+	else if (exists && !S_ISREG(sb.st_mode)) {
 		if (at)
-			return setting_bad(at, err, "iosweep never writes a device or anything but a regular "
-					    "file; write the fio job for a file");
-		return err_set(err, "%s: job '%s': %s: iosweep never writes a device or anything "
-				    "but a regular file", job_at, st->job->name, path);
-	}
-	snprintf(why, sizeof(why), "this job writes %.200s: iosweep writes it only if it creates it "
-				   "or created it earlier; to let it overwrite a file of yours "
-				   "there, add 'allow_write = %.200s' to the job", path, path);
+			return setting_bad(at, err, "iosweep writes only regular files and block "
+						    "devices; write the fio job for a file");
+		return err_set(err, "%s: job '%s': %s: iosweep writes only regular files and "
+				    "block devices", job_at, st->job->name, path);
+	} else
+		snprintf(why, sizeof(why), "this job writes %.200s: iosweep writes it only if it "
+					   "creates it or created it earlier; to let it overwrite a "
+					   "file of yours there, add 'allow_write = %.200s' to the job",
+			 path, path);
 	return setting_note(im, at, at ? NULL : job_at, why) < 0 ? err_set(err, "out of memory") : 0;
 }
 
@@ -403,13 +424,14 @@ static int finish_data(struct import *im, const struct fio_state *st, struct imp
  * later one (overwriting it), the one a check such as etcd's fdatasync job
  * means; iosweep's alloc applies before every repeat. */
 static int finish_alloc(struct import *im, const struct fio_state *st, struct import_job *ij,
-			char *err)
+			const char *path, char *err)
 {
 	const char *first;
 	bool both;
 	int rc = 0;
 
-	if (st->op != OP_WRITE || st->overwrite)
+	/* fio lays out no device: its writes overwrite it */
+	if (st->op != OP_WRITE || st->overwrite || names_device(path))
 		return 0; /* alloc = overwrite, the default */
 	first = st->create_on_open || st->fallocate == FALLOC_NONE ||
 			st->fallocate == FALLOC_TRUNCATE ? "allocate" : "prealloc";
@@ -501,7 +523,7 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 	if (rc < 0)
 		return err_set(err, "out of memory");
 	if (finish_sync(im, st, ij, err) < 0 || finish_data(im, st, ij, err) < 0 ||
-	    finish_alloc(im, st, ij, err) < 0)
+	    finish_alloc(im, st, ij, path, err) < 0)
 		return -1;
 	return finish_verify(im, st, ij, err);
 }

@@ -24,6 +24,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "io/devcheck.h"
 #include "io/prepare.h"
 #include "lib/error.h"
 #include "lib/pathwalk.h"
@@ -147,12 +148,60 @@ static int open_judged(const char *path, const struct pathwalk *w, int mode,
 	return -1;
 }
 
-int wtarget_check(const char *path, const char *allow_write, enum wtarget_kind *kind,
-		  char *err)
+bool wtarget_is_device(const char *path, char *node)
 {
 	struct pathwalk w;
+	struct stat st;
+	char err[ERR_MAX];
+	bool dev;
+
+	if (pathwalk(path, true, NULL, NULL, &w, err) < 0)
+		return false;
+	dev = !w.missing && fstatat(w.dirfd, w.name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	      S_ISBLK(st.st_mode);
+	if (dev)
+		snprintf(node, PATH_MAX, "%s%s%s", w.dir,
+			 w.dir[0] && w.dir[strlen(w.dir) - 1] != '/' ? "/" : "", w.name);
+	pathwalk_done(&w);
+	return dev;
+}
+
+int wtarget_claim(const char *path, const char *allow_write, const char *allow_sig,
+		  char *err)
+{
+	char node[PATH_MAX];
+
+	if (!wtarget_is_device(path, node))
+		return err_set(err, "%s is no longer a block device", path);
+	if (!allow_write)
+		return err_set(err, "%s is a block device: iosweep writes a device only when the "
+				    "job names it (add 'allow_write = %s' to the job, after making "
+				    "sure nothing on it is needed)", path, path);
+	if (opt_in_mismatch(path, allow_write, err))
+		return -1;
+	return devcheck_claim(node, allow_sig, err);
+}
+
+int wtarget_reopen(int claim_fd, const char *path, int flags, char *err)
+{
+	return devcheck_reopen(claim_fd, path, flags, err);
+}
+
+int wtarget_check(const char *path, const char *allow_write, const char *allow_sig,
+		  enum wtarget_kind *kind, char *err)
+{
+	struct pathwalk w;
+	char node[PATH_MAX];
 	int fd;
 
+	if (wtarget_is_device(path, node)) {
+		fd = wtarget_claim(path, allow_write, allow_sig, err);
+		if (fd < 0)
+			return -1;
+		close(fd);
+		*kind = WTARGET_DEVICE;
+		return 0;
+	}
 	if (opt_in_mismatch(path, allow_write, err))
 		return -1;
 	if (pathwalk(path, false, NULL, NULL, &w, err) < 0)

@@ -346,7 +346,7 @@ static const struct fio_word words[] = {
 	{ .fio = "verify_state_save", .kind = FW_IRRELEVANT,
 	  .why =  REPORT },
 	{ .fio = "allow_mounted_write", .kind = FW_IRRELEVANT, .scope = FW_WRITE_JOBS,
-	  .why = "iosweep never writes a device" },
+	  .why = "iosweep never writes a mounted device, whatever the job says" },
 	{ .fio = "create_fsync", .kind = FW_IRRELEVANT, .scope = FW_WRITE_JOBS,
 	  .why = "it flushes a file fio lays out, before the timed part" },
 	{ .fio = "rate_ignore_thinktime", .kind = FW_IRRELEVANT,

@@ -106,7 +106,14 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_VERIFY] = { "verify", T_ENUM, false, false, "none", 0, 0, verify_values,
 			 "after: read back and check every block a repeat wrote or read" },
 	[OPT_ALLOW_WRITE] = { "allow_write", T_PATH, false, true, NULL, 0, 0, NULL,
-			      "the filename again: lets writes into a file iosweep did not make" },
+			      "the filename again: lets writes into a file iosweep did not make, or "
+			      "into a block device that nothing uses (not mounted, swap, held or "
+			      "claimed; never the root disk)" },
+	[OPT_ALLOW_OVERWRITE_SIGNATURE] = { "allow_overwrite_signature", T_TEXT, false, true,
+					    NULL, 0, 0, NULL,
+					    "a device's signature the job may destroy, as blkid "
+					    "names it (ext4, swap, dos, gpt...): without it a "
+					    "device that carries one is not written" },
 	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL,
 			 "measured repeats of each run; auto: at least 6, then until the 95% "
 			 "confidence interval of the median is within 5% of it, 30 repeats or 60 s "

@@ -77,6 +77,7 @@ struct target {
 	bool seen;                   /* an earlier job named it: known already */
 	bool ours;                   /* a write target of iosweep's own (wtarget.h) */
 	bool new_file;               /* a write target that does not exist yet */
+	bool device;                 /* a block device to write, consented (wtarget.h) */
 	bool written;                /* an iosweep write run will have written it (before
 				      * this plan: its record says so; or an earlier run) */
 	const char *writer;          /* the job of this plan that writes it, if one does */
@@ -258,14 +259,27 @@ static int check_write_target(const struct jobfile *jf, const struct job *job, s
 			      char *err)
 {
 	const struct job_value *allow = &job->opt[OPT_ALLOW_WRITE];
+	const struct job_value *sig = &job->opt[OPT_ALLOW_OVERWRITE_SIGNATURE];
 	enum wtarget_kind kind;
 	char where[300], why[ERR_MAX];
 
+	if (sig->n && !*sig->v[0].s) {
+		job_where(jf, job, OPT_ALLOW_OVERWRITE_SIGNATURE, where, sizeof(where));
+		return err_set(err, "%s: allow_overwrite_signature: empty value (name the signature "
+				    "as blkid does: ext4, dos, gpt...) (job '%s')", where, job->name);
+	}
 	job_where(jf, job, allow->n ? OPT_ALLOW_WRITE : OPT_FILENAME, where, sizeof(where));
-	if (wtarget_check(t->filename, allow->n ? allow->v[0].s : NULL, &kind, why) < 0)
+	if (wtarget_check(t->filename, allow->n ? allow->v[0].s : NULL,
+			  sig->n ? sig->v[0].s : NULL, &kind, why) < 0)
 		return err_set(err, "%s: %s (job '%s')", where, why, job->name);
 	t->ours = kind == WTARGET_OURS;
 	t->new_file = kind == WTARGET_NEW;
+	t->device = kind == WTARGET_DEVICE;
+	if (sig->n && !t->device) {
+		job_where(jf, job, OPT_ALLOW_OVERWRITE_SIGNATURE, where, sizeof(where));
+		return err_set(err, "%s: allow_overwrite_signature is for block devices, and %s is "
+				    "not one: remove it (job '%s')", where, t->filename, job->name);
+	}
 	return 0;
 }
 
@@ -292,8 +306,8 @@ static int check_space(const struct jobfile *jf, const struct job *job, const st
 	struct stat st;
 	char where[300], why[ERR_MAX];
 
-	if (!job_writes(job, &alloc_only))
-		return 0;
+	if (!job_writes(job, &alloc_only) || t->device)
+		return 0; /* a device's blocks are there already */
 	for (size_t k = 0; k < n; k++) {
 		uint64_t a = runs[k].write_bytes ? run_allocates(&runs[k]) : 0;
 
@@ -361,10 +375,15 @@ static int resolve_target(const struct plan *plan, const struct job *job, struct
 	}
 	t->exists = true;
 	t->size = size->n ? size->v[0].u : t->have;
-	if (t->size > t->have && !alloc_only) {
+	if (t->size > t->have && (!alloc_only || t->blockdev)) {
 		units_fmt_size(t->size, want, sizeof(want));
 		job_where(jf, job, OPT_SIZE, where, sizeof(where));
 		units_fmt_size(t->have, have, sizeof(have));
+		if (t->blockdev)
+			return err_set(err, "%s: %s is a block device of %llu bytes, smaller than "
+					    "size=%s: give size=%s or less, or no size (a device's "
+					    "size is its default) (job '%s')", where, t->filename,
+				       (unsigned long long)t->have, want, have, job->name);
 		return err_set(err, "%s: %s is %llu bytes, smaller than size=%s, and iosweep never "
 				    "writes to an existing file: give size=%s or less (--set size=%s), "
 				    "or, if iosweep made it, remove it to have it made at %s", where, t->filename,
@@ -535,10 +554,11 @@ static int check_write_run(const struct jobfile *jf, const struct run *r, char *
 
 #define FAIL_AT(id, ...) \
 	(job_where(jf, job, id, where, sizeof(where)), err_set(err, __VA_ARGS__))
-	if (r->blockdev)
-		return FAIL_AT(OPT_FILENAME, "%s: %s is a block device: iosweep never writes to a "
-					     "device, whatever the job says (job '%s')", where,
-			       v[OPT_FILENAME].s, job->name);
+	if (r->blockdev && v[OPT_ALLOC].u != ALLOC_OVERWRITE)
+		return FAIL_AT(OPT_ALLOC, "%s: alloc=%s empties or preallocates a file, and %s is "
+					  "a block device: use alloc=overwrite (job '%s')", where,
+			       option_table[OPT_ALLOC].values[v[OPT_ALLOC].u], v[OPT_FILENAME].s,
+			       job->name);
 	if (v[OPT_CONSUME].u == CONSUME_INTS)
 		return FAIL_AT(OPT_CONSUME, "%s: consume=ints parses text, and op=%s writes binary "
 					    "data: use consume=checksum or none (job '%s')", where, op,
@@ -897,7 +917,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			       job->name, PLAN_MAX_RUNS);
 	for (uint64_t c = 0; c < d.combos; c++) {
 		struct run r = { .job = job, .exists = t->exists, .blockdev = t->blockdev,
-				 .per_rank = t->per_rank, .rank_file = t->rank_file, .ours = t->ours };
+				 .per_rank = t->per_rank, .rank_file = t->rank_file, .ours = t->ours,
+				 .device = t->device };
 		uint64_t rest = c;
 
 		for (size_t k = d.n; k-- > 0;) {

@@ -35,6 +35,7 @@ struct run {
 	bool blockdev;
 	bool cache_default;        /* cache was not set: fadvise, or keep where nothing can be evicted */
 	bool ours;                 /* the file exists and iosweep made it */
+	bool device;               /* a block device written with the job's consent */
 };
 
 /* repeat = auto: at least REPEAT_AUTO_MIN measured repeats (a 95% confidence

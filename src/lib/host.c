@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -622,7 +624,45 @@ static json_t *rotational(const char *dir)
 	return json_boolean(v);
 }
 
-static json_t *device_object(const char *dir)
+/* The disk's serial number: device/serial (SCSI, NVMe), else its World
+ * Wide Identifier (device/wwid, wwid); null when it has none (virtio, loop). */
+static json_t *serial(const char *dir)
+{
+	static const char *const where[] = { "device/serial", "device/wwid", "wwid" };
+	char path[PATH_MAX + 32], buf[256];
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, where[i]);
+		if (read_line(path, buf, sizeof(buf)) == 0)
+			return json_text(buf);
+	}
+	return json_null();
+}
+
+/* The disk's size in bytes: BLKGETSIZE64 on node (the disk's own node,
+ * when the run names it; NULL else), or its sysfs size (in 512-byte
+ * sectors whatever its block size, as BLKGETSIZE64 counts them). */
+static json_t *disk_bytes(const char *dir, const char *node)
+{
+	char path[PATH_MAX + 32];
+	uint64_t bytes;
+	long long sectors;
+	int fd = node ? open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		int rc = ioctl(fd, BLKGETSIZE64, &bytes);
+
+		(void)close(fd);
+		if (rc == 0 && bytes <= INT64_MAX)
+			return json_integer((json_int_t)bytes);
+	}
+	snprintf(path, sizeof(path), "%s/size", dir);
+	if (read_number(path, &sectors) < 0 || sectors < 0 || sectors > INT64_MAX / 512)
+		return json_null();
+	return json_integer((json_int_t)(sectors * 512));
+}
+
+static json_t *device_object(const char *dir, const char *node)
 {
 	char path[PATH_MAX + 32], model[256], sched[256];
 	const char *slash = strrchr(dir, '/');
@@ -638,6 +678,7 @@ static json_t *device_object(const char *dir)
 		return NULL;
 	if (put(d, "name", json_text(name)) < 0 ||
 	    put(d, "model", json_text(have_model ? model : NULL)) < 0 ||
+	    put(d, "serial", serial(dir)) < 0 || put(d, "size_bytes", disk_bytes(dir, node)) < 0 ||
 	    put(d, "scheduler", json_text(have_sched ? sched : NULL)) < 0 ||
 	    put(d, "read_ahead_kb", queue_number(dir, "read_ahead_kb")) < 0 ||
 	    put(d, "logical_block_size", queue_number(dir, "logical_block_size")) < 0 ||
@@ -672,14 +713,17 @@ static int block_dev(const struct stat *st, const char *source, dev_t *dev)
 	return -1;
 }
 
-static int add_device(json_t *obj, const struct stat *st, const char *source)
+static int add_device(json_t *obj, const char *path, const struct stat *st, const char *source)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], part[64];
 	dev_t dev;
 
 	if (!st || block_dev(st, source, &dev) < 0 || disk_dir(dev, dir, sizeof(dir)) < 0)
 		return put(obj, "device", json_null());
-	return put(obj, "device", device_object(dir));
+	/* the run names the disk itself: its size is asked of it */
+	snprintf(part, sizeof(part), "/sys/dev/block/%u:%u/partition", major(dev), minor(dev));
+	return put(obj, "device", device_object(dir, S_ISBLK(st->st_mode) && access(part, F_OK) != 0
+						     ? path : NULL));
 }
 
 json_t *host_describe(const char *path)
@@ -697,7 +741,7 @@ json_t *host_describe(const char *path)
 		goto fail;
 	if (add_filesystem(obj, real, have_st ? &st : NULL, source, sizeof(source)) < 0)
 		goto fail;
-	if (add_device(obj, have_st ? &st : NULL, source) < 0)
+	if (add_device(obj, path, have_st ? &st : NULL, source) < 0)
 		goto fail;
 	free(real);
 	return obj;

@@ -20,13 +20,15 @@
  *  "transparent_hugepage", "transparent_hugepage_defrag", "cpu_governor",
  *  "filesystem": {"path", "type", "mountpoint", "mount_options",
  *                                 "super_options", "source"},
- *  "device": {"name", "model", "scheduler", "read_ahead_kb", "logical_block_size",
- *             "rotational"}}
+ *  "device": {"name", "model", "serial", "size_bytes", "scheduler", "read_ahead_kb",
+ *             "logical_block_size", "rotational"}}
  * for the file `path` (which exists).  A figure that cannot be read is null;
  * "device" is null when the file is on no block device (tmpfs, overlay...).
  * "mount_options" are the per-mount ones, "super_options" those of the file
  * system (both from /proc/self/mountinfo); "device" is the whole disk, also
- * for a file on a partition; "rotational" is true or false.  Returns NULL
+ * for a file on a partition; "serial" is its serial number or WWID;
+ * "size_bytes" its size (BLKGETSIZE64 when path is the disk's own node,
+ * else from sysfs); "rotational" is true or false.  Returns NULL
  * only when out of memory.
  */
 json_t *host_describe(const char *path);

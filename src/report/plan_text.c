@@ -177,11 +177,16 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 		units_fmt_size(f[k].all, b, sizeof(b));
 		fputs("writes ", out);
 		tt_put(out, r->v[OPT_FILENAME].s);
-		fprintf(out, " (%s): %s%s per repeat, %s in all\n",
-			!r->exists ? "to be created"
-			: r->ours  ? "created by iosweep"
-				   : "your file: allow_write",
-			f[k].least < f[k].most ? "up to " : "", a, b);
+		fprintf(out, " (%s", !r->exists ? "to be created"
+				     : r->ours	 ? "created by iosweep"
+				     : r->device ? "block device, checked unused: allow_write"
+						 : "your file: allow_write");
+		if (r->device && r->v[OPT_ALLOW_OVERWRITE_SIGNATURE].s) {
+			fputs(", allow_overwrite_signature = ", out);
+			tt_put(out, r->v[OPT_ALLOW_OVERWRITE_SIGNATURE].s);
+		}
+		fprintf(out, "): %s%s per repeat, %s in all\n", f[k].least < f[k].most ? "up to " : "",
+			a, b);
 	}
 	free(w);
 	free(f);

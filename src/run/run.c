@@ -93,7 +93,8 @@ static int open_for_writing(const struct runner *r, char *err)
 	int flags = (r->direct ? O_DIRECT : 0) | (v[OPT_SYNC].u == SYNC_DSYNC ? O_DSYNC : 0) |
 		    (v[OPT_SYNC].u == SYNC_OSYNC ? O_SYNC : 0);
 	struct stat st;
-	int fd = wtarget_open(path, flags, v[OPT_ALLOW_WRITE].s, err);
+	int fd = r->claimed ? wtarget_reopen(r->claim_fd, path, flags, err)
+			    : wtarget_open(path, flags, v[OPT_ALLOW_WRITE].s, err);
 
 	if (fd < 0)
 		return -1;
@@ -296,12 +297,20 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	if (prepare_identify(v[OPT_FILENAME].s, &r->id, err) < 0)
 		return -1;
 	r->id.watch_content &= !r->writes; /* its own writes change what is watched */
+	/* a device is claimed (O_EXCL) before the first write, until the run ends */
+	if (r->writes && run->blockdev) {
+		r->claim_fd = wtarget_claim(v[OPT_FILENAME].s, v[OPT_ALLOW_WRITE].s,
+					    v[OPT_ALLOW_OVERWRITE_SIGNATURE].s, err);
+		if (r->claim_fd < 0)
+			return -1;
+		r->claimed = true;
+	}
 	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
 	for (unsigned t = 0; t < r->nw; t++)
 		if (worker_init(r, t, align, err) < 0)
 			return -1;
 	/* before the first write: a run cut short has written some blocks too */
-	if (r->writes && (run->per_rank || !dist_rank()) &&
+	if (r->writes && !run->blockdev && (run->per_rank || !dist_rank()) &&
 	    prepare_record_written(r->w[0].eng.fd, v[OPT_FILENAME].s, v[OPT_SIZE].u, err) < 0)
 		return -1;
 	return 0;
@@ -351,6 +360,8 @@ static void runner_free(struct runner *r)
 		series_free(r->series);
 	free(r->series);
 	devstat_close(&r->dev);
+	if (r->claimed)
+		close(r->claim_fd);
 }
 
 /* Each worker's share of the units, and the hints, for one repeat (not

@@ -41,6 +41,8 @@ struct runner {
 	bool direct;
 	uint64_t first, end;   /* this rank's share of the units */
 	struct prepare_id id;  /* the file the run started with */
+	int claim_fd;          /* a block device written: its O_EXCL claim (wtarget.h) */
+	bool claimed;          /* claim_fd is open */
 	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
 	struct pattern_range *done; /* rank 0: every worker's reads done, rank after rank,
 				     * for coverage; this rank's own after them */

@@ -155,10 +155,30 @@ import_corpus() {
 
 @test 'a refused translation writes no -o file' {
 	cd "$TESTDIR"
-	run "$IOSWEEP" import "$FIO_DATA/refuse/device.fio" -o w.ini
+	run "$IOSWEEP" import "$FIO_DATA/refuse/chardev.fio" -o w.ini
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"iosweep never writes a device"* ]]
+	[[ "$output" == *"iosweep writes only regular files and block devices"* ]]
 	[ ! -e w.ini ]
+}
+
+@test 'a write job on a block device translates without the consent: the comment and the warning say to add it' {
+	cd "$TESTDIR"
+	printf '[d]\nfilename=/dev/iosweep-no-such-disk\nrw=randwrite\nbs=4k\nsize=1m\n' >d.fio
+	run "$IOSWEEP" import d.fio -o d.ini
+	[ "$status" -eq 0 ]
+	want="add 'allow_write = /dev/iosweep-no-such-disk' to the job"
+	[[ "$output" == *"d.fio:2: filename=/dev/iosweep-no-such-disk: this job writes the block device"*"$want"* ]]
+	grep -q '^filename = /dev/iosweep-no-such-disk$' d.ini
+	grep -q '^op = write$' d.ini
+	tr -d '\n;' <d.ini | tr -s ' ' | grep -qF "$want"
+	# never added by the import, and a device is overwritten, never laid out (no alloc)
+	! grep -q '^allow_write\|^allow_overwrite_signature\|^alloc' d.ini
+	# a read job on a device translates with no note at all about writing
+	printf '[r]\nfilename=/dev/iosweep-no-such-disk\nrw=randread\nbs=4k\nsize=1m\n' >r.fio
+	run "$IOSWEEP" import r.fio -o r.ini
+	[ "$status" -eq 0 ]
+	[[ "$output" != *allow_write* ]]
+	grep -q '^op = read$' r.ini || ! grep -q '^op' r.ini
 }
 
 @test 'bad input: missing file, directory, FIFO, NUL byte, non-UTF-8 bytes, no arguments' {
@@ -282,11 +302,11 @@ PY2
 	"$IOSWEEP" check w.ini
 	"$IOSWEEP" run w.ini -q -o json:w.json
 	[ "$(head -c 8 mine.dat | od -An -tx1 | tr -d ' ')" = "21494f5357455031" ]
-	# a device, named or found, is refused outright
+	# a character device is refused outright (a block device: see below)
 	printf '[d]\nfilename=/dev/null\nsize=1m\nrw=randwrite\n' >d.fio
 	run "$IOSWEEP" import d.fio
 	[ "$status" -eq 2 ]
-	[[ "$output" == "iosweep: d.fio:2: filename=/dev/null: iosweep never writes a device"* ]]
+	[[ "$output" == "iosweep: d.fio:2: filename=/dev/null: iosweep writes only regular files and block devices"* ]]
 	# a read job of the same file needs nothing
 	printf '[r]\nfilename=%s/mine.dat\nsize=1m\nrw=read\n' "$TESTDIR" >r.fio
 	"$IOSWEEP" import r.fio 2>err >/dev/null

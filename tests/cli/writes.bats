@@ -282,7 +282,7 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	[ "${lines[0]}" = "iosweep: plan: 1 run, 1 measured repeats; creates 67.1 MB (1 file) and writes 67.1 MB in all" ]
 }
 
-@test "writes never go to a device, a symbolic link, another user's file or a file iosweep did not make" {
+@test "writes never go to a character device, a device without allow_write, a symbolic link, another user's file or a file iosweep did not make" {
 	head -c 1m /dev/urandom >"$TESTDIR/mine"
 	sum=$(sha256sum <"$TESTDIR/mine")
 	# a character device, even with the opt-in
@@ -292,7 +292,7 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	mkfifo "$TESTDIR/fifo"
 	job ff "[f]\nfilename = $TESTDIR/fifo\nsize = 1m\nop = write\nallow_write = $TESTDIR/fifo\n"
 	refused run ff "$TESTDIR/fifo is a FIFO: iosweep writes only regular files"
-	# a block device
+	# a block device, without allow_write naming it (tests/cli/devwrite.bats: with it)
 	if [ "$(id -u)" = 0 ] && mknod "$TESTDIR/blk" b 7 200 2>/dev/null; then
 		job b "[b]\nfilename = $TESTDIR/blk\nsize = 1m\nop = write\n"
 		refused run b "$TESTDIR/blk is a block device"

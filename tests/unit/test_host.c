@@ -147,7 +147,10 @@ static void check_device_shape(json_t *dev)
 		     json_integer_value(v) >= 512));
 	v = member(dev, "rotational");
 	assert_true(json_is_null(v) || json_is_boolean(v));
-	assert_int_equal(json_object_size(dev), 6);
+	assert_string_or_null(dev, "serial");
+	v = member(dev, "size_bytes");
+	assert_true(json_is_null(v) || (json_is_integer(v) && json_integer_value(v) % 512 == 0));
+	assert_int_equal(json_object_size(dev), 8);
 }
 
 /* ---- tests ---- */
