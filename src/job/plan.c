@@ -559,6 +559,11 @@ static int check_write_run(const struct jobfile *jf, const struct run *r, char *
 					 "past the end (job '%s')", where,
 			       cache_logical_block_size(v[OPT_FILENAME].s),
 			       (unsigned long long)v[OPT_SIZE].u, job->name);
+	if (v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT && !(e->flags & ENGINE_FLUSH_QUEUED))
+		return FAIL_AT(OPT_SYNC_MODE, "%s: sync_mode=inflight queues the flush with the I/O "
+					      "in flight, which engine=%s cannot: use engine=aio or "
+					      "uring, or sync_mode=drain (job '%s')", where, e->name,
+			       job->name);
 	if ((e->flags & ENGINE_MAPPED) && v[OPT_ALLOC].u == ALLOC_ALLOCATE)
 		return FAIL_AT(OPT_ALLOC, "%s: engine=%s cannot report a full disk (a store that "
 					  "cannot allocate kills the process with SIGBUS): use "
@@ -699,7 +704,7 @@ static bool write_options_apply(struct run *r, const size_t *idx)
 
 	if ((!writes && (idx[OPT_SYNC] || idx[OPT_DATA] || idx[OPT_ALLOC])) ||
 	    (v[OPT_OP].u != OP_READWRITE && idx[OPT_RWMIXREAD]) ||
-	    ((!writes || !flushes) && idx[OPT_SYNC_EVERY]) ||
+	    ((!writes || !flushes) && (idx[OPT_SYNC_EVERY] || idx[OPT_SYNC_MODE])) ||
 	    ((!writes || v[OPT_DATA].u == DATA_ZERO) && idx[OPT_COMPRESS]))
 		return false;
 	if (v[OPT_OP].u != OP_READWRITE)
@@ -709,8 +714,10 @@ static bool write_options_apply(struct run *r, const size_t *idx)
 		v[OPT_DATA].u = DATA_RANDOM;
 		v[OPT_ALLOC].u = ALLOC_OVERWRITE;
 	}
-	if (!writes || !flushes)
+	if (!writes || !flushes) {
 		v[OPT_SYNC_EVERY].u = 1;
+		v[OPT_SYNC_MODE].u = SYNC_MODE_DRAIN;
+	}
 	if (!writes || v[OPT_DATA].u == DATA_ZERO)
 		v[OPT_COMPRESS].u = 0;
 	return true;
@@ -992,7 +999,8 @@ static bool plan_any_applies(const struct plan *plan, enum opt_id id)
 /* Options that only writes read: said when some run writes. */
 static bool write_option(enum opt_id id)
 {
-	return id == OPT_RWMIXREAD || id == OPT_SYNC || id == OPT_SYNC_EVERY || id == OPT_DATA ||
+	return id == OPT_RWMIXREAD || id == OPT_SYNC || id == OPT_SYNC_EVERY ||
+	       id == OPT_SYNC_MODE || id == OPT_DATA ||
 	       id == OPT_COMPRESS || id == OPT_ALLOC;
 }
 
@@ -1023,6 +1031,8 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[OPT_OP].u == OP_READWRITE;
 	case OPT_SYNC_EVERY:
 		return v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+	case OPT_SYNC_MODE:
+		return v[id].u != SYNC_MODE_DRAIN;
 	case OPT_COMPRESS:
 		return v[OPT_DATA].u == DATA_RANDOM && v[id].u != 0;
 	case OPT_COUNT:

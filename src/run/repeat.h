@@ -46,6 +46,12 @@ struct repeat_result {
 	/* rate limit only (NAN without): response time (due -> completion), and how
 	 * long after it was due the last unit was issued */
 	double resp_p50_ns, resp_p90_ns, resp_p99_ns, resp_p999_ns, resp_max_ns, behind_schedule_s;
+	/* rate limit only (NAN without): the longest any unit was issued after it was
+	 * due, and how many were issued more than IO_LATE_NS after */
+	double behind_max_s, late_ops;
+	/* the mean number of units (reads, writes, flushes) in flight per thread over
+	 * its time to end (Little's law: the sum of their latencies / that time) */
+	double mean_depth;
 	double cpu_user_s, cpu_sys_s;
 	uint64_t major_faults, minor_faults, ctx_voluntary, ctx_involuntary;
 	double resident_before, resident_after; /* fraction; < 0: unknown */

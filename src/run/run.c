@@ -189,6 +189,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		.sparse = pattern_is_random(v[OPT_PATTERN].u) || v[OPT_SPACING].u > v[OPT_BS].u,
 		.hint = (int)v[OPT_HINT].u,
 		.knobs = run_knobs(r->run, r->engine),
+		.datasync = v[OPT_SYNC].u == SYNC_FDATASYNC,
 	};
 	bool flushes = v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
 	struct pattern share;
@@ -226,6 +227,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.rwmixread = (unsigned)v[OPT_RWMIXREAD].u;
 	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
 	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
+	r->w[t].in.sync_inflight = flushes && v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT;
 	return 0;
 }
 
