@@ -104,6 +104,8 @@ void ioloop_run_memory(const struct engine_ops *ops, const struct io_engine *sha
 		m->part[IO_MEM_HISTS] += (uint64_t)run->ranks * hist_size();
 	if (run->series)
 		m->part[IO_MEM_SERIES] += series_bytes();
+	if (run->series && run->rated)
+		m->part[IO_MEM_SERIES] += (run->threads + 1ULL) * series_resp_bytes();
 	if (run->data)
 		m->part[IO_MEM_OTHER] += data_gen_bytes(run->data_kind);
 	if (run->verify)
@@ -221,7 +223,6 @@ static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
 		w->res.behind_ns = behind;
 		if (behind > w->res.behind_max_ns)
 			w->res.behind_max_ns = behind;
-		w->res.late += behind > IO_LATE_NS;
 	}
 }
 
@@ -244,6 +245,24 @@ __attribute__((noinline)) static void lat_flush(struct io_worker *w)
 	for (unsigned i = 0; i < w->nlat; i++)
 		hist_record(h[w->lat[i] & 1], w->lat[i] >> 1);
 	w->nlat = 0;
+}
+
+/* Rate limit: a counted unit's response time, and whether it was issued
+ * late, into the series' interval when there is one (its histograms are
+ * added up after the loop, as latencies are). */
+__attribute__((noinline)) static void resp_record(struct io_worker *w, const struct io_unit *u,
+						  uint64_t t)
+{
+	struct series *s = w->series;
+	bool late = u->t_issue > u->t_due + IO_LATE_NS;
+
+	w->res.late += late;
+	if (!s) {
+		hist_record(w->resp_hist, t - u->t_due);
+		return;
+	}
+	hist_record(s->slot[s->cur].resp[u->dir], t - u->t_due);
+	s->slot[s->cur].late[u->dir] += late;
 }
 
 __attribute__((always_inline)) static inline void io_end(struct io_worker *w, const struct io_unit *u,
@@ -269,7 +288,7 @@ __attribute__((always_inline)) static inline void io_end(struct io_worker *w, co
 	if (__builtin_expect(w->nlat == IO_LAT_BATCH, 0))
 		lat_flush(w);
 	if (w->rated)
-		hist_record(w->resp_hist, t - u->t_due);
+		resp_record(w, u, t);
 	r->ops[u->dir]++;
 	r->bytes[u->dir] += u->len;
 	/* the progress line reads the snapshot from another thread */
@@ -285,6 +304,10 @@ static void hists_collect(struct io_worker *w)
 		for (int d = 0; d < IO_DIRS; d++)
 			for (unsigned k = 0; k < SERIES_SLOTS; k++)
 				hist_merge(w->dir_hist[d], w->series->slot[k].h[d]);
+	if (w->series && w->rated)
+		for (int d = 0; d < IO_DIRS; d++)
+			for (unsigned k = 0; k < SERIES_SLOTS; k++)
+				hist_merge(w->resp_hist, w->series->slot[k].resp[d]);
 	hist_merge(w->hist, w->dir_hist[IO_READ]);
 	hist_merge(w->hist, w->dir_hist[IO_WRITE]);
 }

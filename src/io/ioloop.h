@@ -191,6 +191,7 @@ struct io_run_shape {
 	unsigned threads;
 	int ranks;
 	bool series;      /* every worker keeps a series (series_on) */
+	bool rated;       /* a rate limit: the series keep response times too */
 	bool data;        /* writes or verify=after: a data generator of data_kind */
 	enum data_kind data_kind;
 	bool verify;      /* verify=after: a block to read back into */

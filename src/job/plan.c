@@ -460,6 +460,7 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		.threads = (unsigned)threads,
 		.ranks = ranks,
 		.series = series_on(v[OPT_INTERVAL].u, threads, ranks),
+		.rated = v[OPT_RATE].u || v[OPT_RATE_IOPS].u,
 		.data = v[OPT_OP].u != OP_READ || v[OPT_VERIFY].u == VERIFY_AFTER,
 		.data_kind = (enum data_kind)v[OPT_DATA].u,
 		.verify = v[OPT_VERIFY].u == VERIFY_AFTER,

@@ -42,6 +42,12 @@ static int set(json_t *obj, const char *key, json_t *v)
 	return v ? json_object_set_new_nocheck(obj, key, v) : -1;
 }
 
+/* A count or a time in ns measured only under a rate limit: null without. */
+static json_t *maybe_int(double v)
+{
+	return isnan(v) ? json_null() : json_integer((json_int_t)v);
+}
+
 /* {"interval_s", "coarsened", "intervals": [one per interval and direction]} */
 static json_t *series_json(const struct repeat_result *rr)
 {
@@ -58,6 +64,9 @@ static json_t *series_json(const struct repeat_result *rr)
 
 		if (!pt || set(pt, "resident", p->resident < 0 ? json_null()
 							       : json_real(p->resident)) < 0 ||
+		    set(pt, "resp_p99_ns", maybe_int(p->resp_p99_ns)) < 0 ||
+		    set(pt, "resp_max_ns", maybe_int(p->resp_max_ns)) < 0 ||
+		    set(pt, "late_ops", maybe_int(p->late_ops)) < 0 ||
 		    json_array_append_new(list, pt) < 0) {
 			json_decref(list);
 			return NULL;

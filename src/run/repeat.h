@@ -26,6 +26,9 @@ struct series_point {
 	uint64_t ops, bytes;
 	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns; /* of this interval's own reads */
 	double resident;           /* of the file at the interval's start; < 0: unknown */
+	/* rate limit only (NAN without): this interval's response-time p99 and max,
+	 * and its units issued more than 1 ms after they were due */
+	double resp_p99_ns, resp_max_ns, late_ops;
 };
 
 struct repeat_result {

@@ -126,11 +126,11 @@ static double rate_period_ns(const union optval *v, unsigned nw)
 
 /* A series, allocated for a run (not timed); worker 0 reads residency
  * at the boundaries.  NULL on out of memory. */
-static struct series *series_alloc(int fd, uint64_t size)
+static struct series *series_alloc(int fd, uint64_t size, bool rated)
 {
 	struct series *s = calloc(1, sizeof(*s));
 
-	if (s && series_init(s) < 0) {
+	if (s && (series_init(s) < 0 || (rated && series_init_resp(s) < 0))) {
 		series_free(s);
 		free(s);
 		return NULL;
@@ -214,7 +214,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
 	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
 	if (r->w[t].in.interval_ns) {
-		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u);
+		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u, r->period_ns > 0);
 		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
 			return err_set(err, "out of memory for the series of %u threads", r->nw);
 		r->w[t].series->live = &r->snaps[t].live; /* for the progress line */
@@ -266,7 +266,7 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 		hists &= (*h[k] = hist_new()) != NULL;
 	r->writes = v[OPT_OP].u != OP_READ;
 	if (series_interval_ns(v)) {
-		r->series = series_alloc(-1, 0);
+		r->series = series_alloc(-1, 0, r->period_ns > 0);
 		if (!r->series)
 			return err_set(err, "out of memory for a series");
 	}

@@ -338,6 +338,12 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 			p->lat_p99_ns = hist_percentile(sl->h[d], 99);
 			p->lat_max_ns = hist_max(sl->h[d]);
 			p->resident = sl->resident;
+			p->resp_p99_ns = p->resp_max_ns = p->late_ops = NAN;
+			if (sl->resp[d]) {
+				p->resp_p99_ns = (double)hist_percentile(sl->resp[d], 99);
+				p->resp_max_ns = (double)hist_max(sl->resp[d]);
+				p->late_ops = (double)sl->late[d];
+			}
 			rr->nseries++;
 		}
 	return 0;

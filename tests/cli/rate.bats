@@ -119,3 +119,30 @@ rep() {
 	run "$IOSWEEP" run "$TESTDIR/r.ini" -q --job r --set engine=sync
 	[[ "$output" != *"first reads were"* ]]
 }
+
+@test "a 300 ms SIGSTOP during a rated run shows in the table and the series: the most behind and the late reads" {
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 1000\ntime_based = 1\nruntime = 1500ms\ninterval = 100ms\nrepeat = 1\ncache = keep\nconsume = none\n"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -o table -o series:"$TESTDIR/r.csv" -o json:"$TESTDIR/r.json" \
+		>"$TESTDIR/out" 2>&1 &
+	pid=$!
+	# stopped once some 200 reads are done (a read is a read(2) call: /proc counts them)
+	wait_for awk '$1 == "syscr:" && $2 > 250 {ok = 1} END {exit !ok}' /proc/$pid/io
+	kill -STOP $pid
+	sleep 0.3
+	kill -CONT $pid
+	wait $pid
+	cat "$TESTDIR/out"
+	# the table: late and behind, the last cells but cached (behind: "3xx ms")
+	row=$(grep '^0 ' "$TESTDIR/out")
+	late=$(awk '{print $(NF - 3)}' <<<"$row")
+	behind=$(awk '{print $(NF - 1) == "s" ? $(NF - 2) : $(NF - 2) / 1000}' <<<"$row")
+	[ "$late" -gt 0 ]
+	python3 -c "assert $behind >= 0.25, $behind"
+	grep -q "^run 0: p99 response time .* I/Os waited behind their due time" "$TESTDIR/out"
+	[ "$(rep "['behind_max_s'] >= 0.25")" = True ]
+	[ "$(rep "['late_ops'] == $late")" = True ]
+	# the series: one interval has the reads issued late when the process went on
+	[ "$(tail -n +2 "$TESTDIR/r.csv" | awk -F, '$15 >= 0.25e9 && $16 > 0' | wc -l)" -ge 1 ]
+	[ "$(tail -n +2 "$TESTDIR/r.csv" | awk -F, '{ n += $16 } END { print n }')" -eq "$late" ]
+}
