@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1057,7 +1058,58 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	}
 }
 
+static void plan_run_pass(const struct run *r, struct plan_dirs *d);
+
+enum plan_bound plan_run_bound(const struct run *r, uint64_t *units, double *seconds)
+{
+	const union optval *v = r->v;
+	double period_ns = 0, at_rate; /* the job's ns between due times */
+
+	if (v[OPT_RATE].u)
+		period_ns = (double)v[OPT_BS].u * 1e9 / (double)v[OPT_RATE].u;
+	if (v[OPT_RATE_IOPS].u && 1e9 / (double)v[OPT_RATE_IOPS].u > period_ns)
+		period_ns = 1e9 / (double)v[OPT_RATE_IOPS].u;
+	*units = r->reads;
+	*seconds = period_ns * (double)r->reads / 1e9;
+	at_rate = period_ns > 0 ? floor((double)v[OPT_RUNTIME].u / period_ns) : 0;
+	if (period_ns > 0 && v[OPT_RUNTIME].u &&
+	    (v[OPT_TIME_BASED].u == FLAG_ON || at_rate < (double)r->reads)) {
+		*units = at_rate < 1.8e19 ? (uint64_t)at_rate : UINT64_MAX;
+		*seconds = (double)v[OPT_RUNTIME].u / 1e9;
+		return BOUND_RATE;
+	}
+	if (v[OPT_TIME_BASED].u == FLAG_ON) {
+		*units = 0;
+		return BOUND_RUNTIME;
+	}
+	return BOUND_PASS;
+}
+
+/* d, one pass's, as the share of it that units are. */
+static void dirs_scale(struct plan_dirs *d, uint64_t units, uint64_t pass)
+{
+	uint64_t *f[] = { &d->reads, &d->writes, &d->read_bytes, &d->write_bytes };
+
+	for (size_t k = 0; pass && k < sizeof(f) / sizeof(f[0]); k++) {
+		unsigned __int128 x = (unsigned __int128)*f[k] * units / pass;
+
+		*f[k] = x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+	}
+}
+
 void plan_run_dirs(const struct run *r, struct plan_dirs *d)
+{
+	uint64_t units;
+	double seconds;
+
+	plan_run_pass(r, d);
+	d->bound = plan_run_bound(r, &units, &seconds);
+	if (d->bound == BOUND_RATE)
+		dirs_scale(d, units, r->reads);
+}
+
+/* The reads and writes of one pass over run r's units. */
+static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 {
 	const union optval *v = r->v;
 	struct data_gen g;

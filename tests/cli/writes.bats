@@ -279,7 +279,7 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	[ "${lines[0]}" = "iosweep: plan: 2 runs, 2 measured repeats; creates 67.1 MB (1 file) and reads $(mb $r), writes $(mb $w) in all; a time estimate follows the first run" ]
 	job o "[w]\nfilename = $TESTDIR/o.dat\nsize = 64m\nrepeat = 1\nop = write\n"
 	run "$IOSWEEP" run "$TESTDIR/o.ini"
-	[ "${lines[0]}" = "iosweep: plan: 1 run, 1 measured repeats; creates 67.1 MB (1 file) and writes 67.1 MB in all" ]
+	[ "${lines[0]}" = "iosweep: plan: 1 run, 1 measured repeat; creates 67.1 MB (1 file) and writes 67.1 MB in all" ]
 }
 
 @test "writes never go to a device, a symbolic link, another user's file or a file iosweep did not make" {
