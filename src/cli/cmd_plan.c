@@ -215,7 +215,7 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 		o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "job",
 			      json_text(run->job->name), "index", (json_int_t)run->index, "params",
 			      options_params_json(run->v), "reads", (json_int_t)d.reads, "writes",
-			      (json_int_t)d.writes, "bytes", (json_int_t)(d.read_bytes + d.write_bytes),
+			      (json_int_t)d.writes, "bytes", (json_int_t)d.read_bytes + (json_int_t)d.write_bytes,
 			      "read_bytes", (json_int_t)d.read_bytes, "write_bytes",
 			      (json_int_t)d.write_bytes, "repeat", (json_int_t)run->v[OPT_REPEAT].u);
 		if (!o || json_object_set_new(o, "bound", json_string(bound_names[d.bound])) < 0)

@@ -58,8 +58,8 @@ static json_t *planned_json(const struct run *run, bool bytes)
 	plan_run_dirs(run, &d);
 	if (d.bound == BOUND_RUNTIME)
 		return json_null();
-	return json_integer(bytes ? (json_int_t)(d.read_bytes + d.write_bytes)
-				  : (json_int_t)(d.reads + d.writes));
+	return json_integer(bytes ? (json_int_t)d.read_bytes + (json_int_t)d.write_bytes
+				  : (json_int_t)d.reads + (json_int_t)d.writes);
 }
 
 /* {"interval_s", "coarsened", "intervals": [one per interval and direction]} */
