@@ -171,13 +171,13 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	plan_print_constants(plan, out);
 	tt_print(&t, out, "");
 	tt_free(&t);
-	units_fmt_bytes((double)all_bytes, b, sizeof(b));
+	units_fmt_size_about(all_bytes, b, sizeof(b)); /* binary, as the table's sizes */
 	fprintf(out, "total: %zu runs, %llu reads", plan->n, (unsigned long long)all.reads);
 	if (plan->writes)
 		fprintf(out, ", %llu writes", (unsigned long long)all.writes);
 	fprintf(out, ", %llu bytes (%s)", (unsigned long long)all_bytes, b);
 	if (plan->writes) {
-		units_fmt_bytes((double)all.write_bytes, b, sizeof(b));
+		units_fmt_size_about(all.write_bytes, b, sizeof(b));
 		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
 	}
 	fprintf(out, " over all measured repeats");

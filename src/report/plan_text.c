@@ -50,9 +50,10 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 		else
 			plan_dirs_add(&all, &d, plan->runs[i].v[OPT_REPEAT].u);
 	}
-	units_fmt_bytes((double)create, c, sizeof(c));
-	units_fmt_bytes((double)all.read_bytes, r, sizeof(r));
-	units_fmt_bytes((double)all.write_bytes, w, sizeof(w));
+	/* sizes as the plan's table and the writes lines give them (binary) */
+	units_fmt_size_about(create, c, sizeof(c));
+	units_fmt_size_about(all.read_bytes, r, sizeof(r));
+	units_fmt_size_about(all.write_bytes, w, sizeof(w));
 	if (!all.write_bytes)
 		snprintf(io, sizeof(io), "reads %s%s", limited ? "at most " : "", r);
 	else if (!all.read_bytes)
