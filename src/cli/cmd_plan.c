@@ -79,6 +79,36 @@ static void print_plan_memory(const struct plan *plan, FILE *out)
 		io_mem_part_names[big]);
 }
 
+/* What bounds the runs that are not one pass: a rate over the runtime (how
+ * many I/Os, how long), or the runtime alone; and how long a rated pass takes. */
+static void print_plan_bounds(const struct plan *plan, FILE *out)
+{
+	for (size_t r = 0; r < plan->n; r++) {
+		const struct run *run = &plan->runs[r];
+		const char *io = run->v[OPT_OP].u == OP_READ ? "reads" : run->v[OPT_OP].u == OP_WRITE
+										? "writes"
+										: "I/Os";
+		uint64_t units;
+		double seconds;
+		char t[32];
+		enum plan_bound bound = plan_run_bound(run, &units, &seconds);
+
+		units_fmt_seconds(seconds, t, sizeof(t));
+		if (bound == BOUND_RATE)
+			fprintf(out, "run %zu: about %llu %s a repeat, in %s: its runtime at its rate "
+				     "(one pass is %llu)\n", run->index, (unsigned long long)units, io, t,
+				(unsigned long long)run->reads);
+		else if (bound == BOUND_RUNTIME) {
+			units_fmt_seconds((double)run->v[OPT_RUNTIME].u / 1e9, t, sizeof(t));
+			fprintf(out, "run %zu: bounded by runtime: time_based, as many %s as %s allow "
+				     "(one pass is %llu)\n", run->index, io, t,
+				(unsigned long long)run->reads);
+		}
+		else if (seconds > 0)
+			fprintf(out, "run %zu: a repeat at its rate takes about %s\n", run->index, t);
+	}
+}
+
 static bool plan_has_auto(const struct plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++)
@@ -95,6 +125,8 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	size_t ncols = 5 + 2 * plan->writes;
 	struct plan_dirs all = { 0 }, d;
 	char val[512], b[32];
+	uint64_t all_bytes = 0;
+	size_t untimed = 0; /* runs bounded by runtime alone, left out of the totals */
 
 	for (int i = 0; i < OPT__COUNT; i++)
 		ncols += plan_column(plan, i);
@@ -118,16 +150,25 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		const struct run *run = &plan->runs[r];
 
 		plan_run_dirs(run, &d);
-		plan_dirs_add(&all, &d, plan_repeats(run));
 		tt_add(&t, "%zu", run->index);
 		tt_add(&t, "%s", run->job->name);
 		for (int i = 0; i < OPT__COUNT; i++)
 			if (plan_column(plan, i))
 				tt_add(&t, "%s", plan_cell(run, i, val, sizeof(val)));
+		if (d.bound == BOUND_RUNTIME) {
+			/* time_based without a rate: as many as the runtime allows */
+			for (int k = 0; k < 2 + 2 * plan->writes; k++)
+				tt_add(&t, "%s", "runtime");
+			tt_add(&t, "%s", plan_cell(run, OPT_REPEAT, val, sizeof(val)));
+			untimed++;
+			continue;
+		}
+		plan_dirs_add(&all, &d, plan_repeats(run));
+		all_bytes += (d.read_bytes + d.write_bytes) * plan_repeats(run);
 		tt_add(&t, "%llu", (unsigned long long)d.reads);
 		if (plan->writes)
 			tt_add(&t, "%llu", (unsigned long long)d.writes);
-		units_fmt_size(run->bytes, b, sizeof(b));
+		units_fmt_size(d.read_bytes + d.write_bytes, b, sizeof(b));
 		tt_add(&t, "%s", b);
 		if (plan->writes) {
 			units_fmt_size(d.write_bytes, b, sizeof(b));
@@ -138,18 +179,23 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	plan_print_constants(plan, out);
 	tt_print(&t, out, "");
 	tt_free(&t);
-	units_fmt_bytes((double)plan->total_bytes, b, sizeof(b));
+	units_fmt_size_about(all_bytes, b, sizeof(b)); /* binary, as the table's sizes */
 	fprintf(out, "total: %zu runs, %llu reads", plan->n, (unsigned long long)all.reads);
 	if (plan->writes)
 		fprintf(out, ", %llu writes", (unsigned long long)all.writes);
-	fprintf(out, ", %llu bytes (%s)", (unsigned long long)plan->total_bytes, b);
+	fprintf(out, ", %llu bytes (%s)", (unsigned long long)all_bytes, b);
 	if (plan->writes) {
-		units_fmt_bytes((double)all.write_bytes, b, sizeof(b));
+		units_fmt_size_about(all.write_bytes, b, sizeof(b));
 		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
 	}
-	fprintf(out, " over all measured repeats%s\n", plan_has_auto(plan)
-			? " (repeat=auto runs counted at their least, " REPEAT_AUTO_MIN_TEXT " repeats)"
-			: "");
+	fprintf(out, " over all measured repeats");
+	if (plan_has_auto(plan))
+		fprintf(out, " (repeat=auto runs counted at their least, " REPEAT_AUTO_MIN_TEXT
+			     " repeats)");
+	if (untimed)
+		fprintf(out, ", besides %zu run%s bounded by runtime", untimed, untimed == 1 ? "" : "s");
+	fputc('\n', out);
+	print_plan_bounds(plan, out);
 	print_plan_memory(plan, out);
 	return plan_print_writes(plan, out);
 }
@@ -159,7 +205,12 @@ static int print_plan_text(const struct plan *plan, FILE *out)
  * apart, bytes of both, read_bytes and write_bytes. */
 static int print_plan_json(const struct plan *plan, FILE *out)
 {
+	static const char *const bound_names[] = { [BOUND_PASS] = "pass", [BOUND_RATE] = "rate",
+						   [BOUND_RUNTIME] = "runtime" };
+	static const char *const counts[] = { "reads", "writes", "bytes", "read_bytes",
+					      "write_bytes" };
 	struct plan_dirs all = { 0 }, d;
+	uint64_t all_bytes = 0;
 
 	fputs("{\n  \"runs\": [", out);
 	for (size_t r = 0; r < plan->n; r++) {
@@ -168,15 +219,21 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 		int rc;
 
 		plan_run_dirs(run, &d);
-		plan_dirs_add(&all, &d, plan_repeats(run));
+		if (d.bound != BOUND_RUNTIME) {
+			plan_dirs_add(&all, &d, plan_repeats(run));
+			all_bytes += (d.read_bytes + d.write_bytes) * plan_repeats(run);
+		}
 		o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "job",
 			      json_text(run->job->name), "index", (json_int_t)run->index, "params",
 			      options_params_json(run->v), "reads", (json_int_t)d.reads, "writes",
-			      (json_int_t)d.writes, "bytes", (json_int_t)run->bytes, "read_bytes",
-			      (json_int_t)d.read_bytes, "write_bytes", (json_int_t)d.write_bytes,
-			      "repeat", (json_int_t)plan_repeats(run));
-		if (!o)
+			      (json_int_t)d.writes, "bytes", (json_int_t)d.read_bytes + (json_int_t)d.write_bytes,
+			      "read_bytes", (json_int_t)d.read_bytes, "write_bytes",
+			      (json_int_t)d.write_bytes, "repeat", (json_int_t)plan_repeats(run));
+		if (!o || json_object_set_new(o, "bound", json_string(bound_names[d.bound])) < 0)
 			return -1;
+		/* time_based without a rate: how many is not known before it runs */
+		for (size_t k = 0; d.bound == BOUND_RUNTIME && k < 5; k++)
+			json_object_set_new(o, counts[k], json_null());
 		fputs(r ? ",\n    " : "\n    ", out);
 		rc = json_dumpf(o, out, 0); /* one line, ", " and ": " between */
 		json_decref(o);
@@ -186,7 +243,7 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 	fprintf(out, "%s],\n  \"total\": {\"runs\": %zu, \"reads\": %llu, \"writes\": %llu, "
 		     "\"bytes\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu}\n}\n",
 		plan->n ? "\n  " : "", plan->n, (unsigned long long)all.reads,
-		(unsigned long long)all.writes, (unsigned long long)plan->total_bytes,
+		(unsigned long long)all.writes, (unsigned long long)all_bytes,
 		(unsigned long long)all.read_bytes, (unsigned long long)all.write_bytes);
 	return 0;
 }

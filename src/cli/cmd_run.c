@@ -398,8 +398,9 @@ static void estimate_rest(const struct plan *plan, const struct run_result *firs
 	units_fmt_seconds(tte.median, a, sizeof(a));
 	units_fmt_seconds(tte.median * (double)left, b, sizeof(b));
 	progress_clear(prog);
-	cli_error("plan: the first run's repeats took %s each (median); if the other %llu repeats "
-		  "take as long, about %s more", a, (unsigned long long)left, b);
+	cli_error("plan: the first run's repeats took %s each (median); if the other %llu repeat%s "
+		  "take%s as long, about %s more", a, (unsigned long long)left, left == 1 ? "" : "s",
+		  left == 1 ? "s" : "", b);
 }
 
 /* The plan's runs, one after the other, each told to the outputs when done;

@@ -264,6 +264,8 @@ static int deliver(struct plot_dest *d, const char *dir)
 	rc = output_write(&d->dest, data, len, err);
 	if (rc < 0)
 		cli_error("plot: %s", err);
+	else if (d->dest.path) /* where it went: a default name is not obvious */
+		fprintf(stderr, "plot: wrote %s\n", d->out);
 	free(data);
 	return rc;
 }

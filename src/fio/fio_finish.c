@@ -342,6 +342,25 @@ static int finish_target(struct import *im, const struct fio_state *st, const ch
 	return setting_note(im, at, at ? NULL : job_at, why) < 0 ? err_set(err, "out of memory") : 0;
 }
 
+/* fio 3.33 on an asynchronous engine flushes without draining its queue:
+ * libaio calls fsync(2) from its thread with the other I/Os in flight
+ * (their completions wait, unreaped, for the call to return), io_uring
+ * queues IORING_OP_FSYNC among them.  sync_mode = inflight is the same
+ * cadence without the wait; the note says what fio's figures time. */
+static int inflight_sync(struct import *im, const struct fio_setting *at, struct import_job *ij)
+{
+	return set_val(ij, OPT_SYNC_MODE, "%s", "inflight") |
+	       setting_note(im, at, NULL,
+			    "translated as sync_mode = inflight: fio 3.33 flushes with the other "
+			    "I/Os in flight, as iosweep does then (a queued flush); fio checks for "
+			    "a flush before every I/O it issues, so a read after the Nth write may "
+			    "bring one too (more flushes than writes / N), its libaio flush is an "
+			    "fsync(2) call that holds the completions of the I/Os in flight "
+			    "unreaped (their clat includes it), and its sync latency is not the "
+			    "call's alone; iosweep flushes after every Nth write and times each "
+			    "flush issue to completion");
+}
+
 /* sync: one kind of durability per iosweep run; fio's end fsync is in its
  * timed part (backend.c do_io), as sync = end is in iosweep's. */
 static int finish_sync(struct import *im, const struct fio_state *st, struct import_job *ij,
@@ -368,6 +387,8 @@ static int finish_sync(struct import *im, const struct fio_state *st, struct imp
 		if (end && st->fdatasync_every)
 			rc |= setting_note(im, at, NULL, "translated with a difference: iosweep's flush after "
 						 "the last write is an fdatasync, fio's an fsync");
+		if (queued_engine(st))
+			rc |= inflight_sync(im, at, ij);
 	} else if (st->sync_open) {
 		rc |= set_val(ij, OPT_SYNC, "%s", st->sync_open);
 		if (end)

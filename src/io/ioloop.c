@@ -38,6 +38,8 @@ struct loop {
 	bool failed;
 	uint64_t unflushed; /* writes issued since the last flush */
 	bool flush_due;     /* sync_every writes issued: drain, then flush */
+	bool flush_next;    /* sync_mode=inflight: sync_every writes issued, the next
+			     * unit is a flush, queued with the others in flight */
 };
 
 /* The worker's histograms, IO_HISTS of them: ioloop_init() allocates,
@@ -102,6 +104,8 @@ void ioloop_run_memory(const struct engine_ops *ops, const struct io_engine *sha
 		m->part[IO_MEM_HISTS] += (uint64_t)run->ranks * hist_size();
 	if (run->series)
 		m->part[IO_MEM_SERIES] += series_bytes();
+	if (run->series && run->rated)
+		m->part[IO_MEM_SERIES] += (run->threads + 1ULL) * series_resp_bytes();
 	if (run->data)
 		m->part[IO_MEM_OTHER] += data_gen_bytes(run->data_kind);
 	if (run->verify)
@@ -213,8 +217,13 @@ int ioloop_advise(struct io_worker *w, char *err)
 static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
 {
 	u->t_issue = t;
-	if (w->rated)
-		w->res.behind_ns = t > u->t_due ? t - u->t_due : 0;
+	if (w->rated) {
+		uint64_t behind = t > u->t_due ? t - u->t_due : 0;
+
+		w->res.behind_ns = behind;
+		if (behind > w->res.behind_max_ns)
+			w->res.behind_max_ns = behind;
+	}
 }
 
 /*
@@ -236,6 +245,24 @@ __attribute__((noinline)) static void lat_flush(struct io_worker *w)
 	for (unsigned i = 0; i < w->nlat; i++)
 		hist_record(h[w->lat[i] & 1], w->lat[i] >> 1);
 	w->nlat = 0;
+}
+
+/* Rate limit: a counted unit's response time, and whether it was issued
+ * late, into the series' interval when there is one (its histograms are
+ * added up after the loop, as latencies are). */
+__attribute__((noinline)) static void resp_record(struct io_worker *w, const struct io_unit *u,
+						  uint64_t t)
+{
+	struct series *s = w->series;
+	bool late = u->t_issue > u->t_due + IO_LATE_NS;
+
+	w->res.late += late;
+	if (!s) {
+		hist_record(w->resp_hist, t - u->t_due);
+		return;
+	}
+	hist_record(s->slot[s->cur].resp[u->dir], t - u->t_due);
+	s->slot[s->cur].late[u->dir] += late;
 }
 
 __attribute__((always_inline)) static inline void io_end(struct io_worker *w, const struct io_unit *u,
@@ -261,7 +288,7 @@ __attribute__((always_inline)) static inline void io_end(struct io_worker *w, co
 	if (__builtin_expect(w->nlat == IO_LAT_BATCH, 0))
 		lat_flush(w);
 	if (w->rated)
-		hist_record(w->resp_hist, t - u->t_due);
+		resp_record(w, u, t);
 	r->ops[u->dir]++;
 	r->bytes[u->dir] += u->len;
 	/* the progress line reads the snapshot from another thread */
@@ -277,6 +304,10 @@ static void hists_collect(struct io_worker *w)
 		for (int d = 0; d < IO_DIRS; d++)
 			for (unsigned k = 0; k < SERIES_SLOTS; k++)
 				hist_merge(w->dir_hist[d], w->series->slot[k].h[d]);
+	if (w->series && w->rated)
+		for (int d = 0; d < IO_DIRS; d++)
+			for (unsigned k = 0; k < SERIES_SLOTS; k++)
+				hist_merge(w->resp_hist, w->series->slot[k].resp[d]);
 	hist_merge(w->hist, w->dir_hist[IO_READ]);
 	hist_merge(w->hist, w->dir_hist[IO_WRITE]);
 }
@@ -403,6 +434,20 @@ __attribute__((noinline)) static bool draw_due(struct io_worker *w, struct loop 
 	return true;
 }
 
+/* sync_mode=inflight: unit u, free, becomes a flush of the file, queued with
+ * the units in flight (it makes durable what completed before it started,
+ * as fio's fsync=N on an asynchronous engine).  Never late: due when issued. */
+__attribute__((noinline)) static struct io_unit *flush_unit(struct loop *L, struct io_unit *u)
+{
+	L->flush_next = false;
+	L->unflushed = 0;
+	L->nfree--;
+	u->flush = true;
+	u->off = u->len = u->want = u->done = 0;
+	u->t_due = UINT64_MAX;
+	return u;
+}
+
 /* The next unit to queue: a remainder first, else a new one from the
  * pattern in a free unit; NULL when there is nothing to queue now. */
 __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io_worker *w,
@@ -416,11 +461,14 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 		L->nretry--;
 		return &w->eng.units[one ? 0 : w->retry_units[L->nretry]];
 	}
-	if (!L->nfree || L->exhausted || L->flush_due)
+	if (!L->nfree || L->flush_due)
 		return NULL;
 	u = &w->eng.units[one ? 0 : w->free_units[L->nfree - 1]];
-	if (w->rated ? !draw_due(w, L, u) : !draw(w, L, &u->off, &u->len))
+	if (__builtin_expect(L->flush_next, 0))
+		return flush_unit(L, u);
+	if (L->exhausted || (w->rated ? !draw_due(w, L, u) : !draw(w, L, &u->off, &u->len)))
 		return NULL;
+	u->flush = false;
 	u->t_due = L->next_due;
 	L->nbegun++;
 	/* O_DIRECT needs whole logical blocks; the end of the file cuts the transfer */
@@ -435,11 +483,40 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 			if (w->produce)
 				data_produce(w->in.gen, u->buf, u->len, u->off);
 			/* the sync_every-th write since the last flush: issue nothing
-			 * more until it and all before it are done and flushed */
-			L->flush_due = ++L->unflushed >= w->in.sync_every;
+			 * more until it and all before it are done and flushed; or
+			 * (sync_mode=inflight) queue a flush next, as fio does */
+			if (++L->unflushed >= w->in.sync_every) {
+				L->flush_due = !w->in.sync_inflight;
+				L->flush_next = w->in.sync_inflight;
+			}
 		}
 	}
 	return u;
+}
+
+/* A flush unit's result (sync_mode=inflight): timed into the flush
+ * histogram, issue -> completion, like the draining flush's call. */
+__attribute__((noinline)) static void flush_done(struct io_worker *w, struct loop *L,
+						 struct io_unit *u, uint64_t t, const bool one)
+{
+	if (!L->stopping && u->res == -EINTR && !*w->in.stop) {
+		unit_retry(w, L, u, one);
+		return;
+	}
+	unit_free(w, L, u, one);
+	if (L->stopping)
+		return;
+	if (u->res < 0) {
+		loop_fail(w, L, (int)-u->res, 0,
+			  u->what ? u->what : w->eng.datasync ? "fdatasync" : "fsync");
+		return;
+	}
+	if (t >= w->measure_ns) {
+		hist_record(w->flush_hist, t - u->t_issue);
+		w->res.flushes++;
+	}
+	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
+		stop_now(w, L);
 }
 
 /* What a result means: a unit done (counted and consumed), a remainder to
@@ -449,6 +526,10 @@ __attribute__((always_inline)) static inline void complete(struct io_worker *w, 
 {
 	long res = u->res;
 
+	if (__builtin_expect(u->flush, 0)) {
+		flush_done(w, L, u, t, one);
+		return;
+	}
 	if (__builtin_expect(L->stopping || res <= 0, 0)) {
 		if (!L->stopping && res == -EINTR && !*w->in.stop) {
 			unit_retry(w, L, u, one); /* interrupted: ask again */
@@ -656,7 +737,8 @@ int ioloop_run(struct io_worker *w)
 	/* durable time to end: the last flush is part of it (after a runtime
 	 * limit too; not after a failure or a signal) */
 	if (!L.failed && !*w->in.stop &&
-	    (w->in.sync == SYNC_END || (w->in.sync_every != UINT64_MAX && L.unflushed))) {
+	    (w->in.sync == SYNC_END ||
+	     (w->in.sync_every != UINT64_MAX && (L.unflushed || w->in.sync_inflight)))) {
 		flush(w, &L);
 		if (w->res.truncated && !L.failed)
 			w->res.t_last_ns = now_ns();

@@ -47,6 +47,11 @@
 /* The values of the job options `op` and `sync`, in their order (job/options.c). */
 enum op_kind { OP_READ, OP_WRITE, OP_READWRITE };
 enum sync_kind { SYNC_NONE, SYNC_END, SYNC_FSYNC, SYNC_FDATASYNC, SYNC_DSYNC, SYNC_OSYNC };
+/* The values of `sync_mode`: how a flush every sync_every writes is issued. */
+enum sync_mode { SYNC_MODE_DRAIN, SYNC_MODE_INFLIGHT };
+
+/* Under a rate limit, a unit issued more than this long after it was due is late. */
+#define IO_LATE_NS 1000000ULL
 
 /* What a worker is asked to do; set by the runner (pat per repeat). */
 struct io_inputs {
@@ -71,6 +76,9 @@ struct io_inputs {
 	enum sync_kind sync;         /* none, end: one flush after the last unit; fsync,
 				      * fdatasync: every sync_every writes and at the end */
 	uint64_t sync_every;         /* UINT64_MAX: no flush in the loop */
+	bool sync_inflight;          /* sync_mode=inflight: the flush is a unit queued with
+				      * the others in flight (the engine's own, ENGINE_FLUSH_QUEUED),
+				      * not a call made once the queue has drained */
 };
 
 /* What a worker measured in one repeat. */
@@ -82,6 +90,9 @@ struct io_results {
 	bool truncated;                        /* stopped by runtime or a signal */
 	uint64_t behind_ns;                    /* rate limit: the last unit issued this
 						* long after it was due */
+	uint64_t behind_max_ns;                /* rate limit: the latest any unit was issued */
+	uint64_t late;                         /* rate limit: units issued more than
+						* IO_LATE_NS after they were due */
 	/* a failed unit: error_what is set ("read", "unexpected end of file"),
 	 * error is its errno or 0 when there is none (end of file) */
 	int error;
@@ -180,6 +191,7 @@ struct io_run_shape {
 	unsigned threads;
 	int ranks;
 	bool series;      /* every worker keeps a series (series_on) */
+	bool rated;       /* a rate limit: the series keep response times too */
 	bool data;        /* writes or verify=after: a data generator of data_kind */
 	enum data_kind data_kind;
 	bool verify;      /* verify=after: a block to read back into */

@@ -18,6 +18,11 @@ uint64_t series_bytes(void)
 	return sizeof(struct series) + (uint64_t)SERIES_HISTS * hist_size();
 }
 
+uint64_t series_resp_bytes(void)
+{
+	return (uint64_t)SERIES_HISTS * hist_size();
+}
+
 uint64_t series_live_bytes(void)
 {
 	return SERIES_LIVE_BUFS * hist_size();
@@ -31,7 +36,19 @@ int series_init(struct series *s)
 	s->live = NULL;
 	for (unsigned k = 0; k < SERIES_HISTS; k++) {
 		s->slot[k / IO_DIRS].h[k % IO_DIRS] = hist_new();
+		s->slot[k / IO_DIRS].resp[k % IO_DIRS] = NULL;
 		rc |= s->slot[k / IO_DIRS].h[k % IO_DIRS] ? 0 : -1;
+	}
+	return rc;
+}
+
+int series_init_resp(struct series *s)
+{
+	int rc = 0;
+
+	for (unsigned k = 0; k < SERIES_HISTS; k++) {
+		s->slot[k / IO_DIRS].resp[k % IO_DIRS] = hist_new();
+		rc |= s->slot[k / IO_DIRS].resp[k % IO_DIRS] ? 0 : -1;
 	}
 	return rc;
 }
@@ -41,15 +58,18 @@ void series_free(struct series *s)
 	for (unsigned k = 0; k < SERIES_SLOTS; k++)
 		for (int d = 0; d < IO_DIRS; d++) {
 			hist_free(s->slot[k].h[d]);
-			s->slot[k].h[d] = NULL;
+			hist_free(s->slot[k].resp[d]);
+			s->slot[k].h[d] = s->slot[k].resp[d] = NULL;
 		}
 }
 
 static void slot_reset(struct series_slot *sl)
 {
 	for (int d = 0; d < IO_DIRS; d++) {
-		sl->ops[d] = sl->bytes[d] = 0;
+		sl->ops[d] = sl->bytes[d] = sl->late[d] = 0;
 		hist_reset(sl->h[d]);
+		if (sl->resp[d])
+			hist_reset(sl->resp[d]);
 	}
 	sl->resident = -1;
 }
@@ -59,7 +79,10 @@ static void slot_add(struct series_slot *dst, const struct series_slot *src)
 	for (int d = 0; d < IO_DIRS; d++) {
 		dst->ops[d] += src->ops[d];
 		dst->bytes[d] += src->bytes[d];
+		dst->late[d] += src->late[d];
 		hist_merge(dst->h[d], src->h[d]);
+		if (dst->resp[d] && src->resp[d])
+			hist_merge(dst->resp[d], src->resp[d]);
 	}
 	if (dst->resident < 0)
 		dst->resident = src->resident;

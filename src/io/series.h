@@ -43,6 +43,10 @@ struct series_slot {
 	uint64_t ops[IO_DIRS], bytes[IO_DIRS];
 	double resident;          /* page-cache share of the file at the slot's start; < 0: unknown */
 	struct hist *h[IO_DIRS];
+	/* under a rate limit (series_init_resp), else NULL and 0: response times
+	 * (due -> completion), and units issued more than IO_LATE_NS after due */
+	struct hist *resp[IO_DIRS];
+	uint64_t late[IO_DIRS];
 };
 
 /*
@@ -95,10 +99,15 @@ static inline bool series_on(uint64_t interval_ns, uint64_t threads, int ranks)
  * and of one live view (series_live_init()), in bytes. */
 uint64_t series_bytes(void);
 uint64_t series_live_bytes(void);
+/* What series_init_resp() adds to a series, in bytes. */
+uint64_t series_resp_bytes(void);
 
 /* Allocates the slots' histograms (not timed).  -1 on out of memory;
  * series_free() is due either way. */
 int series_init(struct series *s);
+/* After series_init, for a run with a rate limit: the slots' response-time
+ * histograms (not timed).  -1 on out of memory; series_free() frees them. */
+int series_init_resp(struct series *s);
 void series_free(struct series *s);
 /* Empties the series for a repeat starting at t0_ns, with intervals of
  * interval_ns (> 0).  With s->fd >= 0 (set once, -1 by series_init), the

@@ -16,6 +16,7 @@
 #include "io/cache.h"
 #include "io/distribution.h"
 #include "io/engines/engine.h"
+#include "io/ioloop.h"
 #include "io/series.h"
 #include "job/fio_words.h"
 #include "lib/error.h"
@@ -31,6 +32,8 @@ static const char *const consume_values[] = { "none", "checksum", "ints", NULL }
 static const char *const op_values[] = { "read", "write", "readwrite", NULL };
 static const char *const sync_values[] = { "none", "end", "fsync", "fdatasync", "dsync",
 					    "osync", NULL };
+static const char *const sync_mode_values[] = { [SYNC_MODE_DRAIN] = "drain",
+						 [SYNC_MODE_INFLIGHT] = "inflight", NULL };
 static const char *const data_values[] = { "random", "zero", NULL };
 static const char *const alloc_values[] = { "overwrite", "allocate", "prealloc", NULL };
 static const char *const verify_values[] = { "none", "after", NULL };
@@ -96,6 +99,9 @@ const struct option_def option_table[OPT__COUNT] = {
 		       "sync_every writes; dsync|osync (open flags)" },
 	[OPT_SYNC_EVERY] = { "sync_every", T_UINT, true, false, "1", 1, INT64_MAX, NULL,
 			     "sync=fsync|fdatasync: writes between two flushes" },
+	[OPT_SYNC_MODE] = { "sync_mode", T_ENUM, true, false, "drain", 0, 0, sync_mode_values,
+			    "sync=fsync|fdatasync: drain (wait for the I/O in flight, then flush) or "
+			    "inflight (aio, uring: queue the flush with the I/O in flight, as fio)" },
 	[OPT_DATA] = { "data", T_ENUM, true, false, "random", 0, 0, data_values,
 		       "what writes write: random (incompressible, checkable) or zeros" },
 	[OPT_COMPRESS] = { "compress", T_UINT, true, false, "0", 0, 99, NULL,

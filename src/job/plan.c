@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -479,6 +480,7 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		.threads = (unsigned)threads,
 		.ranks = ranks,
 		.series = series_on(v[OPT_INTERVAL].u, threads, ranks),
+		.rated = v[OPT_RATE].u || v[OPT_RATE_IOPS].u,
 		.data = v[OPT_OP].u != OP_READ || v[OPT_VERIFY].u == VERIFY_AFTER,
 		.data_kind = (enum data_kind)v[OPT_DATA].u,
 		.verify = v[OPT_VERIFY].u == VERIFY_AFTER,
@@ -581,6 +583,11 @@ static int check_write_run(const struct jobfile *jf, const struct run *r, char *
 					 "past the end (job '%s')", where,
 			       cache_logical_block_size(v[OPT_FILENAME].s),
 			       (unsigned long long)v[OPT_SIZE].u, job->name);
+	if (v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT && !(e->flags & ENGINE_FLUSH_QUEUED))
+		return FAIL_AT(OPT_SYNC_MODE, "%s: sync_mode=inflight queues the flush with the I/O "
+					      "in flight, which engine=%s cannot: use engine=aio or "
+					      "uring, or sync_mode=drain (job '%s')", where, e->name,
+			       job->name);
 	if ((e->flags & ENGINE_MAPPED) && v[OPT_ALLOC].u == ALLOC_ALLOCATE)
 		return FAIL_AT(OPT_ALLOC, "%s: engine=%s cannot report a full disk (a store that "
 					  "cannot allocate kills the process with SIGBUS): use "
@@ -769,7 +776,7 @@ static bool write_options_apply(struct run *r, const size_t *idx)
 
 	if ((!writes && (idx[OPT_SYNC] || idx[OPT_DATA] || idx[OPT_ALLOC])) ||
 	    (v[OPT_OP].u != OP_READWRITE && idx[OPT_RWMIXREAD]) ||
-	    ((!writes || !flushes) && idx[OPT_SYNC_EVERY]) ||
+	    ((!writes || !flushes) && (idx[OPT_SYNC_EVERY] || idx[OPT_SYNC_MODE])) ||
 	    ((!writes || v[OPT_DATA].u == DATA_ZERO) && idx[OPT_COMPRESS]))
 		return false;
 	if (v[OPT_OP].u != OP_READWRITE)
@@ -779,8 +786,10 @@ static bool write_options_apply(struct run *r, const size_t *idx)
 		v[OPT_DATA].u = DATA_RANDOM;
 		v[OPT_ALLOC].u = ALLOC_OVERWRITE;
 	}
-	if (!writes || !flushes)
+	if (!writes || !flushes) {
 		v[OPT_SYNC_EVERY].u = 1;
+		v[OPT_SYNC_MODE].u = SYNC_MODE_DRAIN;
+	}
 	if (!writes || v[OPT_DATA].u == DATA_ZERO)
 		v[OPT_COMPRESS].u = 0;
 	return true;
@@ -1117,7 +1126,8 @@ static bool plan_any_applies(const struct plan *plan, enum opt_id id)
 /* Options that only writes read: said when some run writes. */
 static bool write_option(enum opt_id id)
 {
-	return id == OPT_RWMIXREAD || id == OPT_SYNC || id == OPT_SYNC_EVERY || id == OPT_DATA ||
+	return id == OPT_RWMIXREAD || id == OPT_SYNC || id == OPT_SYNC_EVERY ||
+	       id == OPT_SYNC_MODE || id == OPT_DATA ||
 	       id == OPT_COMPRESS || id == OPT_ALLOC;
 }
 
@@ -1148,6 +1158,8 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[OPT_OP].u == OP_READWRITE;
 	case OPT_SYNC_EVERY:
 		return v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
+	case OPT_SYNC_MODE:
+		return v[id].u != SYNC_MODE_DRAIN;
 	case OPT_COMPRESS:
 		return v[OPT_DATA].u == DATA_RANDOM && v[id].u != 0;
 	case OPT_COUNT:
@@ -1173,7 +1185,58 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	}
 }
 
+static void plan_run_pass(const struct run *r, struct plan_dirs *d);
+
+enum plan_bound plan_run_bound(const struct run *r, uint64_t *units, double *seconds)
+{
+	const union optval *v = r->v;
+	double period_ns = 0, at_rate; /* the job's ns between due times */
+
+	if (v[OPT_RATE].u)
+		period_ns = (double)v[OPT_BS].u * 1e9 / (double)v[OPT_RATE].u;
+	if (v[OPT_RATE_IOPS].u && 1e9 / (double)v[OPT_RATE_IOPS].u > period_ns)
+		period_ns = 1e9 / (double)v[OPT_RATE_IOPS].u;
+	*units = r->reads;
+	*seconds = period_ns * (double)r->reads / 1e9;
+	at_rate = period_ns > 0 ? floor((double)v[OPT_RUNTIME].u / period_ns) : 0;
+	if (period_ns > 0 && v[OPT_RUNTIME].u &&
+	    (v[OPT_TIME_BASED].u == FLAG_ON || at_rate < (double)r->reads)) {
+		*units = at_rate < 1.8e19 ? (uint64_t)at_rate : UINT64_MAX;
+		*seconds = (double)v[OPT_RUNTIME].u / 1e9;
+		return BOUND_RATE;
+	}
+	if (v[OPT_TIME_BASED].u == FLAG_ON) {
+		*units = 0;
+		return BOUND_RUNTIME;
+	}
+	return BOUND_PASS;
+}
+
+/* d, one pass's, as the share of it that units are. */
+static void dirs_scale(struct plan_dirs *d, uint64_t units, uint64_t pass)
+{
+	uint64_t *f[] = { &d->reads, &d->writes, &d->read_bytes, &d->write_bytes };
+
+	for (size_t k = 0; pass && k < sizeof(f) / sizeof(f[0]); k++) {
+		unsigned __int128 x = (unsigned __int128)*f[k] * units / pass;
+
+		*f[k] = x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+	}
+}
+
 void plan_run_dirs(const struct run *r, struct plan_dirs *d)
+{
+	uint64_t units;
+	double seconds;
+
+	plan_run_pass(r, d);
+	d->bound = plan_run_bound(r, &units, &seconds);
+	if (d->bound == BOUND_RATE)
+		dirs_scale(d, units, r->reads);
+}
+
+/* The reads and writes of one pass over run r's units. */
+static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 {
 	const union optval *v = r->v;
 	struct data_gen g;

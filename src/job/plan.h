@@ -98,9 +98,25 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 		char *err);
 void plan_free(struct plan *plan);
 
-/* What one repeat of a run reads and writes, in I/Os and bytes. */
+/* What bounds one repeat of a run: one pass over its units (r->reads); its
+ * runtime at its rate, fewer than a pass (or, time_based, any number of
+ * passes); or, time_based without a rate, its runtime alone, when how many
+ * I/Os it does is not known before it runs. */
+enum plan_bound { BOUND_PASS, BOUND_RATE, BOUND_RUNTIME };
+
+/* Run r's bound, the I/Os it is expected to do in a repeat (*units: r->reads
+ * for BOUND_PASS, runtime x rate for BOUND_RATE, 0 for BOUND_RUNTIME) and,
+ * under a rate limit, how long that takes at the rate (*seconds; 0 without
+ * a rate). */
+enum plan_bound plan_run_bound(const struct run *r, uint64_t *units, double *seconds);
+
+/* What one repeat of a run reads and writes, in I/Os and bytes: for a run
+ * bounded by its rate, the share of one pass's that the rate allows (more
+ * than one pass when time_based); for one bounded by runtime alone, one
+ * pass's, and bound says they are not a bound. */
 struct plan_dirs {
 	uint64_t reads, writes, read_bytes, write_bytes;
+	enum plan_bound bound;
 };
 
 /* The reads and writes of one repeat of run r (all threads and, on a

@@ -135,6 +135,26 @@ void units_fmt_size(uint64_t bytes, char *buf, size_t n)
 		snprintf(buf, n, "%llu%s", (unsigned long long)bytes, names[i]);
 }
 
+void units_fmt_size_about(uint64_t bytes, char *buf, size_t n)
+{
+	static const char *const names[] = { "", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double x = (double)bytes;
+	int i = 0;
+
+	while (i < 5 && x >= 1024) {
+		x /= 1024;
+		i++;
+	}
+	if (x == (double)(uint64_t)x)
+		snprintf(buf, n, "%llu%s", (unsigned long long)x, names[i]);
+	else if (x >= 99.5)
+		snprintf(buf, n, "%.0f%s", x, names[i]);
+	else if (x >= 9.95)
+		snprintf(buf, n, "%.1f%s", x, names[i]);
+	else
+		snprintf(buf, n, "%.2f%s", x, names[i]);
+}
+
 /* Three significant digits of x followed by a unit. */
 static void fmt3(double x, const char *unit, char *buf, size_t n)
 {

@@ -20,6 +20,10 @@ int units_parse_uint(const char *s, uint64_t *out, char *err);
 
 /* Exact compact size for job-like text: "4KiB", "8MiB", "1000" (bytes). */
 void units_fmt_size(uint64_t bytes, char *buf, size_t n);
+/* bytes in the binary units of units_fmt_size, exact when it is a whole
+ * number of its largest unit ("64MiB"), else to three significant digits
+ * ("231MiB", "1.52GiB"): for totals, beside sizes written by units_fmt_size. */
+void units_fmt_size_about(uint64_t bytes, char *buf, size_t n);
 /* Human figures with three significant digits: "14.1 s", "4.10 µs",
  * "724 MB/s", "1.26 GB", "132 k" (counts). */
 void units_fmt_seconds(double s, char *buf, size_t n);

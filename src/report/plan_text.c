@@ -19,7 +19,7 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 	struct plan_dirs all = { 0 }, d;
 	uint64_t create = 0, repeats = 0;
 	bool limited = false; /* runtime may stop repeats before they read it all */
-	size_t files = 0;
+	size_t files = 0, untimed = 0; /* untimed: runs bounded by runtime alone */
 	struct names seen = { 0 }; /* the files counted */
 	char c[32], r[32], w[32], io[96];
 
@@ -45,20 +45,25 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 		return false;
 	for (size_t i = 0; i < plan->n; i++) {
 		plan_run_dirs(&plan->runs[i], &d);
-		plan_dirs_add(&all, &d, plan_repeats(&plan->runs[i]));
+		if (d.bound == BOUND_RUNTIME)
+			untimed++;
+		else
+			plan_dirs_add(&all, &d, plan_repeats(&plan->runs[i]));
 	}
-	units_fmt_bytes((double)create, c, sizeof(c));
-	units_fmt_bytes((double)all.read_bytes, r, sizeof(r));
-	units_fmt_bytes((double)all.write_bytes, w, sizeof(w));
+	/* sizes as the plan's table and the writes lines give them (binary) */
+	units_fmt_size_about(create, c, sizeof(c));
+	units_fmt_size_about(all.read_bytes, r, sizeof(r));
+	units_fmt_size_about(all.write_bytes, w, sizeof(w));
 	if (!all.write_bytes)
 		snprintf(io, sizeof(io), "reads %s%s", limited ? "at most " : "", r);
 	else if (!all.read_bytes)
 		snprintf(io, sizeof(io), "writes %s%s", limited ? "at most " : "", w);
 	else
 		snprintf(io, sizeof(io), "reads %s%s, writes %s", limited ? "at most " : "", r, w);
-	fprintf(out, "iosweep: plan: %zu run%s, %llu measured repeats; creates %s (%zu file%s) and "
-		     "%s in all%s\n", plan->n, plan->n == 1 ? "" : "s", (unsigned long long)repeats,
-		files ? c : "nothing", files, files == 1 ? "" : "s", io,
+	fprintf(out, "iosweep: plan: %zu run%s, %llu measured repeat%s; creates %s (%zu file%s) and "
+		     "%s in all%s%s\n", plan->n, plan->n == 1 ? "" : "s", (unsigned long long)repeats,
+		repeats == 1 ? "" : "s", files ? c : "nothing", files, files == 1 ? "" : "s", io,
+		untimed ? ", besides runs bounded by runtime" : "",
 		plan->n > 1 ? "; a time estimate follows the first run" : "");
 	return true;
 }
@@ -132,6 +137,7 @@ static int by_file(const void *a, const void *b)
 struct file_writes {
 	const struct run *first;
 	uint64_t most, least, all; /* per repeat, the most and least of its runs; in all */
+	size_t untimed;            /* its runs bounded by runtime alone, not in those */
 };
 
 static int by_first_run(const void *a, const void *b)
@@ -165,6 +171,10 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 		if (!k || strcmp(w[k]->v[OPT_FILENAME].s, w[k - 1]->v[OPT_FILENAME].s) != 0)
 			f[nf++] = (struct file_writes){ .first = w[k], .least = UINT64_MAX };
 		plan_run_dirs(w[k], &d);
+		if (d.bound == BOUND_RUNTIME) {
+			f[nf - 1].untimed++;
+			continue;
+		}
 		f[nf - 1].most = d.write_bytes > f[nf - 1].most ? d.write_bytes : f[nf - 1].most;
 		f[nf - 1].least = d.write_bytes < f[nf - 1].least ? d.write_bytes : f[nf - 1].least;
 		f[nf - 1].all += d.write_bytes * plan_repeats(w[k]);
@@ -172,21 +182,26 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 	qsort(f, nf, sizeof(*f), by_first_run);
 	for (size_t k = 0; k < nf; k++) {
 		const struct run *r = f[k].first;
+		const char *whose = !r->exists ? "to be created"
+				    : r->ours	? "created by iosweep"
+				    : r->device ? "block device, checked unused: allow_write"
+						: "your file: allow_write";
 
 		units_fmt_size(f[k].most, a, sizeof(a));
 		units_fmt_size(f[k].all, b, sizeof(b));
 		fputs("writes ", out);
 		tt_put(out, r->v[OPT_FILENAME].s);
-		fprintf(out, " (%s", !r->exists ? "to be created"
-				     : r->ours	 ? "created by iosweep"
-				     : r->device ? "block device, checked unused: allow_write"
-						 : "your file: allow_write");
+		fprintf(out, " (%s", whose);
 		if (r->device && r->v[OPT_ALLOW_OVERWRITE_SIGNATURE].s) {
 			fputs(", allow_overwrite_signature = ", out);
 			tt_put(out, r->v[OPT_ALLOW_OVERWRITE_SIGNATURE].s);
 		}
-		fprintf(out, "): %s%s per repeat, %s in all\n", f[k].least < f[k].most ? "up to " : "",
-			a, b);
+		if (f[k].least == UINT64_MAX) /* all its runs are bounded by runtime alone */
+			fputs("): as much as the runtime allows\n", out);
+		else
+			fprintf(out, "): %s%s per repeat, %s in all%s\n",
+				f[k].least < f[k].most ? "up to " : "", a, b,
+				f[k].untimed ? ", besides runs bounded by runtime" : "");
 	}
 	free(w);
 	free(f);

@@ -17,7 +17,8 @@
  *    rate so far (all bytes over all the time since the plan started, so
  *    that creating files and setting caches count), or its ramp + runtime
  *    when time_based, or the smaller of the two with runtime alone;
- *    "estimating" until a repeat was measured.
+ *    "estimating" until a repeat was measured, unless every repeat left is
+ *    time_based: then it is known from the start.
  */
 #define _GNU_SOURCE
 #include "report/progress.h"
@@ -192,6 +193,16 @@ static void run_label(const struct plan *plan, const struct run *run, char *buf,
 /* The line for the run's current phase: which run into head, how far into
  * tail (n bytes each); the snapshots are read only while measuring, and
  * only here. */
+/* Whether run and every run after it are time_based: the time they take is
+ * their ramps and runtimes, whatever rate the plan goes at. */
+static bool time_bound_rest(const struct progress *p, const struct run *run)
+{
+	for (size_t i = run->index; i < p->plan->n; i++)
+		if (p->plan->runs[i].v[OPT_TIME_BASED].u != FLAG_ON)
+			return false;
+	return true;
+}
+
 static void compose(struct progress *p, const struct run *run, int phase, char *head,
 		    char *tail, size_t n)
 {
@@ -248,10 +259,14 @@ static void compose(struct progress *p, const struct run *run, int phase, char *
 	if (fraction >= 0)
 		snprintf(pct, sizeof(pct), " %3.0f%%", 100.0 * fraction);
 	/* no ETA before a whole repeat was measured: creation, cache setting and a
-	 * repeat's first moments say little about the rest */
-	if ((p->runs_done > 0 || repeat > 1) && all > 0 && now > p->started_ns)
+	 * repeat's first moments say little about the rest; unless time is all
+	 * that ends what is left (time_based), which is known from the start */
+	if (((p->runs_done > 0 || repeat > 1) && all > 0 && now > p->started_ns) ||
+	    time_bound_rest(p, run))
 		units_fmt_seconds(plan_left_s(p, run, repeat, bytes, elapsed_s,
-					      (double)all * 1e9 / (double)(now - p->started_ns)),
+					      all > 0 && now > p->started_ns
+						      ? (double)all * 1e9 / (double)(now - p->started_ns)
+						      : 1),
 				  eta, sizeof(eta));
 	run_label(p->plan, run, label, sizeof(label));
 	snprintf(head, n, "[%zu/%zu] %s%s", run->index + 1, p->plan->n, run->job->name, label);

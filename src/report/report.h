@@ -87,6 +87,8 @@ struct report_legend {
 	bool timed;   /* some run is time_based */
 	bool mixed;   /* some run is op=readwrite */
 	bool device;  /* dev/app has its column (else it is listed below the legend) */
+	bool rated;   /* some run has a rate limit: resp p99, late, behind */
+	bool depth;   /* some run's engine queues: its mean depth */
 };
 
 /* The results table of report_table.c, for the formats that draw it

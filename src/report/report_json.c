@@ -42,6 +42,26 @@ static int set(json_t *obj, const char *key, json_t *v)
 	return v ? json_object_set_new_nocheck(obj, key, v) : -1;
 }
 
+/* A count or a time in ns measured only under a rate limit: null without. */
+static json_t *maybe_int(double v)
+{
+	return isnan(v) ? json_null() : json_integer((json_int_t)v);
+}
+
+/* What a repeat of run was planned to do, in I/Os or bytes: one pass, or
+ * its runtime at its rate; null for a time_based run without a rate, whose
+ * count is not known before it runs. */
+static json_t *planned_json(const struct run *run, bool bytes)
+{
+	struct plan_dirs d;
+
+	plan_run_dirs(run, &d);
+	if (d.bound == BOUND_RUNTIME)
+		return json_null();
+	return json_integer(bytes ? (json_int_t)d.read_bytes + (json_int_t)d.write_bytes
+				  : (json_int_t)d.reads + (json_int_t)d.writes);
+}
+
 /* {"interval_s", "coarsened", "intervals": [one per interval and direction]} */
 static json_t *series_json(const struct repeat_result *rr)
 {
@@ -58,6 +78,9 @@ static json_t *series_json(const struct repeat_result *rr)
 
 		if (!pt || set(pt, "resident", p->resident < 0 ? json_null()
 							       : json_real(p->resident)) < 0 ||
+		    set(pt, "resp_p99_ns", maybe_int(p->resp_p99_ns)) < 0 ||
+		    set(pt, "resp_max_ns", maybe_int(p->resp_max_ns)) < 0 ||
+		    set(pt, "late_ops", maybe_int(p->late_ops)) < 0 ||
 		    json_array_append_new(list, pt) < 0) {
 			json_decref(list);
 			return NULL;
@@ -164,11 +187,11 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 			json_decref(reps);
 			reps = NULL;
 		}
-	o = json_pack("{s:o, s:I, s:o, s:o, s:I, s:I, s:o?, s:o, s:b, s:o, s:o}", "job",
+	o = json_pack("{s:o, s:I, s:o, s:o, s:o, s:o, s:o?, s:o, s:b, s:o, s:o}", "job",
 		      json_text(run->job->name), "index", (json_int_t)run->index, "description",
 		      json_text(run->v[OPT_DESCRIPTION].s), "params", options_params_json(run->v),
-		      "planned_reads", (json_int_t)run->reads, "planned_bytes",
-		      (json_int_t)run->bytes, "repeats", reps, "summary", summary_json(res),
+		      "planned_reads", planned_json(run, false), "planned_bytes",
+		      planned_json(run, true), "repeats", reps, "summary", summary_json(res),
 		      "failed", res->failed, "error", json_text(res->failed ? res->error : NULL),
 		      "note", json_text(res->note));
 	if (o)

@@ -6,6 +6,7 @@
  * gnuplot filters it by job, run, repeat and dir.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 
 #include "report/report.h"
@@ -14,7 +15,8 @@ static int series_begin(struct report_sink *s, const struct report *r, char *err
 {
 	static const char *const cols[] = { "job", "run", "repeat", "interval_s", "coarsened",
 					     "start_s", "dir", "ops", "bytes", "lat_p50_ns",
-					     "lat_p99_ns", "lat_max_ns", "resident" };
+					     "lat_p99_ns", "lat_max_ns", "resident", "resp_p99_ns",
+					     "resp_max_ns", "late_ops" };
 	size_t n = sizeof(cols) / sizeof(cols[0]);
 
 	(void)r;
@@ -35,10 +37,14 @@ static int series_add(struct report_sink *s, const struct report *r, size_t idx,
 
 		for (size_t i = 0; i < rr->nseries; i++) {
 			const struct series_point *p = &rr->series[i];
-			char resident[32] = "";
+			char resident[32] = "", resp[96] = ",,";
 
 			if (p->resident >= 0)
 				snprintf(resident, sizeof(resident), "%.6g", p->resident);
+			/* a rate limit's figures; empty cells without one */
+			if (!isnan(p->resp_p99_ns))
+				snprintf(resp, sizeof(resp), "%.0f,%.0f,%.0f", p->resp_p99_ns,
+					 p->resp_max_ns, p->late_ops);
 			report_csv_field(s->f, res->run->job->name, false);
 			snprintf(buf, sizeof(buf), "%zu,%zu,%.9g,%u,%.9g,%s,%llu,%llu,%llu,%llu,%llu",
 				 res->run->index, k, rr->series_interval_s, rr->series_coarsened,
@@ -47,7 +53,8 @@ static int series_add(struct report_sink *s, const struct report *r, size_t idx,
 				 (unsigned long long)p->lat_p50_ns, (unsigned long long)p->lat_p99_ns,
 				 (unsigned long long)p->lat_max_ns);
 			fprintf(s->f, "%s,", buf);
-			report_csv_field(s->f, resident, true);
+			report_csv_field(s->f, resident, false);
+			fprintf(s->f, "%s\r\n", resp);
 		}
 	}
 	return report_csv_flush(s, err);

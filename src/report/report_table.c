@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "io/cache.h"
+#include "io/engines/engine.h"
+#include "io/ioloop.h"
 #include "lib/stats.h"
 #include "lib/texttable.h"
 #include "lib/units.h"
@@ -25,7 +27,14 @@ struct columns {
 	bool device; /* the dev/app column (dropped when the table would be too wide) */
 	bool mixed; /* some run is op=readwrite: its cells are per direction */
 	bool timed; /* some run is time_based: its time is the runtime, not a time to end */
+	bool depth; /* some run's engine queues: the mean depth it had */
+	bool rated; /* some run has a rate limit: response time, late I/Os, behind */
 };
+
+static bool run_rated(const struct run *run)
+{
+	return run->v[OPT_RATE].u || run->v[OPT_RATE_IOPS].u;
+}
 
 static void find_columns(const struct report *r, struct columns *c)
 {
@@ -37,6 +46,9 @@ static void find_columns(const struct report *r, struct columns *c)
 		c->baseline |= run->job->opt[OPT_BASELINE].n > 0;
 		c->consume |= run->v[OPT_CONSUME].u != CONSUME_NONE;
 		c->timed |= run->v[OPT_TIME_BASED].u == FLAG_ON;
+		c->depth |= (engine_find(option_table[OPT_ENGINE].values[run->v[OPT_ENGINE].u])->flags &
+			     ENGINE_QUEUED) != 0;
+		c->rated |= run_rated(run);
 	}
 	c->dirty = r->plan->writes;
 	c->mixed = r->plan->mixed;
@@ -63,6 +75,13 @@ static void header(struct texttable *t, const struct report *r, const struct col
 	tt_add(t, "IOPS");
 	tt_add(t, "p50");
 	tt_add(t, "p99");
+	if (c->rated) {
+		tt_add(t, "resp p99");
+		tt_add(t, "late");
+		tt_add(t, "behind");
+	}
+	if (c->depth)
+		tt_add(t, "depth");
 	tt_add(t, "cached");
 	if (c->device)
 		tt_add(t, "dev/app");
@@ -220,6 +239,25 @@ static void device_text(const struct run_result *res, char *buf, size_t n)
 		snprintf(buf, n, "%s", "-");
 }
 
+/* A rated run's response-time p99, the I/Os issued more than 1 ms after
+ * they were due, and the most any was behind; blank for a run without. */
+static void rate_cells(struct texttable *t, const struct run_result *res)
+{
+	static const char *const names[] = { "resp_p99_ns", "late_ops", "behind_max_s" };
+	char a[64];
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		const struct figure *f = figure_find(names[k]);
+
+		if (!run_rated(res->run)) {
+			tt_add(t, "%s", "");
+			continue;
+		}
+		figure_format(f, median_of(names[k], res), a, sizeof(a));
+		tt_add(t, "%s", a);
+	}
+}
+
 static void row(struct texttable *t, const struct report *r, const struct columns *c,
 		const struct run_result *res, struct report_legend *lg)
 {
@@ -236,7 +274,9 @@ static void row(struct texttable *t, const struct report *r, const struct column
 			tt_add(t, "%s", plan_cell(run, i, val, sizeof(val)));
 	if (figure_ncompleted(res) == 0) {
 		tt_add(t, "%s", res->failed ? "failed" : res->nrep ? "interrupted" : "not run");
-		for (int k = 0; k < 5 + c->device + c->dirty + c->baseline + c->consume; k++)
+		for (int k = 0; k < 5 + c->device + 3 * c->rated + c->depth + c->dirty + c->baseline +
+					    c->consume;
+		     k++)
 			tt_add(t, "%s", "");
 		return;
 	}
@@ -255,6 +295,10 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	figure_cell(t, res, "iops");
 	figure_cell(t, res, "lat_p50_ns");
 	figure_cell(t, res, "lat_p99_ns");
+	if (c->rated)
+		rate_cells(t, res);
+	if (c->depth)
+		tt_add(t, "%.1f", median_of("mean_depth", res));
 	cached_text(res, lg, a, sizeof(a));
 	tt_add(t, "%s", a);
 	if (c->device) {
@@ -422,6 +466,37 @@ static void device_absent_note(FILE *f, const struct report *r)
 	}
 }
 
+/* Response time far above latency: the I/Os waited for their turn (a
+ * stall, or a rate the device cannot keep), which latency does not show. */
+#define RESP_NOTED 10
+
+/* What a queued or rated run's figures hide: a queue that was mostly empty
+ * (mean depth below half of iodepth), I/Os that waited behind their due
+ * time. */
+static void queue_notes(FILE *f, const struct run_result *res)
+{
+	const struct run *run = res->run;
+	double depth = median_of("mean_depth", res), iodepth = (double)run->v[OPT_IODEPTH].u;
+	double resp = median_of("resp_p99_ns", res), lat = median_of("lat_p99_ns", res);
+	char a[32], b[32];
+
+	if (iodepth > 1 && depth < iodepth / 2)
+		fprintf(f, "run %zu: a mean of %.1f I/Os were in flight, of iodepth %.0f%s\n",
+			run->index, depth, iodepth,
+			run->v[OPT_SYNC_MODE].u == SYNC_MODE_DRAIN &&
+					(run->v[OPT_SYNC].u == SYNC_FSYNC ||
+					 run->v[OPT_SYNC].u == SYNC_FDATASYNC)
+				? ": each flush waits for every I/O in flight (sync_mode=drain)"
+				: "");
+	if (run_rated(run) && lat > 0 && resp > RESP_NOTED * lat) {
+		figure_format(figure_find("resp_p99_ns"), resp, a, sizeof(a));
+		figure_format(figure_find("lat_p99_ns"), lat, b, sizeof(b));
+		fprintf(f, "run %zu: p99 response time %s is %.0f× the p99 latency %s: I/Os waited "
+			   "behind their due time (a stall, or a rate the device cannot keep)\n",
+			run->index, a, resp / lat, b);
+	}
+}
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -465,6 +540,8 @@ static void notes(FILE *f, const struct report *r)
 			write_notes(f, res);
 		if (res->nrep)
 			device_notes(f, res);
+		if (figure_ncompleted(res))
+			queue_notes(f, res);
 	}
 	device_absent_note(f, r);
 	cold_from_host_note(f, r);
@@ -502,6 +579,12 @@ static void legend(FILE *f, const struct report_legend *lg)
 			   "so the median says little; repeat more, or see each repeat in JSON\n");
 	if (lg->mixed)
 		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
+	if (lg->rated)
+		fprintf(f, "resp p99: p99 response time (due -> completion); late: I/Os issued more "
+			   "than 1 ms after they were due; behind: the most any was\n");
+	if (lg->depth)
+		fprintf(f, "depth: mean number of I/Os in flight per thread over its time (the sum "
+			   "of their latencies / that time)\n");
 	fprintf(f, "cached: share of the file in the page cache before each repeat (min–max "
 		   "when they differ)\n");
 	fprintf(f, "dev/app%s: bytes the block device under the file moved / bytes the run "
@@ -537,7 +620,8 @@ static size_t table_width(const struct texttable *t)
 static void table_build(struct texttable *t, const struct report *r, const struct columns *c,
 			struct report_legend *lg)
 {
-	size_t ncols = 7 + c->device + c->job + c->dirty + c->baseline + c->consume;
+	size_t ncols = 7 + c->device + c->job + 3 * c->rated + c->depth + c->dirty + c->baseline +
+		       c->consume;
 
 	for (int i = 0; i < OPT__COUNT; i++)
 		ncols += plan_column(r->plan, i);
@@ -572,6 +656,8 @@ void report_table_fill(const struct report *r, struct texttable *t, struct repor
 	find_columns(r, &c);
 	lg->timed = c.timed;
 	lg->mixed = c.mixed;
+	lg->rated = c.rated;
+	lg->depth = c.depth;
 	c.device = true;
 	table_build(t, r, &c, lg);
 	if (table_width(t) > TABLE_MAX_WIDTH) {

@@ -26,6 +26,9 @@ struct series_point {
 	uint64_t ops, bytes;
 	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns; /* of this interval's own reads */
 	double resident;           /* of the file at the interval's start; < 0: unknown */
+	/* rate limit only (NAN without): this interval's response-time p99 and max,
+	 * and its units issued more than 1 ms after they were due */
+	double resp_p99_ns, resp_max_ns, late_ops;
 };
 
 struct repeat_result {
@@ -46,6 +49,12 @@ struct repeat_result {
 	/* rate limit only (NAN without): response time (due -> completion), and how
 	 * long after it was due the last unit was issued */
 	double resp_p50_ns, resp_p90_ns, resp_p99_ns, resp_p999_ns, resp_max_ns, behind_schedule_s;
+	/* rate limit only (NAN without): the longest any unit was issued after it was
+	 * due, and how many were issued more than IO_LATE_NS after */
+	double behind_max_s, late_ops;
+	/* the mean number of units (reads, writes, flushes) in flight per thread over
+	 * its time to end (Little's law: the sum of their latencies / that time) */
+	double mean_depth;
 	double cpu_user_s, cpu_sys_s;
 	uint64_t major_faults, minor_faults, ctx_voluntary, ctx_involuntary;
 	double resident_before, resident_after; /* fraction; < 0: unknown */

@@ -129,11 +129,11 @@ static double rate_period_ns(const union optval *v, unsigned nw)
 
 /* A series, allocated for a run (not timed); worker 0 reads residency
  * at the boundaries.  NULL on out of memory. */
-static struct series *series_alloc(int fd, uint64_t size)
+static struct series *series_alloc(int fd, uint64_t size, bool rated)
 {
 	struct series *s = calloc(1, sizeof(*s));
 
-	if (s && series_init(s) < 0) {
+	if (s && (series_init(s) < 0 || (rated && series_init_resp(s) < 0))) {
 		series_free(s);
 		free(s);
 		return NULL;
@@ -194,6 +194,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		.sparse = pattern_is_random(v[OPT_PATTERN].u) || v[OPT_SPACING].u > v[OPT_BS].u,
 		.hint = (int)v[OPT_HINT].u,
 		.knobs = run_knobs(r->run, r->engine),
+		.datasync = v[OPT_SYNC].u == SYNC_FDATASYNC,
 	};
 	bool flushes = v[OPT_SYNC].u == SYNC_FSYNC || v[OPT_SYNC].u == SYNC_FDATASYNC;
 	struct pattern share;
@@ -218,7 +219,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
 	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
 	if (r->w[t].in.interval_ns) {
-		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u);
+		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u, r->period_ns > 0);
 		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
 			return err_set(err, "out of memory for the series of %u threads", r->nw);
 		r->w[t].series->live = &r->snaps[t].live; /* for the progress line */
@@ -231,6 +232,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.rwmixread = (unsigned)v[OPT_RWMIXREAD].u;
 	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
 	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
+	r->w[t].in.sync_inflight = flushes && v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT;
 	return 0;
 }
 
@@ -269,7 +271,7 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 		hists &= (*h[k] = hist_new()) != NULL;
 	r->writes = v[OPT_OP].u != OP_READ;
 	if (series_interval_ns(v)) {
-		r->series = series_alloc(-1, 0);
+		r->series = series_alloc(-1, 0, r->period_ns > 0);
 		if (!r->series)
 			return err_set(err, "out of memory for a series");
 	}

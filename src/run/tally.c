@@ -30,14 +30,14 @@ static uint64_t tv_us(struct timeval tv)
 struct tally {
 	struct { /* summed */
 		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
-			vcsw, ivcsw, dirty;
+			vcsw, ivcsw, dirty, late;
 	} add;
 	/* earliest first issue, wall-clock ns; and the same of each worker's
 	 * first issue less its place in a rate limit's schedule (in.phase) */
 	uint64_t first, first_asked;
 	struct { /* largest */
 		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind,
-			dirty_unknown, dirty_system_wide;
+			dirty_unknown, dirty_system_wide, behind_max;
 	} max;                         /* first_last: the latest first issue less its place */
 	double resident[2];            /* before, after: the mean over the ranks, or -1
 				        * when a rank cannot know */
@@ -92,6 +92,9 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 		hist_merge(r->resp_total, r->w[t].resp_hist);
 		if (res->behind_ns > tl->max.behind)
 			tl->max.behind = res->behind_ns;
+		if (res->behind_max_ns > tl->max.behind_max)
+			tl->max.behind_max = res->behind_max_ns;
+		tl->add.late += res->late;
 	}
 	tl->add.user_us = tv_us(ru1->ru_utime) - tv_us(ru0->ru_utime);
 	tl->add.sys_us = tv_us(ru1->ru_stime) - tv_us(ru0->ru_stime);
@@ -209,6 +212,25 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 	return (double)blocks * (double)v[OPT_BS].u;
 }
 
+/* The mean number of units in flight per thread over its time to end:
+ * integrated over time, the number in flight is the sum of the time each
+ * unit spent in flight, its latency (issue -> completion, a flush's too),
+ * which the histograms already add up exactly: nothing more is read in the
+ * timed loop.  Units that straddle the ends of the measured time (a ramp, a
+ * stop) count whole or not at all: the figure is within one latency of
+ * iodepth units of the time-weighted mean.  NAN when no time was measured. */
+static double mean_depth(const struct runner *r, const struct repeat_result *rr)
+{
+	size_t n = dist_rank() == 0 ? (size_t)r->nw * (size_t)dist_size() : r->nw;
+	double busy_ns = hist_mean(r->total) * (double)hist_count(r->total) +
+			 hist_mean(r->flush_total) * (double)hist_count(r->flush_total);
+	double time_s = 0;
+
+	for (size_t k = 0; k < n; k++)
+		time_s += rr->thread_time_s[k];
+	return time_s > 0 ? busy_ns / 1e9 / time_s : NAN;
+}
+
 static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
 {
 	const struct hist *h = r->total;
@@ -261,8 +283,11 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
 	rr->flush.lat_max_ns = hist_max(r->flush_total);
 	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
-	rr->behind_schedule_s = NAN;
+	rr->behind_schedule_s = rr->behind_max_s = rr->late_ops = NAN;
+	rr->mean_depth = mean_depth(r, rr);
 	if (r->period_ns > 0) {
+		rr->behind_max_s = (double)tl->max.behind_max / 1e9;
+		rr->late_ops = (double)tl->add.late;
 		rr->resp_p50_ns = (double)hist_percentile(r->resp_total, 50);
 		rr->resp_p90_ns = (double)hist_percentile(r->resp_total, 90);
 		rr->resp_p99_ns = (double)hist_percentile(r->resp_total, 99);
@@ -314,6 +339,12 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 			p->lat_p99_ns = hist_percentile(sl->h[d], 99);
 			p->lat_max_ns = hist_max(sl->h[d]);
 			p->resident = sl->resident;
+			p->resp_p99_ns = p->resp_max_ns = p->late_ops = NAN;
+			if (sl->resp[d]) {
+				p->resp_p99_ns = (double)hist_percentile(sl->resp[d], 99);
+				p->resp_max_ns = (double)hist_max(sl->resp[d]);
+				p->late_ops = (double)sl->late[d];
+			}
 			rr->nseries++;
 		}
 	return 0;

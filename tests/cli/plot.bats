@@ -59,6 +59,8 @@ assert tics and max(tics) >= hi * 0.999 and max(tics) <= 10 * hi, (tics, hi)' \
 	run "$IOSWEEP" plot "$TESTDIR/r.json"
 	[ "$status" -eq 0 ]
 	[ -s "$TESTDIR/r.svg" ]
+	# where it wrote, the one line it prints (on stderr)
+	[ "$output" = "plot: wrote $TESTDIR/r.svg" ]
 	svg_text "$TESTDIR/r.svg" >"$TESTDIR/text"
 	grep -qE "^Bob(&apos;|')s (&quot;|\")scan(&quot;|\") &amp; more$" "$TESTDIR/text"
 	grep -qx 'error bars: min..max of the repeats (too few for a 95% confidence interval)' "$TESTDIR/text"
@@ -79,6 +81,8 @@ assert tics and max(tics) >= hi * 0.999 and max(tics) <= 10 * hi, (tics, hi)' \
 	results
 	run "$IOSWEEP" plot "$TESTDIR/r.json" -o "$TESTDIR/my chart.png"
 	[ "$status" -eq 0 ]
+	[ "$output" = "plot: wrote $TESTDIR/my chart.png" ]
+	[ "$("$IOSWEEP" plot "$TESTDIR/r.json" -o "$TESTDIR/my chart.png" 2>/dev/null | wc -c)" -eq 0 ]
 	[ "$(head -c 8 "$TESTDIR/my chart.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 	[ ! -e "$TESTDIR/r.svg" ]
 }

@@ -119,3 +119,51 @@ rep() {
 	run "$IOSWEEP" run "$TESTDIR/r.ini" -q --job r --set engine=sync
 	[[ "$output" != *"first reads were"* ]]
 }
+
+@test "a 300 ms SIGSTOP during a rated run shows in the table and the series: the most behind and the late reads" {
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 1000\ntime_based = 1\nruntime = 1500ms\ninterval = 100ms\nrepeat = 1\ncache = keep\nconsume = none\n"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -o table -o series:"$TESTDIR/r.csv" -o json:"$TESTDIR/r.json" \
+		>"$TESTDIR/out" 2>&1 &
+	pid=$!
+	# stopped once some 200 reads are done (a read is a read(2) call: /proc counts them)
+	wait_for awk '$1 == "syscr:" && $2 > 250 {ok = 1} END {exit !ok}' /proc/$pid/io
+	kill -STOP $pid
+	sleep 0.3
+	kill -CONT $pid
+	wait $pid
+	cat "$TESTDIR/out"
+	# the table: late and behind, the last cells but cached (behind: "3xx ms")
+	row=$(grep '^0 ' "$TESTDIR/out")
+	late=$(awk '{print $(NF - 3)}' <<<"$row")
+	behind=$(awk '{print $(NF - 1) == "s" ? $(NF - 2) : $(NF - 2) / 1000}' <<<"$row")
+	[ "$late" -gt 0 ]
+	python3 -c "assert $behind >= 0.25, $behind"
+	grep -q "^run 0: p99 response time .* I/Os waited behind their due time" "$TESTDIR/out"
+	[ "$(rep "['behind_max_s'] >= 0.25")" = True ]
+	[ "$(rep "['late_ops'] == $late")" = True ]
+	# the series: one interval has the reads issued late when the process went on
+	[ "$(tail -n +2 "$TESTDIR/r.csv" | awk -F, '$15 >= 0.25e9 && $16 > 0' | wc -l)" -ge 1 ]
+	[ "$(tail -n +2 "$TESTDIR/r.csv" | awk -F, '{ n += $16 } END { print n }')" -eq "$late" ]
+}
+
+@test "plan announces a rated run's bound: runtime x rate under one pass, and how long a rated pass takes" {
+	head -c 4m /dev/urandom >"$TESTDIR/f"
+	head -c 256k /dev/urandom >"$TESTDIR/g"
+	# 1024 reads make a pass of f; 500 ms at 1000/s is 500 of them.  g: 64 reads, 64 ms
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 1000\nruntime = 500ms\nrepeat = 1\ncache = keep\n\n[s]\nfilename = $TESTDIR/g\nbs = 4k\nrate_iops = 1000\nrepeat = 1\ncache = keep\n"
+	run "$IOSWEEP" plan "$TESTDIR/r.ini"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(awk '$1 == "0" && $2 == "r" {print $(NF - 2)}' <<<"$output")" = 500 ]
+	[ "$(awk '$1 == "0" && $2 == "r" {print $(NF - 1)}' <<<"$output")" = 2000KiB ]
+	[[ "$output" == *"run 0: about 500 reads a repeat, in 500 ms: its runtime at its rate (one pass is 1024)"* ]]
+	[[ "$output" == *"run 1: a repeat at its rate takes about 64.0 ms"* ]]
+	[[ "$output" == *"total: 2 runs, 564 reads, 2310144 bytes (2.20MiB) over all measured repeats"* ]]
+	"$IOSWEEP" plan "$TESTDIR/r.ini" -o json >"$TESTDIR/p.json"
+	[ "$(json_get "$TESTDIR/p.json" "[(r['bound'], r['reads'], r['bytes']) for r in d['runs']]")" = "[('rate', 500, 2048000), ('pass', 64, 262144)]" ]
+	# the result's planned_reads is the same bound, and the run keeps it
+	"$IOSWEEP" run "$TESTDIR/r.ini" --job r -o json:"$TESTDIR/r.json" --quiet
+	[ "$(json_get "$TESTDIR/r.json" "d['runs'][0]['planned_reads']")" -eq 500 ]
+	[ "$(rep "['reads'] <= 501")" = True ]
+}

@@ -213,5 +213,5 @@ PY
 	run "$IOSWEEP" check "$TESTDIR/m.ini"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	[ "$("$IOSWEEP" plan "$TESTDIR/m.ini" | grep "^total:")" = "total: 100000 runs, 100000 reads, 409600000 bytes (410 MB) over all measured repeats" ]
+	[ "$("$IOSWEEP" plan "$TESTDIR/m.ini" | grep "^total:")" = "total: 100000 runs, 100000 reads, 409600000 bytes (391MiB) over all measured repeats" ]
 }

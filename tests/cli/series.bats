@@ -24,12 +24,37 @@ series() {
 	[ "$(json_get "$TESTDIR/r.json" "(r := d['runs'][0]['repeats'][0]) and (sum(p['ops'] for p in r['series']['intervals']), sum(p['bytes'] for p in r['series']['intervals'])) == (r['reads'], r['bytes']) == (256, 1048576)")" = True ]
 	[ "$(series "['intervals'][2]['ops']")" -eq 0 ]
 	# the same in long-format CSV: a header, one row per interval
-	head -1 "$TESTDIR/r.csv" | grep -qx $'job,run,repeat,interval_s,coarsened,start_s,dir,ops,bytes,lat_p50_ns,lat_p99_ns,lat_max_ns,resident\r'
+	head -1 "$TESTDIR/r.csv" | grep -qx $'job,run,repeat,interval_s,coarsened,start_s,dir,ops,bytes,lat_p50_ns,lat_p99_ns,lat_max_ns,resident,resp_p99_ns,resp_max_ns,late_ops\r'
 	[ "$(($(wc -l <"$TESTDIR/r.csv") - 1))" -eq "$(series "['intervals'].__len__()")" ]
 	[ "$(tail -n +2 "$TESTDIR/r.csv" | awk -F, '{ n += $8 } END { print n }')" -eq 256 ]
 	[ "$(sed -n 4p "$TESTDIR/r.csv" | cut -d, -f6-8)" = "0.1,read,0" ]
 	[ "$(series "['intervals'][3]['lat_max_ns'] >= 100e6")" = True ]
 	[ "$(series "['intervals']" | grep -o "'lat_max_ns': [0-9]*" | awk '$2 >= 100e6' | wc -l)" -eq 1 ]
+}
+
+@test "a rated series carries each interval's response p99 and max and its late reads, which add up to the repeat's" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	# as above: one read due at about 60 ms takes 100 ms more; the ~100 reads due
+	# meanwhile are issued when it ends, in [150, 200) ms, late
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\nrate_iops = 1000\ninterval = 50ms\nrepeat = 1\ncache = keep\n"
+	IOSWEEP_SLOW_FILE=$TESTDIR/f IOSWEEP_SLOW_AFTER=60 IOSWEEP_SLOW_COUNT=1 IOSWEEP_SLOW_MS=100 \
+		LD_PRELOAD=$HELPERS/slow_shim.so \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" -o series:"$TESTDIR/r.csv" --quiet
+	[ "$(series "['intervals'][3]['resp_max_ns'] >= 100e6")" = True ]
+	[ "$(series "['intervals'][3]['late_ops'] >= 50")" = True ]
+	[ "$(json_get "$TESTDIR/r.json" "(r := d['runs'][0]['repeats'][0]) and sum(p['late_ops'] for p in r['series']['intervals']) == r['late_ops'] > 0")" = True ]
+	[ "$(json_get "$TESTDIR/r.json" "max(p['resp_max_ns'] for p in d['runs'][0]['repeats'][0]['series']['intervals']) == d['runs'][0]['repeats'][0]['response_ns']['max']")" = True ]
+	# the CSV: the same late reads, in its last column
+	[ "$(tail -n +2 "$TESTDIR/r.csv" | awk -F, '{ n += $16 } END { print n }')" -eq "$(json_get "$TESTDIR/r.json" "int(d['runs'][0]['repeats'][0]['late_ops'])")" ]
+}
+
+@test "a series without a rate limit has no response time: null in JSON, empty cells in CSV" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	job u "[u]\nfilename = $TESTDIR/f\nbs = 4k\nruntime = 60ms\ntime_based = 1\ninterval = 10ms\nrepeat = 1\ncache = keep\n"
+	"$IOSWEEP" run "$TESTDIR/u.ini" -o json:"$TESTDIR/r.json" -o series:"$TESTDIR/r.csv" --quiet
+	[ "$(series "['intervals'][0]['resp_p99_ns']")" = None ]
+	[ "$(series "['intervals'][0]['late_ops']")" = None ]
+	[ "$(sed -n 2p "$TESTDIR/r.csv" | cut -d, -f14-)" = $',,\r' ]
 }
 
 @test "a series is left out for a repeat shorter than three intervals, and with interval = 0" {

@@ -53,3 +53,21 @@ rep() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"b.ini:4: "*"ramp is for time_based runs"* ]]
 }
+
+@test "plan says a time_based run without a rate is bounded by runtime, not one pass; planned_reads is null" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job t "[t]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 100ms\n\n[w]\nfilename = $TESTDIR/w.dat\nsize = 1m\nbs = 64k\nop = write\nrepeat = 1\ntime_based = 1\nruntime = 100ms\n"
+	run "$IOSWEEP" plan "$TESTDIR/t.ini"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(awk '$1 == "0" && $2 == "t" {print $(NF - 4), $(NF - 3), $(NF - 2), $(NF - 1)}' <<<"$output")" = "runtime runtime runtime runtime" ]
+	[[ "$output" == *"run 0: bounded by runtime: time_based, as many reads as 100 ms allow (one pass is 16)"* ]]
+	[[ "$output" == *"run 1: bounded by runtime: time_based, as many writes as 100 ms allow (one pass is 16)"* ]]
+	[[ "$output" == *"total: 2 runs, 0 reads, 0 writes, 0 bytes (0), 0 of them written (0) over all measured repeats, besides 2 runs bounded by runtime"* ]]
+	[[ "$output" == *"writes $TESTDIR/w.dat (to be created): as much as the runtime allows"* ]]
+	"$IOSWEEP" plan "$TESTDIR/t.ini" -o json >"$TESTDIR/p.json"
+	[ "$(json_get "$TESTDIR/p.json" "[(r['bound'], r['reads'], r['bytes']) for r in d['runs']]")" = "[('runtime', None, None), ('runtime', None, None)]" ]
+	"$IOSWEEP" run "$TESTDIR/t.ini" --job t -o json:"$TESTDIR/t.json" --quiet
+	[ "$(json_get "$TESTDIR/t.json" "d['runs'][0]['planned_reads']")" = None ]
+	[ "$(rep "['reads'] > 16")" = True ]
+}

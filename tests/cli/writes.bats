@@ -244,7 +244,7 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	echo "$output" | grep -E '^ +0 +new .* write .* 0 +256 +1MiB +1MiB +3$'
 	echo "$output" | grep -E '^ +1 +new .* readwrite .* 129 +127 +1MiB +508KiB +3$'
 	echo "$output" | grep -E '^ +3 +reader .* 256 +0 +1MiB +- +3$'
-	[[ "$output" == *"total: 4 runs, 1155 reads, 1661 writes, 11534336 bytes (11.5 MB), 6803456 of them written (6.80 MB) over all measured repeats"* ]]
+	[[ "$output" == *"total: 4 runs, 1155 reads, 1661 writes, 11534336 bytes (11MiB), 6803456 of them written (6.49MiB) over all measured repeats"* ]]
 	# a read-only job is checked silently, as before
 	job q "[r]\nfilename = $TESTDIR/mine\n"
 	run "$IOSWEEP" check "$TESTDIR/q.ini"
@@ -275,11 +275,16 @@ writes $TESTDIR/mine (your file: allow_write): 1MiB per repeat, 2MiB in all" ]
 	[ "$status" -eq 0 ]
 	w=$(json_get "$TESTDIR/b.json" 'sum(r["repeats"][0]["write_bytes"] for r in d["runs"])')
 	r=$(json_get "$TESTDIR/b.json" 'sum(r["repeats"][0]["read_bytes"] for r in d["runs"])')
-	mb() { python3 -c "print('%.3g MB' % ($1 / 1e6))"; }
-	[ "${lines[0]}" = "iosweep: plan: 2 runs, 2 measured repeats; creates 67.1 MB (1 file) and reads $(mb $r), writes $(mb $w) in all; a time estimate follows the first run" ]
+	# binary, as the plan's sizes: exact, or three significant digits
+	mb() { python3 -c "
+x, i = $1, 0
+while x >= 1024: x, i = x / 1024, i + 1
+u = ['', 'KiB', 'MiB', 'GiB'][i]
+print(('%d' % x if x == int(x) else '%.0f' % x if x >= 99.5 else '%.1f' % x if x >= 9.95 else '%.2f' % x) + u)"; }
+	[ "${lines[0]}" = "iosweep: plan: 2 runs, 2 measured repeats; creates 64MiB (1 file) and reads $(mb $r), writes $(mb $w) in all; a time estimate follows the first run" ]
 	job o "[w]\nfilename = $TESTDIR/o.dat\nsize = 64m\nrepeat = 1\nop = write\n"
 	run "$IOSWEEP" run "$TESTDIR/o.ini"
-	[ "${lines[0]}" = "iosweep: plan: 1 run, 1 measured repeats; creates 67.1 MB (1 file) and writes 67.1 MB in all" ]
+	[ "${lines[0]}" = "iosweep: plan: 1 run, 1 measured repeat; creates 64MiB (1 file) and writes 64MiB in all" ]
 }
 
 @test "writes never go to a character device, a device without allow_write, a symbolic link, another user's file or a file iosweep did not make" {

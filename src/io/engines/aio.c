@@ -15,6 +15,10 @@
  * io_destroy takes tens of milliseconds (it waits for an RCU grace
  * period), which per repeat cost more than a short repeat measures.
  *
+ * A flush unit (sync_mode=inflight) is IOCB_CMD_FSYNC or IOCB_CMD_FDSYNC,
+ * submitted like the others while they are in flight (Linux 4.18 and
+ * later: older kernels refuse it with EINVAL, which is reported).
+ *
  * Caveat: io_submit only queues asynchronously with O_DIRECT.  On a
  * buffered file it copies the data before returning, so buffered runs are
  * effectively synchronous (see .note).
@@ -85,7 +89,11 @@ static enum io_queued aio_queue(struct io_engine *e, struct io_unit *u)
 	struct aio_state *s = e->priv;
 	struct iocb *cb = &s->iocbs[u->idx];
 
-	if (u->dir == IO_WRITE)
+	if (u->flush && e->datasync)
+		io_prep_fdsync(cb, e->fd);
+	else if (u->flush)
+		io_prep_fsync(cb, e->fd);
+	else if (u->dir == IO_WRITE)
 		io_prep_pwrite(cb, e->fd, io_unit_buf(u), (size_t)io_unit_left(u),
 			       (long long)io_unit_off(u));
 	else
@@ -156,7 +164,7 @@ static uint64_t aio_state_bytes(const struct io_engine *shape)
 
 const struct engine_ops engine_aio = {
 	.name = "aio",
-	.flags = ENGINE_QUEUED | ENGINE_DIRECT,
+	.flags = ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_FLUSH_QUEUED,
 	.help = "Linux native AIO (libaio), iodepth reads or writes in flight",
 	.note = "libaio blocks in io_submit without O_DIRECT "
 		"(cache=direct): buffered runs are synchronous",

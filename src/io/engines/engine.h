@@ -35,6 +35,7 @@ enum engine_knob { KNOB_FIXEDBUFS, KNOB_REGISTERFILES, KNOB_SQTHREAD_POLL, KNOB_
 #define ENGINE_DIRECT 0x2 /* can do I/O with O_DIRECT */
 #define ENGINE_MAPPED 0x4 /* copies through a memory mapping: no O_DIRECT, own hints */
 #define ENGINE_HIPRI_DIRECT 0x8 /* hipri=1 polls for completions: O_DIRECT only */
+#define ENGINE_FLUSH_QUEUED 0x10 /* queues a flush unit (u->flush) with I/O in flight */
 
 enum io_dir { IO_READ, IO_WRITE, IO_DIRS };
 
@@ -51,6 +52,8 @@ struct io_unit {
 	const char *what;    /* engine: names a failure (NULL: the core names it) */
 	unsigned idx;        /* 0..iodepth-1 */
 	enum io_dir dir;
+	bool flush;          /* a flush of the file, not a transfer (ENGINE_FLUSH_QUEUED
+			      * engines only): res 0 or -errno */
 };
 
 /* What an engine sees of its worker; fixed for the worker's whole run
@@ -67,6 +70,7 @@ struct io_engine {
 	bool sparse;               /* the pattern skips data (spacing > bs, or random) */
 	int hint;                  /* enum hint_kind */
 	unsigned knobs;            /* KNOB(k) set: that engine option is on */
+	bool datasync;             /* a flush unit flushes the data only (fdatasync) */
 	struct io_unit *units;     /* iodepth of them */
 	unsigned char *bufs;       /* their buffers, one block of iodepth * bs bytes */
 	size_t bufs_len;

@@ -20,6 +20,10 @@
  * with poll queues: elsewhere the reads fail with the kernel's error
  * (EOPNOTSUPP), which is reported, never hidden.
  *
+ * A flush unit (sync_mode=inflight) is IORING_OP_FSYNC (IORING_FSYNC_DATASYNC
+ * for fdatasync), queued with the units in flight and unordered with them,
+ * as fio's fsync=N on io_uring.
+ *
  * Caveats: buffered reads that miss the page cache are punted to io-wq
  * kernel threads, which compete with the workers for CPUs (so does the
  * SQPOLL thread).  io_uring may be disabled (kernel.io_uring_disabled,
@@ -144,7 +148,9 @@ static enum io_queued uring_queue(struct io_engine *e, struct io_unit *u)
 		sqe = io_uring_get_sqe(&s->ring);
 	if (!sqe)
 		return IO_BUSY;
-	if (s->fixedbufs && u->dir == IO_WRITE)
+	if (u->flush)
+		io_uring_prep_fsync(sqe, fd, e->datasync ? IORING_FSYNC_DATASYNC : 0);
+	else if (s->fixedbufs && u->dir == IO_WRITE)
 		io_uring_prep_write_fixed(sqe, fd, io_unit_buf(u), len, io_unit_off(u), 0);
 	else if (s->fixedbufs)
 		io_uring_prep_read_fixed(sqe, fd, io_unit_buf(u), len, io_unit_off(u), 0);
@@ -225,7 +231,7 @@ static uint64_t uring_state_bytes(const struct io_engine *shape)
 
 const struct engine_ops engine_uring = {
 	.name = "uring",
-	.flags = ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_HIPRI_DIRECT,
+	.flags = ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_HIPRI_DIRECT | ENGINE_FLUSH_QUEUED,
 	.knobs = KNOB(KNOB_FIXEDBUFS) | KNOB(KNOB_REGISTERFILES) |
 		   KNOB(KNOB_SQTHREAD_POLL) | KNOB(KNOB_HIPRI),
 	.help = "io_uring (liburing), iodepth reads or writes in flight",
