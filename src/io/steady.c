@@ -145,6 +145,13 @@ static void judge_snia(const double *y, size_t w, struct steady_verdict *v)
 void steady_window(const struct steady_spec *sp, const double *y, size_t w,
 		   struct steady_verdict *v)
 {
+	for (size_t i = 0; i < w; i++)
+		if (isnan(y[i])) {
+			/* an interval without a figure (no unit, no latency): no verdict */
+			v->mean = v->ci95 = v->criterion = v->slope = v->excursion = NAN;
+			v->attained = false;
+			return;
+		}
 	window_stats(y, w, v);
 	if (sp->rule == STEADY_RANGE)
 		judge_range(sp, y, w, v);

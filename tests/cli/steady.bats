@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# Steady state (ss) and cliffs: a repeat stops at the first window that meets
+# the criterion, the verdict and each round's criterion are recomputed here
+# from the repeat's own series (an independent computation in Python), and
+# contradictory or meaningless settings are refused before any I/O.
+
+load helpers
+
+rep() {
+	json_get "$TESTDIR/s.json" "d['runs'][0]['repeats'][0]$1"
+}
+
+# fio's range criterion in percent over the series' IOPS, window w intervals:
+# the criterion of every window ending at a complete interval, as iosweep's rounds
+ranges() {
+	json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and (iv := r['series']['interval_s']) and (y := [p['ops'] / iv for p in r['series']['intervals']][:int(r['time_to_end_s'] / iv + 1e-9)]) and [round(100 * max(abs(v - sum(y[e - $1:e]) / $1) for v in y[e - $1:e]) / (sum(y[e - $1:e]) / $1), 6) for e in range($1, len(y) + 1)]"
+}
+
+@test "a rate-limited repeat is steady, stops there, and reports the window's mean" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 6s\ninterval = 250ms\nrate_iops = 400\nss = iops:30%\nss_dur = 1s\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" -o table
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(rep "['steady']['attained']")" = True ]
+	[ "$(rep "['runtime_limited']")" = False ]
+	# it stopped at the window's end: no complete interval after it
+	[ "$(rep "['time_to_end_s'] < r['steady']['window_end_s'] + 0.25 if (r := d['runs'][0]['repeats'][0]) else 0")" = True ]
+	[ "$(rep "['steady']['window_end_s'] - d['runs'][0]['repeats'][0]['steady']['window_start_s']")" = 1.0 ]
+	# the window's mean is its intervals' IOPS, from the series
+	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and (st := r['steady']) and abs(st['window_mean'] - sum(p['ops'] for p in r['series']['intervals'] if st['window_start_s'] <= p['start_s'] < st['window_end_s']) / 1.0) < 1e-6")" = True ]
+	# the rounds are fio's range criterion of each window, the last one attained
+	[ "$(rep "['steady']['rounds'][-1]['criterion'] < 30")" = True ]
+	[ "$(json_get "$TESTDIR/s.json" "[round(x['criterion'], 6) for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")" = "$(ranges 4)" ]
+	[[ "$output" == *"run 0 repeat 1: steady (window "*" s, iops:30%): "*" over the window"* ]]
+}
+
+@test "an unreachable criterion is not steady: every round judged, the repeat runs its runtime" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 1500ms\ninterval = 250ms\nss = iops:0.000001%\nss_dur = 750ms\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" -o table -o csv:"$TESTDIR/s.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(rep "['steady']['attained']")" = False ]
+	[ "$(rep "['time_to_end_s'] >= 1.5")" = True ]
+	# 6 complete intervals: windows of 3 end at the 3rd to the 6th
+	[ "$(json_get "$TESTDIR/s.json" "[x['end_s'] for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")" = "[0.75, 1.0, 1.25, 1.5]" ]
+	[ "$(json_get "$TESTDIR/s.json" "[round(x['criterion'], 6) for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")" = "$(ranges 3)" ]
+	[[ "$output" == *"run 0 repeat 1: not steady (iops:0.000001%)"* ]]
+	[ "$(/usr/bin/python3 -c "import csv; r = list(csv.DictReader(open('$TESTDIR/s.csv'))); print(r[0]['steady'], len(r[0]['steady_rounds'].split(';')))")" = "not attained 4" ]
+}
+
+@test "steady state that cannot be judged is refused with the file and line" {
+	local base="[s]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ntime_based = 1\ninterval = 1s\n"
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job s "${base}runtime = 10s\nss = iops:10%\nss_dur = 20s\n"
+	refused check s "s.ini:9: the window (ss_dur, after ss_ramp) is longer than the runtime"
+	job s "${base}runtime = 10s\nss = iops:10%\nss_dur = 3s\nss_dir = write\n"
+	refused check s "s.ini:10: ss_dir = write, but job 's' does op = read only"
+	job s "${base}runtime = 10s\nss = iops_slope:0%\nss_dur = 3s\n"
+	refused check s "s.ini:8: ss: 'iops_slope:0%': a limit of 0% is never met"
+	job s "${base}runtime = 10s\nss = bw_slope:-1\nss_dur = 3s\n"
+	refused check s "s.ini:8: ss: 'bw_slope:-1': a limit of -1 is never met"
+	job s "${base}runtime = 2s\nss = iops:10%\nss_dur = 2s\n"
+	refused check s "s.ini:8: ss needs a runtime of three intervals (1s) or more"
+	job s "${base}runtime = 10s\nss = iops:10%\n"
+	refused check s "s.ini:8: ss needs a window: ss_dur"
+	job s "${base}runtime = 10s\nss_dur = 3s\n"
+	refused check s "s.ini:8: ss_dur is for a steady state: set ss too"
+	job s "${base}runtime = 10s\nss = iops:10%\nss_dur = 2s\n"
+	refused check s "s.ini:9: a window of fewer than three intervals (1s)"
+	job s "${base}runtime = 100s\nss = iops:10%\nss_dur = 3s\n"
+	refused check s "s.ini:6: ss judges the series at the interval asked"
+	job s "${base}runtime = 10s\nss = iops_snia\nss_dur = 5s\n"
+	refused check s "s.ini:9: SNIA's rule judges a window of 5 intervals: leave out ss_dur"
+	job s "${base}runtime = 10s\nss = iops:10%\nss_dur = 3s\nthreads = 2\n"
+	refused check s "s.ini:8: ss judges one worker's series as it runs: threads = 1"
+	job s "${base}runtime = 10s\nss = iops\nss_dur = 3s\n"
+	refused check s "s.ini:8: ss: 'iops' needs a limit"
+}
