@@ -78,3 +78,27 @@ ranges() {
 	job s "${base}runtime = 10s\nss = iops\nss_dur = 3s\n"
 	refused check s "s.ini:8: ss: 'iops' needs a limit"
 }
+
+@test "fio's steady state is imported as fio reads it: ss with ss_dur, fio's default without ss, ignored without ss_dur" {
+	printf '[global]\nfilename=%s/f\nsize=1m\nrw=randread\ntime_based=1\nruntime=30\n[a]\nss=iops_slope:1%%\nss_dur=10\nss_ramp=6\nsteadystate_check_interval=2\n[b]\nstonewall\nsteadystate_duration=4s\n[c]\nstonewall\nsteadystate=bw:5%%\n' "$TESTDIR" >"$TESTDIR/s.fio"
+	run "$IOSWEEP" import "$TESTDIR/s.fio" -o "$TESTDIR/s.ini"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	cat "$TESTDIR/s.ini"
+	[ "$(sed -n '/^\[a\]/,/^\[b\]/p' "$TESTDIR/s.ini" | grep -E '^(ss|ss_dur|ss_ramp|interval) =' | sort | tr '\n' '|')" = "interval = 2s|ss = iops_slope:1%|ss_dur = 10s|ss_ramp = 6s|" ]
+	[ "$(sed -n '/^\[b\]/,/^\[c\]/p' "$TESTDIR/s.ini" | grep -E '^ss' | sort | tr '\n' '|')" = "ss = iops_slope:0.01%|ss_dur = 4s|" ]
+	[ -z "$(sed -n '/^\[c\]/,$p' "$TESTDIR/s.ini" | grep -E '^ss')" ]
+	[[ "$output" == *"s.fio:17: steadystate=bw:5%: irrelevant: fio judges no steady state without ss_dur"* ]]
+	# the imported job is one iosweep takes
+	run "$IOSWEEP" check "$TESTDIR/s.ini"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "a fio criterion iosweep cannot read is refused by the import with its line" {
+	printf '[a]\nfilename=%s/f\nsize=1m\nrw=read\ntime_based=1\nruntime=30\nss=iops_slope:0%%\nss_dur=10\n' "$TESTDIR" >"$TESTDIR/s.fio"
+	run "$IOSWEEP" import "$TESTDIR/s.fio"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"s.fio:7: "*"a limit of 0% is never met"* ]]
+}
