@@ -102,3 +102,25 @@ ranges() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"s.fio:7: "*"a limit of 0% is never met"* ]]
 }
+
+@test "plot --over time shades the steady window and draws every cliff; bad marks are left out" {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed (apt-get install gnuplot-nox)"
+	mkdir -p "$TESTDIR/bin" "$TESTDIR/drawn"
+	printf '#!/bin/sh\ncp plot.gp "%s/drawn/" && exec "%s" "$@"\n' "$TESTDIR" "$(command -v gnuplot)" >"$TESTDIR/bin/gnuplot"
+	chmod +x "$TESTDIR/bin/gnuplot"
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 6s\ninterval = 250ms\nrate_iops = 400\nss = iops:30%\nss_dur = 1s\n"
+	"$IOSWEEP" run "$TESTDIR/s.ini" -q -o json:"$TESTDIR/s.json"
+	[ "$(rep "['steady']['attained']")" = True ]
+	/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"][0]["repeats"][0]; r["cliffs"]=[{"figure":"throughput_Bps","at_s":0.5,"at_bytes":1,"before":2,"after":1},{"figure":"throughput_Bps","at_s":"x","at_bytes":1,"before":2,"after":1}]; json.dump(d, open(sys.argv[1],"w"))' "$TESTDIR/s.json"
+	PATH="$TESTDIR/bin:$PATH" run "$IOSWEEP" plot "$TESTDIR/s.json" --over time -o "$TESTDIR/s.svg"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	cat "$TESTDIR/drawn/plot.gp"
+	# the x axis is in seconds here: the window and the one good cliff, at their times
+	grep -q "^set xlabel.*(s)" "$TESTDIR/drawn/plot.gp"
+	[ "$(grep -c '^set object rect' "$TESTDIR/drawn/plot.gp")" -eq 1 ]
+	[ "$(grep '^set object rect' "$TESTDIR/drawn/plot.gp" | sed 's/set object rect from \([^,]*\), graph 0 to \([^,]*\),.*/\1 \2/')" = "$(json_get "$TESTDIR/s.json" "'%.17g %.17g' % (d['runs'][0]['repeats'][0]['steady']['window_start_s'], d['runs'][0]['repeats'][0]['steady']['window_end_s'])")" ]
+	[ "$(grep -c '^set arrow' "$TESTDIR/drawn/plot.gp")" -eq 1 ]
+	grep -q '^set arrow from 0.5, graph 0 to 0.5, graph 1' "$TESTDIR/drawn/plot.gp"
+}
