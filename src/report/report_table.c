@@ -363,8 +363,8 @@ static void steady_notes(FILE *f, const struct run_result *res)
 		const struct steady_result *st = &res->rep[k].steady;
 		char m[48], ci[48];
 
-		if (!st->asked)
-			continue;
+		if (!st->asked || res->rep[k].interrupted)
+			continue; /* an interrupted repeat is in the JSON and CSV, marked */
 		if (!st->attained) {
 			fprintf(f, "run %zu repeat %zu: not steady (%s)\n", res->run->index, k + 1,
 				res->run->v[OPT_SS].s);
@@ -386,7 +386,7 @@ static void cliff_notes(FILE *f, const struct run_result *res)
 								 : "read and written";
 
 	for (size_t k = 0; k < res->nrep; k++)
-		for (size_t i = 0; i < res->rep[k].ncliffs; i++) {
+		for (size_t i = 0; !res->rep[k].interrupted && i < res->rep[k].ncliffs; i++) {
 			const struct cliff_result *c = &res->rep[k].cliffs[i];
 			char a[32], b[32], at[32];
 			bool tp = c->figure == CLIFF_THROUGHPUT;

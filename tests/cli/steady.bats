@@ -124,3 +124,20 @@ ranges() {
 	[ "$(grep -c '^set arrow' "$TESTDIR/drawn/plot.gp")" -eq 1 ]
 	grep -q '^set arrow from 0.5, graph 0 to 0.5, graph 1' "$TESTDIR/drawn/plot.gp"
 }
+
+@test "a mixed job judges the direction asked; an interrupted repeat keeps its rounds and is not called steady" {
+	head -c 4M /dev/urandom >"$TESTDIR/f"
+	job s "[s]\nfilename = $TESTDIR/f\nallow_write = $TESTDIR/f\nop = readwrite\nbs = 4k\npattern = random\nrepeat = 1\ntime_based = 1\nruntime = 3s\ninterval = 100ms\nrate_iops = 1000\nss = iops:0.0001%\nss_dur = 500ms\nss_dir = write\n"
+	"$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" >"$TESTDIR/out" 2>&1 &
+	local pid=$!
+	sleep 1.5
+	kill -INT "$pid"
+	wait "$pid" || true
+	cat "$TESTDIR/out"
+	[ "$(rep "['interrupted']")" = True ]
+	[ "$(rep "['steady']['dir']")" = write ]
+	[ "$(rep "['steady']['attained']")" = False ]
+	# the rounds judged the writes' IOPS alone, recomputed from the series
+	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and (y := [p['ops'] / 0.1 for p in r['series']['intervals'] if p['dir'] == 'write']) and [round(x['criterion'], 6) for x in r['steady']['rounds']] == [round(100 * max(abs(v - sum(y[e - 5:e]) / 5) for v in y[e - 5:e]) / (sum(y[e - 5:e]) / 5), 6) for e in range(5, len(r['steady']['rounds']) + 5)]")" = True ]
+	! grep -q "not steady" "$TESTDIR/out"
+}
