@@ -658,7 +658,7 @@ static int check_steady_window(const struct jobfile *jf, const struct run *r, ch
 	char where[300], a[32];
 
 	option_format(OPT_INTERVAL, (union optval){ .u = iv }, a, sizeof(a));
-	if (rt < 3 * iv)
+	if (rt / 3 < iv)
 		return FAIL_AT(OPT_SS, "%s: ss needs a runtime of three intervals (%s) or more "
 				       "(job '%s')", where, a, job->name);
 	if (rt / iv >= SERIES_SLOTS) {

@@ -73,6 +73,9 @@ ranges() {
 	refused check s "s.ini:6: ss judges the series at the interval asked"
 	job s "${base}runtime = 10s\nss = iops_snia\nss_dur = 5s\n"
 	refused check s "s.ini:9: SNIA's rule judges a window of 5 intervals: leave out ss_dur"
+	# an interval near 2^63 ns: three of them do not wrap round to a short time
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ntime_based = 1\ninterval = 6148914691236517206ns\nruntime = 9000000000000000000ns\nss = iops:10%\nss_dur = 9000000000000000000ns\n"
+	refused check s "s.ini:8: ss needs a runtime of three intervals (6148914691236517206ns) or more"
 	job s "${base}runtime = 10s\nss = iops:10%\nss_dur = 3s\nthreads = 2\n"
 	refused check s "s.ini:8: ss judges one worker's series as it runs: threads = 1"
 	job s "${base}runtime = 10s\nss = iops\nss_dur = 3s\n"
