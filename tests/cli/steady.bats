@@ -144,3 +144,17 @@ ranges() {
 	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and (y := [p['ops'] / 0.1 for p in r['series']['intervals'] if p['dir'] == 'write']) and [round(x['criterion'], 6) for x in r['steady']['rounds']] == [round(100 * max(abs(v - sum(y[e - 5:e]) / 5) for v in y[e - 5:e]) / (sum(y[e - 5:e]) / 5), 6) for e in range(5, len(r['steady']['rounds']) + 5)]")" = True ]
 	! grep -q "not steady" "$TESTDIR/out"
 }
+
+@test "jobs/precondition.ini then jobs/steady.ini: the fill writes 2x and 1x the file, then the steady run judges its window" {
+	local jobs="$BATS_TEST_DIRNAME/../../jobs"
+	IOSWEEP_DIR="$TESTDIR" run "$IOSWEEP" run "$jobs/precondition.ini" --set size=4m -q -o json:"$TESTDIR/p.json"
+	[ "$status" -eq 0 ]
+	# two sequential passes of 128 KiB, then one random pass of 4 KiB
+	[ "$(json_get "$TESTDIR/p.json" "[(r['job'], sum(x['write_bytes'] for x in r['repeats'])) for r in d['runs']]")" = "[('fill', 8388608), ('random', 4194304)]" ]
+	IOSWEEP_DIR="$TESTDIR" run "$IOSWEEP" run "$jobs/steady.ini" --set size=4m --set runtime=3s --set interval=100ms --set ss_dur=500ms --set ss_ramp=200ms -o json:"$TESTDIR/s.json" -o table
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# a verdict either way, with the rounds after the 2 intervals left out
+	[ "$(rep "['steady']['rounds'][0]['end_s']")" = 0.7 ]
+	[[ "$output" == *"run 0 repeat 1: "*"steady"* ]]
+}
