@@ -492,6 +492,41 @@ static void write_label(FILE *f, const char *axis, const char *name, const struc
 	fputc('\n', f);
 }
 
+/* A finite number at key of obj, or NAN (a result file is read, not trusted). */
+static double mark_num(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) && isfinite(json_number_value(v)) ? json_number_value(v) : NAN;
+}
+
+/* The marks of the lines' repeats: the window of an attained steady state,
+ * shaded (over time only: a window is a span of time), and every cliff, a
+ * dashed line at its time or bytes. */
+static void write_marks(const struct over *o, FILE *f)
+{
+	for (size_t k = 0; k < o->nlines; k++) {
+		json_t *rep = json_array_get(repeats_of(o->rf, o->line[k].run), o->line[k].rep);
+		json_t *st = json_object_get(rep, "steady"), *cl = json_object_get(rep, "cliffs"), *c;
+		double a = mark_num(st, "window_start_s"), b = mark_num(st, "window_end_s");
+		size_t i;
+
+		if (!o->by_bytes && json_is_true(json_object_get(st, "attained")) && a >= 0 && b > a)
+			fprintf(f, "set object rect from %.17g, graph 0 to %.17g, graph 1 behind "
+				   "fillcolor rgb '#e0e0e0' fillstyle solid noborder\n"
+				   "set label 'steady' at %.17g, graph 0.95 center\n",
+				a * o->xunit.scale, b * o->xunit.scale, (a + b) / 2 * o->xunit.scale);
+		json_array_foreach(cl, i, c) {
+			double x = mark_num(c, o->by_bytes ? "at_bytes" : "at_s");
+
+			if (x >= 0)
+				fprintf(f, "set arrow from %.17g, graph 0 to %.17g, graph 1 nohead "
+					   "dashtype 2 linecolor rgb '#c00000'\n",
+					x * o->xunit.scale, x * o->xunit.scale);
+		}
+	}
+}
+
 static int write_chart(const void *chart, FILE *data, FILE *script)
 {
 	const struct over *o = chart;
@@ -511,6 +546,7 @@ static int write_chart(const void *chart, FILE *data, FILE *script)
 	fputs("\nset key at screen 0.70, screen 0.88 left top reverse Left\nset grid\nset border back\n"
 	      "set lmargin 12\nset rmargin at screen 0.68\n"
 	      "set format x '%g'\nset format y '%g'\nset xrange [0:*]\nset yrange [0:*]\n", script);
+	write_marks(o, script);
 	snprintf(name, sizeof(name), "%sthroughput", dir);
 	write_label(script, "y", name, &o->tpunit);
 	write_panel(o, script, 2, true);

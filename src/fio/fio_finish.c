@@ -239,6 +239,28 @@ static int finish_time(struct import *im, const struct fio_state *st, struct imp
 	return 0;
 }
 
+/* fio's steady state: on only with ss_dur (fio ignores ss without it, and
+ * judges iops_slope:0.01% with ss_dur alone); its samples are 1 s apart,
+ * iosweep's interval's default. */
+static int finish_steady(struct import *im, const struct fio_state *st, struct import_job *ij,
+			 char *err)
+{
+	int rc = 0;
+
+	if (st->ss && !st->ss_dur_us)
+		return setting_note(im, st->ss_at, NULL, "irrelevant: fio judges no steady state "
+							 "without ss_dur") < 0 ? err_set(err, "out of memory") : 0;
+	if (!st->ss_dur_us)
+		return 0;
+	rc |= set_val(ij, OPT_SS, "%s", st->ss ? st->ss : "iops_slope:0.01%");
+	rc |= set_duration(ij, OPT_SS_DUR, st->ss_dur_us);
+	if (st->ss_ramp_us)
+		rc |= set_duration(ij, OPT_SS_RAMP, st->ss_ramp_us);
+	if (st->ss_interval_us)
+		rc |= set_duration(ij, OPT_INTERVAL, st->ss_interval_us);
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
 /* fio's limits per direction and per clone as one limit of the job (iosweep
  * limits all the I/O of a job, split over its threads); fio's rate wins
  * over its rate_iops in a direction that has both (fio 3.33 init.c). */
@@ -852,7 +874,7 @@ int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, c
 			       st->job->name);
 	if (finish_extent(im, st, ij, job_at, size, ios, err) < 0 ||
 	    finish_reads(st, ij, err) < 0 || engine_flags(st, ij, job_at, err) < 0 ||
-	    finish_time(im, st, ij, err) < 0 || finish_rate(im, st, ij, err) < 0 ||
+	    finish_time(im, st, ij, err) < 0 || finish_steady(im, st, ij, err) < 0 || finish_rate(im, st, ij, err) < 0 ||
 	    check_values(st, ij, job_at, err) < 0)
 		return -1;
 	return note_differences(im, st) < 0 ? err_set(err, "out of memory") : 0;

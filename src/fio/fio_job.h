@@ -59,6 +59,10 @@ struct fio_state {
 	bool do_verify, verify_only;
 	bool overwrite, create_on_open, unlink, unlink_each_loop;
 	bool time_based;
+	/* steady state: fio's criterion text, window, ramp and check interval */
+	const char *ss;
+	uint64_t ss_dur_us, ss_ramp_us, ss_interval_us;
+	const struct fio_setting *ss_at, *ss_dur_at;
 };
 
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */

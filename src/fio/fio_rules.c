@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "io/distribution.h"
+#include "io/steady.h"
 #include "job/fio_words.h"
 #include "job/options.h"
 #include "lib/error.h"
@@ -496,6 +497,50 @@ static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *
 	return 0;
 }
 
+/* steadystate/ss: fio's criterion, checked as iosweep reads it */
+static int h_ss(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	enum steady_metric m;
+	struct steady_spec sp;
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err) || verbatim(s, s->value, err) < 0)
+		return -1;
+	if (steady_parse(s->value, &m, &sp, why) < 0)
+		return setting_bad(s, err, "%s", why);
+	st->ss = s->value;
+	st->ss_at = s;
+	return 0;
+}
+
+/* ss_dur, ss_ramp, steadystate_check_interval: seconds without a unit */
+static int h_ss_time(const struct fio_setting *s, uint64_t *us, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (fio_parse_time_us(s->value, 1000000, us, why) < 0)
+		return setting_bad(s, err, "%s", why);
+	return 0;
+}
+
+static int h_ss_dur(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	st->ss_dur_at = s;
+	return h_ss_time(s, &st->ss_dur_us, err);
+}
+
+static int h_ss_ramp(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	return h_ss_time(s, &st->ss_ramp_us, err);
+}
+
+static int h_ss_interval(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	return h_ss_time(s, &st->ss_interval_us, err);
+}
+
 static int h_time_based(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	st->time_based_at = s;
@@ -708,7 +753,8 @@ static const struct {
 	FN(FH_IOENGINE, h_ioengine), FN(FH_IODEPTH, h_iodepth), FLAG(FH_DIRECT, direct),
 	FN(FH_BUFFERED, h_buffered), FLAG(FH_INVALIDATE, invalidate), FLAG(FH_PRE_READ, pre_read),
 	FN(FH_FADVISE_HINT, h_fadvise_hint), FN(FH_NUMJOBS, h_numjobs), FN(FH_RUNTIME, h_runtime),
-	FN(FH_TIME_BASED, h_time_based), FN(FH_RAMP_TIME, h_ramp_time), FN(FH_LOOPS, h_loops),
+	FN(FH_SS, h_ss), FN(FH_SS_DUR, h_ss_dur), FN(FH_SS_RAMP, h_ss_ramp),
+	FN(FH_SS_INTERVAL, h_ss_interval), FN(FH_TIME_BASED, h_time_based), FN(FH_RAMP_TIME, h_ramp_time), FN(FH_LOOPS, h_loops),
 	FN(FH_RANDREPEAT, h_randrepeat), FN(FH_RANDSEED, h_randseed),
 	FLAG(FH_NORANDOMMAP, norandommap), FN(FH_KNOB, h_knob),
 	FN(FH_BATCH_COMPLETE, h_batch_complete), FN(FH_NUMBER_IOS, h_number_ios),

@@ -266,7 +266,7 @@ __attribute__((noinline)) static void resp_record(struct io_worker *w, const str
 }
 
 __attribute__((always_inline)) static inline void io_end(struct io_worker *w, const struct io_unit *u,
-						       uint64_t t)
+						       uint64_t t, uint64_t *deadline_ns)
 {
 	struct io_results *r = &w->res;
 	struct series *s = w->series;
@@ -281,6 +281,8 @@ __attribute__((always_inline)) static inline void io_end(struct io_worker *w, co
 		if (__builtin_expect(t >= s->next_ns, 0)) {
 			lat_flush(w);
 			series_advance(s, t);
+			if (s->attained)
+				*deadline_ns = t; /* steady: this unit is the last */
 		}
 		series_count(s, u->dir, u->len);
 	}
@@ -553,7 +555,7 @@ __attribute__((always_inline)) static inline void complete(struct io_worker *w, 
 		return;
 	}
 	unit_free(w, L, u, one);
-	io_end(w, u, t);
+	io_end(w, u, t, &L->deadline_ns);
 	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
 		stop_now(w, L);
 }

@@ -3,6 +3,7 @@
  */
 #include "io/series.h"
 
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,6 +35,7 @@ int series_init(struct series *s)
 
 	s->fd = -1;
 	s->live = NULL;
+	s->watch = NULL;
 	for (unsigned k = 0; k < SERIES_HISTS; k++) {
 		s->slot[k / IO_DIRS].h[k % IO_DIRS] = hist_new();
 		s->slot[k / IO_DIRS].resp[k % IO_DIRS] = NULL;
@@ -118,6 +120,7 @@ void series_start(struct series *s, uint64_t t0_ns, uint64_t interval_ns)
 	s->next_ns = t0_ns + interval_ns;
 	s->cur = 0;
 	s->coarsened = 0;
+	s->attained = false;
 	s->resid_cost_ns = clock_ns();
 	s->slot[0].resident = resident_now(s);
 	s->resid_cost_ns = s->fd >= 0 ? clock_ns() - s->resid_cost_ns : 0;
@@ -210,6 +213,57 @@ const struct series_live_iv *series_live_take(struct series_live *l)
 	return iv->repeat && iv->repeat == repeat ? iv : NULL;
 }
 
+double series_value(const struct series_slot *sl, enum steady_metric m, int dir,
+		    uint64_t interval_ns)
+{
+	double ops = 0, bytes = 0, lat = 0;
+
+	for (int d = 0; d < IO_DIRS; d++)
+		if (dir < 0 || d == dir) {
+			ops += (double)sl->ops[d];
+			bytes += (double)sl->bytes[d];
+			lat += hist_mean(sl->h[d]) * (double)sl->ops[d];
+		}
+	if (m == STEADY_IOPS)
+		return ops * 1e9 / (double)interval_ns;
+	if (m == STEADY_BW)
+		return bytes * 1e9 / (double)interval_ns;
+	return ops > 0 ? lat / ops : NAN;
+}
+
+void series_judge(const struct series *s, unsigned n, struct steady_verdict *v, double *crit)
+{
+	const struct series_watch *w = s->watch;
+	double y[SERIES_SLOTS];
+
+	if (n > SERIES_SLOTS)
+		n = SERIES_SLOTS;
+	for (unsigned k = 0; k < n; k++)
+		y[k] = series_value(&s->slot[k], w->metric, w->dir, s->interval_ns);
+	steady_judge(&w->spec, y, n, v, crit);
+}
+
+/* At a boundary: the windows ending at the intervals completed since the
+ * last one (slots cur to k - 1; not timed beyond a window's arithmetic). */
+static void watch_boundary(struct series *s, uint64_t k)
+{
+	const struct steady_spec *sp = &s->watch->spec;
+	struct steady_verdict v;
+	double y[SERIES_SLOTS];
+
+	if (k > SERIES_SLOTS)
+		k = SERIES_SLOTS;
+	for (uint64_t end = s->cur + 1; end <= k && !s->attained; end++) {
+		if (end < sp->ramp + sp->window)
+			continue;
+		for (size_t i = 0; i < sp->window; i++)
+			y[i] = series_value(&s->slot[end - sp->window + i], s->watch->metric,
+					    s->watch->dir, s->interval_ns);
+		steady_window(sp, y, sp->window, &v);
+		s->attained = v.attained;
+	}
+}
+
 void series_advance(struct series *s, uint64_t t_ns)
 {
 	uint64_t k = (t_ns - s->t0_ns) / s->interval_ns;
@@ -217,6 +271,8 @@ void series_advance(struct series *s, uint64_t t_ns)
 	/* the latest interval completed is the one before k */
 	if (s->live)
 		live_publish(s, k - 1, false);
+	if (s->watch && !s->coarsened)
+		watch_boundary(s, k);
 	while (k >= SERIES_SLOTS) {
 		series_coarsen(s);
 		k = (t_ns - s->t0_ns) / s->interval_ns;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "io/engines/engine.h"
+#include "io/steady.h"
 #include "lib/hist.h"
 
 #define SERIES_SLOTS 32
@@ -74,6 +75,18 @@ struct series_live {
 	uint64_t repeat;          /* atomic: repeats the worker started (0: none) */
 };
 
+/*
+ * A steady state to watch for: at every boundary, the window of complete
+ * intervals that ends there is judged (steady.h); once it is attained the
+ * loop stops (ioloop.c).  Judged at the interval asked only: a job with a
+ * steady state never has more intervals than slots (plan.c).
+ */
+struct series_watch {
+	enum steady_metric metric;
+	int dir;                  /* IO_READ, IO_WRITE, or -1: both together */
+	struct steady_spec spec;  /* window and ramp in intervals */
+};
+
 struct series {
 	uint64_t t0_ns;           /* start of slot 0 */
 	uint64_t interval_ns;     /* as asked, times 2^coarsened */
@@ -85,6 +98,8 @@ struct series {
 	uint64_t resid_cost_ns;   /* what asking it once took (at series_start) */
 	uint64_t resid_every;     /* it is asked at every resid_every-th boundary only */
 	struct series_live *live; /* published at every boundary, or NULL */
+	const struct series_watch *watch; /* a steady state to watch for, or NULL */
+	bool attained;            /* the watch's steady state was attained */
 	struct series_slot slot[SERIES_SLOTS];
 };
 
@@ -153,6 +168,14 @@ static inline void series_record(struct series *s, int dir, uint64_t t_ns, uint6
 	series_count(s, dir, bytes);
 	hist_record(series_hist(s, dir), lat_ns);
 }
+
+/* The figure a watch judges of one slot (interval_ns long): units or bytes
+ * per second, or mean latency in ns (NAN for an interval without a unit). */
+double series_value(const struct series_slot *sl, enum steady_metric m, int dir,
+		    uint64_t interval_ns);
+/* The watch's verdict on the complete slots [0, n): the first window
+ * attained, or the last judged; crit as steady_judge(). */
+void series_judge(const struct series *s, unsigned n, struct steady_verdict *v, double *crit);
 
 /* The live view's buffers (not timed): -1 on out of memory; series_live_free()
  * is due either way. */

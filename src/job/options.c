@@ -18,6 +18,7 @@
 #include "io/engines/engine.h"
 #include "io/ioloop.h"
 #include "io/series.h"
+#include "io/steady.h"
 #include "job/fio_words.h"
 #include "lib/error.h"
 #include "lib/jsontext.h"
@@ -37,6 +38,8 @@ static const char *const sync_mode_values[] = { [SYNC_MODE_DRAIN] = "drain",
 static const char *const data_values[] = { "random", "zero", NULL };
 static const char *const alloc_values[] = { "overwrite", "allocate", "prealloc", NULL };
 static const char *const verify_values[] = { "none", "after", NULL };
+static const char *const ss_dir_values[] = { [SS_DIR_ALL] = "all", [SS_DIR_READ] = "read",
+					     [SS_DIR_WRITE] = "write", NULL };
 
 #define GiB (1ULL << 30)
 
@@ -143,6 +146,16 @@ const struct option_def option_table[OPT__COUNT] = {
 			   "percentiles, residency); none for a repeat shorter than three "
 			   "(0: none); at least 1ms: shorter ones cost the timed loop more than "
 			   "it may spend on a series (3%)" },
+	[OPT_SS] = { "ss", T_TEXT, false, false, NULL, 0, 0, NULL,
+		     "steady state, fio's criterion (iops:10%, iops_slope:1%, bw, bw_slope, lat, "
+		     "lat_slope; a limit in % of the window's mean or absolute) or SNIA's rule "
+		     "(iops_snia, bw_snia, lat_snia); a repeat stops when it is met" },
+	[OPT_SS_DUR] = { "ss_dur", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
+			 "ss: the window judged, a whole number of intervals (at least 3)" },
+	[OPT_SS_RAMP] = { "ss_ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
+			  "ss: time at the start of a repeat left out of every window" },
+	[OPT_SS_DIR] = { "ss_dir", T_ENUM, false, false, "all", 0, 0, ss_dir_values,
+			 "ss: the direction judged: all (both together), read or write" },
 	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
@@ -282,6 +295,14 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 	char why[ERR_MAX];
 	int rc = 0;
 
+	/* ss is text that must be a criterion (io/steady.h) */
+	if (id == OPT_SS) {
+		enum steady_metric m;
+		struct steady_spec sp;
+
+		if (steady_parse(text, &m, &sp, why) < 0)
+			return err_set(err, "%s: %s", o->name, why);
+	}
 	switch (o->type) {
 	case T_PATH:
 	case T_TEXT:

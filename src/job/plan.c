@@ -31,6 +31,7 @@
 #include "io/pattern.h"
 #include "io/prepare.h"
 #include "io/series.h"
+#include "io/steady.h"
 #include "io/wtarget.h"
 #include "lib/error.h"
 #include "lib/hist.h"
@@ -722,6 +723,81 @@ static int check_distribution(const struct jobfile *jf, const struct run *r, cha
 	return 0;
 }
 
+/* Steady state (ss): judged on one worker's series at its boundaries, so
+ * the series must be kept, never coarsened (fewer than SERIES_SLOTS
+ * intervals in the runtime) and the window whole intervals. */
+static int check_steady_window(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	uint64_t iv = v[OPT_INTERVAL].u, rt = v[OPT_RUNTIME].u, dur = v[OPT_SS_DUR].u;
+	char where[300], a[32];
+
+	option_format(OPT_INTERVAL, (union optval){ .u = iv }, a, sizeof(a));
+	if (rt / 3 < iv)
+		return FAIL_AT(OPT_SS, "%s: ss needs a runtime of three intervals (%s) or more "
+				       "(job '%s')", where, a, job->name);
+	if (rt / iv >= SERIES_SLOTS) {
+		option_format(OPT_INTERVAL, (union optval){ .u = (rt + SERIES_SLOTS - 2) /
+								  (SERIES_SLOTS - 1) }, a, sizeof(a));
+		return FAIL_AT(OPT_INTERVAL, "%s: ss judges the series at the interval asked, and "
+					     "the runtime holds at most %d of them (interval = %s "
+					     "or longer) (job '%s')", where, SERIES_SLOTS - 1, a,
+			       job->name);
+	}
+	if (dur > rt || dur + v[OPT_SS_RAMP].u > rt)
+		return FAIL_AT(OPT_SS_DUR, "%s: the window (ss_dur, after ss_ramp) is longer than "
+					   "the runtime: it is never judged (job '%s')", where,
+			       job->name);
+	if (dur % iv || v[OPT_SS_RAMP].u % iv)
+		return FAIL_AT(dur % iv ? OPT_SS_DUR : OPT_SS_RAMP, "%s: ss_dur and ss_ramp are whole "
+				       "numbers of intervals (%s) (job '%s')", where, a, job->name);
+	if (dur && dur / iv < 3)
+		return FAIL_AT(OPT_SS_DUR, "%s: a window of fewer than three intervals (%s) has no "
+					   "slope worth judging (ss_dur = 3 intervals or more) "
+					   "(job '%s')", where, a, job->name);
+	return 0;
+}
+
+static int check_steady(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	enum steady_metric m;
+	struct steady_spec sp;
+	char where[300];
+
+	if (!v[OPT_SS].s) {
+		for (enum opt_id id = OPT_SS_DUR; id <= OPT_SS_DIR; id++)
+			if (v[id].u)
+				return FAIL_AT(id, "%s: %s is for a steady state: set ss too "
+						   "(e.g. ss = iops_slope:1%%) (job '%s')", where,
+					       option_table[id].name, job->name);
+		return 0;
+	}
+	if (steady_parse(v[OPT_SS].s, &m, &sp, err) < 0)
+		return -1; /* checked when parsed */
+	if (sp.rule == STEADY_SNIA && v[OPT_SS_DUR].u)
+		return FAIL_AT(OPT_SS_DUR, "%s: SNIA's rule judges a window of %d intervals: leave "
+					   "out ss_dur (job '%s')", where, STEADY_SNIA_WINDOW, job->name);
+	if (sp.rule != STEADY_SNIA && !v[OPT_SS_DUR].u)
+		return FAIL_AT(OPT_SS, "%s: ss needs a window: ss_dur (e.g. ss_dur = 60s) (job '%s')",
+			       where, job->name);
+	if (!v[OPT_TIME_BASED].u || !v[OPT_RUNTIME].u || !v[OPT_INTERVAL].u)
+		return FAIL_AT(OPT_SS, "%s: ss stops a time_based repeat with a runtime and a series "
+				       "(time_based = 1, runtime = 300s, interval not 0) (job '%s')",
+			       where, job->name);
+	if (v[OPT_THREADS].u > 1)
+		return FAIL_AT(OPT_SS, "%s: ss judges one worker's series as it runs: threads = 1 "
+				       "(a queue: iodepth) (job '%s')", where, job->name);
+	if ((v[OPT_SS_DIR].u == SS_DIR_READ && v[OPT_OP].u == OP_WRITE) ||
+	    (v[OPT_SS_DIR].u == SS_DIR_WRITE && v[OPT_OP].u == OP_READ))
+		return FAIL_AT(OPT_SS_DIR, "%s: ss_dir = %s, but job '%s' does op = %s only",
+			       where, option_table[OPT_SS_DIR].values[v[OPT_SS_DIR].u], job->name,
+			       option_table[OPT_OP].values[v[OPT_OP].u]);
+	return check_steady_window(jf, r, err);
+}
+
 /* Contradictions within one combination; `where` names the option at fault. */
 static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 {
@@ -757,6 +833,8 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_TIME_BASED, "%s: a time_based repeat may stop before it has "
 					       "written every block, which verify=after checks: not "
 					       "both (job '%s')", where, job->name);
+	if (check_steady(jf, r, err) < 0)
+		return -1;
 	if (v[OPT_THREADS].u > r->reads)
 		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu "
 					    "read%s", where, (unsigned long long)v[OPT_THREADS].u,
@@ -1180,6 +1258,12 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[id].u != 0;
 	case OPT_INTERVAL:
 		return false; /* it shapes the series in the JSON, not the figures */
+	case OPT_SS:
+		return v[id].s != NULL;
+	case OPT_SS_DUR:
+	case OPT_SS_RAMP:
+	case OPT_SS_DIR:
+		return v[OPT_SS].s != NULL && v[id].u != 0;
 	default:
 		return option_knob(id) < 0 || v[id].u != FLAG_OFF;
 	}

@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/figures.h"
@@ -35,6 +37,14 @@ int report_csv_flush(struct report_sink *s, char *err)
 					   strerror(errno));
 }
 
+/* ss (empty without one) and the cliffs: the window, its figure, each
+ * round's criterion as END_S:CRITERION separated by ';'; the cliffs as
+ * FIGURE@AT_S:AT_BYTES:BEFORE:AFTER separated by ';'. */
+static const char *const steady_fields[] = { "steady", "steady_window_start_s",
+					     "steady_window_end_s", "steady_window_mean",
+					     "steady_window_ci95", "steady_rounds", "cliffs" };
+#define CSV_STEADY_FIELDS (sizeof(steady_fields) / sizeof(steady_fields[0]))
+
 static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 {
 	(void)r;
@@ -53,8 +63,51 @@ static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 	report_csv_field(s->f, "consume_result", false);
 	report_csv_field(s->f, "cache_as_asked", false);
 	report_csv_field(s->f, "runtime_limited", false);
+	for (size_t i = 0; i < CSV_STEADY_FIELDS; i++)
+		report_csv_field(s->f, steady_fields[i], false);
 	report_csv_field(s->f, "interrupted", true);
 	return report_csv_flush(s, err);
+}
+
+
+static void csv_num(FILE *f, double x)
+{
+	char buf[32] = "";
+
+	if (isfinite(x))
+		snprintf(buf, sizeof(buf), "%.10g", x);
+	report_csv_field(f, buf, false);
+}
+
+static void csv_steady(FILE *f, const struct repeat_result *rr)
+{
+	const struct steady_result *st = &rr->steady;
+	char buf[4096];
+	size_t used = 0;
+
+	report_csv_field(f, !st->asked ? "" : st->attained ? "attained" : "not attained", false);
+	csv_num(f, st->asked ? st->window_start_s : NAN);
+	csv_num(f, st->asked ? st->window_end_s : NAN);
+	csv_num(f, st->asked ? st->mean : NAN);
+	csv_num(f, st->asked ? st->ci95 : NAN);
+	buf[0] = '\0';
+	for (size_t k = 0; k < st->ncrit && used < sizeof(buf); k++)
+		if (!isnan(st->crit[k]))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%g:%.10g",
+						 used ? ";" : "",
+						 (double)(k + 1) * rr->series_interval_s, st->crit[k]);
+	report_csv_field(f, buf, false);
+	used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < rr->ncliffs && used < sizeof(buf); i++) {
+		const struct cliff_result *c = &rr->cliffs[i];
+
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s@%g:%llu:%.10g:%.10g",
+					 used ? ";" : "",
+					 c->figure == CLIFF_THROUGHPUT ? "throughput_Bps" : "lat_mean_ns",
+					 c->at_s, (unsigned long long)c->at_bytes, c->before, c->after);
+	}
+	report_csv_field(f, buf, false);
 }
 
 /* The start of a row: job, run, repeat and the run's parameters. */
@@ -103,6 +156,7 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 		report_csv_field(s->f, buf, false);
 		report_csv_field(s->f, rr->cache_as_asked ? "true" : "false", false);
 		report_csv_field(s->f, rr->runtime_limited ? "true" : "false", false);
+		csv_steady(s->f, rr);
 		report_csv_field(s->f, rr->interrupted ? "true" : "false", true);
 	}
 	return report_csv_flush(s, err);
@@ -147,7 +201,7 @@ static int csv_end(struct report_sink *s, const struct report *r, char *err)
 
 	if (cut_at(r, &run, &repeat)) {
 		csv_params(s->f, run, repeat);
-		for (size_t i = 0; i < figure_count + 3; i++)
+		for (size_t i = 0; i < figure_count + 3 + CSV_STEADY_FIELDS; i++)
 			report_csv_field(s->f, "", false);
 		report_csv_field(s->f, "true", true);
 	}

@@ -91,6 +91,62 @@ static json_t *series_json(const struct repeat_result *rr)
 		    : NULL;
 }
 
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* ss: {"criterion", "dir", "attained", "window_start_s", "window_end_s",
+ * "window_mean", "window_ci95", "window_criterion", "window_slope",
+ * "rounds": [{"end_s", "criterion"}: one per window judged]} */
+static json_t *steady_json(const struct run *run, const struct repeat_result *rr)
+{
+	const struct steady_result *st = &rr->steady;
+	json_t *o = json_object(), *rounds = json_array();
+	int rc = o && rounds ? 0 : -1;
+
+	for (size_t k = 0; rounds && k < st->ncrit; k++)
+		if (!isnan(st->crit[k]))
+			rc |= json_array_append_new(rounds, json_pack("{s:f, s:f}", "end_s",
+					(double)(k + 1) * rr->series_interval_s, "criterion", st->crit[k]));
+	rc |= set(o, "criterion", json_text(run->v[OPT_SS].s));
+	rc |= set(o, "dir", json_string(option_table[OPT_SS_DIR].values[run->v[OPT_SS_DIR].u]));
+	rc |= set(o, "attained", json_boolean(st->attained));
+	rc |= set(o, "window_start_s", num(st->window_start_s));
+	rc |= set(o, "window_end_s", num(st->window_end_s));
+	rc |= set(o, "window_mean", num(st->mean));
+	rc |= set(o, "window_ci95", num(st->ci95));
+	rc |= set(o, "window_criterion", num(st->criterion));
+	rc |= set(o, "window_slope", num(st->slope));
+	rc |= set(o, "rounds", rounds);
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* [{"figure", "at_s", "at_bytes", "before", "after"}], in order of time */
+static json_t *cliffs_json(const struct repeat_result *rr)
+{
+	static const char *const name[] = { [CLIFF_THROUGHPUT] = "throughput_Bps",
+					     [CLIFF_LATENCY] = "lat_mean_ns" };
+	json_t *list = json_array();
+
+	for (size_t i = 0; list && i < rr->ncliffs; i++) {
+		const struct cliff_result *c = &rr->cliffs[i];
+
+		if (json_array_append_new(list, json_pack("{s:s, s:f, s:I, s:f, s:f}", "figure",
+							  name[c->figure], "at_s", c->at_s, "at_bytes",
+							  (json_int_t)c->at_bytes, "before", c->before,
+							  "after", c->after)) < 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list;
+}
+
 static json_t *repeat_json(const struct run_result *res, const struct repeat_result *rr,
 			   int ranks)
 {
@@ -131,6 +187,10 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 	rc |= set(o, "interrupted", json_boolean(rr->interrupted));
 	if (rr->series)
 		rc |= set(o, "series", series_json(rr));
+	if (rr->series)
+		rc |= set(o, "cliffs", cliffs_json(rr));
+	if (rr->steady.asked)
+		rc |= set(o, "steady", steady_json(run, rr));
 	if (rc) {
 		json_decref(o);
 		return NULL;

@@ -15,6 +15,8 @@
 #include "io/cache.h"
 #include "io/engines/engine.h"
 #include "io/ioloop.h"
+#include "io/steady.h"
+#include "lib/error.h"
 #include "lib/stats.h"
 #include "lib/texttable.h"
 #include "lib/units.h"
@@ -497,6 +499,73 @@ static void queue_notes(FILE *f, const struct run_result *res)
 	}
 }
 
+/* The window's figure in the metric's unit: IOPS, a rate, a latency. */
+static void steady_figure(const struct run_result *res, double x, char *buf, size_t n)
+{
+	char tmp[24];
+	enum steady_metric m;
+	struct steady_spec sp;
+	char err[ERR_MAX];
+
+	if (steady_parse(res->run->v[OPT_SS].s, &m, &sp, err) < 0 || m == STEADY_IOPS) {
+		units_fmt_count(x, tmp, sizeof(tmp));
+		snprintf(buf, n, "%s IOPS", tmp);
+	} else if (m == STEADY_BW) {
+		units_fmt_rate(x, buf, n);
+	} else {
+		units_fmt_seconds(x / 1e9, buf, n);
+	}
+}
+
+/* ss: "steady (window 240–300 s): MEAN ± CI" or "not steady", per repeat */
+static void steady_notes(FILE *f, const struct run_result *res)
+{
+	for (size_t k = 0; res->run->v[OPT_SS].s && k < res->nrep; k++) {
+		const struct steady_result *st = &res->rep[k].steady;
+		char m[48], ci[48];
+
+		if (!st->asked || res->rep[k].interrupted)
+			continue; /* an interrupted repeat is in the JSON and CSV, marked */
+		if (!st->attained) {
+			fprintf(f, "run %zu repeat %zu: not steady (%s)\n", res->run->index, k + 1,
+				res->run->v[OPT_SS].s);
+			continue;
+		}
+		steady_figure(res, st->mean, m, sizeof(m));
+		steady_figure(res, st->ci95, ci, sizeof(ci));
+		fprintf(f, "run %zu repeat %zu: steady (window %g–%g s, %s): %s ± %s over the "
+			   "window (the row's figures are the whole repeat's)\n", res->run->index,
+			k + 1, st->window_start_s, st->window_end_s, res->run->v[OPT_SS].s, m, ci);
+	}
+}
+
+/* "throughput fell from 1.9 GB/s to 410 MB/s after 12.3 GiB written (41 s)" */
+static void cliff_notes(FILE *f, const struct run_result *res)
+{
+	const char *moved = res->run->v[OPT_OP].u == OP_READ    ? "read"
+			    : res->run->v[OPT_OP].u == OP_WRITE ? "written"
+								 : "read and written";
+
+	for (size_t k = 0; k < res->nrep; k++)
+		for (size_t i = 0; !res->rep[k].interrupted && i < res->rep[k].ncliffs; i++) {
+			const struct cliff_result *c = &res->rep[k].cliffs[i];
+			char a[32], b[32], at[32];
+			bool tp = c->figure == CLIFF_THROUGHPUT;
+
+			if (tp) {
+				units_fmt_rate(c->before, a, sizeof(a));
+				units_fmt_rate(c->after, b, sizeof(b));
+			} else {
+				units_fmt_seconds(c->before / 1e9, a, sizeof(a));
+				units_fmt_seconds(c->after / 1e9, b, sizeof(b));
+			}
+			units_fmt_size(c->at_bytes, at, sizeof(at));
+			fprintf(f, "run %zu repeat %zu: %s %s from %s to %s after %s %s (at %g s)\n",
+				res->run->index, k + 1, tp ? "throughput" : "mean latency",
+				(c->after < c->before) ? "fell" : "rose", a, b, at, moved, c->at_s);
+		}
+}
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -505,6 +574,9 @@ static void notes(FILE *f, const struct report *r)
 		const struct run_result *res = &r->results[i];
 		bool cold_miss = false, cut = false;
 		double skew = 0; /* the largest start skew, as a share of its time to end */
+
+		steady_notes(f, res);
+		cliff_notes(f, res);
 
 		for (size_t k = 0; k < res->nrep; k++) {
 			const struct repeat_result *rr = &res->rep[k];

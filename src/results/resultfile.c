@@ -505,12 +505,16 @@ static int keep_series(struct resultfile_run *r, json_t *reps)
 	json_array_foreach(reps, j, rep) {
 		json_t *series = json_object_get(rep, "series");
 		json_t *tte = json_object_get(rep, "time_to_end_s"); /* checked: a number */
+		/* for the marks of plot --over, which checks each number it uses */
+		json_t *steady = json_object_get(rep, "steady"), *cliffs = json_object_get(rep, "cliffs");
 
 		if (json_array_append_new(r->repeats,
-					  json_pack("{s:b, s:O, s:O}", "interrupted",
+					  json_pack("{s:b, s:O, s:O, s:O, s:O}", "interrupted",
 						    json_is_true(json_object_get(rep, "interrupted")),
 						    "series", series ? series : json_null(),
-						    "time_to_end_s", tte ? tte : json_null())) < 0)
+						    "time_to_end_s", tte ? tte : json_null(),
+						    "steady", json_is_object(steady) ? steady : json_null(),
+						    "cliffs", json_is_array(cliffs) ? cliffs : json_null())) < 0)
 			return -1;
 	}
 	return 0;

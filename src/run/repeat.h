@@ -31,6 +31,29 @@ struct series_point {
 	double resp_p99_ns, resp_max_ns, late_ops;
 };
 
+/* A steady state asked (ss): the verdict over the repeat's complete
+ * intervals, judged as the loop judged them (io/steady.h). */
+struct steady_result {
+	bool asked, attained;
+	double window_start_s, window_end_s; /* the window attained, or judged last */
+	double mean, ci95;         /* the window's figure (metric's unit) */
+	double criterion, slope;   /* of that window */
+	double *crit;              /* each interval's round: the criterion of the window
+				    * ending with it, NAN where none did; ncrit values */
+	size_t ncrit;
+};
+
+/* A lasting change of level in the series (io/steady.h). */
+struct cliff_result {
+	int figure;                /* CLIFF_THROUGHPUT or CLIFF_LATENCY */
+	double at_s;               /* start of the first interval of the new level */
+	uint64_t at_bytes;         /* bytes moved before it */
+	double before, after;      /* the levels: bytes/s or mean latency in ns */
+};
+
+enum { CLIFF_THROUGHPUT, CLIFF_LATENCY };
+#define REPEAT_CLIFFS 8
+
 struct repeat_result {
 	double time_to_end_s, throughput_Bps, coverage_Bps, iops;
 	uint64_t bytes;              /* both directions */
@@ -81,6 +104,9 @@ struct repeat_result {
 	size_t nseries;
 	double series_interval_s;  /* interval asked, doubled at each coarsening */
 	unsigned series_coarsened;
+	struct steady_result steady;
+	struct cliff_result cliffs[REPEAT_CLIFFS]; /* in order of time */
+	size_t ncliffs;
 };
 
 #endif

@@ -35,7 +35,9 @@
 #include "io/pattern.h"
 #include "io/prepare.h"
 #include "io/series.h"
+#include "io/steady.h"
 #include "io/wtarget.h"
+#include "lib/error.h"
 #include "lib/hist.h"
 #include "lib/stats.h"
 #include "lib/threads.h"
@@ -223,6 +225,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
 			return err_set(err, "out of memory for the series of %u threads", r->nw);
 		r->w[t].series->live = &r->snaps[t].live; /* for the progress line */
+		r->w[t].series->watch = r->watching ? &r->watch : NULL; /* threads = 1 (plan.c) */
 	}
 	if (r->period_ns > 0)
 		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
@@ -246,6 +249,23 @@ static void total_hists(struct runner *r, struct hist **h[IO_HISTS])
 
 	_Static_assert(sizeof(all) / sizeof(all[0]) == IO_HISTS, "IO_HISTS is the list's length");
 	memcpy(h, all, sizeof(all));
+}
+
+/* ss: the steady state worker 0's series watches for (plan.c checked it:
+ * the window and ramp are whole intervals). */
+static void watch_init(struct runner *r, const union optval *v)
+{
+	struct series_watch *w = &r->watch;
+	char err[ERR_MAX];
+
+	r->watching = v[OPT_SS].s && steady_parse(v[OPT_SS].s, &w->metric, &w->spec, err) == 0;
+	if (!r->watching)
+		return;
+	w->dir = v[OPT_SS_DIR].u == SS_DIR_READ ? IO_READ : v[OPT_SS_DIR].u == SS_DIR_WRITE ? IO_WRITE : -1;
+	if (w->spec.rule != STEADY_SNIA)
+		w->spec.window = v[OPT_SS_DUR].u / v[OPT_INTERVAL].u;
+	w->spec.ramp = v[OPT_SS_RAMP].u / v[OPT_INTERVAL].u;
+	r->series->watch = w; /* the merged series is judged as worker 0's was */
 }
 
 /* Workers, their engines and buffers, histograms: once per run. */
@@ -274,6 +294,7 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 		r->series = series_alloc(-1, 0, r->period_ns > 0);
 		if (!r->series)
 			return err_set(err, "out of memory for a series");
+		watch_init(r, v);
 	}
 	if (!r->w || !r->snaps || !hists)
 		return err_set(err, "out of memory");
@@ -848,6 +869,7 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 		}
 		rc = one_repeat(&r, rr, res->error);
 		free(scratch.series);
+		free(scratch.steady.crit);
 		if (rc < 0)
 			res->failed = true;
 		if (rc != 0)
@@ -872,6 +894,7 @@ void run_result_free(struct run_result *res)
 		free(res->rep[i].thread_time_s);
 		free(res->rep[i].rank_time_s);
 		free(res->rep[i].series);
+		free(res->rep[i].steady.crit);
 	}
 	free(res->rep);
 	memset(res, 0, sizeof(*res));

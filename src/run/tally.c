@@ -400,6 +400,85 @@ static void tally_device(const struct runner *r, struct repeat_result *rr)
 	rr->dev_write_excess_bytes = (double)excess[1];
 }
 
+/* Complete intervals of the merged series: those that ended before the
+ * repeat's time did (a steady stop ends it just after a boundary). */
+static unsigned complete_slots(const struct series *s, const struct repeat_result *rr, unsigned n)
+{
+	double k = floor(rr->time_to_end_s * 1e9 / (double)s->interval_ns);
+
+	return k < (double)n ? (unsigned)k : n;
+}
+
+/* ss: the verdict over the complete intervals, as worker 0 judged them. */
+static int fill_steady(const struct series *s, unsigned n, struct repeat_result *rr)
+{
+	struct steady_result *st = &rr->steady;
+	struct steady_verdict v;
+	double iv_s = (double)s->interval_ns / 1e9;
+
+	st->asked = true;
+	st->crit = calloc(n ? n : 1, sizeof(*st->crit));
+	if (!st->crit)
+		return -1;
+	st->ncrit = n;
+	series_judge(s, n, &v, st->crit);
+	st->attained = v.attained;
+	st->window_end_s = v.end ? (double)v.end * iv_s : NAN;
+	st->window_start_s = v.end ? (double)(v.end - s->watch->spec.window) * iv_s : NAN;
+	st->mean = v.mean;
+	st->ci95 = v.ci95;
+	st->criterion = v.criterion;
+	st->slope = v.slope;
+	return 0;
+}
+
+/* Lasting changes of throughput and of mean latency, in order of time. */
+static void fill_cliffs(const struct series *s, unsigned n, struct repeat_result *rr)
+{
+	static const enum steady_metric metric[] = { [CLIFF_THROUGHPUT] = STEADY_BW,
+						     [CLIFF_LATENCY] = STEADY_LAT };
+	double y[SERIES_SLOTS];
+	struct steady_cliff c[REPEAT_CLIFFS];
+
+	rr->ncliffs = 0;
+	for (int f = CLIFF_THROUGHPUT; f <= CLIFF_LATENCY; f++) {
+		size_t nc;
+
+		for (unsigned k = 0; k < n; k++)
+			y[k] = series_value(&s->slot[k], metric[f], -1, s->interval_ns);
+		nc = steady_cliffs(y, n, c, REPEAT_CLIFFS - rr->ncliffs);
+		for (size_t i = 0; i < nc; i++) {
+			struct cliff_result *cr = &rr->cliffs[rr->ncliffs++];
+
+			cr->figure = f;
+			cr->at_s = (double)c[i].at * (double)s->interval_ns / 1e9;
+			cr->at_bytes = 0;
+			for (size_t k = 0; k < c[i].at; k++)
+				cr->at_bytes += s->slot[k].bytes[IO_READ] + s->slot[k].bytes[IO_WRITE];
+			cr->before = c[i].before;
+			cr->after = c[i].after;
+		}
+	}
+}
+
+static int judge_series(struct runner *r, struct repeat_result *rr)
+{
+	unsigned n;
+
+	memset(&rr->steady, 0, sizeof(rr->steady));
+	rr->ncliffs = 0;
+	if (!rr->series) {
+		/* too short for a series (interrupted): asked, and nothing attained */
+		rr->steady.asked = r->watching;
+		rr->steady.window_start_s = rr->steady.window_end_s = NAN;
+		rr->steady.mean = rr->steady.ci95 = rr->steady.criterion = rr->steady.slope = NAN;
+		return 0;
+	}
+	n = complete_slots(r->series, rr, series_used(r->series));
+	fill_cliffs(r->series, n, rr);
+	return r->watching ? fill_steady(r->series, n, rr) : 0;
+}
+
 int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,
 		 const struct rusage *ru0, const struct rusage *ru1)
 {
@@ -410,6 +489,8 @@ int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64
 	tally_ranks(r, rr, &tl);
 	fill_figures(r, rr, &tl);
 	tally_device(r, rr);
-	return fill_series(r, rr);
+	if (fill_series(r, rr) < 0)
+		return -1;
+	return judge_series(r, rr);
 }
 

@@ -34,6 +34,8 @@ struct runner {
 	struct hist *resp_total; /* and their response times (rate limit) */
 	double period_ns;      /* rate limit: each worker's ns between due times; 0: none */
 	struct series *series; /* all workers' series of one repeat, or NULL */
+	struct series_watch watch; /* ss: what worker 0's series watches for */
+	bool watching;
 	unsigned arrived;      /* the start line: workers there (atomic) */
 	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
 	volatile atomic_int *stop;
