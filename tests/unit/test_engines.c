@@ -365,8 +365,9 @@ static void test_engine_table(void **state)
 {
 	(void)state;
 	assert_int_equal(engine("sync")->flags, ENGINE_DIRECT);
-	assert_int_equal(engine("aio")->flags, ENGINE_QUEUED | ENGINE_DIRECT);
-	assert_int_equal(engine("uring")->flags, ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_HIPRI_DIRECT);
+	assert_int_equal(engine("aio")->flags, ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_FLUSH_QUEUED);
+	assert_int_equal(engine("uring")->flags,
+			 ENGINE_QUEUED | ENGINE_DIRECT | ENGINE_HIPRI_DIRECT | ENGINE_FLUSH_QUEUED);
 	assert_int_equal(engine("mmap")->flags, ENGINE_MAPPED);
 	assert_int_equal(engine("psync2")->flags, ENGINE_DIRECT);
 	assert_non_null(engine("aio")->note);
