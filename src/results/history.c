@@ -535,6 +535,7 @@ void history_pending_free(struct history_pending *p)
 int history_store(struct history *h, const struct history_pending *p, const char *label,
 		  long long *id, char *err)
 {
+	char scratch[ERR_MAX] = ""; /* a failed rollback after a failure: the first error stands */
 	int rc;
 
 	if (exec(h, "BEGIN IMMEDIATE", err) < 0)
@@ -545,7 +546,7 @@ int history_store(struct history *h, const struct history_pending *p, const char
 	if (rc == 1 && exec(h, "COMMIT", err) < 0)
 		rc = -1;
 	if (rc != 1)
-		exec(h, "ROLLBACK", rc < 0 ? (char[ERR_MAX]){ 0 } : err);
+		exec(h, "ROLLBACK", rc < 0 ? scratch : err);
 	return rc;
 }
 
