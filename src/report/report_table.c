@@ -720,27 +720,53 @@ static void device_list(FILE *f, const struct report *r)
 	}
 }
 
+/* The table in at most TABLE_MAX_WIDTH columns where it can be: without
+ * room, dev/app and then the checksums go below the legend, a few a line. */
 void report_table_fill(const struct report *r, struct texttable *t, struct report_legend *lg)
 {
 	struct columns c;
+	bool consume;
 
-	memset(lg, 0, sizeof(*lg));
 	find_columns(r, &c);
-	lg->timed = c.timed;
-	lg->mixed = c.mixed;
-	lg->rated = c.rated;
-	lg->depth = c.depth;
+	consume = c.consume;
 	c.device = true;
-	table_build(t, r, &c, lg);
-	if (table_width(t) > TABLE_MAX_WIDTH) {
-		tt_free(t);
+	for (int drop = 0;; drop++) {
 		memset(lg, 0, sizeof(*lg));
 		lg->timed = c.timed;
 		lg->mixed = c.mixed;
-		c.device = false;
+		lg->rated = c.rated;
+		lg->depth = c.depth;
 		table_build(t, r, &c, lg);
+		if (drop == 2 || table_width(t) <= TABLE_MAX_WIDTH)
+			break;
+		tt_free(t);
+		if (c.device)
+			c.device = false;
+		else
+			c.consume = false;
 	}
 	lg->device = c.device;
+	lg->checksums_below = consume && !c.consume;
+}
+
+/* The checksums (or sums) of the runs, when the table had no room for them. */
+static void checksum_list(FILE *f, const struct report *r)
+{
+	char a[64];
+	size_t shown = 0;
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		const struct run_result *res = &r->results[i];
+
+		if (!figure_ncompleted(res))
+			continue;
+		report_consume_text(res->run, figure_first_completed(res)->sum, a, sizeof(a));
+		fprintf(f, "%srun %zu %s", shown % 4 ? ", " : shown ? "\n" : "checksum: ",
+			res->run->index, a);
+		shown++;
+	}
+	if (shown)
+		fputc('\n', f);
 }
 
 void report_table_after(FILE *f, const struct report *r, const struct report_legend *lg)
@@ -748,6 +774,8 @@ void report_table_after(FILE *f, const struct report *r, const struct report_leg
 	legend(f, lg);
 	if (!lg->device)
 		device_list(f, r);
+	if (lg->checksums_below)
+		checksum_list(f, r);
 	notes(f, r);
 }
 

@@ -112,6 +112,9 @@ db() {
 	"$IOSWEEP" history add "$TESTDIR/k.json"
 	run "$IOSWEEP" history trend --job seq -o "$TESTDIR/t.svg"
 	[ "$status" -eq 0 ]
+	# the chart says where it went, on stderr
+	[[ "$output" == *"plot: wrote $TESTDIR/t.svg"* ]]
+	output=$(echo "$output" | grep -v '^plot: wrote ')
 	# host Linux 6.1, its results by date: c1, c2, c3; then the same run on another kernel
 	[ "$(echo "$output" | grep -cE '^seq @ ci ')" = 4 ]
 	[ "$(echo "$output" | awk 'NR > 1 && NR < 5 {print $6}' | tr '\n' ' ')" = "c1 c2 c3 " ]

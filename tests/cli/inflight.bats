@@ -23,7 +23,7 @@ writes() {
 	[ "$(rep 0 "['mean_depth'] <= 1")" = True ]
 	[ "$(rep 1 "['mean_depth'] <= 1")" = True ]
 	[ "$(json_get "$TESTDIR/r.json" "round(d['runs'][0]['repeats'][0]['mean_depth'], 1)")" = 1.0 ]
-	[ "$(printf '%s\n' "$output" | awk '$1 == "0" && $2 == "aio" {print $(NF - 1)}')" = 1.0 ]
+	[ "$(printf '%s\n' "$output" | awk '$1 == "0" && $2 == "aio" {print $(NF - 2)}')" = 1.0 ]
 	[[ "$output" == *"depth: mean number of I/Os in flight"* ]]
 	[[ "$output" != *"I/Os were in flight, of iodepth"* ]]
 }

@@ -133,10 +133,10 @@ rep() {
 	kill -CONT $pid
 	wait $pid
 	cat "$TESTDIR/out"
-	# the table: late and behind, the last cells but cached (behind: "3xx ms")
+	# the table: late and behind, the last cells but cached and dev/app (behind: "3xx ms")
 	row=$(grep '^0 ' "$TESTDIR/out")
-	late=$(awk '{print $(NF - 3)}' <<<"$row")
-	behind=$(awk '{print $(NF - 1) == "s" ? $(NF - 2) : $(NF - 2) / 1000}' <<<"$row")
+	late=$(awk '{print $(NF - 4)}' <<<"$row")
+	behind=$(awk '{print $(NF - 2) == "s" ? $(NF - 3) : $(NF - 3) / 1000}' <<<"$row")
 	[ "$late" -gt 0 ]
 	python3 -c "assert $behind >= 0.25, $behind"
 	grep -q "^run 0: p99 response time .* I/Os waited behind their due time" "$TESTDIR/out"
