@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "lib/error.h"
+#include "lib/stats.h"
 
 const char *const steady_metric_names[] = { "iops", "bw", "lat", NULL };
 
@@ -92,14 +93,10 @@ static double slope_of(const double *y, size_t w)
 
 static void window_stats(const double *y, size_t w, struct steady_verdict *v)
 {
-	double sum = 0, ss = 0;
+	double sd;
 
-	for (size_t i = 0; i < w; i++)
-		sum += y[i];
-	v->mean = sum / (double)w;
-	for (size_t i = 0; i < w; i++)
-		ss += (y[i] - v->mean) * (y[i] - v->mean);
-	v->ci95 = w > 1 ? t95(w - 1) * sqrt(ss / (double)(w - 1)) / sqrt((double)w) : NAN;
+	stats_mean_sd(y, w, &v->mean, &sd);
+	v->ci95 = w > 1 ? t95(w - 1) * sd / sqrt((double)w) : NAN;
 	v->slope = w > 1 ? slope_of(y, w) : 0;
 }
 

@@ -57,16 +57,21 @@ static size_t median_ci_k(size_t n)
 	return j;
 }
 
-static void moments(const double *x, size_t n, struct summary *out)
+void stats_mean_sd(const double *x, size_t n, double *mean, double *sd)
 {
 	double sum = 0.0, ss = 0.0;
 
 	for (size_t i = 0; i < n; i++)
 		sum += x[i];
-	out->mean = sum / (double)n;
+	*mean = sum / (double)n;
 	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - out->mean) * (x[i] - out->mean);
-	out->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0.0;
+}
+
+static void moments(const double *x, size_t n, struct summary *out)
+{
+	stats_mean_sd(x, n, &out->mean, &out->sd);
 }
 
 static void order_stats(const double *s, size_t n, struct summary *out)

@@ -20,6 +20,10 @@ struct summary {
 	double ci95_low, ci95_high;
 };
 
+/* The mean and the sample standard deviation (n-1; 0 when n < 2) of
+ * x[0..n-1], n > 0; allocates nothing. */
+void stats_mean_sd(const double *x, size_t n, double *mean, double *sd);
+
 /* Summarizes x[0..n-1] (x is not modified).  n == 0 gives a zeroed summary.
  * Out of memory (for a sorted copy): median is NAN and has_ci false. */
 void stats_summarize(const double *x, size_t n, struct summary *out);
