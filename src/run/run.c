@@ -846,7 +846,8 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 	}
 	if (r.engine->note && !r.direct)
 		res->note = r.engine->note;
-	res->memory_fs = prepare_memory_fs(r.w[0].eng.fd);
+	/* a device node lives on devtmpfs: its own statfs says nothing of the device */
+	res->memory_fs = run->blockdev ? NULL : prepare_memory_fs(r.w[0].eng.fd);
 	/* ranks on several hosts have several devices: none is the run's */
 	if (dist_size() > 1)
 		snprintf(r.dev.why, sizeof(r.dev.why), "%s", "it ran on several ranks");

@@ -101,6 +101,8 @@ written_as_generated() {
 	written_as_generated
 	# the host facts name the drive and its size (a loop device has no model or serial)
 	[ "$(host_device "$TESTDIR/w.json")" = "${DEV#/dev/} $SIZE None None" ]
+	# the device node is on devtmpfs; the device itself keeps what was written
+	[ "$(json_get "$TESTDIR/w.json" "d['runs'][0]['memory_fs']")" = None ]
 }
 
 @test "an ext4 on the device is refused, and destroyed only when allow_overwrite_signature names it" {
