@@ -68,7 +68,7 @@ sync_calls() {
 	[ "$status" -eq 0 ]
 	d='[0-9.]+ ?[kMGmµn]?'
 	echo "$output" | grep -E "^0 +readwrite +30 +[0-9.]+ ms.* r $d""B/s w $d""B/s +r $d w $d +r $d""s w $d""s +r $d""s w $d""s +[0-9]+% "
-	echo "$output" | grep -E "^1 +read +100 +[0-9.]+ ms[^r]* $d""B/s +$d +$d""s +$d""s +[0-9]+% "
+	echo "$output" | grep -E "^1 +read +100 +[0-9.]+ ms[^r]* $d""B/s +$d +$d""s +$d""s +[0-9]+%( |$)"
 	[[ "$output" == *"r … w …: a readwrite run's reads and its writes"* ]]
 }
 
