@@ -126,7 +126,7 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL,
 			 "measured repeats of each run; auto: at least 6, then until the 95% "
 			 "confidence interval of the median is within 5% of it, 30 repeats or 60 s "
-			 "of them", "auto" },
+			 "of them" },
 	[OPT_WARMUP] = { "warmup", T_UINT, false, false, "0", 0, 100000, NULL,
 			 "unmeasured repeats before the measured ones" },
 	[OPT_RUNTIME] = { "runtime", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
@@ -161,6 +161,9 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
 			      "shown in reports" },
 };
+
+/* Whole-number options with a word that stands for 0: repeat = auto. */
+static const char *const word0[OPT__COUNT] = { [OPT_REPEAT] = "auto" };
 
 bool option_engine_takes(const struct engine_ops *e, int id)
 {
@@ -321,7 +324,7 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 		rc = units_parse_size(text, &out->u, why);
 		break;
 	case T_UINT:
-		if (o->word0 && strcasecmp(text, o->word0) == 0) {
+		if (word0[id] && strcasecmp(text, word0[id]) == 0) {
 			out->u = 0;
 			return 0;
 		}
@@ -363,8 +366,8 @@ void option_format(enum opt_id id, union optval v, char *buf, size_t n)
 		units_fmt_size(v.u, buf, n);
 		break;
 	case T_UINT:
-		if (v.u == 0 && o->word0)
-			snprintf(buf, n, "%s", o->word0);
+		if (v.u == 0 && word0[id])
+			snprintf(buf, n, "%s", word0[id]);
 		else
 			snprintf(buf, n, "%llu", (unsigned long long)v.u);
 		break;
@@ -408,8 +411,8 @@ static json_t *option_json(enum opt_id id, union optval v)
 	case T_DURATION:
 		return json_real((double)v.u / 1e9);
 	case T_UINT:
-		if (v.u == 0 && o->word0)
-			return json_string(o->word0);
+		if (v.u == 0 && word0[id])
+			return json_string(word0[id]);
 		break;
 	case T_SIZE:
 		break;

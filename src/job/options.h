@@ -83,7 +83,6 @@ struct option_def {
 	uint64_t min, max;         /* bounds for numbers */
 	const char *const *values; /* T_ENUM: the allowed words, NULL-terminated */
 	const char *help;
-	const char *word0;         /* T_UINT: a word that stands for 0 (repeat = auto) */
 };
 
 extern const struct option_def option_table[OPT__COUNT];
