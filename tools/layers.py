@@ -59,7 +59,10 @@ def main():
         stack.append(m)
         for o, where in sorted(graph.get(m, {}).items()):
             if state.get(o) == 1:
-                ring = stack[stack.index(o):] + [o]
+                # named from its first module in order, whichever the search met first
+                ring = stack[stack.index(o):]
+                k = ring.index(min(ring))
+                ring = ring[k:] + ring[:k] + [ring[k]]
                 bad.append(f"{where}: a circle: {' -> '.join(ring)}")
             elif o not in state:
                 visit(o)
