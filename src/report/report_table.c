@@ -761,7 +761,7 @@ static void checksum_list(FILE *f, const struct report *r)
 		if (!figure_ncompleted(res))
 			continue;
 		report_consume_text(res->run, figure_first_completed(res)->sum, a, sizeof(a));
-		fprintf(f, "%srun %zu %s", shown % 4 ? ", " : shown ? "\n" : "checksum: ",
+		fprintf(f, "%srun %zu %s", shown % 4 ? ", " : shown ? "\nchecksum: " : "checksum: ",
 			res->run->index, a);
 		shown++;
 	}
