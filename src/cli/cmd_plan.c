@@ -72,8 +72,8 @@ static void print_plan_memory(const struct plan *plan, FILE *out)
 	if (!plan->n)
 		return;
 	big = io_memory_largest(&max);
-	units_fmt_bytes((double)io_memory_total(&max), a, sizeof(a));
-	units_fmt_bytes((double)max.part[big], b, sizeof(b));
+	units_fmt_size_about(io_memory_total(&max), a, sizeof(a));
+	units_fmt_size_about(max.part[big], b, sizeof(b));
 	fprintf(out, "memory: up to %llu bytes (%s) per run, in run %zu; most of it, %s, for %s\n",
 		(unsigned long long)io_memory_total(&max), a, plan->runs[at].index, b,
 		io_mem_part_names[big]);

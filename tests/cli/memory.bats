@@ -22,7 +22,7 @@ estimate() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# 64 threads with a series: 65 series of 64 histograms of 34 KiB each
-	[[ "${lines[-1]}" =~ ^"memory: up to 1"[0-9]{8}" bytes (1"[0-9]{2}" MB) per run, in run 1; most of it, 1"[0-9]{2}" MB, for series"$ ]]
+	[[ "${lines[-1]}" =~ ^"memory: up to 1"[0-9]{8}" bytes (1"[0-9]{2}"MiB) per run, in run 1; most of it, 1"[0-9]{2}"MiB, for series"$ ]]
 }
 
 @test "64 threads with a series hold what plan estimates, within 25% of the peak RSS" {
