@@ -140,6 +140,7 @@ static void worker(struct io_worker *w, enum op_kind op, unsigned rwmixread, enu
 				   .dir = IO_WRITE };
 	char err[ERR_MAX] = "";
 
+	memset(&fk, 0, sizeof(fk)); /* a failed test's assertion skipped its done() */
 	for (size_t i = 0; i < FSIZE; i++)
 		fk.file[i] = (unsigned char)(i * 7 + 3);
 	memcpy(fk.before, fk.file, FSIZE);
@@ -271,8 +272,10 @@ static void test_ramp_flushes_are_not_counted(void **state)
 	worker(&w, OP_WRITE, 0, SYNC_FDATASYNC, 1, 1, PATTERN_SEQUENTIAL);
 	fk.spin_ns = 20000; /* a write takes 40 us */
 	w.in.wrap = true;
-	w.in.ramp_ns = 3000000;
-	w.in.runtime_ns = 3000000;
+	/* 100 ms each: at least 10 writes of 40 us even when the machine is
+	 * loaded enough to leave this thread a few ms of each (3 ms were not) */
+	w.in.ramp_ns = 100000000;
+	w.in.runtime_ns = 100000000;
 	assert_int_equal(ioloop_run(&w), 0);
 	assert_true(w.res.ops[IO_WRITE] > 10);
 	assert_in_range(w.res.flushes, w.res.ops[IO_WRITE], w.res.ops[IO_WRITE] + 1);
