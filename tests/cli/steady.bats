@@ -33,6 +33,30 @@ ranges() {
 	[ "$(rep "['steady']['rounds'][-1]['criterion'] < 30")" = True ]
 	[ "$(json_get "$TESTDIR/s.json" "[round(x['criterion'], 6) for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")" = "$(ranges 4)" ]
 	[[ "$output" == *"run 0 repeat 1: steady (window "*" s, iops:30%): "*" over the window"* ]]
+	# the table's cell names the window, and the row's IOPS is the window's, not the repeat's
+	[[ "$output" == *"steady (window $(rep "['steady']['window_start_s']" | sed 's/\.0$//')–$(rep "['steady']['window_end_s']" | sed 's/\.0$//') s)"* ]]
+	[ "$(rep "['steady_window']['iops'] == d['runs'][0]['repeats'][0]['steady']['window_mean']")" = True ]
+	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and (st := r['steady']) and r['steady_window']['throughput_Bps'] == sum(p['bytes'] for p in r['series']['intervals'] if st['window_start_s'] <= p['start_s'] < st['window_end_s']) / 1.0")" = True ]
+}
+
+@test "a steady run's headline is its window's: over the repeats that attained it, never the whole run's" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	# 2 repeats at 400 IOPS, steady in the first second; then 1 unlimited run that is not steady
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nrepeat = 2\ncache = keep\ntime_based = 1\nruntime = 4s\ninterval = 250ms\nrate_iops = 400\nss = iops:30%\nss_dur = 1s\n[n]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 1s\ninterval = 250ms\nss = iops:0.000001%\nss_dur = 750ms\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" -o table -o csv:"$TESTDIR/s.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/s.json" "[x['steady']['attained'] for x in d['runs'][0]['repeats']]")" = "[True, True]" ]
+	# the row's IOPS: the median of the windows' IOPS, with its spread over the repeats
+	local want
+	want=$(json_get "$TESTDIR/s.json" "(w := sorted(x['steady_window']['iops'] for x in d['runs'][0]['repeats'])) and '%.0f' % ((w[0] + w[1]) / 2)")
+	[[ "$output" == *"steady (window 0–1 s)"*" $want ± "* ]]
+	# the run that is not steady says so, its window's figures are null, its row the repeat's
+	[[ "$output" == *" not steady "* ]]
+	[ "$(json_get "$TESTDIR/s.json" "d['runs'][1]['repeats'][0]['steady_window']['iops']")" = None ]
+	[[ "$output" == *"steady: ss's verdict; a steady run's throughput"* ]]
+	# CSV carries the window's figures and each round's criterion per repeat
+	[ "$(/usr/bin/python3 -c "import csv; r = list(csv.DictReader(open('$TESTDIR/s.csv'))); print([(x['steady'], x['steady_iops'] != '', len(x['steady_rounds'].split(';')) >= 1) for x in r])")" = "[('attained', True, True), ('attained', True, True), ('not attained', False, True)]" ]
 }
 
 @test "an unreachable criterion is not steady: every round judged, the repeat runs its runtime" {
