@@ -82,5 +82,9 @@ struct steady_cliff {
 
 /* The cliffs of y[0..n), in order of time; returns how many (at most max). */
 size_t steady_cliffs(const double *y, size_t n, struct steady_cliff *out, size_t max);
+/* The same with tmp (n values) as its scratch, allocating nothing: for a
+ * look at an interval boundary.  With max = 1, the earliest cliff. */
+size_t steady_cliffs_in(const double *y, size_t n, struct steady_cliff *out, size_t max,
+			double *tmp);
 
 #endif

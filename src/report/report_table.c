@@ -647,6 +647,15 @@ static void cliff_notes(FILE *f, const struct run_result *res)
 		}
 }
 
+/* stop_at_cliff: the repeats that ended at their first cliff */
+static void cliff_stop_notes(FILE *f, const struct run_result *res)
+{
+	for (size_t k = 0; k < res->nrep; k++)
+		if (res->rep[k].cliff_stopped && !res->rep[k].interrupted)
+			fprintf(f, "run %zu repeat %zu: ended at its first cliff (stop_at_cliff)\n",
+				res->run->index, k + 1);
+}
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -658,6 +667,7 @@ static void notes(FILE *f, const struct report *r)
 
 		steady_notes(f, res);
 		cliff_notes(f, res);
+		cliff_stop_notes(f, res);
 
 		for (size_t k = 0; k < res->nrep; k++) {
 			const struct repeat_result *rr = &res->rep[k];

@@ -519,9 +519,10 @@ static int judge_series(struct runner *r, struct repeat_result *rr)
 	memset(&rr->steady, 0, sizeof(rr->steady));
 	no_window(&rr->steady);
 	rr->ncliffs = 0;
+	rr->cliff_stopped = false;
 	if (!rr->series) {
 		/* too short for a series (interrupted): asked, and nothing attained */
-		rr->steady.asked = r->watching;
+		rr->steady.asked = r->watch.steady;
 		rr->steady.window_start_s = rr->steady.window_end_s = NAN;
 		rr->steady.mean = rr->steady.ci95 = rr->steady.criterion = rr->steady.slope = NAN;
 		no_window(&rr->steady);
@@ -529,7 +530,9 @@ static int judge_series(struct runner *r, struct repeat_result *rr)
 	}
 	n = complete_slots(r->series, rr, series_used(r->series));
 	fill_cliffs(r->series, n, rr);
-	return r->watching ? fill_steady(r->series, n, rr) : 0;
+	/* worker 0's series watched (threads = 1, one rank: plan.c) */
+	rr->cliff_stopped = r->watch.cliff && r->w[0].series && r->w[0].series->cliffed;
+	return r->watch.steady ? fill_steady(r->series, n, rr) : 0;
 }
 
 int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,

@@ -182,3 +182,52 @@ ranges() {
 	[ "$(rep "['steady']['rounds'][0]['end_s']")" = 0.7 ]
 	[[ "$output" == *"run 0 repeat 1: "*"steady"* ]]
 }
+
+@test "stop_at_cliff ends the repeat at its first cliff, judged at the boundaries, and says so" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	# 2000 reads/s for the first 1000 reads, then each pread waits 2 ms (slow_shim): a cliff at 4096000 bytes
+	job c "[c]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nengine = sync\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 3s\ninterval = 100ms\nrate_iops = 2000\nstop_at_cliff = 1\n"
+	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 LD_PRELOAD="$HELPERS/slow_shim.so" \
+		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/s.json" -o table -o csv:"$TESTDIR/s.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(rep "['cliff_stopped']")" = True ]
+	[ "$(rep "['runtime_limited']")" = False ]
+	# the throughput's cliff is where the shim slowed the reads: within the interval that held the 1000th
+	[ "$(rep "['cliffs'][0]['figure']")" = throughput_Bps ]
+	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and 4096000 - 2000 * 0.1 * 4096 <= r['cliffs'][0]['at_bytes'] <= 4096000")" = True ]
+	# it ended 3 complete intervals after the cliff (each side of a cliff is 3 or more), not at its runtime
+	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and int(r['time_to_end_s'] / 0.1 + 1e-9) == round(r['cliffs'][0]['at_s'] / 0.1) + 3")" = True ]
+	[[ "$output" == *"run 0 repeat 1: ended at its first cliff (stop_at_cliff)"* ]]
+	[ "$(/usr/bin/python3 -c "import csv; print(list(csv.DictReader(open('$TESTDIR/s.csv')))[0]['cliff_stopped'])")" = true ]
+}
+
+@test "without stop_at_cliff the same cliff is reported and the repeat runs on" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	job c "[c]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nengine = sync\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 1500ms\ninterval = 100ms\nrate_iops = 2000\n"
+	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 LD_PRELOAD="$HELPERS/slow_shim.so" \
+		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/s.json" -o table
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(rep "['time_to_end_s'] >= 1.5")" = True ]
+	[ "$(rep ".get('cliff_stopped')")" = None ]
+	[ "$(rep "['cliffs'][0]['figure']")" = throughput_Bps ]
+	[[ "$output" != *"stop_at_cliff"* ]]
+}
+
+@test "stop_at_cliff that cannot be judged is refused with the file and line" {
+	local base="[s]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ntime_based = 1\n"
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job s "${base}runtime = 10s\ninterval = 0\nstop_at_cliff = 1\n"
+	refused check s "s.ini:8: stop_at_cliff judges the repeat's series at its boundaries: it needs an interval and a runtime"
+	job s "${base}runtime = 10s\ninterval = 1s\nstop_at_cliff = 1\nthreads = 2\n"
+	refused check s "s.ini:8: stop_at_cliff judges one worker's series as it runs: threads = 1"
+	job s "${base}runtime = 5s\ninterval = 1s\nstop_at_cliff = 1\n"
+	refused check s "s.ini:8: a cliff needs 3 intervals on each side: the runtime holds fewer than 6"
+	job s "${base}runtime = 100s\ninterval = 1s\nstop_at_cliff = 1\n"
+	refused check s "s.ini:7: stop_at_cliff judges the series at the interval asked"
+	job s "${base}runtime = 10s\ninterval = 1s\nstop_at_cliff = maybe\n"
+	run "$IOSWEEP" check "$TESTDIR/s.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"s.ini:8: "* ]]
+}

@@ -186,6 +186,31 @@ static void flat_series_have_no_cliff(void **state)
 	assert_int_equal(found, 0);
 }
 
+/* stop_at_cliff's look at a boundary: the first cliff of two, with the
+ * scratch given, the same cliff and levels as the full search; none while
+ * the new level has fewer than STEADY_CLIFF_MIN intervals. */
+static void first_cliff_at_a_boundary(void **state)
+{
+	double y[LEN], tmp[LEN];
+
+	(void)state;
+	for (int k = 0; k < 100; k++) {
+		struct steady_cliff all[STEADY_CLIFF_MAX], first;
+		size_t a = 8 + (size_t)k % 20, b = a + 20, n;
+
+		for (size_t i = 0; i < LEN; i++)
+			y[i] = (i < a ? 1.9e9 : i < b ? 8e8 : 2e8) * (1 + 0.05 * noise());
+		n = steady_cliffs(y, LEN, all, STEADY_CLIFF_MAX);
+		assert_int_equal(n, 2);
+		assert_int_equal(steady_cliffs_in(y, LEN, &first, 1, tmp), 1);
+		assert_int_equal(first.at, all[0].at);
+		assert_in_range(first.at, a - 1, a + 1);
+		/* as the series grows: nothing until 3 intervals of the new level */
+		assert_int_equal(steady_cliffs_in(y, a + STEADY_CLIFF_MIN - 1, &first, 1, tmp), 0);
+		assert_int_equal(steady_cliffs_in(y, a + STEADY_CLIFF_MIN + 2, &first, 1, tmp), 1);
+	}
+}
+
 /* ---- fio's verdicts ---- */
 
 static const char *data_dir(void)
@@ -250,6 +275,7 @@ int main(void)
 		cmocka_unit_test(bad_criteria_are_refused),
 		cmocka_unit_test(cliffs_found_within_one_interval),
 		cmocka_unit_test(flat_series_have_no_cliff),
+		cmocka_unit_test(first_cliff_at_a_boundary),
 		cmocka_unit_test(fio_verdicts_agree),
 	};
 
