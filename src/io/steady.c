@@ -267,6 +267,27 @@ static void segment(const double *y, size_t off, size_t n, struct segs *s, unsig
 	segment(y, off + k, n - k, s, depth + 1);
 }
 
+/* The share of an interval of value v at the level before (0..1). */
+static double share_before(double v, const struct steady_cliff *c)
+{
+	double f = (v - c->after) / (c->before - c->after);
+
+	return isfinite(f) ? fmin(1, fmax(0, f)) : 0;
+}
+
+double steady_cliff_when(const double *y, size_t n, const struct steady_cliff *c)
+{
+	double last_old, first_new;
+
+	if (c->at == 0 || c->at >= n)
+		return (double)c->at;
+	last_old = share_before(y[c->at - 1], c);  /* 1: all at the old level */
+	first_new = share_before(y[c->at], c);     /* 0: all at the new level */
+	if (1 - last_old > first_new)
+		return (double)(c->at - 1) + last_old;
+	return (double)c->at + first_new;
+}
+
 size_t steady_cliffs_in(const double *y, size_t n, struct steady_cliff *out, size_t max,
 			double *tmp)
 {

@@ -630,7 +630,7 @@ static void cliff_notes(FILE *f, const struct run_result *res)
 	for (size_t k = 0; k < res->nrep; k++)
 		for (size_t i = 0; !res->rep[k].interrupted && i < res->rep[k].ncliffs; i++) {
 			const struct cliff_result *c = &res->rep[k].cliffs[i];
-			char a[32], b[32], at[32];
+			char a[32], b[32], at[32], when[32];
 			bool tp = c->figure == CLIFF_THROUGHPUT;
 
 			if (tp) {
@@ -640,10 +640,11 @@ static void cliff_notes(FILE *f, const struct run_result *res)
 				units_fmt_seconds(c->before / 1e9, a, sizeof(a));
 				units_fmt_seconds(c->after / 1e9, b, sizeof(b));
 			}
-			units_fmt_size(c->at_bytes, at, sizeof(at));
-			fprintf(f, "run %zu repeat %zu: %s %s from %s to %s after %s %s (at %g s)\n",
+			units_fmt_size_about(c->at_bytes, at, sizeof(at));
+			units_fmt_seconds(c->at_s, when, sizeof(when));
+			fprintf(f, "run %zu repeat %zu: %s %s from %s to %s after %s %s (at %s)\n",
 				res->run->index, k + 1, tp ? "throughput" : "mean latency",
-				(c->after < c->before) ? "fell" : "rose", a, b, at, moved, c->at_s);
+				(c->after < c->before) ? "fell" : "rose", a, b, at, moved, when);
 		}
 }
 

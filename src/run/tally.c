@@ -488,7 +488,7 @@ static void fill_cliffs(const struct series *s, unsigned n, struct repeat_result
 {
 	static const enum steady_metric metric[] = { [CLIFF_THROUGHPUT] = STEADY_BW,
 						     [CLIFF_LATENCY] = STEADY_LAT };
-	double y[SERIES_SLOTS];
+	double y[SERIES_SLOTS], iv_s = (double)s->interval_ns / 1e9;
 	struct steady_cliff c[REPEAT_CLIFFS];
 
 	rr->ncliffs = 0;
@@ -500,12 +500,27 @@ static void fill_cliffs(const struct series *s, unsigned n, struct repeat_result
 		nc = steady_cliffs(y, n, c, REPEAT_CLIFFS - rr->ncliffs);
 		for (size_t i = 0; i < nc; i++) {
 			struct cliff_result *cr = &rr->cliffs[rr->ncliffs++];
+			/* within the interval it happened in (steady_cliff_when): the
+			 * bytes of its whole intervals before, and of that one the part
+			 * moved at the old level, in proportion to the time */
+			double when = steady_cliff_when(y, n, &c[i]);
+			size_t whole = (size_t)when;
+			double part = when - (double)whole;
 
 			cr->figure = f;
-			cr->at_s = (double)c[i].at * (double)s->interval_ns / 1e9;
+			cr->at_s = when * (double)s->interval_ns / 1e9;
 			cr->at_bytes = 0;
-			for (size_t k = 0; k < c[i].at; k++)
+			for (size_t k = 0; k < whole; k++)
 				cr->at_bytes += s->slot[k].bytes[IO_READ] + s->slot[k].bytes[IO_WRITE];
+			if (whole < n && part > 0) {
+				double b = (double)(s->slot[whole].bytes[IO_READ] +
+						    s->slot[whole].bytes[IO_WRITE]);
+
+				/* throughput: the old level for that share of the time */
+				cr->at_bytes += (uint64_t)llround(
+					f == CLIFF_THROUGHPUT ? fmin(b, part * c[i].before * iv_s)
+							      : part * b);
+			}
 			cr->before = c[i].before;
 			cr->after = c[i].after;
 		}

@@ -211,6 +211,28 @@ static void first_cliff_at_a_boundary(void **state)
 	}
 }
 
+/* A change of level inside an interval: that interval is the mix of the
+ * two levels in time, and the change is placed where the mix says, within
+ * 2% of an interval on a series without noise; a change at a boundary is
+ * placed on it. */
+static void cliff_placed_within_its_interval(void **state)
+{
+	double y[LEN], tmp[LEN];
+
+	(void)state;
+	for (int k = 0; k < 50; k++) {
+		struct steady_cliff c;
+		size_t onset = 6 + (size_t)k % 20;
+		double f = (double)(k % 10) / 10; /* share of the onset interval still fast */
+
+		for (size_t i = 0; i < LEN; i++)
+			y[i] = i < onset ? 8e6 : 1e6;
+		y[onset] = f * 8e6 + (1 - f) * 1e6;
+		assert_int_equal(steady_cliffs_in(y, LEN, &c, 1, tmp), 1);
+		assert_float_equal(steady_cliff_when(y, LEN, &c), (double)onset + f, 0.02);
+	}
+}
+
 /* ---- fio's verdicts ---- */
 
 static const char *data_dir(void)
@@ -276,6 +298,7 @@ int main(void)
 		cmocka_unit_test(cliffs_found_within_one_interval),
 		cmocka_unit_test(flat_series_have_no_cliff),
 		cmocka_unit_test(first_cliff_at_a_boundary),
+		cmocka_unit_test(cliff_placed_within_its_interval),
 		cmocka_unit_test(fio_verdicts_agree),
 	};
 
