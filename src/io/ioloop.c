@@ -281,8 +281,8 @@ __attribute__((always_inline)) static inline void io_end(struct io_worker *w, co
 		if (__builtin_expect(t >= s->next_ns, 0)) {
 			lat_flush(w);
 			series_advance(s, t);
-			if (s->attained)
-				*deadline_ns = t; /* steady: this unit is the last */
+			if (s->ended)
+				*deadline_ns = t; /* steady or a cliff: this unit is the last */
 		}
 		series_count(s, u->dir, u->len);
 	}

@@ -120,7 +120,7 @@ void series_start(struct series *s, uint64_t t0_ns, uint64_t interval_ns)
 	s->next_ns = t0_ns + interval_ns;
 	s->cur = 0;
 	s->coarsened = 0;
-	s->attained = false;
+	s->attained = s->cliffed = s->ended = false;
 	s->resid_cost_ns = clock_ns();
 	s->slot[0].resident = resident_now(s);
 	s->resid_cost_ns = s->fd >= 0 ? clock_ns() - s->resid_cost_ns : 0;
@@ -245,14 +245,12 @@ void series_judge(const struct series *s, unsigned n, struct steady_verdict *v, 
 
 /* At a boundary: the windows ending at the intervals completed since the
  * last one (slots cur to k - 1; not timed beyond a window's arithmetic). */
-static void watch_boundary(struct series *s, uint64_t k)
+static void watch_steady(struct series *s, uint64_t k)
 {
 	const struct steady_spec *sp = &s->watch->spec;
 	struct steady_verdict v;
 	double y[SERIES_SLOTS];
 
-	if (k > SERIES_SLOTS)
-		k = SERIES_SLOTS;
 	for (uint64_t end = s->cur + 1; end <= k && !s->attained; end++) {
 		if (end < sp->ramp + sp->window)
 			continue;
@@ -262,6 +260,34 @@ static void watch_boundary(struct series *s, uint64_t k)
 		steady_window(sp, y, sp->window, &v);
 		s->attained = v.attained;
 	}
+}
+
+/* At a boundary: a cliff of throughput or mean latency among the k complete
+ * intervals, as tally.c looks for them after the repeat (on the stack). */
+static void watch_cliff(struct series *s, uint64_t k)
+{
+	static const enum steady_metric metric[] = { STEADY_BW, STEADY_LAT };
+	double y[SERIES_SLOTS], tmp[SERIES_SLOTS];
+	struct steady_cliff c;
+
+	if (k <= s->cur)
+		return; /* no interval completed since the last look */
+	for (int f = 0; f < 2 && !s->cliffed; f++) {
+		for (uint64_t i = 0; i < k; i++)
+			y[i] = series_value(&s->slot[i], metric[f], -1, s->interval_ns);
+		s->cliffed = steady_cliffs_in(y, k, &c, 1, tmp) > 0;
+	}
+}
+
+static void watch_boundary(struct series *s, uint64_t k)
+{
+	if (k > SERIES_SLOTS)
+		k = SERIES_SLOTS;
+	if (s->watch->steady)
+		watch_steady(s, k);
+	if (s->watch->cliff && !s->cliffed)
+		watch_cliff(s, k);
+	s->ended = s->attained || s->cliffed;
 }
 
 void series_advance(struct series *s, uint64_t t_ns)

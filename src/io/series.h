@@ -76,15 +76,19 @@ struct series_live {
 };
 
 /*
- * A steady state to watch for: at every boundary, the window of complete
- * intervals that ends there is judged (steady.h); once it is attained the
- * loop stops (ioloop.c).  Judged at the interval asked only: a job with a
- * steady state never has more intervals than slots (plan.c).
+ * What to watch for at every boundary (not timed beyond the arithmetic):
+ * a steady state, the window of complete intervals that ends there judged
+ * (steady.h), and/or a cliff, the complete intervals so far searched for a
+ * lasting change of throughput or mean latency (steady_cliffs_in).  Once
+ * either is found the loop stops (ioloop.c).  Judged at the interval asked
+ * only: such a job never has more intervals than slots (plan.c).
  */
 struct series_watch {
+	bool steady;              /* ss: metric, dir and spec */
 	enum steady_metric metric;
 	int dir;                  /* IO_READ, IO_WRITE, or -1: both together */
 	struct steady_spec spec;  /* window and ramp in intervals */
+	bool cliff;               /* stop_at_cliff */
 };
 
 struct series {
@@ -98,8 +102,10 @@ struct series {
 	uint64_t resid_cost_ns;   /* what asking it once took (at series_start) */
 	uint64_t resid_every;     /* it is asked at every resid_every-th boundary only */
 	struct series_live *live; /* published at every boundary, or NULL */
-	const struct series_watch *watch; /* a steady state to watch for, or NULL */
+	const struct series_watch *watch; /* what to watch for, or NULL */
 	bool attained;            /* the watch's steady state was attained */
+	bool cliffed;             /* the watch's cliff was found */
+	bool ended;               /* either: the loop ends at its next unit */
 	struct series_slot slot[SERIES_SLOTS];
 };
 

@@ -267,27 +267,57 @@ static void segment(const double *y, size_t off, size_t n, struct segs *s, unsig
 	segment(y, off + k, n - k, s, depth + 1);
 }
 
-size_t steady_cliffs(const double *y, size_t n, struct steady_cliff *out, size_t max)
+/* The share of an interval of value v at the level before (0..1). */
+static double share_before(double v, const struct steady_cliff *c)
 {
-	struct segs s = { out, 0, max, NULL };
+	double f = (v - c->after) / (c->before - c->after);
 
-	if (n < 2 * STEADY_CLIFF_MIN)
+	return isfinite(f) ? fmin(1, fmax(0, f)) : 0;
+}
+
+double steady_cliff_when(const double *y, size_t n, const struct steady_cliff *c)
+{
+	double last_old, first_new;
+
+	if (c->at == 0 || c->at >= n)
+		return (double)c->at;
+	last_old = share_before(y[c->at - 1], c);  /* 1: all at the old level */
+	first_new = share_before(y[c->at], c);     /* 0: all at the new level */
+	if (1 - last_old > first_new)
+		return (double)(c->at - 1) + last_old;
+	return (double)c->at + first_new;
+}
+
+size_t steady_cliffs_in(const double *y, size_t n, struct steady_cliff *out, size_t max,
+			double *tmp)
+{
+	struct segs s = { out, 0, max, tmp };
+
+	if (n < 2 * STEADY_CLIFF_MIN || !max)
 		return 0;
-	s.tmp = malloc(n * sizeof(*s.tmp));
-	if (!s.tmp)
-		return 0;
+	/* the left part is searched before a split is kept: the first kept is the earliest */
 	segment(y, 0, n, &s, 0);
-	free(s.tmp);
 	/* the levels of each cliff are those of its neighbours' segments */
 	for (size_t i = 0; i < s.n; i++) {
 		size_t from = i ? out[i - 1].at : 0, to = i + 1 < s.n ? out[i + 1].at : n;
-		double *tmp = malloc(n * sizeof(*tmp));
 
-		if (!tmp)
-			break;
 		out[i].before = median_of(y + from, out[i].at - from, tmp);
 		out[i].after = median_of(y + out[i].at, to - out[i].at, tmp);
-		free(tmp);
 	}
 	return s.n;
+}
+
+size_t steady_cliffs(const double *y, size_t n, struct steady_cliff *out, size_t max)
+{
+	double *tmp;
+	size_t k;
+
+	if (n < 2 * STEADY_CLIFF_MIN)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return 0;
+	k = steady_cliffs_in(y, n, out, max, tmp);
+	free(tmp);
+	return k;
 }

@@ -82,5 +82,15 @@ struct steady_cliff {
 
 /* The cliffs of y[0..n), in order of time; returns how many (at most max). */
 size_t steady_cliffs(const double *y, size_t n, struct steady_cliff *out, size_t max);
+/* Where within the intervals a cliff's level changed, in intervals from
+ * y[0]: the change happened in the interval at - 1 or at, whichever lies
+ * farther from its own side's level, and its value is taken as a mix of the
+ * two levels in time (before for a share f of it, after for the rest), so
+ * the change is at that interval's start + f.  Between at - 1 and at + 1. */
+double steady_cliff_when(const double *y, size_t n, const struct steady_cliff *c);
+/* The same with tmp (n values) as its scratch, allocating nothing: for a
+ * look at an interval boundary.  With max = 1, the earliest cliff. */
+size_t steady_cliffs_in(const double *y, size_t n, struct steady_cliff *out, size_t max,
+			double *tmp);
 
 #endif

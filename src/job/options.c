@@ -156,6 +156,9 @@ const struct option_def option_table[OPT__COUNT] = {
 			  "ss: time at the start of a repeat left out of every window" },
 	[OPT_SS_DIR] = { "ss_dir", T_ENUM, false, false, "all", 0, 0, ss_dir_values,
 			 "ss: the direction judged: all (both together), read or write" },
+	[OPT_STOP_AT_CLIFF] = { "stop_at_cliff", T_ENUM, false, false, "0", 0, 0, flag_values,
+				"a repeat ends at its first cliff (a lasting change of throughput "
+				"or mean latency), judged at the interval boundaries" },
 	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,

@@ -798,6 +798,58 @@ static int check_steady(const struct jobfile *jf, const struct run *r, char *err
 	return check_steady_window(jf, r, err);
 }
 
+/* stop_at_cliff: judged, as ss, on the one worker's series at its
+ * boundaries, at the interval asked (never merged): a runtime of at most
+ * SERIES_SLOTS - 1 intervals. */
+static int check_cliff_stop(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	uint64_t iv = v[OPT_INTERVAL].u, rt = v[OPT_RUNTIME].u;
+	char where[300], a[32];
+
+	if (v[OPT_STOP_AT_CLIFF].u != FLAG_ON)
+		return 0;
+	if (!iv || !rt)
+		return FAIL_AT(OPT_STOP_AT_CLIFF, "%s: stop_at_cliff judges the repeat's series at "
+						  "its boundaries: it needs an interval and a runtime "
+						  "(interval = 10s, runtime = 300s) (job '%s')", where,
+			       job->name);
+	if (v[OPT_THREADS].u > 1)
+		return FAIL_AT(OPT_STOP_AT_CLIFF, "%s: stop_at_cliff judges one worker's series as "
+						  "it runs: threads = 1 (a queue: iodepth) (job '%s')",
+			       where, job->name);
+	if (rt / iv < 2 * STEADY_CLIFF_MIN)
+		return FAIL_AT(OPT_STOP_AT_CLIFF, "%s: a cliff needs %zu intervals on each side: the "
+						  "runtime holds fewer than %zu (job '%s')", where,
+			       STEADY_CLIFF_MIN, 2 * STEADY_CLIFF_MIN, job->name);
+	if (rt / iv >= SERIES_SLOTS) {
+		option_format(OPT_INTERVAL, (union optval){ .u = (rt + SERIES_SLOTS - 2) /
+								  (SERIES_SLOTS - 1) }, a, sizeof(a));
+		return FAIL_AT(OPT_INTERVAL, "%s: stop_at_cliff judges the series at the interval "
+					     "asked, and the runtime holds at most %d of them "
+					     "(interval = %s or longer) (job '%s')", where,
+			       SERIES_SLOTS - 1, a, job->name);
+	}
+	return 0;
+}
+
+/* ss and stop_at_cliff judge one worker's series as it runs, on one host:
+ * several ranks keep no series (series_on), so either would be unjudged. */
+static int check_watch_ranks(const struct plan *plan, const struct jobfile *jf,
+			     const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	char where[300];
+	enum opt_id id = r->v[OPT_SS].s ? OPT_SS : OPT_STOP_AT_CLIFF;
+
+	if (plan->where.ranks <= 1 || (!r->v[OPT_SS].s && r->v[OPT_STOP_AT_CLIFF].u != FLAG_ON))
+		return 0;
+	return FAIL_AT(id, "%s: %s judges one worker's series as it runs, and %d ranks keep "
+			   "none: run it on one host (job '%s')", where, option_table[id].name,
+		       plan->where.ranks, job->name);
+}
+
 /* Contradictions within one combination; `where` names the option at fault. */
 static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 {
@@ -833,7 +885,7 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_TIME_BASED, "%s: a time_based repeat may stop before it has "
 					       "written every block, which verify=after checks: not "
 					       "both (job '%s')", where, job->name);
-	if (check_steady(jf, r, err) < 0)
+	if (check_steady(jf, r, err) < 0 || check_cliff_stop(jf, r, err) < 0)
 		return -1;
 	if (v[OPT_THREADS].u > r->reads)
 		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu "
@@ -1052,7 +1104,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			continue;
 		}
 		if (apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
-		    check_run(jf, &r, err) < 0 || check_memory(plan, jf, &r, err) < 0 ||
+		    check_run(jf, &r, err) < 0 || check_watch_ranks(plan, jf, &r, err) < 0 ||
+		    check_memory(plan, jf, &r, err) < 0 ||
 		    add_total(plan, jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
 			return -1;
 		/* the runs after it find the file written */
@@ -1255,6 +1308,7 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_RAMP:
 	case OPT_RATE:
 	case OPT_RATE_IOPS:
+	case OPT_STOP_AT_CLIFF:
 		return v[id].u != 0;
 	case OPT_INTERVAL:
 		return false; /* it shapes the series in the JSON, not the figures */

@@ -89,6 +89,7 @@ struct report_legend {
 	bool device;  /* dev/app has its column (else it is listed below the legend) */
 	bool rated;   /* some run has a rate limit: resp p99, late, behind */
 	bool depth;   /* some run's engine queues: its mean depth */
+	bool steady;  /* some run asks for a steady state: its verdict, its window's figures */
 	bool checksums_below; /* no room for the checksum column: listed below the legend */
 };
 

@@ -39,10 +39,12 @@ int report_csv_flush(struct report_sink *s, char *err)
 
 /* ss (empty without one) and the cliffs: the window, its figure, each
  * round's criterion as END_S:CRITERION separated by ';'; the cliffs as
- * FIGURE@AT_S:AT_BYTES:BEFORE:AFTER separated by ';'. */
+ * FIGURE@AT_S:AT_BYTES:BEFORE:AFTER separated by ';'; whether the repeat
+ * ended at its first cliff (stop_at_cliff; empty without). */
 static const char *const steady_fields[] = { "steady", "steady_window_start_s",
 					     "steady_window_end_s", "steady_window_mean",
-					     "steady_window_ci95", "steady_rounds", "cliffs" };
+					     "steady_window_ci95", "steady_rounds", "cliffs",
+					     "cliff_stopped" };
 #define CSV_STEADY_FIELDS (sizeof(steady_fields) / sizeof(steady_fields[0]))
 
 static int csv_begin(struct report_sink *s, const struct report *r, char *err)
@@ -157,6 +159,8 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 		report_csv_field(s->f, rr->cache_as_asked ? "true" : "false", false);
 		report_csv_field(s->f, rr->runtime_limited ? "true" : "false", false);
 		csv_steady(s->f, rr);
+		report_csv_field(s->f, res->run->v[OPT_STOP_AT_CLIFF].u != FLAG_ON ? ""
+				       : rr->cliff_stopped ? "true" : "false", false);
 		report_csv_field(s->f, rr->interrupted ? "true" : "false", true);
 	}
 	return report_csv_flush(s, err);

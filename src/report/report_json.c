@@ -184,6 +184,8 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 		rc |= set(o, "int_sum", json_integer((json_int_t)rr->sum));
 	rc |= set(o, "cache_as_asked", json_boolean(rr->cache_as_asked));
 	rc |= set(o, "runtime_limited", json_boolean(rr->runtime_limited));
+	if (run->v[OPT_STOP_AT_CLIFF].u == FLAG_ON)
+		rc |= set(o, "cliff_stopped", json_boolean(rr->cliff_stopped));
 	rc |= set(o, "interrupted", json_boolean(rr->interrupted));
 	if (rr->series)
 		rc |= set(o, "series", series_json(rr));

@@ -31,6 +31,7 @@ struct columns {
 	bool timed; /* some run is time_based: its time is the runtime, not a time to end */
 	bool depth; /* some run's engine queues: the mean depth it had */
 	bool rated; /* some run has a rate limit: response time, late I/Os, behind */
+	bool steady; /* some run asks for a steady state (ss): its verdict and window */
 };
 
 static bool run_rated(const struct run *run)
@@ -51,6 +52,7 @@ static void find_columns(const struct report *r, struct columns *c)
 		c->depth |= (engine_find(option_table[OPT_ENGINE].values[run->v[OPT_ENGINE].u])->flags &
 			     ENGINE_QUEUED) != 0;
 		c->rated |= run_rated(run);
+		c->steady |= run->v[OPT_SS].s != NULL;
 	}
 	c->dirty = r->plan->writes;
 	c->mixed = r->plan->mixed;
@@ -73,6 +75,8 @@ static void header(struct texttable *t, const struct report *r, const struct col
 		if (plan_column(r->plan, i))
 			tt_add(t, "%s", option_table[i].name);
 	tt_add(t, c->timed ? "time" : "time to end");
+	if (c->steady)
+		tt_add(t, "steady");
 	tt_add(t, "throughput");
 	tt_add(t, "IOPS");
 	tt_add(t, "p50");
@@ -198,23 +202,95 @@ static const char *dirty_text(const struct run_result *res, char *buf, size_t n)
 	return buf;
 }
 
+/* The repeats of res whose steady state was attained (ss). */
+static size_t steady_count(const struct run_result *res)
+{
+	struct summary s;
+
+	figure_summary(figure_find("steady_iops"), res, &s);
+	return s.n;
+}
+
+/* A figure's median in its unit, and with spread (a steady window's, over
+ * the repeats that attained one) the spread over them as the time's: "1.2
+ * GB/s ± 3%". */
+static void figure_text(const char *name, const struct run_result *res, bool spread, char *buf,
+			size_t n)
+{
+	const struct figure *f = figure_find(name);
+	struct summary s;
+	bool range = false;
+	double pct;
+	char a[48];
+
+	figure_summary(f, res, &s);
+	figure_format(f, s.median, a, sizeof(a));
+	pct = spread ? figure_spread_pct(&s, &range) : NAN;
+	if (isnan(pct))
+		snprintf(buf, n, "%s", a);
+	else
+		snprintf(buf, n, "%s ± %.0f%%%s", a, pct, range ? " ¹" : "");
+}
+
 /* The median of a figure in its unit; for a readwrite run each
  * direction's, compactly: "r 36.2 MB/s w 84.1 MB/s" (the figure of both
- * together mixes two kinds of I/O). */
+ * together mixes two kinds of I/O).  A run with a steady window shows the
+ * window's figures (steady_*), never the whole repeat's in their place. */
 static void figure_cell(struct texttable *t, const struct run_result *res, const char *name)
 {
 	char a[64], b[64], dir[64];
+	bool window = steady_count(res) > 0;
+	const char *pre = window ? "steady_" : "";
+	/* the spread on the rates only: the latencies' would not fit */
+	bool spread = window && strstr(name, "lat_") != name;
 
 	if (res->run->v[OPT_OP].u != OP_READWRITE) {
-		figure_format(figure_find(name), median_of(name, res), a, sizeof(a));
+		snprintf(dir, sizeof(dir), "%s%s", pre, name);
+		figure_text(dir, res, spread, a, sizeof(a));
 		tt_add(t, "%s", a);
 		return;
 	}
-	snprintf(dir, sizeof(dir), "read_%s", name);
-	figure_format(figure_find(dir), median_of(dir, res), a, sizeof(a));
-	snprintf(dir, sizeof(dir), "write_%s", name);
-	figure_format(figure_find(dir), median_of(dir, res), b, sizeof(b));
+	snprintf(dir, sizeof(dir), "%sread_%s", pre, name);
+	figure_text(dir, res, spread, a, sizeof(a));
+	snprintf(dir, sizeof(dir), "%swrite_%s", pre, name);
+	figure_text(dir, res, spread, b, sizeof(b));
 	tt_add(t, "r %s w %s", a, b);
+}
+
+/* ss: "steady (window 240–300 s)" when every completed repeat attained the
+ * same window, "steady in 2 of 3 (window 240–300 s, …)" (the earliest and
+ * the latest) otherwise, "not steady" when none did; blank without ss. */
+static void steady_text(const struct run_result *res, char *buf, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY, first_end = NAN;
+	size_t done = figure_ncompleted(res), got = 0;
+	bool same = true;
+	char of[64] = "";
+
+	buf[0] = '\0';
+	if (!res->run->v[OPT_SS].s)
+		return;
+	for (size_t k = 0; k < res->nrep; k++) {
+		const struct steady_result *st = &res->rep[k].steady;
+
+		if (res->rep[k].interrupted || !st->attained)
+			continue;
+		if (!got++)
+			first_end = st->window_end_s;
+		same &= st->window_end_s == first_end;
+		lo = fmin(lo, st->window_start_s);
+		hi = fmax(hi, st->window_end_s);
+	}
+	if (!got) {
+		snprintf(buf, n, "%s", "not steady");
+		return;
+	}
+	if (got < done)
+		snprintf(of, sizeof(of), " in %zu of %zu", got, done);
+	if (same)
+		snprintf(buf, n, "steady%s (window %g–%g s)", of, lo, hi);
+	else
+		snprintf(buf, n, "steady%s (windows %g…%g s)", of, lo, hi);
 }
 
 /* The device's bytes over the run's, per direction the run moved: "1.00×",
@@ -276,8 +352,8 @@ static void row(struct texttable *t, const struct report *r, const struct column
 			tt_add(t, "%s", plan_cell(run, i, val, sizeof(val)));
 	if (figure_ncompleted(res) == 0) {
 		tt_add(t, "%s", res->failed ? "failed" : res->nrep ? "interrupted" : "not run");
-		for (int k = 0; k < 5 + c->device + 3 * c->rated + c->depth + c->dirty + c->baseline +
-					    c->consume;
+		for (int k = 0; k < 5 + c->steady + c->device + 3 * c->rated + c->depth + c->dirty +
+					    c->baseline + c->consume;
 		     k++)
 			tt_add(t, "%s", "");
 		return;
@@ -293,6 +369,10 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	lg->wide |= pct > 100;
 	tt_add(t, "%s%s%s%s", a, b, repeats_text(res, val, sizeof(val)),
 	       res->failed || res->interrupted ? " !" : "");
+	if (c->steady) {
+		steady_text(res, val, sizeof(val));
+		tt_add(t, "%s", val);
+	}
 	figure_cell(t, res, "throughput_Bps");
 	figure_cell(t, res, "iops");
 	figure_cell(t, res, "lat_p50_ns");
@@ -534,8 +614,9 @@ static void steady_notes(FILE *f, const struct run_result *res)
 		steady_figure(res, st->mean, m, sizeof(m));
 		steady_figure(res, st->ci95, ci, sizeof(ci));
 		fprintf(f, "run %zu repeat %zu: steady (window %g–%g s, %s): %s ± %s over the "
-			   "window (the row's figures are the whole repeat's)\n", res->run->index,
-			k + 1, st->window_start_s, st->window_end_s, res->run->v[OPT_SS].s, m, ci);
+			   "window (the row's figures are the windows', not the whole repeats')\n",
+			res->run->index, k + 1, st->window_start_s, st->window_end_s,
+			res->run->v[OPT_SS].s, m, ci);
 	}
 }
 
@@ -549,7 +630,7 @@ static void cliff_notes(FILE *f, const struct run_result *res)
 	for (size_t k = 0; k < res->nrep; k++)
 		for (size_t i = 0; !res->rep[k].interrupted && i < res->rep[k].ncliffs; i++) {
 			const struct cliff_result *c = &res->rep[k].cliffs[i];
-			char a[32], b[32], at[32];
+			char a[32], b[32], at[32], when[32];
 			bool tp = c->figure == CLIFF_THROUGHPUT;
 
 			if (tp) {
@@ -559,11 +640,21 @@ static void cliff_notes(FILE *f, const struct run_result *res)
 				units_fmt_seconds(c->before / 1e9, a, sizeof(a));
 				units_fmt_seconds(c->after / 1e9, b, sizeof(b));
 			}
-			units_fmt_size(c->at_bytes, at, sizeof(at));
-			fprintf(f, "run %zu repeat %zu: %s %s from %s to %s after %s %s (at %g s)\n",
+			units_fmt_size_about(c->at_bytes, at, sizeof(at));
+			units_fmt_seconds(c->at_s, when, sizeof(when));
+			fprintf(f, "run %zu repeat %zu: %s %s from %s to %s after %s %s (at %s)\n",
 				res->run->index, k + 1, tp ? "throughput" : "mean latency",
-				(c->after < c->before) ? "fell" : "rose", a, b, at, moved, c->at_s);
+				(c->after < c->before) ? "fell" : "rose", a, b, at, moved, when);
 		}
+}
+
+/* stop_at_cliff: the repeats that ended at their first cliff */
+static void cliff_stop_notes(FILE *f, const struct run_result *res)
+{
+	for (size_t k = 0; k < res->nrep; k++)
+		if (res->rep[k].cliff_stopped && !res->rep[k].interrupted)
+			fprintf(f, "run %zu repeat %zu: ended at its first cliff (stop_at_cliff)\n",
+				res->run->index, k + 1);
 }
 
 static void notes(FILE *f, const struct report *r)
@@ -577,6 +668,7 @@ static void notes(FILE *f, const struct report *r)
 
 		steady_notes(f, res);
 		cliff_notes(f, res);
+		cliff_stop_notes(f, res);
 
 		for (size_t k = 0; k < res->nrep; k++) {
 			const struct repeat_result *rr = &res->rep[k];
@@ -649,6 +741,9 @@ static void legend(FILE *f, const struct report_legend *lg)
 	if (lg->wide)
 		fprintf(f, "²: ± over 100%%: the repeats differ by more than the median itself, "
 			   "so the median says little; repeat more, or see each repeat in JSON\n");
+	if (lg->steady)
+		fprintf(f, "steady: ss's verdict; a steady run's throughput, IOPS, p50 and p99 are "
+			   "its window's (median of the repeats that attained one; ± as for time)\n");
 	if (lg->mixed)
 		fprintf(f, "r … w …: a readwrite run's reads and its writes\n");
 	if (lg->rated)
@@ -736,6 +831,7 @@ void report_table_fill(const struct report *r, struct texttable *t, struct repor
 		lg->mixed = c.mixed;
 		lg->rated = c.rated;
 		lg->depth = c.depth;
+		lg->steady = c.steady;
 		table_build(t, r, &c, lg);
 		if (drop == 2 || table_width(t) <= TABLE_MAX_WIDTH)
 			break;

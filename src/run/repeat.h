@@ -31,6 +31,13 @@ struct series_point {
 	double resp_p99_ns, resp_max_ns, late_ops;
 };
 
+/* The headline figures of a steady window, from its intervals' counts and
+ * latencies (both directions, or one); NAN where the window was not attained
+ * or moved nothing that way. */
+struct window_figures {
+	double throughput_Bps, iops, lat_mean_ns, lat_p50_ns, lat_p99_ns;
+};
+
 /* A steady state asked (ss): the verdict over the repeat's complete
  * intervals, judged as the loop judged them (io/steady.h). */
 struct steady_result {
@@ -38,6 +45,8 @@ struct steady_result {
 	double window_start_s, window_end_s; /* the window attained, or judged last */
 	double mean, ci95;         /* the window's figure (metric's unit) */
 	double criterion, slope;   /* of that window */
+	struct window_figures win;            /* the attained window's, both directions */
+	struct window_figures win_dir[IO_DIRS]; /* and per direction */
 	double *crit;              /* each interval's round: the criterion of the window
 				    * ending with it, NAN where none did; ncrit values */
 	size_t ncrit;
@@ -95,6 +104,7 @@ struct repeat_result {
 	uint64_t sum;          /* checksum or integer sum (consume) */
 	bool interrupted;      /* cut short by a signal */
 	bool runtime_limited;  /* cut short by `runtime` */
+	bool cliff_stopped;    /* ended at its first cliff (stop_at_cliff) */
 	double *thread_time_s; /* time to end of each thread, rank after rank (rank 0
 				* holds threads * dist_size() entries, the others their own) */
 	double *rank_time_s;   /* time to end of each rank (dist_size() entries on rank 0) */

@@ -251,16 +251,21 @@ static void total_hists(struct runner *r, struct hist **h[IO_HISTS])
 	memcpy(h, all, sizeof(all));
 }
 
-/* ss: the steady state worker 0's series watches for (plan.c checked it:
- * the window and ramp are whole intervals). */
+/* ss and stop_at_cliff: what worker 0's series watches for (plan.c checked
+ * them: one worker, one rank, the window and ramp whole intervals). */
 static void watch_init(struct runner *r, const union optval *v)
 {
 	struct series_watch *w = &r->watch;
 	char err[ERR_MAX];
 
-	r->watching = v[OPT_SS].s && steady_parse(v[OPT_SS].s, &w->metric, &w->spec, err) == 0;
-	if (!r->watching)
+	w->cliff = v[OPT_STOP_AT_CLIFF].u == FLAG_ON;
+	w->steady = v[OPT_SS].s && steady_parse(v[OPT_SS].s, &w->metric, &w->spec, err) == 0;
+	r->watching = w->steady || w->cliff;
+	if (!w->steady) {
+		if (r->watching)
+			r->series->watch = w;
 		return;
+	}
 	w->dir = v[OPT_SS_DIR].u == SS_DIR_READ ? IO_READ : v[OPT_SS_DIR].u == SS_DIR_WRITE ? IO_WRITE : -1;
 	if (w->spec.rule != STEADY_SNIA)
 		w->spec.window = v[OPT_SS_DUR].u / v[OPT_INTERVAL].u;

@@ -409,7 +409,57 @@ static unsigned complete_slots(const struct series *s, const struct repeat_resul
 	return k < (double)n ? (unsigned)k : n;
 }
 
-/* ss: the verdict over the complete intervals, as worker 0 judged them. */
+/* The figures of slots [from, to) of dir (-1: both), from their counts and
+ * latency histograms (h: scratch); NAN for a way nothing moved. */
+static void window_figures(const struct series *s, unsigned from, unsigned to, int dir,
+			   struct hist *h, struct window_figures *wf)
+{
+	double secs = (double)(to - from) * (double)s->interval_ns / 1e9;
+	uint64_t ops = 0, bytes = 0;
+
+	hist_reset(h);
+	for (unsigned k = from; k < to; k++)
+		for (int d = 0; d < IO_DIRS; d++)
+			if (dir < 0 || d == dir) {
+				ops += s->slot[k].ops[d];
+				bytes += s->slot[k].bytes[d];
+				hist_merge(h, s->slot[k].h[d]);
+			}
+	if (!ops) {
+		*wf = (struct window_figures){ NAN, NAN, NAN, NAN, NAN };
+		return;
+	}
+	wf->throughput_Bps = (double)bytes / secs;
+	wf->iops = (double)ops / secs;
+	wf->lat_mean_ns = hist_mean(h);
+	wf->lat_p50_ns = (double)hist_percentile(h, 50);
+	wf->lat_p99_ns = (double)hist_percentile(h, 99);
+}
+
+/* The attained window's headline figures, both directions and each. */
+static int fill_window(const struct series *s, struct steady_result *st, unsigned end)
+{
+	unsigned from = end - (unsigned)s->watch->spec.window;
+	struct hist *h = hist_new();
+
+	if (!h)
+		return -1;
+	window_figures(s, from, end, -1, h, &st->win);
+	for (int d = 0; d < IO_DIRS; d++)
+		window_figures(s, from, end, d, h, &st->win_dir[d]);
+	hist_free(h);
+	return 0;
+}
+
+static void no_window(struct steady_result *st)
+{
+	st->win = (struct window_figures){ NAN, NAN, NAN, NAN, NAN };
+	for (int d = 0; d < IO_DIRS; d++)
+		st->win_dir[d] = st->win;
+}
+
+/* ss: the verdict over the complete intervals, as worker 0 judged them;
+ * the attained window's figures are the repeat's headline (report_table). */
 static int fill_steady(const struct series *s, unsigned n, struct repeat_result *rr)
 {
 	struct steady_result *st = &rr->steady;
@@ -429,7 +479,8 @@ static int fill_steady(const struct series *s, unsigned n, struct repeat_result 
 	st->ci95 = v.ci95;
 	st->criterion = v.criterion;
 	st->slope = v.slope;
-	return 0;
+	no_window(st);
+	return v.attained ? fill_window(s, st, (unsigned)v.end) : 0;
 }
 
 /* Lasting changes of throughput and of mean latency, in order of time. */
@@ -437,7 +488,7 @@ static void fill_cliffs(const struct series *s, unsigned n, struct repeat_result
 {
 	static const enum steady_metric metric[] = { [CLIFF_THROUGHPUT] = STEADY_BW,
 						     [CLIFF_LATENCY] = STEADY_LAT };
-	double y[SERIES_SLOTS];
+	double y[SERIES_SLOTS], iv_s = (double)s->interval_ns / 1e9;
 	struct steady_cliff c[REPEAT_CLIFFS];
 
 	rr->ncliffs = 0;
@@ -449,12 +500,27 @@ static void fill_cliffs(const struct series *s, unsigned n, struct repeat_result
 		nc = steady_cliffs(y, n, c, REPEAT_CLIFFS - rr->ncliffs);
 		for (size_t i = 0; i < nc; i++) {
 			struct cliff_result *cr = &rr->cliffs[rr->ncliffs++];
+			/* within the interval it happened in (steady_cliff_when): the
+			 * bytes of its whole intervals before, and of that one the part
+			 * moved at the old level, in proportion to the time */
+			double when = steady_cliff_when(y, n, &c[i]);
+			size_t whole = (size_t)when;
+			double part = when - (double)whole;
 
 			cr->figure = f;
-			cr->at_s = (double)c[i].at * (double)s->interval_ns / 1e9;
+			cr->at_s = when * (double)s->interval_ns / 1e9;
 			cr->at_bytes = 0;
-			for (size_t k = 0; k < c[i].at; k++)
+			for (size_t k = 0; k < whole; k++)
 				cr->at_bytes += s->slot[k].bytes[IO_READ] + s->slot[k].bytes[IO_WRITE];
+			if (whole < n && part > 0) {
+				double b = (double)(s->slot[whole].bytes[IO_READ] +
+						    s->slot[whole].bytes[IO_WRITE]);
+
+				/* throughput: the old level for that share of the time */
+				cr->at_bytes += (uint64_t)llround(
+					f == CLIFF_THROUGHPUT ? fmin(b, part * c[i].before * iv_s)
+							      : part * b);
+			}
 			cr->before = c[i].before;
 			cr->after = c[i].after;
 		}
@@ -466,17 +532,22 @@ static int judge_series(struct runner *r, struct repeat_result *rr)
 	unsigned n;
 
 	memset(&rr->steady, 0, sizeof(rr->steady));
+	no_window(&rr->steady);
 	rr->ncliffs = 0;
+	rr->cliff_stopped = false;
 	if (!rr->series) {
 		/* too short for a series (interrupted): asked, and nothing attained */
-		rr->steady.asked = r->watching;
+		rr->steady.asked = r->watch.steady;
 		rr->steady.window_start_s = rr->steady.window_end_s = NAN;
 		rr->steady.mean = rr->steady.ci95 = rr->steady.criterion = rr->steady.slope = NAN;
+		no_window(&rr->steady);
 		return 0;
 	}
 	n = complete_slots(r->series, rr, series_used(r->series));
 	fill_cliffs(r->series, n, rr);
-	return r->watching ? fill_steady(r->series, n, rr) : 0;
+	/* worker 0's series watched (threads = 1, one rank: plan.c) */
+	rr->cliff_stopped = r->watch.cliff && r->w[0].series && r->w[0].series->cliffed;
+	return r->watch.steady ? fill_steady(r->series, n, rr) : 0;
 }
 
 int tally_repeat(struct runner *r, struct repeat_result *rr, uint64_t t0, uint64_t wall0,

@@ -311,3 +311,17 @@ for p in sys.argv[1:]:
 	[ "$(json_get "$TESTDIR/v.json" '[r["verified_bytes"] for r in d["runs"][0]["repeats"]]')" = "[1048576, 1048576]" ]
 	[[ "$output" != *"verify of repeat"* ]]
 }
+
+@test "ss and stop_at_cliff on several ranks are refused with the file and line: one worker's series judges them" {
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ntime_based = 1\nruntime = 10s\ninterval = 1s\nss = iops:10%\nss_dur = 3s\n"
+	run mpi 2 "$MPI" run "$TESTDIR/s.ini"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "$(echo "$output" | grep -c "s.ini:8: ss judges one worker's series as it runs, and 2 ranks keep none")" = 1 ]
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ntime_based = 1\nruntime = 10s\ninterval = 1s\nstop_at_cliff = 1\n"
+	run mpi 2 "$MPI" run "$TESTDIR/s.ini"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "$(echo "$output" | grep -c "s.ini:8: stop_at_cliff judges one worker's series as it runs, and 2 ranks keep none")" = 1 ]
+}

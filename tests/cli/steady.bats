@@ -33,6 +33,30 @@ ranges() {
 	[ "$(rep "['steady']['rounds'][-1]['criterion'] < 30")" = True ]
 	[ "$(json_get "$TESTDIR/s.json" "[round(x['criterion'], 6) for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")" = "$(ranges 4)" ]
 	[[ "$output" == *"run 0 repeat 1: steady (window "*" s, iops:30%): "*" over the window"* ]]
+	# the table's cell names the window, and the row's IOPS is the window's, not the repeat's
+	[[ "$output" == *"steady (window $(rep "['steady']['window_start_s']" | sed 's/\.0$//')–$(rep "['steady']['window_end_s']" | sed 's/\.0$//') s)"* ]]
+	[ "$(rep "['steady_window']['iops'] == d['runs'][0]['repeats'][0]['steady']['window_mean']")" = True ]
+	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and (st := r['steady']) and r['steady_window']['throughput_Bps'] == sum(p['bytes'] for p in r['series']['intervals'] if st['window_start_s'] <= p['start_s'] < st['window_end_s']) / 1.0")" = True ]
+}
+
+@test "a steady run's headline is its window's: over the repeats that attained it, never the whole run's" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	# 2 repeats at 400 IOPS, steady in the first second; then 1 unlimited run that is not steady
+	job s "[s]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nrepeat = 2\ncache = keep\ntime_based = 1\nruntime = 4s\ninterval = 250ms\nrate_iops = 400\nss = iops:30%\nss_dur = 1s\n[n]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 1s\ninterval = 250ms\nss = iops:0.000001%\nss_dur = 750ms\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" -o table -o csv:"$TESTDIR/s.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/s.json" "[x['steady']['attained'] for x in d['runs'][0]['repeats']]")" = "[True, True]" ]
+	# the row's IOPS: the median of the windows' IOPS, with its spread over the repeats
+	local want
+	want=$(json_get "$TESTDIR/s.json" "(w := sorted(x['steady_window']['iops'] for x in d['runs'][0]['repeats'])) and '%.0f' % ((w[0] + w[1]) / 2)")
+	[[ "$output" == *"steady (window 0–1 s)"*" $want ± "* ]]
+	# the run that is not steady says so, its window's figures are null, its row the repeat's
+	[[ "$output" == *" not steady "* ]]
+	[ "$(json_get "$TESTDIR/s.json" "d['runs'][1]['repeats'][0]['steady_window']['iops']")" = None ]
+	[[ "$output" == *"steady: ss's verdict; a steady run's throughput"* ]]
+	# CSV carries the window's figures and each round's criterion per repeat
+	[ "$(/usr/bin/python3 -c "import csv; r = list(csv.DictReader(open('$TESTDIR/s.csv'))); print([(x['steady'], x['steady_iops'] != '', len(x['steady_rounds'].split(';')) >= 1) for x in r])")" = "[('attained', True, True), ('attained', True, True), ('not attained', False, True)]" ]
 }
 
 @test "an unreachable criterion is not steady: every round judged, the repeat runs its runtime" {
@@ -157,4 +181,53 @@ ranges() {
 	# a verdict either way, with the rounds after the 2 intervals left out
 	[ "$(rep "['steady']['rounds'][0]['end_s']")" = 0.7 ]
 	[[ "$output" == *"run 0 repeat 1: "*"steady"* ]]
+}
+
+@test "stop_at_cliff ends the repeat at its first cliff, judged at the boundaries, and says so" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	# 2000 reads/s for the first 1000 reads, then each pread waits 2 ms (slow_shim): a cliff at 4096000 bytes
+	job c "[c]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nengine = sync\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 3s\ninterval = 100ms\nrate_iops = 2000\nstop_at_cliff = 1\n"
+	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 LD_PRELOAD="$HELPERS/slow_shim.so" \
+		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/s.json" -o table -o csv:"$TESTDIR/s.csv"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(rep "['cliff_stopped']")" = True ]
+	[ "$(rep "['runtime_limited']")" = False ]
+	# the throughput's cliff is where the shim slowed the reads, placed within its interval
+	[ "$(rep "['cliffs'][0]['figure']")" = throughput_Bps ]
+	[ "$(json_get "$TESTDIR/s.json" "abs(d['runs'][0]['repeats'][0]['cliffs'][0]['at_bytes'] - 4096000) <= 0.05 * 4096000")" = True ]
+	# it ended 3 complete intervals after the cliff's (each side of a cliff is 3 or more), not at its runtime
+	[ "$(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and abs(int(r['time_to_end_s'] / 0.1 + 1e-9) - (r['cliffs'][0]['at_s'] / 0.1 + 3)) <= 1")" = True ]
+	[[ "$output" == *"run 0 repeat 1: ended at its first cliff (stop_at_cliff)"* ]]
+	[ "$(/usr/bin/python3 -c "import csv; print(list(csv.DictReader(open('$TESTDIR/s.csv')))[0]['cliff_stopped'])")" = true ]
+}
+
+@test "without stop_at_cliff the same cliff is reported and the repeat runs on" {
+	head -c 1M /dev/urandom >"$TESTDIR/f"
+	job c "[c]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nengine = sync\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 1500ms\ninterval = 100ms\nrate_iops = 2000\n"
+	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 LD_PRELOAD="$HELPERS/slow_shim.so" \
+		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/s.json" -o table
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(rep "['time_to_end_s'] >= 1.5")" = True ]
+	[ "$(rep ".get('cliff_stopped')")" = None ]
+	[ "$(rep "['cliffs'][0]['figure']")" = throughput_Bps ]
+	[[ "$output" != *"stop_at_cliff"* ]]
+}
+
+@test "stop_at_cliff that cannot be judged is refused with the file and line" {
+	local base="[s]\nfilename = $TESTDIR/f\nbs = 4k\nrepeat = 1\ntime_based = 1\n"
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job s "${base}runtime = 10s\ninterval = 0\nstop_at_cliff = 1\n"
+	refused check s "s.ini:8: stop_at_cliff judges the repeat's series at its boundaries: it needs an interval and a runtime"
+	job s "${base}runtime = 10s\ninterval = 1s\nstop_at_cliff = 1\nthreads = 2\n"
+	refused check s "s.ini:8: stop_at_cliff judges one worker's series as it runs: threads = 1"
+	job s "${base}runtime = 5s\ninterval = 1s\nstop_at_cliff = 1\n"
+	refused check s "s.ini:8: a cliff needs 3 intervals on each side: the runtime holds fewer than 6"
+	job s "${base}runtime = 100s\ninterval = 1s\nstop_at_cliff = 1\n"
+	refused check s "s.ini:7: stop_at_cliff judges the series at the interval asked"
+	job s "${base}runtime = 10s\ninterval = 1s\nstop_at_cliff = maybe\n"
+	run "$IOSWEEP" check "$TESTDIR/s.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"s.ini:8: "* ]]
 }

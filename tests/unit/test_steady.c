@@ -186,6 +186,53 @@ static void flat_series_have_no_cliff(void **state)
 	assert_int_equal(found, 0);
 }
 
+/* stop_at_cliff's look at a boundary: the first cliff of two, with the
+ * scratch given, the same cliff and levels as the full search; none while
+ * the new level has fewer than STEADY_CLIFF_MIN intervals. */
+static void first_cliff_at_a_boundary(void **state)
+{
+	double y[LEN], tmp[LEN];
+
+	(void)state;
+	for (int k = 0; k < 100; k++) {
+		struct steady_cliff all[STEADY_CLIFF_MAX], first;
+		size_t a = 8 + (size_t)k % 20, b = a + 20, n;
+
+		for (size_t i = 0; i < LEN; i++)
+			y[i] = (i < a ? 1.9e9 : i < b ? 8e8 : 2e8) * (1 + 0.05 * noise());
+		n = steady_cliffs(y, LEN, all, STEADY_CLIFF_MAX);
+		assert_int_equal(n, 2);
+		assert_int_equal(steady_cliffs_in(y, LEN, &first, 1, tmp), 1);
+		assert_int_equal(first.at, all[0].at);
+		assert_in_range(first.at, a - 1, a + 1);
+		/* as the series grows: nothing until 3 intervals of the new level */
+		assert_int_equal(steady_cliffs_in(y, a + STEADY_CLIFF_MIN - 1, &first, 1, tmp), 0);
+		assert_int_equal(steady_cliffs_in(y, a + STEADY_CLIFF_MIN + 2, &first, 1, tmp), 1);
+	}
+}
+
+/* A change of level inside an interval: that interval is the mix of the
+ * two levels in time, and the change is placed where the mix says, within
+ * 2% of an interval on a series without noise; a change at a boundary is
+ * placed on it. */
+static void cliff_placed_within_its_interval(void **state)
+{
+	double y[LEN], tmp[LEN];
+
+	(void)state;
+	for (int k = 0; k < 50; k++) {
+		struct steady_cliff c;
+		size_t onset = 6 + (size_t)k % 20;
+		double f = (double)(k % 10) / 10; /* share of the onset interval still fast */
+
+		for (size_t i = 0; i < LEN; i++)
+			y[i] = i < onset ? 8e6 : 1e6;
+		y[onset] = f * 8e6 + (1 - f) * 1e6;
+		assert_int_equal(steady_cliffs_in(y, LEN, &c, 1, tmp), 1);
+		assert_float_equal(steady_cliff_when(y, LEN, &c), (double)onset + f, 0.02);
+	}
+}
+
 /* ---- fio's verdicts ---- */
 
 static const char *data_dir(void)
@@ -250,6 +297,8 @@ int main(void)
 		cmocka_unit_test(bad_criteria_are_refused),
 		cmocka_unit_test(cliffs_found_within_one_interval),
 		cmocka_unit_test(flat_series_have_no_cliff),
+		cmocka_unit_test(first_cliff_at_a_boundary),
+		cmocka_unit_test(cliff_placed_within_its_interval),
 		cmocka_unit_test(fio_verdicts_agree),
 	};
 
