@@ -624,6 +624,19 @@ int record_run(const struct record_opts *o, struct record_summary *s, char *err)
 		free(dir);
 		return -1;
 	}
+	/* absolute: the command may change its working directory */
+	{
+		char *abs = realpath(dir, NULL);
+
+		if (!abs) {
+			err_set(err, "cannot make %s: %s", dir, strerror(errno));
+			rmdir(dir);
+			free(dir);
+			return -1;
+		}
+		free(dir);
+		dir = abs;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	m.start_ns = (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	pid = start(o, dir, &exec_pipe, err);

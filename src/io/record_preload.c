@@ -163,8 +163,14 @@ static void put_line(const char *line, size_t len)
 	int fd = thread_file();
 	int saved = errno;
 
-	if (fd >= 0)
-		(void)!syscall(SYS_write, fd, line, len);
+	/* closed behind our back (a raw close_range system call): the thread's
+	 * file again, appended to, and the line written there */
+	if (fd >= 0 && syscall(SYS_write, fd, line, len) < 0 && errno == EBADF) {
+		my_fd = -1;
+		fd = thread_file();
+		if (fd >= 0)
+			(void)!syscall(SYS_write, fd, line, len);
+	}
 	errno = saved;
 }
 
@@ -362,11 +368,31 @@ EXPORT int close(int fd)
 	return rc;
 }
 
+/* The range closed around the trace's own descriptors, which stay open:
+ * a number the program reused after we lost ours would get our lines. */
 EXPORT int close_range(unsigned first, unsigned last, int flags)
 {
-	for (unsigned fd = first; fds && fd < NFD && fd <= last; fd++)
-		forget((int)fd);
-	return NEXT(close_range)(first, last, flags);
+	unsigned from = first;
+	int rc = 0;
+
+	for (unsigned fd = first; fds && fd < NFD && fd <= last; fd++) {
+		if (!is_ours((int)fd)) {
+			forget((int)fd);
+			continue;
+		}
+		if (fd > from && NEXT(close_range)(from, fd - 1, flags) < 0)
+			rc = -1;
+		from = fd + 1;
+	}
+	if (from <= last && from >= first && NEXT(close_range)(from, last, flags) < 0)
+		rc = -1;
+	return rc;
+}
+
+EXPORT void closefrom(int lowfd)
+{
+	if (lowfd >= 0)
+		close_range((unsigned)lowfd, ~0U, 0);
 }
 
 EXPORT int dup2(int old, int new)

@@ -94,6 +94,30 @@ with open(sys.argv[1], "rb") as f:
 	[ "$(json_get "$TESTDIR/sp.iolog.meta.json" "d['counts']['lseeks'], d['counts']['reads'], d['counts']['read_bytes']")" = "(8, 8, 32768)" ]
 }
 
+@test "the trace grows linearly with the I/Os, iosweep's memory does not" {
+	head -c 1M /dev/urandom >"$TESTDIR/l.dat"
+	for n in 1000 50000; do
+		"$HELPERS/peakrss" "$IOSWEEP" record -o "$TESTDIR/l$n.iolog" -- "$HELPERS/iotrace" preads "$TESTDIR/l.dat" $n >"$TESTDIR/rss$n"
+		[ "$(ops "$TESTDIR/l$n.iolog" | wc -l)" -eq $n ]
+		# each I/O line: time, path, action, offset, length
+		[ "$(stat -c %s "$TESTDIR/l$n.iolog")" -le $((n * (${#TESTDIR} + 40) + 4096)) ]
+	done
+	echo "peak RSS: $(cat "$TESTDIR/rss1000") KiB for 1000 reads, $(cat "$TESTDIR/rss50000") KiB for 50000"
+	[ "$(cat "$TESTDIR/rss50000")" -le $(($(cat "$TESTDIR/rss1000") + 2048)) ]
+}
+
+@test "a program that changes directory and closes every descriptor is still recorded" {
+	head -c 64k /dev/urandom >"$TESTDIR/c.dat"
+	run "$IOSWEEP" record -o "$TESTDIR/c.iolog" -- python3 -c '
+import os, sys
+os.chdir("/")
+os.closerange(3, 65536)
+with open(sys.argv[1], "rb") as f:
+    f.read(4096)' "$TESTDIR/c.dat"
+	[ "$status" -eq 0 ]
+	[ "$(ops "$TESTDIR/c.iolog" "$TESTDIR/c.dat")" = "read 0 4096" ]
+}
+
 @test "--anonymize names files by a stable id and keeps no path" {
 	head -c 64k /dev/urandom >"$TESTDIR/secret-name.dat"
 	for n in 1 2; do

@@ -10,6 +10,7 @@
  *                                KiB at (thread * 10 + i) * 4 KiB
  *   iotrace sparse FILE          the seeds' sparse reader: lseek to each 8 MiB
  *                                and read 4 KiB there, to the end of FILE
+ *   iotrace preads FILE N        N preads of 4 KiB, cycling over FILE
  *   iotrace stdio FILE           fopen, fread 3 x 1000 B, fclose
  *   iotrace mmap FILE            map the first 4 KiB and read a byte of it
  *
@@ -93,6 +94,18 @@ static int sparse(void)
 	return close(fd);
 }
 
+static int preads(long n)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+
+	check(fd >= 0 && fstat(fd, &st) == 0 && st.st_size >= 4096, "open");
+	for (long i = 0; i < n; i++)
+		check(pread(fd, buf, 4096, (i * 4096) % (st.st_size / 4096 * 4096)) == 4096,
+		      "pread");
+	return close(fd);
+}
+
 static int stdio(void)
 {
 	FILE *f = fopen(path, "r");
@@ -119,7 +132,7 @@ static int mapped(void)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: iotrace known|threads|sparse|stdio|mmap FILE [N]\n");
+		fprintf(stderr, "usage: iotrace known|threads|sparse|preads|stdio|mmap FILE [N]\n");
 		return 2;
 	}
 	path = argv[2];
@@ -129,6 +142,8 @@ int main(int argc, char **argv)
 		return threads(argc > 3 ? atoi(argv[3]) : 4);
 	if (strcmp(argv[1], "sparse") == 0)
 		return sparse();
+	if (strcmp(argv[1], "preads") == 0)
+		return preads(argc > 3 ? atol(argv[3]) : 1);
 	if (strcmp(argv[1], "stdio") == 0)
 		return stdio();
 	if (strcmp(argv[1], "mmap") == 0)
