@@ -575,17 +575,30 @@ static void meta_tail(struct merge *m)
 	free(notes);
 }
 
+static volatile sig_atomic_t command_pid;
+
+static void forward(int sig)
+{
+	if (command_pid > 0)
+		kill((pid_t)command_pid, sig);
+}
+
 static int wait_command(pid_t pid, int exec_pipe, struct record_summary *s, const char *cmd,
 			char *err)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = forward };
+	struct sigaction old_int, old_quit, old_term, old_hup;
 	int status, e = 0;
 	ssize_t n;
 
 	/* as system(3) does: ^C goes to the command, which ends, and the trace
-	 * of what it did is written */
+	 * of what it did is written; SIGTERM and SIGHUP sent to iosweep are
+	 * passed on to it, with the same end */
+	command_pid = pid;
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	sigaction(SIGTERM, &fwd, &old_term);
+	sigaction(SIGHUP, &fwd, &old_hup);
 	n = read(exec_pipe, &e, sizeof(e));
 	close(exec_pipe);
 	while (waitpid(pid, &status, 0) < 0)
@@ -595,6 +608,9 @@ static int wait_command(pid_t pid, int exec_pipe, struct record_summary *s, cons
 		}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	command_pid = 0;
 	if (n == (ssize_t)sizeof(e))
 		return err_set(err, "cannot run %s: %s", cmd, strerror(e));
 	if (WIFSIGNALED(status)) {

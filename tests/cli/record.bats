@@ -56,6 +56,19 @@ write 4096 100"
 	[[ "$output" == *"cannot run $TESTDIR/no-such-program: No such file or directory"* ]]
 }
 
+@test "SIGTERM sent to iosweep goes to the command, and the trace of what it did is written" {
+	"$IOSWEEP" record -o "$TESTDIR/term.iolog" -- sh -c 'cat "$1" >/dev/null; touch "$2"; exec sleep 30' sh "$HELPERS/iotrace" "$TESTDIR/started" 2>"$TESTDIR/err" &
+	pid=$!
+	wait_for test -e "$TESTDIR/started"
+	kill -TERM $pid
+	status=0
+	wait $pid || status=$?
+	[ "$status" -eq 143 ]
+	[ "$(json_get "$TESTDIR/term.iolog.meta.json" "d['signal'], d['failed']")" = "(15, True)" ]
+	grep -q " $(realpath "$HELPERS/iotrace") read 0 " "$TESTDIR/term.iolog"
+	[ -z "$(ls "$TESTDIR" | grep raw)" ]
+}
+
 @test "each thread's I/Os are recorded with its own thread id" {
 	head -c 1M /dev/urandom >"$TESTDIR/t.dat"
 	run "$IOSWEEP" record -o "$TESTDIR/t.iolog" -- "$HELPERS/iotrace" threads "$TESTDIR/t.dat" 4
