@@ -11,6 +11,9 @@
  * is said in every trace's notes: system calls made without the C library's
  * exported functions (raw syscall(2), io_uring, the dynamic loader's reads
  * of libraries, statically linked programs) and glibc's stdio internals.
+ * Programs built with _FORTIFY_SOURCE call __read_chk and friends instead
+ * of read: those are interposed too (at the end).  Calls not listed here
+ * (copy_file_range, sendfile, splice, sync_file_range...) are not recorded.
  * stdio is followed at its entry points: fopen/fdopen/freopen/fclose and
  * fread/fwrite (each recorded at the stream's position with the bytes the
  * program asked for and got); other stdio reads (fgets, getc, fscanf...) of
@@ -691,4 +694,71 @@ EXPORT size_t fwrite(const void *buf, size_t size, size_t n, FILE *f)
 		errno = saved;
 	}
 	return r;
+}
+
+/* --- _FORTIFY_SOURCE's checking entry points ----------------------------- */
+
+/* A program built with _FORTIFY_SOURCE calls these where the buffer's size
+ * is known; glibc's own versions call read/open inside the library, where
+ * the functions above never see them.  The check is glibc's: a call it
+ * would stop goes to it, which aborts the program as it would have. */
+DECL(ssize_t, __read_chk, int, void *, size_t, size_t);
+DECL(ssize_t, __pread_chk, int, void *, size_t, off_t, size_t);
+DECL(ssize_t, __pread64_chk, int, void *, size_t, off64_t, size_t);
+DECL(size_t, __fread_chk, void *, size_t, size_t, size_t, FILE *);
+
+EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
+{
+	return n > buflen ? NEXT(__read_chk)(fd, buf, n, buflen) : read(fd, buf, n);
+}
+
+EXPORT ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
+{
+	return n > buflen ? NEXT(__pread_chk)(fd, buf, n, off, buflen) : pread(fd, buf, n, off);
+}
+
+EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off, size_t buflen)
+{
+	return n > buflen ? NEXT(__pread64_chk)(fd, buf, n, off, buflen) :
+			    pread64(fd, buf, n, off);
+}
+
+EXPORT size_t __fread_chk(void *buf, size_t buflen, size_t size, size_t n, FILE *f)
+{
+	if (size && n > buflen / size)
+		return NEXT(__fread_chk)(buf, buflen, size, n, f);
+	return fread(buf, size, n, f);
+}
+
+/* __open_2 and friends: an open without a mode, which glibc's own aborts
+ * when it creates a file (O_CREAT or O_TMPFILE) */
+DECL(int, __open_2, const char *, int);
+DECL(int, __open64_2, const char *, int);
+DECL(int, __openat_2, int, const char *, int);
+DECL(int, __openat64_2, int, const char *, int);
+
+static bool creates(int flags)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
+
+EXPORT int __open_2(const char *path, int flags)
+{
+	return creates(flags) ? NEXT(__open_2)(path, flags) : open(path, flags);
+}
+
+EXPORT int __open64_2(const char *path, int flags)
+{
+	return creates(flags) ? NEXT(__open64_2)(path, flags) : open64(path, flags);
+}
+
+EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+	return creates(flags) ? NEXT(__openat_2)(dirfd, path, flags) : openat(dirfd, path, flags);
+}
+
+EXPORT int __openat64_2(int dirfd, const char *path, int flags)
+{
+	return creates(flags) ? NEXT(__openat64_2)(dirfd, path, flags) :
+				openat64(dirfd, path, flags);
 }

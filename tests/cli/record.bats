@@ -107,6 +107,13 @@ with open(sys.argv[1], "rb") as f:
 	[ "$(json_get "$TESTDIR/sp.iolog.meta.json" "d['counts']['lseeks'], d['counts']['reads'], d['counts']['read_bytes']")" = "(8, 8, 32768)" ]
 }
 
+@test "a program built with _FORTIFY_SOURCE (__read_chk, __pread_chk) is recorded too" {
+	truncate -s 4M "$TESTDIR/f.dat"
+	run "$IOSWEEP" record -o "$TESTDIR/f.iolog" -- "$HELPERS/iotrace_fortified" "$TESTDIR/f.dat"
+	[ "$status" -eq 0 ]
+	[ "$(ops "$TESTDIR/f.iolog")" = "$(for i in 0 1 2 3; do echo "read $((i * 1048576)) 4096"; done; echo "read 0 4096")" ]
+}
+
 @test "the trace grows linearly with the I/Os, iosweep's memory does not" {
 	head -c 1M /dev/urandom >"$TESTDIR/l.dat"
 	for n in 1000 50000; do
