@@ -157,6 +157,51 @@ static const char *file_name(const struct merge *m, const struct file *f)
 
 /* --- reading the threads' files ------------------------------------------- */
 
+/* Fields separated by one space: the next whole number of *p, moved past
+ * it and its space; -1 when there is none. */
+static int number(const char **p, long long *v, bool is_unsigned)
+{
+	char *end;
+
+	errno = 0;
+	if (is_unsigned) /* dev and ino: all 64 bits */
+		*v = (long long)strtoull(*p, &end, 10);
+	else
+		*v = strtoll(*p, &end, 10);
+	if (end == *p || errno || (*end != ' ' && *end != '\0'))
+		return -1;
+	*p = *end ? end + 1 : end;
+	return 0;
+}
+
+/* OP T_NS DUR_NS FD DEV INO OFFSET LENGTH RESULT [PATH] (record_preload.c);
+ * *used: where PATH starts.  -1 for a line that is not whole. */
+static int parse_line(const char *line, struct rec *r, int *used)
+{
+	size_t oplen = strcspn(line, " ");
+	const char *p = line + oplen;
+	long long v[9];
+
+	if (oplen == 0 || oplen >= sizeof(r->op) || *p != ' ')
+		return -1;
+	memcpy(r->op, line, oplen);
+	r->op[oplen] = '\0';
+	p++;
+	for (int i = 1; i < 9; i++)
+		if (number(&p, &v[i], i == 4 || i == 5) < 0)
+			return -1;
+	r->t_ns = v[1];
+	r->dur_ns = v[2];
+	r->fd = (int)v[3];
+	r->dev = (unsigned long long)v[4];
+	r->ino = (unsigned long long)v[5];
+	r->off = v[6];
+	r->len = v[7];
+	r->ret = v[8];
+	*used = (int)(p - line);
+	return 0;
+}
+
 /* The next line of st into st->cur; false at the end. */
 static bool stream_next(struct stream *st)
 {
@@ -168,9 +213,7 @@ static bool stream_next(struct stream *st)
 	r->path = NULL;
 	while (fgets(line, sizeof(line), st->f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%15s %lld %lld %d %llu %llu %lld %lld %lld %n", r->op, &r->t_ns,
-			   &r->dur_ns, &r->fd, &r->dev, &r->ino, &r->off, &r->len, &r->ret,
-			   &used) < 9)
+		if (parse_line(line, r, &used) < 0)
 			continue; /* a line cut by a crash of the command mid-write */
 		if (line[used])
 			r->path = strdup(line + used);
@@ -220,7 +263,13 @@ static int open_streams(struct merge *m, const char *dir, char *err)
 		char path[4096];
 		struct stream *more;
 
-		if (sscanf(e->d_name, "%ld.%ld", &pid, &tid) != 2)
+		char *dot;
+
+		pid = strtol(e->d_name, &dot, 10);
+		if (dot == e->d_name || *dot != '.')
+			continue;
+		tid = strtol(dot + 1, &dot, 10);
+		if (*dot)
 			continue;
 		more = realloc(m->st, (m->nst + 1) * sizeof(*m->st));
 		if (!more) {
@@ -327,10 +376,74 @@ static void set_path(struct file *f, const char *path)
 	}
 }
 
+/* A read or write: its iolog line when it transferred bytes at a known
+ * offset, else 0 (an event only). */
+static unsigned long long take_data(struct merge *m, struct stream *st, const struct rec *r,
+				    struct file *f, bool write)
+{
+	if (r->ret <= 0) {
+		m->failed_calls++;
+		return 0;
+	}
+	if (r->off < 0) {
+		m->unplaced++;
+		return 0;
+	}
+	ensure_open(m, f, r->t_ns);
+	m->s->ios++;
+	st->ios++;
+	st->bytes += (unsigned long long)r->ret;
+	if (write) {
+		m->s->writes++;
+		f->writes++;
+		m->s->write_bytes += (unsigned long long)r->ret;
+	} else {
+		m->s->reads++;
+		f->reads++;
+		m->s->read_bytes += (unsigned long long)r->ret;
+	}
+	return log_line(m, r->t_ns, f, write ? "write" : "read", r->off, r->ret, true);
+}
+
+/* fsync or fdatasync: its iolog line when it succeeded. */
+static unsigned long long take_sync(struct merge *m, struct stream *st, const struct rec *r,
+				    struct file *f)
+{
+	if (r->ret != 0) {
+		m->failed_calls++;
+		return 0;
+	}
+	ensure_open(m, f, r->t_ns);
+	m->s->syncs++;
+	m->s->ios++;
+	st->ios++;
+	f->syncs++;
+	return log_line(m, r->t_ns, f, r->op[1] == 's' ? "sync" : "datasync", 0, 0, true);
+}
+
+/* What the trace cannot follow in f, said once per file. */
+static void take_notes(struct merge *m, const struct rec *r, struct file *f)
+{
+	const char *name = m->o->anonymize || !f->path ? f->name : f->path;
+
+	if ((strcmp(r->op, "fopen") == 0 || strcmp(r->op, "fdopen") == 0) && !f->stdio_noted) {
+		f->stdio_noted = true;
+		note(m, "%s is read or written through a stdio stream (FILE *): fread and fwrite "
+		     "are recorded at the stream's position with the bytes the program asked "
+		     "for and got; fgets, getc, fscanf, fprintf and the like are not seen", name);
+	}
+	if (strcmp(r->op, "mmap") == 0 && !f->mmap_noted) {
+		f->mmap_noted = true;
+		note(m, "%s is mapped into memory (mmap): its loads and stores are not in the "
+		     "trace, only the mapping (an event of the meta file)", name);
+	}
+}
+
+/* The record st holds: its lines of the iolog, counts and event. */
 static void take(struct merge *m, struct stream *st)
 {
 	struct rec *r = &st->cur;
-	struct file *f = NULL;
+	struct file *f;
 	unsigned long long line = 0;
 	bool write;
 
@@ -347,50 +460,19 @@ static void take(struct merge *m, struct stream *st)
 	if (strcmp(r->op, "file") == 0)
 		return;
 	if (strcmp(r->op, "open") == 0 || strcmp(r->op, "fopen") == 0) {
-		if (!f->added) {
-			log_line(m, r->t_ns, f, "add", 0, 0, false);
-			f->added = true;
-		}
-		if (f->opens++ <= 0) {
-			f->opens = 1;
-			line = log_line(m, r->t_ns, f, "open", 0, 0, false);
-		}
+		/* fio's open: when the first of the file's descriptors opens */
+		bool first = f->opens <= 0;
+
+		ensure_open(m, f, r->t_ns);
+		f->opens = first ? 1 : f->opens + 1;
+		line = first ? m->line : 0;
 	} else if (strcmp(r->op, "close") == 0) {
 		if (f->opens > 0 && --f->opens == 0)
 			line = log_line(m, r->t_ns, f, "close", 0, 0, false);
 	} else if (is_data(r->op, &write)) {
-		if (r->ret > 0 && r->off >= 0) {
-			ensure_open(m, f, r->t_ns);
-			line = log_line(m, r->t_ns, f, write ? "write" : "read", r->off, r->ret, true);
-			m->s->ios++;
-			st->ios++;
-			st->bytes += (unsigned long long)r->ret;
-			if (write) {
-				m->s->writes++;
-				f->writes++;
-				m->s->write_bytes += (unsigned long long)r->ret;
-			} else {
-				m->s->reads++;
-				f->reads++;
-				m->s->read_bytes += (unsigned long long)r->ret;
-			}
-		} else if (r->ret > 0) {
-			m->unplaced++;
-		} else {
-			m->failed_calls++;
-		}
+		line = take_data(m, st, r, f, write);
 	} else if (strcmp(r->op, "fsync") == 0 || strcmp(r->op, "fdatasync") == 0) {
-		if (r->ret == 0) {
-			ensure_open(m, f, r->t_ns);
-			line = log_line(m, r->t_ns, f, r->op[1] == 's' ? "sync" : "datasync", 0, 0,
-					true);
-			m->s->syncs++;
-			m->s->ios++;
-			st->ios++;
-			f->syncs++;
-		} else {
-			m->failed_calls++;
-		}
+		line = take_sync(m, st, r, f);
 	} else if (strcmp(r->op, "lseek") == 0) {
 		m->lseeks++;
 	} else if (strcmp(r->op, "ftruncate") == 0) {
@@ -401,19 +483,7 @@ static void take(struct merge *m, struct stream *st)
 		m->maps++;
 		f->maps++;
 	}
-	if ((strcmp(r->op, "fopen") == 0 || strcmp(r->op, "fdopen") == 0) && !f->stdio_noted) {
-		f->stdio_noted = true;
-		note(m, "%s is read or written through a stdio stream (FILE *): fread and fwrite "
-		     "are recorded at the stream's position with the bytes the program asked "
-		     "for and got; fgets, getc, fscanf, fprintf and the like are not seen",
-		     m->o->anonymize ? f->name : (f->path ? f->path : f->name));
-	}
-	if (strcmp(r->op, "mmap") == 0 && !f->mmap_noted) {
-		f->mmap_noted = true;
-		note(m, "%s is mapped into memory (mmap): its loads and stores are not in the "
-		     "trace, only the mapping (an event of the meta file)",
-		     m->o->anonymize ? f->name : (f->path ? f->path : f->name));
-	}
+	take_notes(m, r, f);
 	event(m, st, r, f, line);
 }
 
@@ -625,6 +695,30 @@ static int wait_command(pid_t pid, int exec_pipe, struct record_summary *s, cons
 	return 0;
 }
 
+/* A new private directory beside the trace for the threads' files,
+ * absolute (the command may change its working directory); NULL (err). */
+static char *raw_dir(const char *trace, char *err)
+{
+	char *dir, *abs;
+
+	if (asprintf(&dir, "%s.raw.XXXXXX", trace) < 0) {
+		err_set(err, "out of memory");
+		return NULL;
+	}
+	if (!mkdtemp(dir)) {
+		err_set(err, "cannot make %s: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	abs = realpath(dir, NULL);
+	if (!abs) {
+		err_set(err, "cannot make %s: %s", dir, strerror(errno));
+		rmdir(dir);
+	}
+	free(dir);
+	return abs;
+}
+
 int record_run(const struct record_opts *o, struct record_summary *s, char *err)
 {
 	struct merge m = { .o = o, .s = s };
@@ -636,26 +730,9 @@ int record_run(const struct record_opts *o, struct record_summary *s, char *err)
 
 	memset(s, 0, sizeof(*s));
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	if (asprintf(&dir, "%s.raw.XXXXXX", o->trace->path) < 0)
-		return err_set(err, "out of memory");
-	if (!mkdtemp(dir)) {
-		err_set(err, "cannot make %s: %s", dir, strerror(errno));
-		free(dir);
+	dir = raw_dir(o->trace->path, err);
+	if (!dir)
 		return -1;
-	}
-	/* absolute: the command may change its working directory */
-	{
-		char *abs = realpath(dir, NULL);
-
-		if (!abs) {
-			err_set(err, "cannot make %s: %s", dir, strerror(errno));
-			rmdir(dir);
-			free(dir);
-			return -1;
-		}
-		free(dir);
-		dir = abs;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	m.start_ns = (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	pid = start(o, dir, &exec_pipe, err);

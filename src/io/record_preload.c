@@ -191,8 +191,13 @@ static void emit(const char *op, int64_t t0, int fd, const struct fdinfo *fi, lo
 	if (path) {
 		/* one line whatever the name holds */
 		line[n++] = ' ';
-		for (const char *p = path; *p && n < (int)sizeof(line) - 2; p++)
-			line[n++] = (*p == '\n' || *p == '\r') ? '?' : *p;
+		for (const char *p = path; *p && n < (int)sizeof(line) - 2; p++) {
+			char c = *p;
+
+			if (c == '\n' || c == '\r')
+				c = '?';
+			line[n++] = c;
+		}
 	}
 	line[n++] = '\n';
 	put_line(line, (size_t)n);
@@ -670,7 +675,7 @@ EXPORT size_t fread(void *buf, size_t size, size_t n, FILE *f)
 	if (file) {
 		int saved = errno;
 
-		emit("fread", t0, fd, &fi, pos, (long long)(size * n), (long long)(size * r),
+		emit("fread", t0, fd, &fi, pos, (long long)size * (long long)n, (long long)size * (long long)r,
 		     NULL);
 		errno = saved;
 	}
@@ -689,7 +694,7 @@ EXPORT size_t fwrite(const void *buf, size_t size, size_t n, FILE *f)
 	if (file) {
 		int saved = errno;
 
-		emit("fwrite", t0, fd, &fi, pos, (long long)(size * n), (long long)(size * r),
+		emit("fwrite", t0, fd, &fi, pos, (long long)size * (long long)n, (long long)size * (long long)r,
 		     NULL);
 		errno = saved;
 	}
