@@ -27,7 +27,7 @@ BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson
 TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux e2fsprogs fdisk gnuplot-nox mandoc fio \
               strace sqlite3 openmpi-bin libopenmpi-dev \
               chromium tidy python3-html5lib python3-jsonschema python3-pil
-BENCH_DEBS := $(BUILD_DEBS) fio time python3
+BENCH_DEBS := $(BUILD_DEBS) fio time python3 strace
 PKGS       := inih jansson liburing libxxhash sqlite3 blkid
 
 # A library that pkg-config cannot find stops the build with the package to install.
