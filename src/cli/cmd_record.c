@@ -102,8 +102,9 @@ int cmd_record(int argc, char **argv)
 					       .meta = &meta, .note = say_note };
 
 		if (record_run(&o, &s, err) < 0) {
+			/* a command that could not be started: as a shell says it */
 			cli_error("record: %s", err);
-			rc = EXIT_RUN;
+			rc = !s.started && s.exit_status ? s.exit_status : EXIT_RUN;
 			goto out;
 		}
 	}

@@ -684,8 +684,11 @@ static int wait_command(pid_t pid, int exec_pipe, struct record_summary *s, cons
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
 	command_pid = 0;
-	if (n == (ssize_t)sizeof(e))
+	if (n == (ssize_t)sizeof(e)) {
+		s->exit_status = e == ENOENT ? 127 : 126;
 		return err_set(err, "cannot run %s: %s", cmd, strerror(e));
+	}
+	s->started = true;
 	if (WIFSIGNALED(status)) {
 		s->signal = WTERMSIG(status);
 		s->exit_status = 128 + s->signal;

@@ -32,6 +32,8 @@ struct record_summary {
 	unsigned long long files, threads, processes;
 	unsigned long long notes;
 	bool followed;           /* the interposer ran in the command */
+	bool started;            /* the command ran (else exit_status: 127 not found, 126
+				    not executable, as a shell says) */
 };
 
 /* The name of the interposer beside a binary at dir (make), or under

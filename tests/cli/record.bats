@@ -51,9 +51,13 @@ write 4096 100"
 	run "$IOSWEEP" record -o "$TESTDIR/s.iolog" -- sh -c 'kill -9 $$'
 	[ "$status" -eq 137 ]
 	[ "$(json_get "$TESTDIR/s.iolog.meta.json" "d['exit_status'], d['signal'], d['failed']")" = "(137, 9, True)" ]
-	run "$IOSWEEP" record -o "$TESTDIR/n.iolog" -- "$TESTDIR/no-such-program"
-	[ "$status" -eq 1 ]
+	run -127 "$IOSWEEP" record -o "$TESTDIR/n.iolog" -- "$TESTDIR/no-such-program"
+	[ "$status" -eq 127 ]
 	[[ "$output" == *"cannot run $TESTDIR/no-such-program: No such file or directory"* ]]
+	[ ! -e "$TESTDIR/n.iolog" ]
+	touch "$TESTDIR/not-executable"
+	run "$IOSWEEP" record -o "$TESTDIR/n.iolog" -- "$TESTDIR/not-executable"
+	[ "$status" -eq 126 ]
 }
 
 @test "SIGTERM sent to iosweep goes to the command, and the trace of what it did is written" {
