@@ -27,7 +27,7 @@ BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson
 TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux e2fsprogs fdisk gnuplot-nox mandoc fio \
               strace sqlite3 openmpi-bin libopenmpi-dev \
               chromium tidy python3-html5lib python3-jsonschema python3-pil
-BENCH_DEBS := $(BUILD_DEBS) fio time python3
+BENCH_DEBS := $(BUILD_DEBS) fio time python3 strace
 PKGS       := inih jansson liburing libxxhash sqlite3 blkid
 
 # A library that pkg-config cannot find stops the build with the package to install.
@@ -55,7 +55,7 @@ LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
 DIST    ?= single
 # src/ is one folder a floor (see README, Layout); every object beside its
 # dependency file (-MMD), so a header change rebuilds what includes it
-LIB_SRC := $(filter-out src/cli/main.c src/run/dist_single.c src/run/dist_mpi.c,\
+LIB_SRC := $(filter-out src/cli/main.c src/run/dist_single.c src/run/dist_mpi.c src/io/record_preload.c,\
 	$(sort $(shell find src -name '*.c'))) src/run/dist_$(DIST).c
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -64,7 +64,7 @@ SHIMS   := $(patsubst tests/shim/%.c,$(BUILD)/tests/%.so,$(wildcard tests/shim/*
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .PHONY: all deps test-deps demo demo-plots check sanitize tsan mpi mpi-bin bench install clean lint fuzz valgrind
-all: $(BUILD)/iosweep
+all: $(BUILD)/iosweep $(BUILD)/libiosweep-record.so
 
 deps:
 	@tools/deps.sh $(BUILD_DEBS)
@@ -87,6 +87,11 @@ $(BUILD)/libiosweep.a: $(LIB_OBJ)
 	ar rcs $@ $^
 $(BUILD)/iosweep: $(BUILD)/obj/cli/main.o $(BUILD)/libiosweep.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+# iosweep record's interposer: found beside the binary, or installed under
+# PREFIX/lib/iosweep; never with the sanitizers' CFLAGS (it runs inside the
+# recorded program)
+$(BUILD)/libiosweep-record.so: src/io/record_preload.c | $(BUILD)/obj
+	$(CC) -O2 -g -std=c17 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden $< -ldl -o $@
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiosweep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
@@ -171,6 +176,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/iosweep/jobs
 	install -m 755 $(BUILD)/iosweep $(DESTDIR)$(PREFIX)/bin/iosweep
+	install -d $(DESTDIR)$(PREFIX)/lib/iosweep
+	install -m 755 $(BUILD)/libiosweep-record.so $(DESTDIR)$(PREFIX)/lib/iosweep/
 	# the man pages name the PREFIX they are installed with
 	for m in man1/iosweep.1 man5/iosweep-job.5; do \
 		sed 's|/usr/local/share/iosweep|$(PREFIX)/share/iosweep|g' "man/$${m#*/}" \

@@ -926,6 +926,56 @@ def timed_cpu(cmd, what):
     return t, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+RECORD_READS = 200000     # the record case: 4 KiB reads of the cached 1 GiB file
+
+
+def case_record(table):
+    """iosweep record's cost on the recorded program (issue 34): a program timed
+    alone, under `iosweep record` (the LD_PRELOAD interposer, and the merge and
+    writing of the trace after it, all included) and under `strace -f -ttt -T
+    -y`, the other mechanism it could have used (a ptrace stop per system
+    call).  Two programs: the bare pread loop (200 000 cached 4 KiB preads) and
+    python3 reading the file in 4 KiB chunks (its io module calls read(2)
+    through the C library).  Wall time from start to exit of each."""
+    trace = os.path.join(Tmp.dir, "record.iolog")
+    py = os.path.join(Tmp.dir, "chunks.py")
+    with open(py, "w", encoding="utf-8") as f:
+        f.write("import sys\nn = 0\nwith open(sys.argv[1], 'rb') as f:\n"
+                f"    for _ in range({RECORD_READS}):\n"
+                "        n += len(f.read(4096))\nprint(n)\n")
+    programs = [
+        ("pread loop", [os.path.join(BARE, "bare_pread"), "-b", "4k", "-S",
+                        str(RECORD_READS * 4096), "-r", "1", CACHED]),
+        ("python3 4 KiB chunks", [sys.executable, py, CACHED]),
+    ]
+    for name, cmd in programs:
+        def alone(cmd=cmd):
+            warm(CACHED, GiB)
+            return timed(cmd, name)
+
+        def recorded(cmd=cmd):
+            warm(CACHED, GiB)
+            return timed([IOSWEEP, "record", "-o", trace, "--", *cmd], "iosweep record " + name)
+
+        def straced(cmd=cmd):
+            warm(CACHED, GiB)
+            return timed(["strace", "-f", "-ttt", "-T", "-y", "-qq", "-o",
+                          os.path.join(Tmp.dir, "strace.txt"), *cmd], "strace " + name)
+
+        log(f"record: {name} alone, under iosweep record, under strace (s)")
+        v = alternate([("alone", alone), ("record", recorded)], ROUNDS)
+        table.add(f"iosweep record of a {name}, {RECORD_READS} cached 4k reads (time, "
+                  "record included)", "the program alone (ratio: its slowdown's inverse)",
+                  "s", v["record"], v["alone"], False, "none (the cost, measured)")
+        # strace is some 40 times slower: fewer rounds
+        w = alternate([("record", recorded), ("strace", straced)], min(ROUNDS, 3))
+        table.add(f"iosweep record of a {name} (time)", "strace -f -ttt -T -y", "s",
+                  w["record"], w["strace"], False, "none (for the choice)")
+        if os.path.exists(trace):
+            os.unlink(trace)
+            os.unlink(trace + ".meta.json")
+
+
 def case_json_cost(table):
     """A 10 000-run sweep of small runs: -o json (plus csv) against csv only.
     Writing the JSON must stay O(runs): at most about twice the time, in CPU
@@ -1255,6 +1305,7 @@ def main():
             ("results-scale", lambda: case_results_scale(table)),
             ("history-scale", lambda: case_history_scale(table)),
             ("plan-json-memory", lambda: case_plan_json_memory(table)),
+            ("record", lambda: case_record(table)),
         ):
             if only and name not in only:
                 continue

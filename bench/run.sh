@@ -2,7 +2,7 @@
 # bench/run.sh - what `make bench` runs: iosweep against bare loops and fio.
 #
 # Installs what the benchmark needs when it is missing (fio, /usr/bin/time,
-# python3; as root, through tools/deps.sh), builds build/iosweep and the
+# python3, strace; as root, through tools/deps.sh), builds build/iosweep and the
 # baselines in build/bench/ when they are missing or older than their
 # sources (make bench builds them first; this keeps the script usable on its
 # own), then hands over to bench/bench.py, which alternates the contenders,
@@ -18,9 +18,11 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 export BUILD
 
-tools/deps.sh fio time python3 gcc make pkg-config libaio-dev liburing-dev
+tools/deps.sh fio time python3 strace gcc make pkg-config libaio-dev liburing-dev
 
-[ -x "$BUILD/iosweep" ] || make --no-print-directory all BUILD="$BUILD"
+# (and iosweep record's interposer, beside it)
+[ -x "$BUILD/iosweep" ] && [ -e "$BUILD/libiosweep-record.so" ] ||
+	make --no-print-directory all BUILD="$BUILD"
 mkdir -p "$BUILD/bench"
 for src in bench/*.c; do
 	prog=$BUILD/bench/$(basename "$src" .c)

@@ -169,6 +169,9 @@ static int set_flag_results(struct cli *c, enum cli_flag_id flag, char *value)
 	case FLAG_ALLOW_INCONCLUSIVE:
 		c->allow_inconclusive = true;
 		return 0;
+	case FLAG_ANONYMIZE:
+		c->anonymize = true;
+		return 0;
 	default:
 		if ((size_t)flag < sizeof(text) / sizeof(text[0]) && text[flag]) {
 			*text[flag] = value;

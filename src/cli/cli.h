@@ -54,6 +54,7 @@ struct cli {
 	double max_slowdown_pct; /* gate: --max-slowdown P% */
 	bool any_host;           /* gate: --any-host */
 	bool allow_inconclusive; /* gate: --allow-inconclusive */
+	bool anonymize;          /* record: --anonymize */
 	char **rest;             /* after "--", for a command that takes "-- ARGS..." */
 	int nrest;
 };
@@ -87,6 +88,7 @@ enum cli_flag_id {
 	FLAG_MAX_SLOWDOWN,
 	FLAG_ANY_HOST,
 	FLAG_ALLOW_INCONCLUSIVE,
+	FLAG_ANONYMIZE,
 	NFLAGS
 };
 
@@ -155,5 +157,6 @@ int cmd_report(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

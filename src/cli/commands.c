@@ -88,6 +88,11 @@ const struct cli_flag cli_flags[NFLAGS] = {
 	[FLAG_ALLOW_INCONCLUSIVE] = { 0, "allow-inconclusive", NULL,
 		"exit 0 instead of 3 when some run has too few repeats to decide (or was\n"
 		"interrupted) and none got slower" },
+	[FLAG_ANONYMIZE] = { 0, "anonymize", NULL,
+		"name each file in the trace by a stable id instead of its path\n"
+		"(iosweep-<16 hex digits>, a hash of its device and inode: the same file\n"
+		"gets the same id in every recording on this machine); the meta file keeps\n"
+		"no path and of the command only the program's name" },
 };
 
 const struct cli_command cli_commands[] = {
@@ -239,6 +244,26 @@ const struct cli_command cli_commands[] = {
 		     { .flag = FLAG_MAX_SLOWDOWN }, { .flag = FLAG_ALPHA },
 		     { .flag = FLAG_FIGURE }, { .flag = FLAG_ANY_HOST },
 		     { .flag = FLAG_ALLOW_INCONCLUSIVE }, { .flag = FLAG_DB } } },
+	{ .name = "record",
+	  .fn = cmd_record,
+	  .usage = "record [-o TRACE] [--anonymize] -- COMMAND [ARGS...]",
+	  .summary = "run a command and record its file I/O as a fio iolog (read_iolog replays it)",
+	  .text = "Runs COMMAND with an LD_PRELOAD interposer (libiosweep-record.so, beside\n"
+		  "the iosweep binary or in PREFIX/lib/iosweep) that records every open,\n"
+		  "close, read, write, fsync, fdatasync, lseek, ftruncate, fallocate and mmap\n"
+		  "of a file, in every thread and child process, with its time, offset, size\n"
+		  "and file (path, dev:ino).  TRACE is a fio version 3 iolog; TRACE.meta.json\n"
+		  "holds what an iolog cannot (threads, durations, lseeks, mmaps, the command,\n"
+		  "its exit status, what the interposer cannot see).  Both are replaced\n"
+		  "atomically.  The exit status is the command's; a failing command keeps its\n"
+		  "trace, marked failed.  Notes (mmap'ed files, stdio streams, a program not\n"
+		  "followed) are said on stderr and kept in the meta file.",
+	  .example = "iosweep record -o app.iolog -- python3 app.py input.dat",
+	  .rest = true,
+	  .flags = { { .flag = FLAG_OUTPUT_PATH,
+		       .value = "TRACE",
+		       .help = "the trace (default iosweep.iolog), and TRACE.meta.json beside it" },
+		     { .flag = FLAG_ANONYMIZE } } },
 	{ .name = "help",
 	  .fn = cmd_help,
 	  .usage = "help [COMMAND]",

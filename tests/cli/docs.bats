@@ -18,7 +18,7 @@ load helpers
 }
 
 @test "iosweep.1 documents every command and exit code" {
-	for c in run plan check options compare plot import report history gate; do
+	for c in run plan check options compare plot import report history gate record; do
 		grep -qE "^\.B $c\$" "$BATS_TEST_DIRNAME/../../man/iosweep.1" || { echo "no $c"; false; }
 	done
 	for e in 0 1 2 3 129 130 141 143; do
@@ -34,11 +34,11 @@ synopsis() {
 
 @test "the man page's SYNOPSIS is the usage line of every command's help" {
 	synopsis >"$TESTDIR/synopsis"
-	for c in run plan check options compare plot import report history gate help; do
+	for c in run plan check options compare plot import report history gate record help; do
 		usage=$("$IOSWEEP" help $c | head -n1 | sed 's/^usage: //')
 		grep -qxF "$usage" "$TESTDIR/synopsis" || { echo "man lacks: $usage"; cat "$TESTDIR/synopsis"; false; }
 	done
-	[ "$(grep -c '^iosweep [a-z]' "$TESTDIR/synopsis")" = 11 ]
+	[ "$(grep -c '^iosweep [a-z]' "$TESTDIR/synopsis")" = 12 ]
 }
 
 # help_flags COMMAND: the flags of `iosweep COMMAND --help` (not -h), each as
@@ -58,10 +58,10 @@ man_options() {
 
 @test "iosweep.1 names, for each command, exactly the flags of its --help, and describes each in OPTIONS" {
 	synopsis >"$TESTDIR/synopsis"
-	all=$(for c in run plan check options compare plot import report history gate help; do help_flags $c; done | sort -u)
+	all=$(for c in run plan check options compare plot import report history gate record help; do help_flags $c; done | sort -u)
 	[ "$(man_options)" = "$all" ] ||
 		{ echo "OPTIONS: $(man_options | tr '\n' ,) help: $(echo "$all" | tr '\n' ,)"; false; }
-	for c in run plan check options compare plot import report history gate help; do
+	for c in run plan check options compare plot import report history gate record help; do
 		help=$(help_flags $c)
 		line=$(grep -E "^iosweep $c( |\$)" "$TESTDIR/synopsis")
 		[ -n "$line" ]
