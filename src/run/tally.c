@@ -196,12 +196,12 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 
 		if (ops > planned)
 			ops = planned; /* time_based: the file once, however often it was read */
-		return (double)v[OPT_SIZE].u * (double)ops / (double)planned *
+		return (double)run_set_bytes(v) * (double)ops / (double)planned *
 		       (double)(run->per_rank ? ranks : 1);
 	}
 	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
 		size_t n = run->per_rank ? r->nw : r->nw * ranks;
-		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
+		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u,
 						     v[OPT_SEED].u, v[OPT_RANDOM_DISTRIBUTION].s,
 						     r->done + k * r->nw, n);
 
