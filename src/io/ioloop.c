@@ -589,6 +589,11 @@ static void flush(struct io_worker *w, struct loop *L)
 		     : data_only      ? fdatasync(w->eng.fd)
 				      : fsync(w->eng.fd);
 	while (rc < 0 && errno == EINTR);
+	/* a file set: every file of it, one flush (the set's writes may be in any) */
+	for (unsigned k = 0; rc == 0 && k < w->in.set.n; k++)
+		do
+			rc = data_only ? fdatasync(w->in.set.fds[k]) : fsync(w->in.set.fds[k]);
+		while (rc < 0 && errno == EINTR);
 	t = now_ns();
 	if (t >= w->measure_ns) {
 		hist_record(w->flush_hist, t - t0);

@@ -300,6 +300,31 @@ static uint64_t run_allocates(const struct run *r)
 	return most < size ? most : size;
 }
 
+static unsigned job_nrfiles(const struct job *job);
+
+/* A file set that is written: room for need bytes in each file, less what
+ * its files hold already. */
+static int set_space(const struct jobfile *jf, const struct job *job, const struct target *t,
+		     uint64_t need, char *err)
+{
+	char path[PATH_MAX], where[300], why[ERR_MAX];
+	uint64_t want = 0;
+	struct stat st;
+
+	for (unsigned k = 0; k < job_nrfiles(job); k++) {
+		uint64_t have = 0;
+
+		if (fileset_path(t->filename, k, path, sizeof(path)) == 0 && stat(path, &st) == 0)
+			have = (uint64_t)st.st_blocks * 512;
+		want += need > have ? need - have : 0;
+	}
+	if (fileset_path(t->filename, 0, path, sizeof(path)) < 0 || !want ||
+	    wtarget_space(path, want, why) == 0)
+		return 0;
+	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
+	return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+}
+
 /* Is there room for what the job's runs (n of them at runs) will allocate?
  * An existing file gives back what it holds when it is emptied. */
 static int check_space(const struct jobfile *jf, const struct job *job, const struct target *t,
@@ -317,6 +342,8 @@ static int check_space(const struct jobfile *jf, const struct job *job, const st
 
 		need = a > need ? a : need;
 	}
+	if (job_nrfiles(job) > 1)
+		return set_space(jf, job, t, need, err);
 	if (!t->new_file && stat(t->filename, &st) == 0)
 		have = (uint64_t)st.st_blocks * 512;
 	if (!t->new_file && !alloc_only && have >= need)
@@ -359,9 +386,6 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 	if (job->opt[OPT_FILENAME].n)
 		return err_set(err, "%s: nrfiles=%u names its files by directory and "
 				    "filename_format: remove filename (job '%s')", where, n, job->name);
-	if (job_writes(job, &alloc_only))
-		return err_set(err, "%s: a file set (nrfiles=%u) is read, not written, by this "
-				    "version of iosweep: use op=read (job '%s')", where, n, job->name);
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    (uint64_t)n + FILESET_FD_SPARE > rl.rlim_cur)
 		return err_set(err, "%s: nrfiles=%u keeps %u files open, and the open-file limit "
@@ -407,6 +431,13 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 		if (fileset_path(t->filename, k, path, sizeof(path)) < 0)
 			return err_set(err, "%s: the set's file names are too long (%s)", where,
 				       t->filename);
+		/* a set that is written: each file passes the one consent check (wtarget.h) */
+		if (job_writes(job, &alloc_only)) {
+			enum wtarget_kind kind;
+
+			if (wtarget_check(path, NULL, NULL, &kind, why) < 0)
+				return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+		}
 		if (plan_file_size(path, &have, &blockdev) < 0) {
 			if (errno != ENOENT)
 				return err_set(err, "%s: %s: %s", where, path,
@@ -466,11 +497,15 @@ static int check_set_run(const struct jobfile *jf, const struct run *r,
 		return err_set(err, "%s: registerfiles=1 registers one file, and nrfiles=%llu is a "
 				    "set: use registerfiles=0 (job '%s')", where,
 			       (unsigned long long)v[OPT_NRFILES].u, job->name);
-	if (v[OPT_VERIFY].u != VERIFY_NONE || v[OPT_CONSUME].u == CONSUME_INTS)
-		return err_set(err, "%s: %s reads one file, and nrfiles=%llu is a set: use "
-				    "consume=checksum, which covers every file (job '%s')", where,
-			       v[OPT_VERIFY].u != VERIFY_NONE ? "verify=after" : "consume=ints",
-			       (unsigned long long)v[OPT_NRFILES].u, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS)
+		return err_set(err, "%s: consume=ints sums one file of text, and nrfiles=%llu is a "
+				    "set: use consume=checksum, which covers every file (job '%s')",
+			       where, (unsigned long long)v[OPT_NRFILES].u, job->name);
+	if (v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT)
+		return err_set(err, "%s: sync_mode=inflight queues a flush of one file, and "
+				    "nrfiles=%llu is a set: use sync_mode=drain, which flushes every "
+				    "file (job '%s')", where, (unsigned long long)v[OPT_NRFILES].u,
+			       job->name);
 	if (v[OPT_SIZE].u % v[OPT_BS].u || v[OPT_SPACING].u != v[OPT_BS].u)
 		return err_set(err, "%s: the set's files (%llu bytes each) must be whole blocks of "
 				    "bs=%llu, read densely (no spacing), so that no I/O spans two "

@@ -89,10 +89,10 @@ static unsigned run_knobs(const struct run *run, const struct engine_ops *e)
 /* A write run's file: opened for writing as wtarget.h allows (O_DSYNC or
  * O_SYNC for sync=dsync|osync, O_DIRECT for cache=direct), and still the
  * file the run began with. */
-static int open_for_writing(const struct runner *r, char *err)
+static int open_for_writing(const struct runner *r, const char *path, const struct prepare_id *id,
+			    char *err)
 {
 	const union optval *v = r->run->v;
-	const char *path = v[OPT_FILENAME].s;
 	int flags = (r->direct ? O_DIRECT : 0) | (v[OPT_SYNC].u == SYNC_DSYNC ? O_DSYNC : 0) |
 		    (v[OPT_SYNC].u == SYNC_OSYNC ? O_SYNC : 0);
 	struct stat st;
@@ -101,7 +101,7 @@ static int open_for_writing(const struct runner *r, char *err)
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_dev != r->id.dev || st.st_ino != r->id.ino) {
+	if (fstat(fd, &st) < 0 || st.st_dev != id->dev || st.st_ino != id->ino) {
 		close(fd);
 		return err_set(err, "%s was replaced during the run: it is no longer the file the "
 				    "run started with", path);
@@ -216,7 +216,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	char path0[PATH_MAX];
 	const char *path = r->nset ? set_path(r, 0, path0) : v[OPT_FILENAME].s;
 
-	shape.fd = r->writes ? open_for_writing(r, err) : prepare_open(path, v[OPT_CACHE].u == CACHE_DIRECT,
+	shape.fd = r->writes ? open_for_writing(r, path, &r->id, err) : prepare_open(path, v[OPT_CACHE].u == CACHE_DIRECT,
 							      v[OPT_BS].u, v[OPT_SPACING].u, &r->id, err);
 	if (shape.fd < 0)
 		return -1;
@@ -274,8 +274,10 @@ static int set_open(struct runner *r, char *err)
 		set_path(r, k, path);
 		if (prepare_identify(path, &r->set_ids[k], err) < 0)
 			return -1;
-		r->set_fds[k] = prepare_open(path, r->direct, v[OPT_BS].u, v[OPT_SPACING].u,
-					     &r->set_ids[k], err);
+		r->set_ids[k].watch_content &= !r->writes; /* its own writes change it */
+		r->set_fds[k] = r->writes ? open_for_writing(r, path, &r->set_ids[k], err)
+				: prepare_open(path, r->direct, v[OPT_BS].u, v[OPT_SPACING].u,
+					       &r->set_ids[k], err);
 		if (r->set_fds[k] < 0 && errno == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
 			return err_set(err, "%s: cannot open file %u of the set's %u: too many "
 					    "open files (ulimit -n is %llu: raise it, or lower "
@@ -400,9 +402,13 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 		if (worker_init(r, t, align, err) < 0)
 			return -1;
 	/* before the first write: a run cut short has written some blocks too */
-	if (r->writes && !run->blockdev && (run->per_rank || !dist_rank()) &&
+	if (r->writes && !run->blockdev && !r->nset && (run->per_rank || !dist_rank()) &&
 	    prepare_record_written(r->w[0].eng.fd, v[OPT_FILENAME].s, v[OPT_SIZE].u, err) < 0)
 		return -1;
+	for (unsigned k = 0; r->writes && k < r->nset && (run->per_rank || !dist_rank()); k++)
+		if (prepare_record_written(r->set_fds[k], set_path(r, k, path0), v[OPT_SIZE].u,
+					   err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -604,17 +610,14 @@ static bool cache_as_asked(int policy, double resident, uint64_t size, uint64_t 
  * hole or as unwritten extents, before every repeat (not timed).  With
  * ranks sharing one file, rank 0 does it for all (before the start line
  * that every rank waits at). */
-static int alloc_reset(struct runner *r, char *err)
+static int alloc_reset_fd(const struct runner *r, int fd, const char *path, char *err)
 {
 	const union optval *v = r->run->v;
 	const char *alloc = option_table[OPT_ALLOC].values[v[OPT_ALLOC].u];
-	int fd = r->w[0].eng.fd, rc;
+	int rc;
 
-	if (!r->writes || v[OPT_ALLOC].u == ALLOC_OVERWRITE || (!r->run->per_rank && dist_rank()))
-		return 0;
 	if (ftruncate(fd, 0) < 0)
-		return err_set(err, "%s: alloc=%s: ftruncate: %s", v[OPT_FILENAME].s, alloc,
-			       strerror(errno));
+		return err_set(err, "%s: alloc=%s: ftruncate: %s", path, alloc, strerror(errno));
 	if (v[OPT_ALLOC].u == ALLOC_ALLOCATE) {
 		rc = ftruncate(fd, (off_t)v[OPT_SIZE].u);
 	} else {
@@ -623,11 +626,27 @@ static int alloc_reset(struct runner *r, char *err)
 		while (rc < 0 && errno == EINTR);
 	}
 	if (rc < 0)
-		return err_set(err, "%s: alloc=%s: %s: %s%s", v[OPT_FILENAME].s, alloc,
+		return err_set(err, "%s: alloc=%s: %s: %s%s", path, alloc,
 			       v[OPT_ALLOC].u == ALLOC_ALLOCATE ? "ftruncate" : "fallocate",
 			       strerror(errno),
 			       errno == EOPNOTSUPP ? " (this file system cannot preallocate: use "
 						     "alloc=allocate)" : "");
+	return 0;
+}
+
+/* The run's file, or each file of its set. */
+static int alloc_reset(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	char path[PATH_MAX];
+
+	if (!r->writes || v[OPT_ALLOC].u == ALLOC_OVERWRITE || (!r->run->per_rank && dist_rank()))
+		return 0;
+	if (!r->nset)
+		return alloc_reset_fd(r, r->w[0].eng.fd, v[OPT_FILENAME].s, err);
+	for (unsigned k = 0; k < r->nset; k++)
+		if (alloc_reset_fd(r, r->set_fds[k], set_path(r, k, path), err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -639,6 +658,8 @@ static int alloc_reset(struct runner *r, char *err)
  * read back from storage -- flushed, then evicted from the page cache --
  * and checked (not timed).  The first bad one fails the run.  A stop ends
  * it early: verified_bytes then says how much was checked. */
+static int verify_set(struct runner *r, struct repeat_result *rr, char *err);
+
 static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 {
 	const union optval *v = r->run->v;
@@ -650,6 +671,8 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	int fd, rc = 0;
 	uint64_t checked;
 
+	if (r->nset)
+		return verify_set(r, rr, err);
 	/* a buffered descriptor of the same file, whatever the run's flags */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", r->w[0].eng.fd);
 	fd = open(proc, O_RDONLY | O_CLOEXEC);
@@ -695,6 +718,76 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		return err_set(err, "%s: %s", path, why);
 	}
 	return 0;
+}
+
+/* verify=after of a file set: each file flushed and evicted, then every unit
+ * of every worker's share read back from its file (buffered descriptors of
+ * the set's files) and checked at its set offset, which is what its data was
+ * made from (io/fileset.h).  A bad block is named by its file and offset in
+ * it. */
+static int verify_set(struct runner *r, struct repeat_result *rr, char *err)
+{
+	const union optval *v = r->run->v;
+	struct fileset_map m;
+	struct data_fault f;
+	struct pattern p;
+	char proc[64], path[PATH_MAX], line[ERR_MAX - PATH_MAX / 8];
+	unsigned char *buf = malloc(v[OPT_BS].u);
+	int *fds = calloc(r->nset, sizeof(int)), rc = 0;
+	unsigned k, file = 0;
+	uint64_t off, len, set_off = 0;
+	bool bad = false;
+
+	if (!buf || !fds) {
+		free(buf);
+		free(fds);
+		return err_set(err, "out of memory");
+	}
+	for (k = 0; k < r->nset && rc == 0; k++) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", r->set_fds[k]);
+		fds[k] = open(proc, O_RDONLY | O_CLOEXEC);
+		if (fds[k] < 0 || fdatasync(fds[k]) < 0 ||
+		    (errno = posix_fadvise(fds[k], 0, 0, POSIX_FADV_DONTNEED)) != 0)
+			rc = err_set(err, "%s: verify: %s", set_path(r, k, path), strerror(errno));
+	}
+	fileset_map_init(&m, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
+			 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u, fds);
+	rr->verified_bytes = 0;
+	for (unsigned t = 0; t < r->nw && rc == 0 && !bad; t++) {
+		uint64_t first, end;
+
+		worker_range(r, t, &first, &end);
+		units_pattern(r, first, end, &p);
+		while (rc == 0 && !bad && !*r->stop && pattern_next(&p, &off, &len)) {
+			ssize_t got;
+
+			file = fileset_map(&m, off, &set_off);
+			if (v[OPT_OP].u == OP_READWRITE &&
+			    data_draw_percent(&r->gen, set_off) < v[OPT_RWMIXREAD].u)
+				continue;
+			got = pread(fds[file], buf, len, (off_t)(set_off - (uint64_t)file * m.size));
+			if (got != (ssize_t)len)
+				rc = err_set(err, "%s: verify: read at %llu: %s", set_path(r, file, path),
+					     (unsigned long long)(set_off - (uint64_t)file * m.size),
+					     got < 0 ? strerror(errno) : "short read");
+			else if (!data_check(&r->gen, buf, len, set_off, &f))
+				bad = true;
+			else
+				rr->verified_bytes += len;
+		}
+	}
+	for (k = 0; k < r->nset; k++)
+		if (fds[k] > 0)
+			close(fds[k]);
+	free(fds);
+	free(buf);
+	if (bad) {
+		data_fault_describe(&f, line, sizeof(line));
+		return err_set(err, "%s: verify found a bad block (offsets in the set, file %u "
+				    "starting at %llu): %s", set_path(r, file, path), file,
+			       (unsigned long long)file * m.size, line);
+	}
+	return rc;
 }
 
 /* Each rank verifies its own share: the bytes checked are summed over the
