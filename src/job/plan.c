@@ -393,6 +393,13 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 				    "or lower nrfiles (job '%s')", where, n, n,
 			       (unsigned long long)rl.rlim_cur, FILESET_FD_SPARE,
 			       (unsigned long long)n + FILESET_FD_SPARE, job->name);
+	if (fsize->n && size->n && size->v[0].u != fsize->v[0].u * n) {
+		job_where(jf, job, OPT_SIZE, where, sizeof(where));
+		return err_set(err, "%s: size=%llu is not nrfiles=%u x filesize=%llu: give one of "
+				    "size (for all the files) and filesize (each) (job '%s')", where,
+			       (unsigned long long)size->v[0].u, n,
+			       (unsigned long long)fsize->v[0].u, job->name);
+	}
 	if (fsize->n) {
 		t->size = fsize->v[0].u;
 	} else if (size->n) {

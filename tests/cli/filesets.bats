@@ -176,3 +176,42 @@ preads() {
 	[ "$(json_get "$TESTDIR/m.json" 'd["runs"][0]["repeats"][0]["writes"]')" = "$w" ]
 	[ "$(json_get "$TESTDIR/m.json" 'd["runs"][0]["repeats"][0]["verified_bytes"]')" = $((w * 4096)) ]
 }
+
+@test "import: fio's nrfiles, filesize, directory, file_service_type and openfiles become a set with fio's file names" {
+	mkdir "$TESTDIR/d"
+	printf '[global]\nioengine=psync\nbs=4k\ndirectory=%s/d\n[loader]\nrw=randread\nnrfiles=8\nfilesize=16k\nfile_service_type=sequential\nopenfiles=8\n' "$TESTDIR" >"$TESTDIR/f.fio"
+	run "$IOSWEEP" import "$TESTDIR/f.fio" -o "$TESTDIR/f.ini"
+	[ "$status" -eq 0 ]
+	grep -qx 'nrfiles = 8' "$TESTDIR/f.ini"
+	grep -qx 'filesize = 16KiB' "$TESTDIR/f.ini"
+	grep -qx "directory = $TESTDIR/d" "$TESTDIR/f.ini"
+	grep -qx 'filename_format = $jobname.0.$filenum' "$TESTDIR/f.ini"
+	grep -qx 'file_service_type = sequential' "$TESTDIR/f.ini"
+	[[ "$output" == *"openfiles=8: nothing to translate"* ]]
+	run "$IOSWEEP" run "$TESTDIR/f.ini" -q --set repeat=1 -o json:"$TESTDIR/f.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/f.json" 'd["runs"][0]["repeats"][0]["bytes"]')" = 131072 ]
+	[ "$(ls "$TESTDIR/d" | sort | tr '\n' ' ')" = "loader.0.0 loader.0.1 loader.0.2 loader.0.3 loader.0.4 loader.0.5 loader.0.6 loader.0.7 " ]
+}
+
+@test "import: a filesize range, openfiles below nrfiles and a skewed file_service_type are refused" {
+	printf '[a]\nrw=read\nnrfiles=4\nfilesize=4k-16k\n' >"$TESTDIR/a.fio"
+	run "$IOSWEEP" import "$TESTDIR/a.fio"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"a.fio:4: filesize=4k-16k: a range of file sizes"* ]]
+	printf '[b]\nrw=read\nnrfiles=4\nfilesize=4k\nopenfiles=2\n' >"$TESTDIR/b.fio"
+	run "$IOSWEEP" import "$TESTDIR/b.fio"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"b.fio:5: openfiles=2: fio then closes and opens files during the run"* ]]
+	printf '[c]\nrw=read\nnrfiles=4\nfilesize=4k\nfile_service_type=zipf:1.2\n' >"$TESTDIR/c.fio"
+	run "$IOSWEEP" import "$TESTDIR/c.fio"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"c.fio:5: file_service_type=zipf:1.2: iosweep's file_service_type is roundrobin, sequential or random"* ]]
+}
+
+@test "a size other than nrfiles x filesize is refused" {
+	job s "[s]\nnrfiles = 4\nfilesize = 8k\nsize = 16k\n"
+	run "$IOSWEEP" check "$TESTDIR/s.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"s.ini:4: size=16384 is not nrfiles=4 x filesize=8192"* ]]
+}
