@@ -414,12 +414,20 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 		return err_set(err, "%s: job '%s' needs filesize (bytes per file) or size (for "
 				    "all %u files)", where, job->name, n);
 	}
+	char trimmed[PATH_MAX];
+	size_t len = strlen(dir);
+
+	/* directory=/data/ is /data (check_name refuses a file name ending in '/') */
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	snprintf(trimmed, sizeof(trimmed), "%.*s", (int)len, dir);
 	if (dirv->n) {
 		job_where(jf, job, OPT_DIRECTORY, where, sizeof(where));
-		if (check_name(where, dir, err) < 0)
+		if (check_name(where, trimmed, err) < 0)
 			return -1;
 	}
-	t->filename = fileset_template(dir, fmt->n ? fmt->v[0].s : option_table[OPT_FILENAME_FORMAT].def,
+	t->filename = fileset_template(strcmp(trimmed, "/") ? trimmed : "",
+				       fmt->n ? fmt->v[0].s : option_table[OPT_FILENAME_FORMAT].def,
 				       job->name);
 	if (!t->filename)
 		return err_set(err, "out of memory");
@@ -450,7 +458,7 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 				return err_set(err, "%s: %s: %s", where, path,
 					       errno == EINVAL ? "not a regular file" : strerror(errno));
 			all = false;
-			if ((k == 0 || !any) && check_creatable(where, path, err) < 0)
+			if (check_creatable(where, path, err) < 0)
 				return -1;
 			continue;
 		}

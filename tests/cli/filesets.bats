@@ -136,9 +136,9 @@ preads() {
 	[[ "$output" == *"d.ini:2: nrfiles=2 names its files by directory and filename_format: remove filename"* ]]
 }
 
-@test "directory and filename_format name the files" {
+@test "directory (a trailing slash or not) and filename_format name the files" {
 	mkdir "$TESTDIR/d"
-	job s "[s]\nnrfiles = 2\nfilesize = 8k\ndirectory = $TESTDIR/d\nfilename_format = part-\$filenum-of-\$jobname\nrepeat = 1\ncache = keep\n"
+	job s "[s]\nnrfiles = 2\nfilesize = 8k\ndirectory = $TESTDIR/d/\nfilename_format = part-\$filenum-of-\$jobname\nrepeat = 1\ncache = keep\n"
 	run "$IOSWEEP" run "$TESTDIR/s.ini" -q
 	[ "$status" -eq 0 ]
 	[ "$(stat -c %s "$TESTDIR/d/part-0-of-s")" = 8192 ]
@@ -214,4 +214,21 @@ preads() {
 	run "$IOSWEEP" check "$TESTDIR/s.ini"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"s.ini:4: size=16384 is not nrfiles=4 x filesize=8192"* ]]
+}
+
+@test "a symbolic link at a set's file name is refused, whether it points somewhere or nowhere" {
+	printf 'mine' >"$TESTDIR/mine"
+	ln -s "$TESTDIR/mine" "$TESTDIR/s.1"
+	job s "[s]\nnrfiles = 3\nfilesize = 8k\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"s.ini:2: $TESTDIR/s.1 exists and iosweep did not make it"* ]]
+	rm "$TESTDIR/s.1"
+	ln -s "$TESTDIR/nowhere" "$TESTDIR/s.2"
+	run "$IOSWEEP" run "$TESTDIR/s.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"s.ini:2: $TESTDIR/s.2 is a symbolic link to a file that does not exist"* ]]
+	[ "$(cat "$TESTDIR/mine")" = mine ]
+	[ ! -e "$TESTDIR/nowhere" ]
+	[ ! -e "$TESTDIR/s.0" ]
 }
