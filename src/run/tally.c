@@ -120,6 +120,12 @@ static void tally_dirty(struct runner *r, struct tally *tl)
 	if (!r->writes)
 		return;
 	dirty = cache_dirty_bytes(r->w[0].eng.fd, r->run->v[OPT_SIZE].u, &system_wide);
+	/* a file set: every file's (system_wide: the whole system's, once) */
+	for (unsigned k = 1; dirty >= 0 && !system_wide && k < r->nset; k++) {
+		int64_t more = cache_dirty_bytes(r->set_fds[k], r->run->v[OPT_SIZE].u, &system_wide);
+
+		dirty = more < 0 || system_wide ? more : dirty + more;
+	}
 	if (!dist_counts_cached_copy(r->run, system_wide))
 		return;
 	tl->add.dirty = dirty < 0 ? 0 : (uint64_t)dirty;
