@@ -36,7 +36,7 @@ run() { # NAME JOB [--set ...]
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(sparse-time-to-end sparse-time-to-end-drop buffer-size-cold
-	cached-random-vs-sequential sum-integers commit-check write-cache-lie write-allocation)
+	cached-random-vs-sequential sum-integers commit-check write-cache-lie write-allocation dataset)
 for name in "${names[@]}"; do
 	case $name in
 	sparse-time-to-end) run "$name" jobs/sparse-time-to-end.ini --set size=4g ;;
@@ -49,6 +49,7 @@ for name in "${names[@]}"; do
 	commit-check) run "$name" jobs/commit-check.ini --set size=4m ;;
 	write-cache-lie) run "$name" jobs/write-cache-lie.ini --set size=512m ;;
 	write-allocation) run "$name" jobs/write-allocation.ini --set size=256m ;;
+	dataset) run "$name" jobs/dataset.ini ;;
 	*) echo "unknown experiment '$name'" >&2; exit 2 ;;
 	esac
 done
@@ -57,4 +58,5 @@ if [ "${KEEP:-0}" != 1 ]; then
 	rm -f "$DIR/iosweep-sparse.dat" "$DIR/iosweep-bufsize.dat" "$DIR/iosweep-cached.dat" \
 		"$DIR/iosweep-ints.txt" "$DIR/iosweep-commit.dat" "$DIR/iosweep-wcache.dat" \
 		"$DIR/iosweep-walloc.dat"
+	rm -f "$DIR"/dataset.[0-9]*
 fi

@@ -655,11 +655,105 @@ static int finish_bs(struct fio_state *st, char *err)
 /* The state of a job, as iosweep options. */
 /* The job's file (filename, directory, or iosweep's own) and size, and
  * its writes; *size and *ios as job_size() says. */
+/* A file set (nrfiles > 1): fio's files, in directory, named by
+ * filename_format (fio's default $jobname.$jobnum.$filenum, with $jobnum 0:
+ * one copy of the job), each filesize bytes or size / nrfiles; every file
+ * read once per repeat.  *size is the set's bytes, *ios 0. */
+static int finish_set(struct import *im, struct fio_state *st, struct import_job *ij,
+		      const char *job_at, uint64_t *size, uint64_t *ios, char *err)
+{
+	const char *fmt = st->name_format ? st->name_format : "$jobname.$jobnum.$filenum";
+	char *dir = NULL, *name = NULL, *at;
+	uint64_t each = st->filesize ? st->filesize : st->size / st->nrfiles;
+	int rc = 0;
+
+	*ios = 0;
+	if (st->filename)
+		return setting_bad(st->filename_at, err, "fio's nrfiles=%llu files named by one "
+				   "filename; iosweep names a set's files by directory and "
+				   "filename_format: leave filename out",
+				   (unsigned long long)st->nrfiles);
+	if (st->size_pct)
+		return setting_bad(st->size_at, err, "a percentage of a file set's files");
+	if (!each)
+		return err_set(err, "%s: job '%s': nrfiles=%llu needs filesize or a size of at "
+				    "least a byte a file", job_at, st->job->name,
+			       (unsigned long long)st->nrfiles);
+	if (st->size && st->filesize && st->size != st->filesize * st->nrfiles)
+		return setting_bad(st->size_at, err, "fio does size bytes of I/O over %llu files of "
+				   "filesize=%llu; iosweep reads each file of a set once a repeat: "
+				   "give size=%llu or leave it out", (unsigned long long)st->nrfiles,
+				   (unsigned long long)st->filesize,
+				   (unsigned long long)(st->filesize * st->nrfiles));
+	if (st->number_ios)
+		return err_set(err, "%s: job '%s': number_ios with nrfiles: iosweep reads each file "
+				    "of a set once a repeat", job_at, st->job->name);
+	if (st->openfiles_at && st->openfiles < st->nrfiles)
+		return setting_bad(st->openfiles_at, err, "fio then closes and opens files during the "
+				   "run; iosweep opens every file of a set before it (give "
+				   "openfiles=%llu or leave it out)", (unsigned long long)st->nrfiles);
+	if (st->openfiles_at &&
+	    setting_note(im, st->openfiles_at, NULL, "nothing to translate: iosweep opens every "
+			 "file of a set before the run, as fio does with openfiles >= nrfiles") < 0)
+		return err_set(err, "out of memory");
+	name = strdup(fmt);
+	while (name && (at = strstr(name, "$jobnum")) != NULL) {
+		char *next;
+
+		if (asprintf(&next, "%.*s0%s", (int)(at - name), name, at + strlen("$jobnum")) < 0)
+			next = NULL;
+		free(name);
+		name = next;
+	}
+	if (!name)
+		return err_set(err, "out of memory");
+	if (st->directory) {
+		dir = strdup(st->directory);
+		if (!dir || (dir[0] != '/' && absolute_path(im, st, &dir, err) < 0)) {
+			free(dir);
+			free(name);
+			return dir ? -1 : err_set(err, "out of memory");
+		}
+		rc |= set_val(ij, OPT_DIRECTORY, "%s", dir);
+	} else {
+		rc |= setting_note(im, st->nrfiles_at, NULL, "no directory: fio would lay out the "
+				   "files in the current directory; iosweep makes them in "
+				   "${IOSWEEP_DIR:-/var/tmp}");
+	}
+	rc |= set_val(ij, OPT_NRFILES, "%llu", (unsigned long long)st->nrfiles);
+	rc |= set_size(ij, OPT_FILESIZE, each);
+	rc |= set_val(ij, OPT_FILENAME_FORMAT, "%s", name);
+	if (st->service)
+		rc |= set_val(ij, OPT_FILE_SERVICE_TYPE, "%s", st->service);
+	if (st->service && strcmp(st->service, "random") == 0)
+		rc |= setting_note(im, st->service_at, NULL, "translated with a difference: fio "
+				   "draws each I/O's file at random; iosweep serves every file once "
+				   "in each round of nrfiles I/Os, in a seeded shuffle");
+	free(dir);
+	free(name);
+	if (rc < 0)
+		return err_set(err, "out of memory");
+	*size = each * st->nrfiles;
+	return finish_writes(im, st, ij, NULL, job_at, err);
+}
+
 static int finish_file(struct import *im, struct fio_state *st, struct import_job *ij,
 		       const char *job_at, uint64_t *size, uint64_t *ios, char *err)
 {
 	char *path = NULL;
 	int rc = 0;
+
+	if (st->nrfiles > 1)
+		return finish_set(im, st, ij, job_at, size, ios, err);
+	for (int k = 0; k < 3 && rc == 0; k++) {
+		const struct fio_setting *at = k == 0 ? st->service_at
+					       : k == 1 ? st->name_format_at : st->openfiles_at;
+
+		if (at)
+			rc = setting_note(im, at, NULL, "irrelevant: one file (nrfiles=1)");
+	}
+	if (rc < 0)
+		return err_set(err, "out of memory");
 
 	if (st->filename && st->directory && st->filename[0] != '/')
 		rc = asprintf(&path, "%s/%s", st->directory, st->filename);

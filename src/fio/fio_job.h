@@ -63,6 +63,11 @@ struct fio_state {
 	const char *ss;
 	uint64_t ss_dur_us, ss_ramp_us, ss_interval_us;
 	const struct fio_setting *ss_at, *ss_dur_at;
+	/* a file set: nrfiles, file_service_type (iosweep's word), openfiles,
+	 * filename_format ($jobnum made 0) */
+	uint64_t nrfiles, openfiles;
+	const char *service, *name_format;
+	const struct fio_setting *nrfiles_at, *openfiles_at, *service_at, *name_format_at;
 };
 
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */

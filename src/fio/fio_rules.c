@@ -595,11 +595,55 @@ static int h_nrfiles(struct fio_state *st, const struct fio_setting *s, char *er
 {
 	uint64_t v;
 
-	(void)st;
 	if (value_int(s, &v, err) < 0)
 		return -1;
-	if (v != 1)
-		return setting_bad(s, err, "iosweep reads one file per job");
+	if (v == 0 || v > FILESET_MAX)
+		return setting_bad(s, err, "iosweep takes 1 to %d files", FILESET_MAX);
+	st->nrfiles = v;
+	st->nrfiles_at = s;
+	return 0;
+}
+
+/* fio's roundrobin, sequential and random; "roundrobin:N" (N I/Os to a file
+ * before the next) and the skewed choices (zipf, pareto, normal, gauss) are
+ * not iosweep's. */
+static int h_file_service_type(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	for (int k = 0; fileset_service_names[k]; k++)
+		if (strcmp(s->value, fileset_service_names[k]) == 0) {
+			st->service = fileset_service_names[k];
+			st->service_at = s;
+			return 0;
+		}
+	return setting_bad(s, err, "iosweep's file_service_type is roundrobin, sequential or "
+			   "random, one I/O to a file at a time");
+}
+
+/* openfiles: fio keeps at most that many files open; iosweep opens every
+ * file of a set before the run, which is fio's when openfiles >= nrfiles
+ * (checked in finish_file, where nrfiles is known). */
+static int h_openfiles(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (value_int(s, &st->openfiles, err) < 0)
+		return -1;
+	st->openfiles_at = s;
+	return 0;
+}
+
+/* filename_format: fio's $jobname and $filenum are iosweep's; $jobnum is 0
+ * (one copy of a job: numjobs becomes threads); $clientuid is not. */
+static int h_filename_format(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	if (strstr(s->value, "$clientuid"))
+		return setting_bad(s, err, "iosweep has no $clientuid (it runs no fio clients)");
+	if (strchr(s->value, '/'))
+		return setting_bad(s, err, "a '/' in the format: put the directory in 'directory'");
+	st->name_format = s->value;
+	st->name_format_at = s;
 	return 0;
 }
 
@@ -761,7 +805,8 @@ static const struct {
 	FN(FH_OFFSET, h_offset), FN(FH_ORDER, h_order), FN(FH_KB_BASE, h_kb_base),
 	FN(FH_RATE, h_rate), FN(FH_RATE_PROCESS, h_rate_process),
 	FN(FH_DISTRIBUTION, h_distribution), FN(FH_PERCENTAGE_RANDOM, h_percentage_random),
-	FN(FH_NRFILES, h_nrfiles), FN(FH_VERIFY, h_verify), FLAG(FH_DO_VERIFY, do_verify),
+	FN(FH_NRFILES, h_nrfiles), FN(FH_FILE_SERVICE_TYPE, h_file_service_type),
+	FN(FH_OPENFILES, h_openfiles), FN(FH_FILENAME_FORMAT, h_filename_format), FN(FH_VERIFY, h_verify), FLAG(FH_DO_VERIFY, do_verify),
 	FN(FH_VERIFY_ONLY, h_verify_only), FN(FH_PATTERN, h_pattern), FN(FH_RWMIX, h_rwmix),
 	FN(FH_COUNT, h_count), FLAG(FH_END_FSYNC, end_fsync),
 	FLAG(FH_FSYNC_ON_CLOSE, fsync_on_close), FN(FH_SYNC, h_sync),

@@ -149,6 +149,7 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 		e->units[k].idx = k;
 		e->units[k].dir = e->dir;
 		e->units[k].buf = e->bufs + (size_t)k * (size_t)e->bs;
+		e->units[k].fd = e->fd;
 	}
 	if (ops->setup && ops->setup(e, err) < 0)
 		return -1;
@@ -207,6 +208,8 @@ int ioloop_advise(struct io_worker *w, char *err)
 	if (e->direct || e->hint == HINT_NONE)
 		return 0;
 	rc = posix_fadvise(e->fd, 0, 0, fadvise_advice(e->hint));
+	for (unsigned k = 0; rc == 0 && k < w->in.set.n; k++)
+		rc = posix_fadvise(w->in.set.fds[k], 0, 0, fadvise_advice(e->hint));
 	if (rc)
 		return err_set(err, "posix_fadvise: %s", strerror(rc));
 	return 0;
@@ -450,6 +453,16 @@ __attribute__((noinline)) static struct io_unit *flush_unit(struct loop *L, stru
 	return u;
 }
 
+/* A file set (io/fileset.h): the file the pattern's offset goes to, and
+ * the unit's offset made the set offset. */
+static inline void set_unit(const struct fileset_map *m, struct io_unit *u)
+{
+	unsigned file = fileset_map(m, u->off, &u->off);
+
+	u->fd = m->fds[file];
+	u->base = (uint64_t)file * m->size;
+}
+
 /* The next unit to queue: a remainder first, else a new one from the
  * pattern in a free unit; NULL when there is nothing to queue now. */
 __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io_worker *w,
@@ -470,6 +483,8 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 		return flush_unit(L, u);
 	if (L->exhausted || (w->rated ? !draw_due(w, L, u) : !draw(w, L, &u->off, &u->len)))
 		return NULL;
+	if (__builtin_expect(w->in.set.n != 0, 0))
+		set_unit(&w->in.set, u);
 	u->flush = false;
 	u->t_due = L->next_due;
 	L->nbegun++;
@@ -574,6 +589,11 @@ static void flush(struct io_worker *w, struct loop *L)
 		     : data_only      ? fdatasync(w->eng.fd)
 				      : fsync(w->eng.fd);
 	while (rc < 0 && errno == EINTR);
+	/* a file set: every file of it, one flush (the set's writes may be in any) */
+	for (unsigned k = 0; rc == 0 && k < w->in.set.n; k++)
+		do
+			rc = data_only ? fdatasync(w->in.set.fds[k]) : fsync(w->in.set.fds[k]);
+		while (rc < 0 && errno == EINTR);
 	t = now_ns();
 	if (t >= w->measure_ns) {
 		hist_record(w->flush_hist, t - t0);

@@ -40,6 +40,7 @@
 #include "io/consume.h"
 #include "io/data.h"
 #include "io/engines/engine.h"
+#include "io/fileset.h"
 #include "io/pattern.h"
 #include "io/series.h"
 #include "lib/hist.h"
@@ -76,6 +77,8 @@ struct io_inputs {
 	enum sync_kind sync;         /* none, end: one flush after the last unit; fsync,
 				      * fdatasync: every sync_every writes and at the end */
 	uint64_t sync_every;         /* UINT64_MAX: no flush in the loop */
+	struct fileset_map set;      /* a file set: which file each unit goes to; set.n == 0:
+				      * one file, e->fd */
 	bool sync_inflight;          /* sync_mode=inflight: the flush is a unit queued with
 				      * the others in flight (the engine's own, ENGINE_FLUSH_QUEUED),
 				      * not a call made once the queue has drained */

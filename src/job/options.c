@@ -15,6 +15,7 @@
 
 #include "io/cache.h"
 #include "io/distribution.h"
+#include "io/fileset.h"
 #include "io/engines/engine.h"
 #include "io/ioloop.h"
 #include "io/series.h"
@@ -52,6 +53,23 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_FILL] = { "fill", T_ENUM, false, false, "random", 0, 0, fill_names,
 		       "content of a created file (text: one integer 0-1000 per line); existing: "
 		       "a file of your own, never created" },
+	[OPT_NRFILES] = { "nrfiles", T_UINT, false, false, "1", 1, FILESET_MAX, NULL,
+			  "files in the job's file set (fio's nrfiles); above 1, iosweep makes "
+			  "them in directory, named by filename_format, each filesize bytes" },
+	[OPT_FILESIZE] = { "filesize", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL,
+			   "nrfiles > 1: bytes per file (default size / nrfiles)" },
+	[OPT_DIRECTORY] = { "directory", T_PATH, false, false, NULL, 0, 0, NULL,
+			    "nrfiles > 1: where the set's files are (default "
+			    "${IOSWEEP_DIR:-/var/tmp})" },
+	[OPT_FILENAME_FORMAT] = { "filename_format", T_TEXT, false, false, "$jobname.$filenum", 0,
+				  0, NULL,
+				  "nrfiles > 1: the name of each file of the set; $jobname is the "
+				  "job's name, $filenum the file's number from 0" },
+	[OPT_FILE_SERVICE_TYPE] = { "file_service_type", T_ENUM, true, false, "roundrobin", 0, 0,
+				    fileset_service_names,
+				    "nrfiles > 1: which file each I/O goes to; roundrobin: the next "
+				    "file each I/O; sequential: each file done before the next; "
+				    "random: a seeded shuffle of the files every nrfiles I/Os" },
 	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL,
 		     "bytes per read" },
 	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL,

@@ -19,6 +19,7 @@
 #include "io/engines/engine.h"
 #include "io/ioloop.h"
 #include "io/pattern.h"
+#include "io/fileset.h"
 #include "io/prepare.h"
 
 enum opt_type {
@@ -33,7 +34,8 @@ enum opt_type {
 
 /* Same order as the table in options.c. */
 enum opt_id {
-	OPT_FILENAME, OPT_SIZE, OPT_FILL, OPT_BS, OPT_SPACING, OPT_PATTERN, OPT_COUNT,
+	OPT_FILENAME, OPT_SIZE, OPT_FILL, OPT_NRFILES, OPT_FILESIZE, OPT_DIRECTORY,
+	OPT_FILENAME_FORMAT, OPT_FILE_SERVICE_TYPE, OPT_BS, OPT_SPACING, OPT_PATTERN, OPT_COUNT,
 	OPT_RANDOM_DISTRIBUTION,
 	OPT_SEED, OPT_ENGINE, OPT_IODEPTH, OPT_FIXEDBUFS, OPT_REGISTERFILES, OPT_SQTHREAD_POLL,
 	OPT_HIPRI, OPT_NOWAIT, OPT_CACHE, OPT_HINT, OPT_THREADS, OPT_CONSUME,
@@ -74,6 +76,13 @@ union optval {
 	uint64_t u;    /* T_SIZE, T_UINT, T_DURATION (ns), T_ENUM (index) */
 	const char *s; /* T_PATH, T_TEXT, T_JOB */
 };
+
+/* The bytes a run's pattern covers: its file, or its file set laid end to
+ * end (size is then each file's: io/fileset.h). */
+static inline uint64_t run_set_bytes(const union optval *v)
+{
+	return v[OPT_SIZE].u * v[OPT_NRFILES].u;
+}
 
 struct option_def {
 	const char *name;

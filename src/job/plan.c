@@ -21,12 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/cache.h"
 #include "io/data.h"
 #include "io/engines/engine.h"
+#include "io/fileset.h"
 #include "io/ioloop.h"
 #include "io/pattern.h"
 #include "io/prepare.h"
@@ -298,6 +300,31 @@ static uint64_t run_allocates(const struct run *r)
 	return most < size ? most : size;
 }
 
+static unsigned job_nrfiles(const struct job *job);
+
+/* A file set that is written: room for need bytes in each file, less what
+ * its files hold already. */
+static int set_space(const struct jobfile *jf, const struct job *job, const struct target *t,
+		     uint64_t need, char *err)
+{
+	char path[PATH_MAX], where[300], why[ERR_MAX];
+	uint64_t want = 0;
+	struct stat st;
+
+	for (unsigned k = 0; k < job_nrfiles(job); k++) {
+		uint64_t have = 0;
+
+		if (fileset_path(t->filename, k, path, sizeof(path)) == 0 && stat(path, &st) == 0)
+			have = (uint64_t)st.st_blocks * 512;
+		want += need > have ? need - have : 0;
+	}
+	if (fileset_path(t->filename, 0, path, sizeof(path)) < 0 || !want ||
+	    wtarget_space(path, want, why) == 0)
+		return 0;
+	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
+	return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+}
+
 /* Is there room for what the job's runs (n of them at runs) will allocate?
  * An existing file gives back what it holds when it is emptied. */
 static int check_space(const struct jobfile *jf, const struct job *job, const struct target *t,
@@ -315,6 +342,8 @@ static int check_space(const struct jobfile *jf, const struct job *job, const st
 
 		need = a > need ? a : need;
 	}
+	if (job_nrfiles(job) > 1)
+		return set_space(jf, job, t, need, err);
 	if (!t->new_file && stat(t->filename, &st) == 0)
 		have = (uint64_t)st.st_blocks * 512;
 	if (!t->new_file && !alloc_only && have >= need)
@@ -328,6 +357,178 @@ static int check_space(const struct jobfile *jf, const struct job *job, const st
 	return 0;
 }
 
+static unsigned job_nrfiles(const struct job *job)
+{
+	return job->opt[OPT_NRFILES].n ? (unsigned)job->opt[OPT_NRFILES].v[0].u : 1;
+}
+
+/*
+ * A file set (nrfiles > 1, io/fileset.h): its files are named by directory
+ * and filename_format, each filesize bytes (or size / nrfiles).  Every file
+ * of it is iosweep's: one that exists must have iosweep's record, all of
+ * them the same fill and seed; the missing ones are made as a single file
+ * is (prepare.h).  t->filename is the set's path template.
+ */
+static int resolve_set(const struct plan *plan, const struct job *job, struct target *t,
+		       char *err)
+{
+	const struct jobfile *jf = plan->jf;
+	const struct job_value *size = &job->opt[OPT_SIZE], *fsize = &job->opt[OPT_FILESIZE];
+	const struct job_value *dirv = &job->opt[OPT_DIRECTORY], *fmt = &job->opt[OPT_FILENAME_FORMAT];
+	unsigned n = job_nrfiles(job);
+	const char *env = getenv("IOSWEEP_DIR");
+	const char *dir = dirv->n ? dirv->v[0].s : env && *env ? env : "/var/tmp";
+	char where[300], path[PATH_MAX], why[ERR_MAX];
+	bool alloc_only, any = false, all = true;
+	struct rlimit rl;
+
+	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
+	if (job->opt[OPT_FILENAME].n)
+		return err_set(err, "%s: nrfiles=%u names its files by directory and "
+				    "filename_format: remove filename (job '%s')", where, n, job->name);
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)n + FILESET_FD_SPARE > rl.rlim_cur)
+		return err_set(err, "%s: nrfiles=%u keeps %u files open, and the open-file limit "
+				    "(ulimit -n) is %llu with %d kept for the rest: raise it to %llu "
+				    "or lower nrfiles (job '%s')", where, n, n,
+			       (unsigned long long)rl.rlim_cur, FILESET_FD_SPARE,
+			       (unsigned long long)n + FILESET_FD_SPARE, job->name);
+	if (fsize->n && size->n && size->v[0].u != fsize->v[0].u * n) {
+		job_where(jf, job, OPT_SIZE, where, sizeof(where));
+		return err_set(err, "%s: size=%llu is not nrfiles=%u x filesize=%llu: give one of "
+				    "size (for all the files) and filesize (each) (job '%s')", where,
+			       (unsigned long long)size->v[0].u, n,
+			       (unsigned long long)fsize->v[0].u, job->name);
+	}
+	if (fsize->n) {
+		t->size = fsize->v[0].u;
+	} else if (size->n) {
+		t->size = size->v[0].u / n;
+		if (!t->size) {
+			job_where(jf, job, OPT_SIZE, where, sizeof(where));
+			return err_set(err, "%s: size=%llu is less than a byte for each of nrfiles=%u "
+					    "files: give filesize (job '%s')", where,
+				       (unsigned long long)size->v[0].u, n, job->name);
+		}
+	} else {
+		return err_set(err, "%s: job '%s' needs filesize (bytes per file) or size (for "
+				    "all %u files)", where, job->name, n);
+	}
+	char trimmed[PATH_MAX];
+	size_t len = strlen(dir);
+
+	/* directory=/data/ is /data (check_name refuses a file name ending in '/') */
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	snprintf(trimmed, sizeof(trimmed), "%.*s", (int)len, dir);
+	if (dirv->n) {
+		job_where(jf, job, OPT_DIRECTORY, where, sizeof(where));
+		if (check_name(where, trimmed, err) < 0)
+			return -1;
+	}
+	t->filename = fileset_template(strcmp(trimmed, "/") ? trimmed : "",
+				       fmt->n ? fmt->v[0].s : option_table[OPT_FILENAME_FORMAT].def,
+				       job->name);
+	if (!t->filename)
+		return err_set(err, "out of memory");
+	job_where(jf, job, fmt->n ? OPT_FILENAME_FORMAT : OPT_NRFILES, where, sizeof(where));
+	if (!fileset_template_distinct(t->filename, n))
+		return err_set(err, "%s: filename_format '%s' gives all %u files of the set one name "
+				    "(%s): put $filenum in the file's name (job '%s')", where,
+			       fmt->n ? fmt->v[0].s : "", n, t->filename, job->name);
+	job_where(jf, job, dirv->n ? OPT_DIRECTORY : OPT_NRFILES, where, sizeof(where));
+	for (unsigned k = 0; k < n; k++) {
+		struct prepare_record rec;
+		uint64_t have;
+		bool blockdev;
+		int rc;
+
+		if (fileset_path(t->filename, k, path, sizeof(path)) < 0)
+			return err_set(err, "%s: the set's file names are too long (%s)", where,
+				       t->filename);
+		/* a set that is written: each file passes the one consent check (wtarget.h) */
+		if (job_writes(job, &alloc_only)) {
+			enum wtarget_kind kind;
+
+			if (wtarget_check(path, NULL, NULL, &kind, why) < 0)
+				return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+		}
+		if (plan_file_size(path, &have, &blockdev) < 0) {
+			if (errno != ENOENT)
+				return err_set(err, "%s: %s: %s", where, path,
+					       errno == EINVAL ? "not a regular file" : strerror(errno));
+			all = false;
+			if (check_creatable(where, path, err) < 0)
+				return -1;
+			continue;
+		}
+		rc = blockdev ? 0 : prepare_record_read(path, &rec, why);
+		if (rc < 0)
+			return err_set(err, "%s: %s", where, why);
+		if (rc == 0)
+			return err_set(err, "%s: %s exists and iosweep did not make it: a file set is "
+					    "made of iosweep's files only (remove it, or choose another "
+					    "directory or filename_format) (job '%s')", where, path,
+				       job->name);
+		if (rec.size < t->size || have < t->size)
+			return err_set(err, "%s: %s was made with %llu bytes, fewer than the set's "
+					    "%llu per file: remove the set's files to have them made "
+					    "again (job '%s')", where, path, (unsigned long long)rec.size,
+				       (unsigned long long)t->size, job->name);
+		if (any && (rec.fill != t->record.fill || rec.seed != t->record.seed))
+			return err_set(err, "%s: the set's files were made with different fills or "
+					    "seeds (%s): remove them to have them made again (job '%s')",
+				       where, path, job->name);
+		if (!any)
+			t->record = rec;
+		any = true;
+		t->written |= rec.written;
+	}
+	t->exists = all;
+	t->recorded = any;
+	t->have = t->size;
+	if (fileset_path(t->filename, 0, path, sizeof(path)) == 0)
+		t->evictable = cache_evict_obstacle(path, why, sizeof(why)) != CACHE_CANNOT_EVICT;
+	t->seen = true; /* its evictability is known: nothing else in the plan shares it */
+	return 0;
+}
+
+/* What a file set's runs cannot do (yet), said before anything runs. */
+static int check_set_run(const struct jobfile *jf, const struct run *r,
+			 const struct engine_ops *e, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	char where[300];
+
+	if (v[OPT_NRFILES].u <= 1)
+		return 0;
+	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
+	if (e->flags & ENGINE_MAPPED)
+		return err_set(err, "%s: engine=%s maps one file, and nrfiles=%llu is a set: use "
+				    "engine=sync, psync2, aio or uring (job '%s')", where, e->name,
+			       (unsigned long long)v[OPT_NRFILES].u, job->name);
+	if (v[OPT_REGISTERFILES].u == FLAG_ON)
+		return err_set(err, "%s: registerfiles=1 registers one file, and nrfiles=%llu is a "
+				    "set: use registerfiles=0 (job '%s')", where,
+			       (unsigned long long)v[OPT_NRFILES].u, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS)
+		return err_set(err, "%s: consume=ints sums one file of text, and nrfiles=%llu is a "
+				    "set: use consume=checksum, which covers every file (job '%s')",
+			       where, (unsigned long long)v[OPT_NRFILES].u, job->name);
+	if (v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT)
+		return err_set(err, "%s: sync_mode=inflight queues a flush of one file, and "
+				    "nrfiles=%llu is a set: use sync_mode=drain, which flushes every "
+				    "file (job '%s')", where, (unsigned long long)v[OPT_NRFILES].u,
+			       job->name);
+	if (v[OPT_SIZE].u % v[OPT_BS].u || v[OPT_SPACING].u != v[OPT_BS].u)
+		return err_set(err, "%s: the set's files (%llu bytes each) must be whole blocks of "
+				    "bs=%llu, read densely (no spacing), so that no I/O spans two "
+				    "files (job '%s')", where, (unsigned long long)v[OPT_SIZE].u,
+			       (unsigned long long)v[OPT_BS].u, job->name);
+	return 0;
+}
+
 static int resolve_target(const struct plan *plan, const struct job *job, struct target *t,
 			  const struct names *known, char *err)
 {
@@ -338,6 +539,8 @@ static int resolve_target(const struct plan *plan, const struct job *job, struct
 	int rc;
 
 	memset(t, 0, sizeof(*t));
+	if (job_nrfiles(job) > 1)
+		return resolve_set(plan, job, t, err);
 	job_where(jf, job, name->n ? OPT_FILENAME : OPT_SIZE, where, sizeof(where));
 	if (!name->n) {
 		if (!size->n)
@@ -487,7 +690,7 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		.verify = v[OPT_VERIFY].u == VERIFY_AFTER,
 	};
 
-	pattern_init(&share, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+	pattern_init(&share, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, units);
 	shape.span = pattern_span(&share, &first);
 	shape.span_off = first;
@@ -715,7 +918,7 @@ static int check_distribution(const struct jobfile *jf, const struct run *r, cha
 					"or random-replace)", where, d->v[k].s, job->name);
 	if (!skewed(v))
 		return 0;
-	pattern_init(&p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+	pattern_init(&p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, 0);
 	if (pattern_skew(&p, v[OPT_RANDOM_DISTRIBUTION].s, why) < 0)
 		return FAIL_AT(OPT_RANDOM_DISTRIBUTION, "%s: random_distribution: %s (job '%s')",
@@ -1092,9 +1295,9 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			r.v[OPT_CACHE].u = CACHE_KEEP;
 		r.v[OPT_SIZE].u = t->size;
 		r.v[OPT_FILENAME].s = t->filename;
-		r.reads = pattern_reads(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
+		r.reads = pattern_reads(r.v[OPT_PATTERN].u, run_set_bytes(r.v), r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
-		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, t->size, r.v[OPT_BS].u,
+		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, run_set_bytes(r.v), r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
 		if (cannot_run_together(job, &r, e, what, sizeof(what))) {
@@ -1103,7 +1306,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 				return -1;
 			continue;
 		}
-		if (apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
+		if (check_set_run(jf, &r, e, err) < 0 ||
+		    apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
 		    check_run(jf, &r, err) < 0 || check_watch_ranks(plan, jf, &r, err) < 0 ||
 		    check_memory(plan, jf, &r, err) < 0 ||
 		    add_total(plan, jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
@@ -1392,7 +1596,7 @@ static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 	}
 	/* only the draw is needed: zero data has no pool to allocate */
 	(void)data_gen_init(&g, DATA_ZERO, 0, v[OPT_SEED].u, err);
-	pattern_init(&p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+	pattern_init(&p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, r->reads);
 	(void)pattern_skew(&p, v[OPT_RANDOM_DISTRIBUTION].s, err); /* checked: check_distribution */
 	while (pattern_next(&p, &off, &len)) {

@@ -35,8 +35,8 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 		limited |= run->v[OPT_RUNTIME].u != 0;
 		if (!run->exists && !names_find(&seen, name)) {
 			names_add(&seen, name, (void *)run);
-			create += run->v[OPT_SIZE].u;
-			files++;
+			create += run_set_bytes(run->v);
+			files += run->v[OPT_NRFILES].u;
 		}
 	}
 	names_free(&seen);

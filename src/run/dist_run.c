@@ -44,6 +44,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <limits.h>
+
+#include "io/fileset.h"
 #include "lib/error.h"
 #include "run/dist.h"
 
@@ -64,6 +67,18 @@ static int create(const struct run *run, volatile atomic_int *stop,
 
 	if (run->blockdev)
 		return 0;
+	/* a file set: each of its files made as a single file is, in order */
+	for (unsigned k = 0; v[OPT_NRFILES].u > 1 && k < v[OPT_NRFILES].u; k++) {
+		char path[PATH_MAX];
+		int rc;
+
+		if (fileset_path(v[OPT_FILENAME].s, k, path, sizeof(path)) < 0)
+			return err_set(err, "%s: file name too long", v[OPT_FILENAME].s);
+		rc = prepare_file(path, v[OPT_SIZE].u, v[OPT_FILL].u, v[OPT_SEED].u, stop,
+				  progress, arg, err);
+		if (rc != 0 || k + 1 == v[OPT_NRFILES].u)
+			return rc;
+	}
 	return prepare_file(v[OPT_FILENAME].s, empty ? 0 : v[OPT_SIZE].u, v[OPT_FILL].u,
 			    v[OPT_SEED].u, stop, progress, arg, err);
 }
@@ -102,7 +117,12 @@ static const char *describe(const struct seen *s, char *buf, size_t n)
 /* Step 3: what this rank sees at the path is what rank 0 sees. */
 static int check(const struct run *run, char *err)
 {
+	char first[PATH_MAX];
 	const char *path = run->v[OPT_FILENAME].s;
+
+	/* a file set: its first file stands for it (the ranks made it alike) */
+	if (run->v[OPT_NRFILES].u > 1 && fileset_path(path, 0, first, sizeof(first)) == 0)
+		path = first;
 	struct seen mine, root;
 	uint64_t size = run->v[OPT_SIZE].u;
 	int rc = look(path, &mine, err);

@@ -31,6 +31,7 @@
 #include "io/consume.h"
 #include "io/devstat.h"
 #include "io/engines/engine.h"
+#include "io/fileset.h"
 #include "io/ioloop.h"
 #include "io/pattern.h"
 #include "io/prepare.h"
@@ -88,10 +89,10 @@ static unsigned run_knobs(const struct run *run, const struct engine_ops *e)
 /* A write run's file: opened for writing as wtarget.h allows (O_DSYNC or
  * O_SYNC for sync=dsync|osync, O_DIRECT for cache=direct), and still the
  * file the run began with. */
-static int open_for_writing(const struct runner *r, char *err)
+static int open_for_writing(const struct runner *r, const char *path, const struct prepare_id *id,
+			    char *err)
 {
 	const union optval *v = r->run->v;
-	const char *path = v[OPT_FILENAME].s;
 	int flags = (r->direct ? O_DIRECT : 0) | (v[OPT_SYNC].u == SYNC_DSYNC ? O_DSYNC : 0) |
 		    (v[OPT_SYNC].u == SYNC_OSYNC ? O_SYNC : 0);
 	struct stat st;
@@ -100,7 +101,7 @@ static int open_for_writing(const struct runner *r, char *err)
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_dev != r->id.dev || st.st_ino != r->id.ino) {
+	if (fstat(fd, &st) < 0 || st.st_dev != id->dev || st.st_ino != id->ino) {
 		close(fd);
 		return err_set(err, "%s was replaced during the run: it is no longer the file the "
 				    "run started with", path);
@@ -160,7 +161,7 @@ static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 	const union optval *v = r->run->v;
 	char err[ERR_MAX];
 
-	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
+	pattern_init(p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
 	(void)pattern_skew(p, v[OPT_RANDOM_DISTRIBUTION].s, err); /* the plan checked it */
 }
@@ -180,6 +181,14 @@ static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
 
 	worker_range(r, t, &first, &end);
 	units_pattern(r, first, end, p);
+}
+
+/* File k of the set: its path into buf (PATH_MAX). */
+static const char *set_path(const struct runner *r, unsigned k, char *buf)
+{
+	if (fileset_path(r->run->v[OPT_FILENAME].s, k, buf, PATH_MAX) < 0)
+		snprintf(buf, PATH_MAX, "%s", r->run->v[OPT_FILENAME].s);
+	return buf;
 }
 
 /* Opens the file and sets up one worker for the whole run (not timed). */
@@ -204,7 +213,10 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	worker_share(r, t, &share);
 	shape.span = pattern_span(&share, &shape.span_off);
 	/* read-only, O_DIRECT for cache=direct, and still the file the run began with */
-	shape.fd = r->writes ? open_for_writing(r, err) : prepare_open(v[OPT_FILENAME].s, v[OPT_CACHE].u == CACHE_DIRECT,
+	char path0[PATH_MAX];
+	const char *path = r->nset ? set_path(r, 0, path0) : v[OPT_FILENAME].s;
+
+	shape.fd = r->writes ? open_for_writing(r, path, &r->id, err) : prepare_open(path, v[OPT_CACHE].u == CACHE_DIRECT,
 							      v[OPT_BS].u, v[OPT_SPACING].u, &r->id, err);
 	if (shape.fd < 0)
 		return -1;
@@ -221,7 +233,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
 	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
 	if (r->w[t].in.interval_ns) {
-		r->w[t].series = series_alloc(t == 0 ? shape.fd : -1, v[OPT_SIZE].u, r->period_ns > 0);
+		r->w[t].series = series_alloc(t == 0 && !r->nset ? shape.fd : -1, v[OPT_SIZE].u, r->period_ns > 0);
 		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
 			return err_set(err, "out of memory for the series of %u threads", r->nw);
 		r->w[t].series->live = &r->snaps[t].live; /* for the progress line */
@@ -236,7 +248,56 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
 	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
 	r->w[t].in.sync_inflight = flushes && v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT;
+	if (r->nset)
+		fileset_map_init(&r->w[t].in.set, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
+				 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u,
+				 r->set_fds);
 	return 0;
+}
+
+/* A file set: every file identified and opened read-only before anything is
+ * timed, as the single file is (prepare.h), the descriptors shared by the
+ * workers.  Running out of descriptors says so with the limit. */
+static int set_open(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	char path[PATH_MAX];
+	struct rlimit rl;
+
+	r->set_fds = malloc(r->nset * sizeof(int));
+	r->set_ids = calloc(r->nset, sizeof(*r->set_ids));
+	if (!r->set_fds || !r->set_ids)
+		return err_set(err, "out of memory for a set of %u files", r->nset);
+	for (unsigned k = 0; k < r->nset; k++)
+		r->set_fds[k] = -1;
+	for (unsigned k = 0; k < r->nset; k++) {
+		set_path(r, k, path);
+		if (prepare_identify(path, &r->set_ids[k], err) < 0)
+			return -1;
+		r->set_ids[k].watch_content &= !r->writes; /* its own writes change it */
+		r->set_fds[k] = r->writes ? open_for_writing(r, path, &r->set_ids[k], err)
+				: prepare_open(path, r->direct, v[OPT_BS].u, v[OPT_SPACING].u,
+					       &r->set_ids[k], err);
+		if (r->set_fds[k] < 0 && errno == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+			return err_set(err, "%s: cannot open file %u of the set's %u: too many "
+					    "open files (ulimit -n is %llu: raise it, or lower "
+					    "nrfiles)", path, k + 1, r->nset,
+				       (unsigned long long)rl.rlim_cur);
+		if (r->set_fds[k] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void set_close(struct runner *r)
+{
+	for (unsigned k = 0; r->set_fds && k < r->nset; k++)
+		if (r->set_fds[k] >= 0)
+			close(r->set_fds[k]);
+	free(r->set_fds);
+	free(r->set_ids);
+	r->set_fds = NULL;
+	r->set_ids = NULL;
 }
 
 /* The totals, one of each of a worker's histograms: what the plan counts
@@ -322,8 +383,14 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	if (!r->done)
 		return err_set(err, "out of memory");
 	r->mine = r->done + (size_t)r->nw * (size_t)dist_size();
-	if (prepare_identify(v[OPT_FILENAME].s, &r->id, err) < 0)
+	if (v[OPT_NRFILES].u > 1) {
+		r->nset = (unsigned)v[OPT_NRFILES].u;
+		if (set_open(r, err) < 0)
+			return -1;
+		r->id = r->set_ids[0]; /* the workers' own descriptor is of file 0 */
+	} else if (prepare_identify(v[OPT_FILENAME].s, &r->id, err) < 0) {
 		return -1;
+	}
 	r->id.watch_content &= !r->writes; /* its own writes change what is watched */
 	/* a device is claimed (O_EXCL) before the first write, until the run ends */
 	if (r->writes && run->blockdev) {
@@ -333,14 +400,20 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 			return -1;
 		r->claimed = true;
 	}
-	uint64_t align = r->direct ? cache_logical_block_size(v[OPT_FILENAME].s) : 1;
+	char path0[PATH_MAX];
+	const char *first = r->nset ? set_path(r, 0, path0) : v[OPT_FILENAME].s;
+	uint64_t align = r->direct ? cache_logical_block_size(first) : 1;
 	for (unsigned t = 0; t < r->nw; t++)
 		if (worker_init(r, t, align, err) < 0)
 			return -1;
 	/* before the first write: a run cut short has written some blocks too */
-	if (r->writes && !run->blockdev && (run->per_rank || !dist_rank()) &&
+	if (r->writes && !run->blockdev && !r->nset && (run->per_rank || !dist_rank()) &&
 	    prepare_record_written(r->w[0].eng.fd, v[OPT_FILENAME].s, v[OPT_SIZE].u, err) < 0)
 		return -1;
+	for (unsigned k = 0; r->writes && k < r->nset && (run->per_rank || !dist_rank()); k++)
+		if (prepare_record_written(r->set_fds[k], set_path(r, k, path0), v[OPT_SIZE].u,
+					   err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -388,6 +461,7 @@ static void runner_free(struct runner *r)
 		series_free(r->series);
 	free(r->series);
 	devstat_close(&r->dev);
+	set_close(r);
 	if (r->claimed)
 		close(r->claim_fd);
 }
@@ -541,17 +615,14 @@ static bool cache_as_asked(int policy, double resident, uint64_t size, uint64_t 
  * hole or as unwritten extents, before every repeat (not timed).  With
  * ranks sharing one file, rank 0 does it for all (before the start line
  * that every rank waits at). */
-static int alloc_reset(struct runner *r, char *err)
+static int alloc_reset_fd(const struct runner *r, int fd, const char *path, char *err)
 {
 	const union optval *v = r->run->v;
 	const char *alloc = option_table[OPT_ALLOC].values[v[OPT_ALLOC].u];
-	int fd = r->w[0].eng.fd, rc;
+	int rc;
 
-	if (!r->writes || v[OPT_ALLOC].u == ALLOC_OVERWRITE || (!r->run->per_rank && dist_rank()))
-		return 0;
 	if (ftruncate(fd, 0) < 0)
-		return err_set(err, "%s: alloc=%s: ftruncate: %s", v[OPT_FILENAME].s, alloc,
-			       strerror(errno));
+		return err_set(err, "%s: alloc=%s: ftruncate: %s", path, alloc, strerror(errno));
 	if (v[OPT_ALLOC].u == ALLOC_ALLOCATE) {
 		rc = ftruncate(fd, (off_t)v[OPT_SIZE].u);
 	} else {
@@ -560,11 +631,27 @@ static int alloc_reset(struct runner *r, char *err)
 		while (rc < 0 && errno == EINTR);
 	}
 	if (rc < 0)
-		return err_set(err, "%s: alloc=%s: %s: %s%s", v[OPT_FILENAME].s, alloc,
+		return err_set(err, "%s: alloc=%s: %s: %s%s", path, alloc,
 			       v[OPT_ALLOC].u == ALLOC_ALLOCATE ? "ftruncate" : "fallocate",
 			       strerror(errno),
 			       errno == EOPNOTSUPP ? " (this file system cannot preallocate: use "
 						     "alloc=allocate)" : "");
+	return 0;
+}
+
+/* The run's file, or each file of its set. */
+static int alloc_reset(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	char path[PATH_MAX];
+
+	if (!r->writes || v[OPT_ALLOC].u == ALLOC_OVERWRITE || (!r->run->per_rank && dist_rank()))
+		return 0;
+	if (!r->nset)
+		return alloc_reset_fd(r, r->w[0].eng.fd, v[OPT_FILENAME].s, err);
+	for (unsigned k = 0; k < r->nset; k++)
+		if (alloc_reset_fd(r, r->set_fds[k], set_path(r, k, path), err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -576,6 +663,8 @@ static int alloc_reset(struct runner *r, char *err)
  * read back from storage -- flushed, then evicted from the page cache --
  * and checked (not timed).  The first bad one fails the run.  A stop ends
  * it early: verified_bytes then says how much was checked. */
+static int verify_set(struct runner *r, struct repeat_result *rr, char *err);
+
 static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 {
 	const union optval *v = r->run->v;
@@ -587,6 +676,8 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	int fd, rc = 0;
 	uint64_t checked;
 
+	if (r->nset)
+		return verify_set(r, rr, err);
 	/* a buffered descriptor of the same file, whatever the run's flags */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", r->w[0].eng.fd);
 	fd = open(proc, O_RDONLY | O_CLOEXEC);
@@ -634,6 +725,76 @@ static int verify_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	return 0;
 }
 
+/* verify=after of a file set: each file flushed and evicted, then every unit
+ * of every worker's share read back from its file (buffered descriptors of
+ * the set's files) and checked at its set offset, which is what its data was
+ * made from (io/fileset.h).  A bad block is named by its file and offset in
+ * it. */
+static int verify_set(struct runner *r, struct repeat_result *rr, char *err)
+{
+	const union optval *v = r->run->v;
+	struct fileset_map m;
+	struct data_fault f;
+	struct pattern p;
+	char proc[64], path[PATH_MAX], line[ERR_MAX - PATH_MAX / 8];
+	unsigned char *buf = malloc(v[OPT_BS].u);
+	int *fds = calloc(r->nset, sizeof(int)), rc = 0;
+	unsigned k, file = 0;
+	uint64_t off, len, set_off = 0;
+	bool bad = false;
+
+	if (!buf || !fds) {
+		free(buf);
+		free(fds);
+		return err_set(err, "out of memory");
+	}
+	for (k = 0; k < r->nset && rc == 0; k++) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", r->set_fds[k]);
+		fds[k] = open(proc, O_RDONLY | O_CLOEXEC);
+		if (fds[k] < 0 || fdatasync(fds[k]) < 0 ||
+		    (errno = posix_fadvise(fds[k], 0, 0, POSIX_FADV_DONTNEED)) != 0)
+			rc = err_set(err, "%s: verify: %s", set_path(r, k, path), strerror(errno));
+	}
+	fileset_map_init(&m, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
+			 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u, fds);
+	rr->verified_bytes = 0;
+	for (unsigned t = 0; t < r->nw && rc == 0 && !bad; t++) {
+		uint64_t first, end;
+
+		worker_range(r, t, &first, &end);
+		units_pattern(r, first, end, &p);
+		while (rc == 0 && !bad && !*r->stop && pattern_next(&p, &off, &len)) {
+			ssize_t got;
+
+			file = fileset_map(&m, off, &set_off);
+			if (v[OPT_OP].u == OP_READWRITE &&
+			    data_draw_percent(&r->gen, set_off) < v[OPT_RWMIXREAD].u)
+				continue;
+			got = pread(fds[file], buf, len, (off_t)(set_off - (uint64_t)file * m.size));
+			if (got != (ssize_t)len)
+				rc = err_set(err, "%s: verify: read at %llu: %s", set_path(r, file, path),
+					     (unsigned long long)(set_off - (uint64_t)file * m.size),
+					     got < 0 ? strerror(errno) : "short read");
+			else if (!data_check(&r->gen, buf, len, set_off, &f))
+				bad = true;
+			else
+				rr->verified_bytes += len;
+		}
+	}
+	for (k = 0; k < r->nset; k++)
+		if (fds[k] > 0)
+			close(fds[k]);
+	free(fds);
+	free(buf);
+	if (bad) {
+		data_fault_describe(&f, line, sizeof(line));
+		return err_set(err, "%s: verify found a bad block (offsets in the set, file %u "
+				    "starting at %llu): %s", set_path(r, file, path), file,
+			       (unsigned long long)file * m.size, line);
+	}
+	return rc;
+}
+
 /* Each rank verifies its own share: the bytes checked are summed over the
  * ranks, and a bad block on any rank fails the run on every rank, reported
  * by rank 0 with that rank's message (dist.h).  Collective. */
@@ -667,6 +828,56 @@ static void device_sample(struct runner *r, int k)
 	r->dev_ns[k] = now_ns();
 }
 
+/* The run's files are still the ones it began with (prepare_check): the one
+ * file, or every file of the set. */
+static int files_check(const struct runner *r, char *err)
+{
+	char path[PATH_MAX];
+
+	if (!r->nset)
+		return prepare_check(r->run->v[OPT_FILENAME].s, &r->id, err);
+	for (unsigned k = 0; k < r->nset; k++)
+		if (prepare_check(set_path(r, k, path), &r->set_ids[k], err) < 0)
+			return -1;
+	return 0;
+}
+
+/* The cache policy, on each file of a set (cache=drop, which drops every
+ * file's pages at once, once). */
+static int files_cache(const struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	char path[PATH_MAX];
+	int rc = 0;
+
+	if (!r->nset || v[OPT_CACHE].u == CACHE_DROP)
+		return cache_apply(v[OPT_CACHE].u, r->nset ? set_path(r, 0, path) : v[OPT_FILENAME].s,
+				   v[OPT_SIZE].u, r->stop, err);
+	for (unsigned k = 0; k < r->nset && rc == 0; k++)
+		rc = cache_apply(v[OPT_CACHE].u, set_path(r, k, path), v[OPT_SIZE].u, r->stop, err);
+	return rc;
+}
+
+/* The share of the run's bytes in the page cache: of a set, the mean over
+ * its files (all of one size); -1 when a file's is unknown. */
+static double files_residency(const struct runner *r)
+{
+	const union optval *v = r->run->v;
+	char path[PATH_MAX];
+	double sum = 0;
+
+	if (!r->nset)
+		return cache_residency(v[OPT_FILENAME].s, v[OPT_SIZE].u);
+	for (unsigned k = 0; k < r->nset; k++) {
+		double f = cache_residency(set_path(r, k, path), v[OPT_SIZE].u);
+
+		if (f < 0)
+			return -1;
+		sum += f;
+	}
+	return sum / r->nset;
+}
+
 /* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
  * Every rank reaches each of its agrees (dist.h). */
 static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
@@ -681,19 +892,18 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	set_status(r->status, PHASE_CACHE, 0, 0);
 	/* a cache step cut short by a signal returns 1: the stop is then agreed
 	 * at the start line and the repeat is not measured */
-	if (prepare_check(path, &r->id, err) < 0 || alloc_reset(r, err) < 0 ||
-	    cache_apply(v[OPT_CACHE].u, path, v[OPT_SIZE].u, r->stop, err) < 0) {
+	if (files_check(r, err) < 0 || alloc_reset(r, err) < 0 || files_cache(r, err) < 0) {
 		rc = -1;
 	} else {
 		/* whether the policy did its part, before a willneed hint reads ahead */
-		rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
+		rr->resident_before = files_residency(r);
 		rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before,
-						    v[OPT_SIZE].u, r->run->bytes);
+						    run_set_bytes(v), r->run->bytes);
 		rc = repeat_setup(r, err);
 	}
 	/* the residency the reads meet: measured last before they start */
 	if (rc == 0 && v[OPT_HINT].u == HINT_WILLNEED && !r->direct)
-		rr->resident_before = cache_residency(path, v[OPT_SIZE].u);
+		rr->resident_before = files_residency(r);
 	/* every rank's file and cache are ready: start together */
 	agreed = dist_start_line(rc < 0 ? DIST_FAILED : 0, err);
 	if (agreed != 0)
@@ -733,14 +943,14 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		if (t + 1 == r->nw)
 			err_set(err, "%s: could not start %u threads", path, r->nw);
 	}
-	if (rc == 0 && prepare_check(path, &r->id, err) < 0)
+	if (rc == 0 && files_check(r, err) < 0)
 		rc = -1;
 	if (rc == 0)
 		rc = join_cut_number(r, err);
 	/* the timed part ended everywhere; a failure anywhere fails the run */
 	if (dist_agree(rc < 0 ? DIST_FAILED : 0, err) & DIST_FAILED)
 		return -1;
-	rr->resident_after = cache_residency(path, v[OPT_SIZE].u);
+	rr->resident_after = files_residency(r);
 	if (tally_repeat(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec,
 			 &ru0, &ru1) < 0)
 		return err_set(err, "out of memory for a series");

@@ -120,6 +120,12 @@ static void tally_dirty(struct runner *r, struct tally *tl)
 	if (!r->writes)
 		return;
 	dirty = cache_dirty_bytes(r->w[0].eng.fd, r->run->v[OPT_SIZE].u, &system_wide);
+	/* a file set: every file's (system_wide: the whole system's, once) */
+	for (unsigned k = 1; dirty >= 0 && !system_wide && k < r->nset; k++) {
+		int64_t more = cache_dirty_bytes(r->set_fds[k], r->run->v[OPT_SIZE].u, &system_wide);
+
+		dirty = more < 0 || system_wide ? more : dirty + more;
+	}
 	if (!dist_counts_cached_copy(r->run, system_wide))
 		return;
 	tl->add.dirty = dirty < 0 ? 0 : (uint64_t)dirty;
@@ -196,12 +202,12 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 
 		if (ops > planned)
 			ops = planned; /* time_based: the file once, however often it was read */
-		return (double)v[OPT_SIZE].u * (double)ops / (double)planned *
+		return (double)run_set_bytes(v) * (double)ops / (double)planned *
 		       (double)(run->per_rank ? ranks : 1);
 	}
 	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
 		size_t n = run->per_rank ? r->nw : r->nw * ranks;
-		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u,
+		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u,
 						     v[OPT_SEED].u, v[OPT_RANDOM_DISTRIBUTION].s,
 						     r->done + k * r->nw, n);
 

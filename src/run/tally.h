@@ -54,6 +54,11 @@ struct runner {
 	struct devstat_sample dev_at[2]; /* its counters before and after the timed part */
 	uint64_t dev_ns[2];    /* when they were read */
 	bool dev_ok;           /* both were */
+	/* a file set (nrfiles > 1): its files, open read-only for the whole run
+	 * and shared by the workers, and the identity of each */
+	unsigned nset;
+	int *set_fds;
+	struct prepare_id *set_ids;
 };
 
 /* Where share k of n units split into `parts` contiguous shares starts. */

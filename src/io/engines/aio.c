@@ -94,10 +94,10 @@ static enum io_queued aio_queue(struct io_engine *e, struct io_unit *u)
 	else if (u->flush)
 		io_prep_fsync(cb, e->fd);
 	else if (u->dir == IO_WRITE)
-		io_prep_pwrite(cb, e->fd, io_unit_buf(u), (size_t)io_unit_left(u),
+		io_prep_pwrite(cb, u->fd, io_unit_buf(u), (size_t)io_unit_left(u),
 			       (long long)io_unit_off(u));
 	else
-		io_prep_pread(cb, e->fd, io_unit_buf(u), (size_t)io_unit_left(u),
+		io_prep_pread(cb, u->fd, io_unit_buf(u), (size_t)io_unit_left(u),
 			      (long long)io_unit_off(u));
 	cb->data = u;
 	s->pend[s->npend++] = cb;

@@ -54,6 +54,10 @@ struct io_unit {
 	enum io_dir dir;
 	bool flush;          /* a flush of the file, not a transfer (ENGINE_FLUSH_QUEUED
 			      * engines only): res 0 or -errno */
+	int fd;              /* the file of a transfer: e->fd, or in a file set its file's
+			      * (io/fileset.h; the core sets it) */
+	uint64_t base;       /* off - base is the offset in fd's file (0 but in a file set,
+			      * where off is the set offset) */
 };
 
 /* What an engine sees of its worker; fixed for the worker's whole run
@@ -127,7 +131,7 @@ const struct engine_ops *engine_at(size_t i);
  * the `engine` option). */
 extern const char *engine_names[];
 
-/* Where the next attempt of unit u goes: what is left of it. */
+/* Where the next attempt of unit u goes (in u->fd's file): what is left of it. */
 static inline unsigned char *io_unit_buf(const struct io_unit *u)
 {
 	return u->buf + u->done;
@@ -135,7 +139,7 @@ static inline unsigned char *io_unit_buf(const struct io_unit *u)
 
 static inline uint64_t io_unit_off(const struct io_unit *u)
 {
-	return u->off + u->done;
+	return u->off - u->base + u->done;
 }
 
 static inline uint64_t io_unit_left(const struct io_unit *u)

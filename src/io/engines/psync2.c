@@ -43,21 +43,21 @@ static void psync2_teardown(struct io_engine *e)
 	e->priv = NULL;
 }
 
-static ssize_t transfer(const struct io_engine *e, const struct io_unit *u, int flags)
+static ssize_t transfer(const struct io_unit *u, int flags)
 {
 	struct iovec iov = { .iov_base = io_unit_buf(u), .iov_len = (size_t)io_unit_left(u) };
 
-	return u->dir == IO_WRITE ? pwritev2(e->fd, &iov, 1, (off_t)io_unit_off(u), flags)
-				  : preadv2(e->fd, &iov, 1, (off_t)io_unit_off(u), flags);
+	return u->dir == IO_WRITE ? pwritev2(u->fd, &iov, 1, (off_t)io_unit_off(u), flags)
+				  : preadv2(u->fd, &iov, 1, (off_t)io_unit_off(u), flags);
 }
 
 static enum io_queued psync2_queue(struct io_engine *e, struct io_unit *u)
 {
 	const struct psync2_state *s = e->priv;
-	ssize_t n = transfer(e, u, s->flags);
+	ssize_t n = transfer(u, s->flags);
 
 	if (n < 0 && errno == EAGAIN && (s->flags & RWF_NOWAIT))
-		n = transfer(e, u, s->flags & ~RWF_NOWAIT);
+		n = transfer(u, s->flags & ~RWF_NOWAIT);
 	u->res = n < 0 ? -errno : n;
 	return IO_DONE;
 }

@@ -13,9 +13,10 @@
 
 static enum io_queued sync_queue(struct io_engine *e, struct io_unit *u)
 {
+	(void)e; /* the unit names its file (u->fd) */
 	ssize_t n = u->dir == IO_WRITE
-			    ? pwrite(e->fd, io_unit_buf(u), io_unit_left(u), (off_t)io_unit_off(u))
-			    : pread(e->fd, io_unit_buf(u), io_unit_left(u), (off_t)io_unit_off(u));
+			    ? pwrite(u->fd, io_unit_buf(u), io_unit_left(u), (off_t)io_unit_off(u))
+			    : pread(u->fd, io_unit_buf(u), io_unit_left(u), (off_t)io_unit_off(u));
 
 	u->res = n < 0 ? -errno : n;
 	return IO_DONE;

@@ -140,7 +140,7 @@ static enum io_queued uring_queue(struct io_engine *e, struct io_unit *u)
 {
 	struct uring_state *s = e->priv;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
-	int fd = s->fixedfile ? 0 : e->fd;
+	int fd = s->fixedfile ? 0 : u->flush ? e->fd : u->fd;
 	unsigned len = (unsigned)io_unit_left(u);
 
 	/* a SQPOLL thread may post completions before it releases their SQEs */

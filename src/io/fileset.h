@@ -1,0 +1,88 @@
+/*
+ * fileset.h - a job's file set: nrfiles files of filesize bytes, one address
+ * space for the pattern, and which file each I/O goes to.
+ *
+ * The pattern draws offsets in [0, nrfiles * filesize) as it would in one
+ * file of that size; before the unit is issued, fileset_map() turns the
+ * offset into a file and an offset in it by arithmetic alone, decided by
+ * file_service_type (fio's word):
+ *   sequential  the set laid end to end in file order: each file done
+ *               before the next;
+ *   roundrobin  block b goes to file b mod n, block b / n of it: the next
+ *               file each I/O, each file in the pattern's order;
+ *   random      the same rounds of n blocks, each round a seeded shuffle of
+ *               the files (an affine permutation keyed by the round), so
+ *               every file is served once every n I/Os, in an order no one
+ *               can guess; fio draws each file independently instead.
+ * Nothing is stored per I/O and any share of the units maps on its own, so
+ * threads and repeats work as on one file.
+ *
+ * A unit keeps as its offset the *set offset* file * filesize + offset in
+ * the file: the checksum's seed (consume.h), a write's data and the mix of
+ * directions are those of the set laid end to end, the same whichever
+ * service type, engine or thread count.
+ */
+#ifndef IOSWEEP_FILESET_H
+#define IOSWEEP_FILESET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/engines/engine.h"
+#include "lib/splitmix.h"
+
+/* The values of the job option `file_service_type`, in its order. */
+enum fileset_service { FILESET_ROUNDROBIN, FILESET_SEQUENTIAL, FILESET_RANDOM };
+extern const char *const fileset_service_names[];
+
+/* The most files a set may have (each is open for the whole run). */
+#define FILESET_MAX 65536
+/* Descriptors a run keeps besides its set's (outputs, engines, devices). */
+#define FILESET_FD_SPARE 64
+
+/* How a worker's units are spread over the set; n == 0: one file. */
+struct fileset_map {
+	unsigned n;          /* files */
+	uint64_t size;       /* bytes per file, a multiple of bs */
+	uint64_t bs;
+	uint64_t per_file;   /* size / bs */
+	uint64_t seed;       /* random: keys each round's shuffle */
+	uint64_t mult;       /* random: a multiplier coprime with n */
+	enum fileset_service service;
+	const int *fds;      /* n descriptors, file order */
+};
+
+/* Prepares m for n files of size bytes (size % bs == 0) on fds. */
+void fileset_map_init(struct fileset_map *m, unsigned n, uint64_t size, uint64_t bs,
+		      enum fileset_service service, uint64_t seed, const int *fds);
+
+/* The file the pattern's offset off goes to; *set_off its set offset. */
+static inline unsigned fileset_map(const struct fileset_map *m, uint64_t off, uint64_t *set_off)
+{
+	uint64_t b = off / m->bs, rest = off % m->bs, file, fb;
+
+	if (m->service == FILESET_SEQUENTIAL) {
+		*set_off = off;
+		return (unsigned)(b / m->per_file);
+	}
+	fb = b / m->n;
+	file = b % m->n;
+	if (m->service == FILESET_RANDOM)
+		file = (file * m->mult + splitmix64(m->seed ^ fb) % m->n) % m->n;
+	*set_off = file * m->size + fb * m->bs + rest;
+	return (unsigned)file;
+}
+
+/* The path of file k: template with $filenum replaced by k.  -1 when it
+ * does not fit n bytes. */
+int fileset_path(const char *template, unsigned k, char *buf, size_t n);
+
+/* Expands $jobname in fmt and joins it to dir: the set's path template
+ * (malloc'ed), or NULL on out of memory. */
+char *fileset_template(const char *dir, const char *fmt, const char *jobname);
+
+/* Whether a template names n different files: $filenum in its last name. */
+bool fileset_template_distinct(const char *template, unsigned n);
+
+#endif
