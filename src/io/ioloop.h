@@ -76,6 +76,8 @@ struct io_inputs {
 	enum sync_kind sync;         /* none, end: one flush after the last unit; fsync,
 				      * fdatasync: every sync_every writes and at the end */
 	uint64_t sync_every;         /* UINT64_MAX: no flush in the loop */
+	bool trace_timed;            /* read_iolog: unit i is due pat.due_ns after the loop's
+				      * start (trace.h), as under a rate limit */
 	bool sync_inflight;          /* sync_mode=inflight: the flush is a unit queued with
 				      * the others in flight (the engine's own, ENGINE_FLUSH_QUEUED),
 				      * not a call made once the queue has drained */
@@ -85,6 +87,7 @@ struct io_inputs {
 struct io_results {
 	uint64_t ops[IO_DIRS], bytes[IO_DIRS]; /* completed units, per direction */
 	uint64_t t_first_ns, t_last_ns;        /* see the definitions above */
+	uint64_t t_last_issue_ns;              /* the issue of the last unit begun */
 	uint64_t sum;                          /* the consume result */
 	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
 	bool truncated;                        /* stopped by runtime or a signal */
@@ -121,6 +124,8 @@ struct io_worker {
 	struct hist *flush_hist;     /* latencies of the flushes */
 	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
 	struct series *series;       /* per interval (interval_ns), or NULL */
+	struct hist *late_hist;      /* read_iolog: issue lateness (issue - due) of this repeat;
+				      * the runner's, or NULL: not kept */
 	uint64_t measure_ns;         /* units completed before this are not counted (ramp) */
 	struct io_results res;
 	uint64_t lat[IO_LAT_BATCH];  /* latencies not yet in a histogram, as 2 * ns + direction */
@@ -131,7 +136,7 @@ struct io_worker {
 	unsigned min_batch;          /* completions to wait for while the queue is full */
 	bool engine_ready;           /* setup succeeded: teardown is due */
 	bool produce;                /* writes need data_produce() */
-	bool rated;                  /* in.period_ns > 0 */
+	bool rated;                  /* in.period_ns > 0 or in.trace_timed */
 };
 
 /*
