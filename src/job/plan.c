@@ -1017,7 +1017,14 @@ static int trace_job(const struct jobfile *jf, const struct job *job, struct tra
 	const struct job_value *threads = &job->opt[OPT_THREADS], *size = &job->opt[OPT_SIZE];
 	char where[300], a[32], b[32];
 
-	if (trace_scan(job->opt[OPT_READ_IOLOG].v[0].s, ts, err) < 0)
+	const char *path = job->opt[OPT_READ_IOLOG].v[0].s;
+
+	if (access(path, R_OK) < 0) {
+		job_where(jf, job, OPT_READ_IOLOG, where, sizeof(where));
+		return err_set(err, "%s: read_iolog: %s: %s (job '%s')", where, path, strerror(errno),
+			       job->name);
+	}
+	if (trace_scan(path, ts, err) < 0)
 		return -1;
 	for (size_t k = 0; k < sizeof(not_with) / sizeof(not_with[0]); k++)
 		if (job->opt[not_with[k]].n) {
