@@ -1013,7 +1013,8 @@ static void trace_run(struct run *r, const struct trace_scan *ts)
 static int trace_job(const struct jobfile *jf, const struct job *job, struct trace_scan *ts,
 		     char *err)
 {
-	static const enum opt_id not_with[] = { OPT_OP, OPT_RATE, OPT_RATE_IOPS, OPT_TIME_BASED };
+	static const enum opt_id not_with[] = { OPT_OP, OPT_RATE, OPT_RATE_IOPS, OPT_TIME_BASED,
+						OPT_VERIFY };
 	const struct job_value *threads = &job->opt[OPT_THREADS], *size = &job->opt[OPT_SIZE];
 	char where[300], a[32], b[32];
 

@@ -117,6 +117,8 @@ ios() {
 	refused run r "threads = 1"
 	job r "[r]\nread_iolog = $TESTDIR/t.log\nrate_iops = 100\nrepeat = 1\n"
 	refused run r "rate_iops does not go with read_iolog"
+	job r "[r]\nread_iolog = $TESTDIR/t.log\nverify = after\nrepeat = 1\n"
+	refused run r "verify does not go with read_iolog"
 	printf 'fio version 2 iolog\n/a add\n/a trim 0 4096\n/a read 0 4096\n' >"$TESTDIR/trim.log"
 	job r "[r]\nread_iolog = $TESTDIR/trim.log\nrepeat = 1\n"
 	refused run r "has 1 trims, which iosweep does not replay"
@@ -134,4 +136,14 @@ ios() {
 	echo "peak $peak KiB"
 	[ "$(json_get "$TESTDIR/r.json" 'd["runs"][0]["repeats"][0]["replay"]["replayed"]["reads"]')" = 1000000 ]
 	[ "$peak" -lt $((64 * 1024)) ]
+}
+
+@test "a replay's result, with its fidelity and rate series, validates against the schema" {
+	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema is not installed"
+	trace_v3 "$TESTDIR/t.log" 40
+	job r "[r]\nread_iolog = $TESTDIR/t.log\nrepeat = 1\ninterval = 5ms\n"
+	"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
+	[ "$(json_get "$TESTDIR/r.json" 'len(d["runs"][0]["repeats"][0]["replay"]["rate"]["intervals"]) > 2')" = True ]
+	run /usr/bin/python3 "$BATS_TEST_DIRNAME/check_schema.py" "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$TESTDIR/r.json"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
