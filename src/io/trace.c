@@ -86,6 +86,76 @@ static bool number(const char *p, size_t n, uint64_t *out)
 
 /* Parses s[0..n) (no newline) of a version's trace into l: 0, 1 for a line
  * with nothing on it, or -1 with why (a phrase). */
+/* blkparse's default output: "DEV CPU SEQ SECONDS.NANOS PID ACTION RWBS
+ * [SECTOR + SECTORS] [PROCESS]", e.g. "8,0 1 7 0.000012345 4217 Q WS 2048 +
+ * 8 [dd]".  Only the queue events (Q: what was asked of the device) are
+ * replayed, each device a file of the trace; a line that does not start
+ * with a device (blkparse's summary) is not an event.  0, 1 for a line that
+ * is not replayed, -1 with why. */
+static int parse_blk(const char *s, const char *end, struct line *l, char *why, size_t whylen)
+{
+	const char *f[9], *p = s, *dot;
+	size_t len[9], k = 0;
+	uint64_t sec, ns = 0, sectors;
+	bool read = false, write = false, flush = false, discard = false;
+
+	while (k < 9 && (f[k] = field(&p, end, &len[k])) != NULL)
+		k++;
+	if (k == 0 || !memchr(f[0], ',', len[0]) || f[0][0] < '0' || f[0][0] > '9')
+		return 1; /* blkparse's summary, not an event */
+	if (k < 7) {
+		snprintf(why, whylen, "a blkparse line cut short: it is DEV CPU SEQ TIME PID ACTION "
+			 "RWBS [SECTOR + SECTORS] [PROCESS]");
+		return -1;
+	}
+	dot = memchr(f[3], '.', len[3]);
+	if (!dot || !number(f[3], (size_t)(dot - f[3]), &sec) ||
+	    (f[3] + len[3] > dot + 1 && !number(dot + 1, (size_t)(f[3] + len[3] - dot - 1), &ns)) ||
+	    f[3] + len[3] - dot - 1 > 9 || sec > UINT64_MAX / 2000000) {
+		snprintf(why, whylen, "'%.*s' is not a time in seconds (blkparse writes 0.000012345)",
+			 (int)len[3] > 40 ? 40 : (int)len[3], f[3]);
+		return -1;
+	}
+	for (size_t z = (size_t)(f[3] + len[3] - dot - 1); z < 9; z++)
+		ns *= 10;
+	if (len[5] != 1 || f[5][0] != 'Q')
+		return 1; /* not a queue event */
+	for (size_t i = 0; i < len[6]; i++) {
+		read |= f[6][i] == 'R';
+		write |= f[6][i] == 'W';
+		flush |= f[6][i] == 'F';
+		discard |= f[6][i] == 'D';
+	}
+	l->t_us = sec * 1000000 + ns / 1000;
+	l->name = f[0];
+	l->name_len = len[0];
+	/* SECTOR + SECTORS [PROCESS], or [PROCESS] alone (a flush); the
+	 * process's name may hold blanks: nothing after SECTORS is read */
+	if (k >= 8 && f[7][0] != '[') {
+		size_t n3;
+		const char *cnt = k >= 9 ? field(&p, end, &n3) : NULL;
+
+		if (k < 9 || len[8] != 1 || f[8][0] != '+' || !cnt || !number(f[7], len[7], &l->off) ||
+		    !number(cnt, n3, &sectors)) {
+			snprintf(why, whylen, "a blkparse line cut short: SECTOR + SECTORS after RWBS");
+			return -1;
+		}
+		if (l->off > UINT64_MAX / 1024 || sectors == 0 || sectors > TRACE_MAX_LEN / 512) {
+			snprintf(why, whylen, "%llu sectors at sector %llu: 1 sector to 1 GiB, at a "
+				 "sector below 2^54", (unsigned long long)sectors,
+				 (unsigned long long)l->off);
+			return -1;
+		}
+		l->off *= 512;
+		l->len = sectors * 512;
+		l->act = discard ? TRACE_TRIM : write ? TRACE_WRITE : read ? TRACE_READ : -1;
+		return l->act < 0 ? 1 : 0;
+	}
+	l->off = l->len = 0;
+	l->act = flush ? TRACE_SYNC : -1;
+	return l->act < 0 ? 1 : 0;
+}
+
 static int parse_line(const char *s, size_t n, int version, struct line *l, char *why,
 		      size_t whylen)
 {
@@ -95,6 +165,8 @@ static int parse_line(const char *s, size_t n, int version, struct line *l, char
 
 	if (n && s[n - 1] == '\r')
 		end--;
+	if (version == TRACE_BLKPARSE)
+		return parse_blk(s, end, l, why, whylen);
 	while (k < 5 && (f[k] = field(&p, end, &len[k])) != NULL)
 		k++;
 	if (k == 0)
@@ -165,7 +237,11 @@ static int header_version(const char *s, size_t n)
 		return 2;
 	if (n == 19 && !memcmp(s, "fio version 3 iolog", 19))
 		return 3;
-	return 0;
+	/* blkparse's output has no header: its first line is an event's */
+	struct line l;
+	char why[8];
+
+	return parse_blk(s, s + n, &l, why, sizeof(why)) == 0 ? TRACE_BLKPARSE : 0;
 }
 
 static ssize_t find_file(char *const *names, size_t n, size_t *last, const char *name,
@@ -221,9 +297,13 @@ int trace_scan(const char *path, struct trace_scan *s, char *err)
 		free(buf);
 		fclose(f);
 		return err_set(err, "%s:1: not a fio iolog: its first line is 'fio version 2 "
-				    "iolog' or 'fio version 3 iolog' (fio's write_iolog writes them)",
+				    "iolog' or 'fio version 3 iolog' (fio's write_iolog writes them), or "
+				    "a blkparse queue event (DEV CPU SEQ TIME PID Q RWBS ...)",
 			       path);
 	}
+	/* blkparse: the first line is an event, read again below */
+	if (s->version == TRACE_BLKPARSE && fseek(f, 0, SEEK_SET) == 0)
+		s->lines = 0;
 	while (rc == 0 && (n = getline(&buf, &cap, f)) > 0) {
 		struct line l;
 		ssize_t k;
@@ -244,6 +324,14 @@ int trace_scan(const char *path, struct trace_scan *s, char *err)
 		if (p > 0)
 			continue;
 		k = find_file(s->names, s->nfiles, &last, l.name, l.name_len);
+		/* blkparse: a device is a file of the trace from its first event */
+		if (k < 0 && s->version == TRACE_BLKPARSE) {
+			if (scan_add(s, &l) < 0) {
+				rc = err_set(err, "out of memory");
+				break;
+			}
+			k = (ssize_t)s->nfiles - 1;
+		}
 		if (l.act == ACT_ADD) {
 			if (k < 0 && scan_add(s, &l) < 0)
 				rc = err_set(err, "out of memory");
@@ -269,7 +357,7 @@ int trace_scan(const char *path, struct trace_scan *s, char *err)
 				s->reach[k] = l.off + l.len;
 		}
 		if (l.act == TRACE_READ || l.act == TRACE_WRITE) {
-			uint64_t t = s->version == 3 ? l.t_us : wait_us;
+			uint64_t t = s->version != 2 ? l.t_us : wait_us;
 
 			if (l.len > s->max_len)
 				s->max_len = l.len;
@@ -440,7 +528,7 @@ static bool trace_next(struct pattern *p, uint64_t *off, uint64_t *len)
 			tr->handed[l.act]--;
 			return false;
 		}
-		uint64_t t = sc->version == 3 ? l.t_us : tr->wait_us;
+		uint64_t t = sc->version != 2 ? l.t_us : tr->wait_us;
 
 		t = t > sc->first_us ? t - sc->first_us : 0;
 		p->due_ns = (uint64_t)((unsigned __int128)t * 1000 * 100 / tr->scale_pct);
@@ -475,6 +563,8 @@ int trace_pattern(struct pattern *p, struct trace_reader *tr, char *err)
 	memset(tr->handed_bytes, 0, sizeof(tr->handed_bytes));
 	if (lseek(tr->fd, 0, SEEK_SET) < 0 || !refill(tr))
 		return err_set(err, "%s: %s", tr->path, strerror(errno));
+	if (sc->version == TRACE_BLKPARSE)
+		return 0; /* no header: the first line is an event */
 	if (!next_line(tr, &s, &n) || header_version(s, n) != sc->version)
 		return err_set(err, "%s:1: the trace changed since it was planned", tr->path);
 	return 0;

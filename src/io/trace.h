@@ -7,6 +7,11 @@
  * microseconds from the recording's start, in version 3 only; wait, a pause
  * of OFFSET microseconds, in version 2 only).
  *
+ * Or blkparse's text output (of blktrace; blkparse -i DEV merges the
+ * per-CPU files by time): its queue events (Q) are the I/Os, each device
+ * ("8,0") a file of the trace, sectors of 512 bytes, a flush (F without a
+ * sector) a sync, a discard a trim; the time is the event's.
+ *
  * It is read twice, never held whole: trace_scan() reads it once before
  * the plan is made, checks every line (a bad one is TRACE:LINE, before any
  * I/O) and counts what it asks (I/Os, bytes and syncs per kind, the largest
@@ -31,6 +36,9 @@
 
 #include "io/pattern.h"
 
+/* trace_scan.version of blkparse's text output (fio's iologs are 2 and 3). */
+#define TRACE_BLKPARSE 1
+
 /* What a line asks; the I/Os and flushes are counted per kind. */
 enum trace_act { TRACE_READ, TRACE_WRITE, TRACE_SYNC, TRACE_DATASYNC, TRACE_TRIM, TRACE_ACTS };
 
@@ -45,7 +53,7 @@ extern const char *const trace_act_names[TRACE_ACTS];
 #define TRACE_LINE_MAX 4096
 
 struct trace_scan {
-	int version;                   /* 2 or 3 */
+	int version;                   /* 2 or 3, or TRACE_BLKPARSE */
 	uint64_t lines;                /* lines read, the header included */
 	uint64_t n[TRACE_ACTS];        /* lines of each kind */
 	uint64_t bytes[TRACE_ACTS];    /* read, write and trim: their lengths added up */

@@ -147,3 +147,29 @@ ios() {
 	run /usr/bin/python3 "$BATS_TEST_DIRNAME/check_schema.py" "$BATS_TEST_DIRNAME/../../docs/result.schema.json" "$TESTDIR/r.json"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
+
+@test "blkparse's text output replays: its queue events, each device a region, a flush a sync (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	cat >"$TESTDIR/blk.txt" <<'TXT'
+  8,0    1        1     0.000000000  4217  Q   R 2048 + 8 [dd]
+  8,0    1        2     0.000001000  4217  G   R 2048 + 8 [dd]
+  8,0    1        3     0.000100000  4217  D   R 2048 + 8 [dd]
+  8,0    0        1     0.001000000  4217  Q  WS 4096 + 16 [my proc]
+  8,0    0        2     0.001500000   200  Q FWS [jbd2/sda1-8]
+  8,16   0        3     0.002000000   200  Q   R 0 + 8 [cat]
+  8,0    1        4     0.003000000     0  C   R 2048 + 8 [0]
+  8,0    1        5     0.004000000  4217  Q   R 8 + 8 [dd]
+CPU0 (8,0):
+ Reads Queued:           2,        8KiB	 Writes Queued:           1,        8KiB
+TXT
+	job r "[r]\nread_iolog = $TESTDIR/blk.txt\nengine = sync\nrepeat = 1\n"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=pread64,pwrite64,fsync -o "$TESTDIR/s.tr" \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	# 8,0 reaches sector 4112 (2105344 bytes): 8,16 begins there
+	fd=$(sed -nE 's/^[0-9]+ +pread64\(([0-9]+), .*, 4096, 1048576\) += 4096$/\1/p' "$TESTDIR/s.tr")
+	run sed -nE "s/^[0-9]+ +(pread64|pwrite64)\\($fd, .*, (4096|8192), ([0-9]+)\\) += [0-9]+\$/\\1 \\3 \\2/p; s/^[0-9]+ +(fsync)\\($fd\\) += 0\$/\\1/p" "$TESTDIR/s.tr"
+	echo "$output"
+	[ "$output" = "$(printf 'pread64 1048576 4096\npwrite64 2097152 8192\nfsync\npread64 2105344 4096\npread64 4096 4096')" ]
+	[ "$(json_get "$TESTDIR/r.json" 'd["runs"][0]["repeats"][0]["replay"]["recorded"]["span_s"]')" = 0.004 ]
+	[ "$(json_get "$TESTDIR/r.json" 'd["runs"][0]["repeats"][0]["replay"]["as_recorded"]')" = True ]
+}

@@ -3,7 +3,7 @@
  * counts what a trace asks and names the first bad line (TRACE:LINE); the
  * reader streams it through its fixed buffer, across refills, handing out
  * every read and write at its file's region and due time, and stopping at
- * each sync.
+ * each sync; blkparse's text output is a trace too.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -207,6 +207,66 @@ static void streams_across_refills(void **state)
 	unlink(path);
 }
 
+/* blkparse's text: its queue events are the I/Os, each device a file,
+ * sectors of 512 bytes, a flush without a sector a sync; the other events
+ * and the summary are not replayed; a cut event is named by its line. */
+static void blkparse_text(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	uint64_t off, len;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("  8,0    1        1     0.000000000  4217  Q   R 2048 + 8 [dd]\n"
+				   "  8,0    1        2     0.000001000  4217  G   R 2048 + 8 [dd]\n"
+				   "  8,0    0        1     0.001000000  4217  Q  WS 4096 + 16 [a b]\n"
+				   "  8,0    0        2     0.001500000   200  Q FWS [jbd2/sda1-8]\n"
+				   "  8,16   0        3     0.002000000   200  Q   R 0 + 8 [cat]\n"
+				   "  8,0    1        4     0.003000000     0  C   R 2048 + 8 [0]\n"
+				   "CPU0 (8,0):\n Reads Queued:  2,  8KiB\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.version, TRACE_BLKPARSE);
+	assert_int_equal(s.n[TRACE_READ], 2);
+	assert_int_equal(s.n[TRACE_WRITE], 1);
+	assert_int_equal(s.n[TRACE_SYNC], 1);
+	assert_int_equal(s.nfiles, 2);
+	assert_int_equal(s.base[1], 4096 * 512 + 8192);
+	assert_int_equal(trace_recorded_ns(&s), 2000000);
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 2048 * 512);
+	assert_int_equal(len, 4096);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 4096 * 512);
+	assert_int_equal(p.dir, IO_WRITE);
+	assert_int_equal(p.due_ns, 1000000);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, TRACE_SYNC);
+	p.flush = 0;
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, s.base[1]);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, 0);
+	assert_false(tr.bad);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+	assert_int_equal(scan_text("  8,0 1 1 0.000000000 1 Q R 2048 + 8 [dd]\n"
+				   "  8,0 1 2 0.000000100 1 Q R 2048 +\n", &s, err), -1);
+	assert_non_null(strstr(err, ":2: a blkparse line cut short"));
+	trace_scan_free(&s);
+	unlink(path);
+	assert_int_equal(scan_text("  8,0 1 1 0.000000000 1 Q R 2048 + 8 [dd]\n"
+				   "  8,0 1 2 soon 1 Q R 2048 + 8 [dd]\n", &s, err), -1);
+	assert_non_null(strstr(err, ":2: 'soon' is not a time in seconds"));
+	trace_scan_free(&s);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +274,7 @@ int main(void)
 		cmocka_unit_test(bad_lines),
 		cmocka_unit_test(v2_waits),
 		cmocka_unit_test(streams_across_refills),
+		cmocka_unit_test(blkparse_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
