@@ -1004,6 +1004,8 @@ static void trace_run(struct run *r, const struct trace_scan *ts)
 	r->v[OPT_OP].u = ts->n[TRACE_WRITE] ? OP_READWRITE : OP_READ;
 	r->v[OPT_BS].u = io_round_up(ts->max_len, 4095);
 	r->v[OPT_PATTERN].u = PATTERN_SEQUENTIAL;
+	/* what it means elsewhere: the percent of the units that read */
+	r->v[OPT_RWMIXREAD].u = ts->n[TRACE_READ] * 100 / (ts->n[TRACE_READ] + ts->n[TRACE_WRITE]);
 }
 
 /* read_iolog: reads and checks the trace, and what the job says besides

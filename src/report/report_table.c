@@ -465,7 +465,10 @@ static void write_notes(FILE *f, const struct run_result *res)
 			      sizeof(b));
 		fprintf(f, "run %zu: %.0f flushes per repeat (%s), p50 %s, p99 %s\n",
 			res->run->index, flushes,
-			option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u], a, b);
+			res->run->v[OPT_READ_IOLOG].s
+				? "the trace's syncs"
+				: option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u],
+			a, b);
 	}
 }
 

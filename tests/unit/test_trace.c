@@ -267,6 +267,37 @@ static void blkparse_text(void **state)
 	unlink(path);
 }
 
+/* A trace that is not what the scan read (changed while it is replayed):
+ * the reader stops at the first line that does not fit, names it, and has
+ * counted what it handed out before. */
+static void changed_while_streamed(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	uint64_t off, len, n = 0;
+	char err[ERR_MAX], scanned[64];
+
+	(void)state;
+	assert_int_equal(scan_text("fio version 3 iolog\n0 /a add\n1 /a read 0 4096\n"
+				   "2 /a read 4096 4096\n3 /a read 8192 4096\n", &s, err), 0);
+	memcpy(scanned, path, sizeof(path));
+	write_trace("fio version 3 iolog\n0 /a add\n1 /a read 0 4096\n"
+		    "2 /a read 4096 4096\n3 /a reed 8192 4096\n");
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	while (pattern_next(&p, &off, &len))
+		n++;
+	assert_int_equal(n, 2);
+	assert_true(tr.bad);
+	assert_non_null(strstr(tr.error, ":5: 'reed' is not an action"));
+	assert_int_equal(tr.handed[TRACE_READ], 2);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+	unlink(scanned);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +306,7 @@ int main(void)
 		cmocka_unit_test(v2_waits),
 		cmocka_unit_test(streams_across_refills),
 		cmocka_unit_test(blkparse_text),
+		cmocka_unit_test(changed_while_streamed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
