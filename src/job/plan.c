@@ -489,7 +489,8 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		.threads = (unsigned)threads,
 		.ranks = ranks,
 		.series = series_on(v[OPT_INTERVAL].u, threads, ranks),
-		.rated = v[OPT_RATE].u || v[OPT_RATE_IOPS].u,
+		.rated = v[OPT_RATE].u || v[OPT_RATE_IOPS].u ||
+			 (v[OPT_READ_IOLOG].s && v[OPT_REPLAY_NO_STALL].u != FLAG_ON),
 		.data = v[OPT_OP].u != OP_READ || v[OPT_VERIFY].u == VERIFY_AFTER,
 		.data_kind = (enum data_kind)v[OPT_DATA].u,
 		.verify = v[OPT_VERIFY].u == VERIFY_AFTER,
@@ -499,8 +500,23 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, units);
 	shape.span = pattern_span(&share, &first);
 	shape.span_off = first;
+	if (v[OPT_READ_IOLOG].s) {
+		shape.span = v[OPT_SIZE].u; /* a trace may go anywhere in its file */
+		shape.span_off = 0;
+	}
 	memset(m, 0, sizeof(*m));
 	ioloop_run_memory(engine_at(v[OPT_ENGINE].u), &shape, &run, m);
+	/* read_iolog: the reader's buffer, the issue lateness and, with a series,
+	 * the trace's I/Os per interval (trace_rate; run.c) */
+	if (v[OPT_READ_IOLOG].s) {
+		uint64_t span = r->trace_ns * 100 / v[OPT_REPLAY_TIME_SCALE].u, n = 0;
+
+		if (run.series && v[OPT_INTERVAL].u)
+			for (uint64_t i = v[OPT_INTERVAL].u; !n || n > TRACE_RATE_MAX; i *= 2)
+				n = span / i + 1;
+		m->part[IO_MEM_OTHER] += TRACE_BUF_BYTES + 1 + n * sizeof(uint64_t);
+		m->part[IO_MEM_HISTS] += hist_size();
+	}
 }
 
 /* What the largest part of a run's memory is made of, and what lowers it. */
