@@ -161,9 +161,15 @@ static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 	char err[ERR_MAX];
 
 	if (r->traced) {
-		/* read_iolog: the whole trace, one worker (plan.c); rewound */
-		if (trace_pattern(p, (struct trace_reader *)&r->trace, err) < 0)
-			p->end = 0; /* not reached: the reader read its first buffer at init */
+		/* read_iolog: the whole trace, one worker (plan.c), rewound; a
+		 * failure (the trace cannot be read again) is the reader's error,
+		 * which repeat_setup() returns */
+		struct trace_reader *tr = (struct trace_reader *)&r->trace;
+
+		if (trace_pattern(p, tr, err) < 0) {
+			tr->bad = true;
+			snprintf(tr->error, sizeof(tr->error), "%s", err);
+		}
 		return;
 	}
 	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
@@ -472,6 +478,8 @@ static int repeat_setup(struct runner *r, char *err)
 		struct io_worker *w = &r->w[t];
 
 		worker_share(r, t, &w->in.pat);
+		if (r->traced && r->trace.bad)
+			return err_set(err, "%s", r->trace.error);
 		if (ioloop_advise(w, err) < 0) {
 			char why[ERR_MAX];
 
