@@ -1028,8 +1028,8 @@ static void trace_run(struct run *r, const struct trace_scan *ts)
  * that cannot go with it.  The trace's files are laid end to end in the
  * job's file; a size smaller than they need is refused (without a size
  * the file is made as large as they need). */
-static int trace_job(const struct jobfile *jf, const struct job *job, struct trace_scan *ts,
-		     char *err)
+static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
+		     struct trace_scan *ts, char *err)
 {
 	static const enum opt_id not_with[] = { OPT_OP, OPT_RATE, OPT_RATE_IOPS, OPT_TIME_BASED,
 						OPT_VERIFY };
@@ -1059,6 +1059,9 @@ static int trace_job(const struct jobfile *jf, const struct job *job, struct tra
 					    "threads = 1 (job '%s')", where, job->name);
 		}
 	job_where(jf, job, OPT_READ_IOLOG, where, sizeof(where));
+	if (ranks > 1)
+		return err_set(err, "%s: read_iolog replays a trace in one process: run it on one "
+				    "rank, not %d (job '%s')", where, ranks, job->name);
 	if (ts->n[TRACE_TRIM])
 		return err_set(err, "%s: %s has %llu trims, which iosweep does not replay (a trim "
 				    "is not a unit of its loop yet): remove them (grep -v ' trim ') "
@@ -1228,7 +1231,7 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 
 		if (jf->jobs[j].opt[OPT_READ_IOLOG].n) {
 			ts = &scan;
-			rc = trace_job(jf, &jf->jobs[j], ts, err);
+			rc = trace_job(jf, &jf->jobs[j], plan->where.ranks, ts, err);
 			if (rc < 0) {
 				trace_scan_free(ts);
 				break;
