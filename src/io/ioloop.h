@@ -27,7 +27,10 @@
  * it is issued late.  Then, besides latency (service: issue -> completion),
  *   response   completion - due,
  * which counts the wait a slow unit caused the units due after it
- * (coordinated omission); hist has the one, resp_hist the other.
+ * (coordinated omission); hist has the one, resp_hist the other.  A replayed
+ * trace (read_iolog, io/trace.h) is the same loop with each unit's due time
+ * its pattern's (pat.due_ns after the start), its direction the trace's, and
+ * its syncs flushes made once the units before them are done.
  */
 #ifndef IOSWEEP_IOLOOP_H
 #define IOSWEEP_IOLOOP_H
