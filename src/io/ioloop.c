@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "io/ioloop.h"
+#include "io/trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -220,10 +221,13 @@ int ioloop_advise(struct io_worker *w, char *err)
 static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
 {
 	u->t_issue = t;
+	w->res.t_last_issue_ns = t;
 	if (w->rated) {
 		uint64_t behind = t > u->t_due ? t - u->t_due : 0;
 
 		w->res.behind_ns = behind;
+		if (w->late_hist)
+			hist_record(w->late_hist, behind);
 		if (behind > w->res.behind_max_ns)
 			w->res.behind_max_ns = behind;
 	}
@@ -376,7 +380,9 @@ __attribute__((noinline)) static bool due_wait(struct io_worker *w, struct loop 
  * cannot reach makes every unit late). */
 static inline bool due(struct io_worker *w, struct loop *L)
 {
-	uint64_t when = L->t0_ns + (uint64_t)(((double)L->nbegun + w->in.phase) * w->in.period_ns);
+	uint64_t when = w->in.trace_timed
+				? L->t0_ns + w->in.pat.due_ns
+				: L->t0_ns + (uint64_t)(((double)L->nbegun + w->in.phase) * w->in.period_ns);
 
 	L->next_due = when;
 	return L->recent_ns >= when || due_wait(w, L, when);
@@ -411,6 +417,11 @@ __attribute__((always_inline)) static inline bool draw(struct io_worker *w, stru
 {
 	if (pattern_next(&w->in.pat, off, len))
 		return true;
+	/* read_iolog: a sync in the trace, made once what is in flight is done */
+	if (__builtin_expect(w->in.pat.flush, 0)) {
+		L->flush_due = true;
+		return false;
+	}
 	/* time_based: round the file again, until the deadline */
 	if (w->in.wrap)
 		w->in.pat = L->pat0;
@@ -494,8 +505,9 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 	L->nfree--;
 	if (w->in.gen) {
 		/* not timed as the unit's latency, but inside the time to end */
-		u->dir = w->in.op == OP_READWRITE ? io_mix_dir(w->in.gen, w->in.rwmixread, u->off)
-						  : IO_WRITE;
+		u->dir = w->in.pat.trace	     ? (enum io_dir)w->in.pat.dir
+			 : w->in.op == OP_READWRITE ? io_mix_dir(w->in.gen, w->in.rwmixread, u->off)
+						    : IO_WRITE;
 		if (u->dir == IO_WRITE) {
 			if (w->produce)
 				data_produce(w->in.gen, u->buf, u->len, u->off);
@@ -580,7 +592,7 @@ __attribute__((always_inline)) static inline void complete(struct io_worker *w, 
  * completed during the ramp is neither counted nor timed. */
 static void flush(struct io_worker *w, struct loop *L)
 {
-	bool data_only = w->in.sync == SYNC_FDATASYNC;
+	bool data_only = w->in.sync == SYNC_FDATASYNC || w->in.pat.flush == TRACE_DATASYNC;
 	uint64_t t0 = now_ns(), t;
 	int rc;
 
@@ -601,6 +613,7 @@ static void flush(struct io_worker *w, struct loop *L)
 	}
 	L->unflushed = 0;
 	L->flush_due = false;
+	w->in.pat.flush = 0;
 	if (rc < 0)
 		loop_fail(w, L, errno, 0,
 			  w->in.ops->flush ? (w->eng.what ? w->eng.what : "flush")
@@ -726,13 +739,15 @@ int ioloop_run(struct io_worker *w)
 	/* zeros written from buffers nothing else writes to (ioloop_init zeroed
 	 * them) are there already */
 	w->produce = w->in.gen && (w->in.gen->kind != DATA_ZERO || w->in.op == OP_READWRITE);
-	w->rated = w->in.period_ns > 0;
+	w->rated = w->in.period_ns > 0 || w->in.trace_timed;
 	consume_reset(&w->cons);
 	hist_reset(w->hist);
 	hist_reset(w->dir_hist[IO_READ]);
 	hist_reset(w->dir_hist[IO_WRITE]);
 	hist_reset(w->flush_hist);
 	hist_reset(w->resp_hist);
+	if (w->late_hist)
+		hist_reset(w->late_hist);
 	__atomic_store_n(&w->snap->bytes, 0, __ATOMIC_RELAXED);
 	w->nlat = 0;
 	for (unsigned k = e->iodepth; k-- > 0;)

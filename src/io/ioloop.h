@@ -27,7 +27,10 @@
  * it is issued late.  Then, besides latency (service: issue -> completion),
  *   response   completion - due,
  * which counts the wait a slow unit caused the units due after it
- * (coordinated omission); hist has the one, resp_hist the other.
+ * (coordinated omission); hist has the one, resp_hist the other.  A replayed
+ * trace (read_iolog, io/trace.h) is the same loop with each unit's due time
+ * its pattern's (pat.due_ns after the start), its direction the trace's, and
+ * its syncs flushes made once the units before them are done.
  */
 #ifndef IOSWEEP_IOLOOP_H
 #define IOSWEEP_IOLOOP_H
@@ -79,6 +82,8 @@ struct io_inputs {
 	uint64_t sync_every;         /* UINT64_MAX: no flush in the loop */
 	struct fileset_map set;      /* a file set: which file each unit goes to; set.n == 0:
 				      * one file, e->fd */
+	bool trace_timed;            /* read_iolog: unit i is due pat.due_ns after the loop's
+				      * start (trace.h), as under a rate limit */
 	bool sync_inflight;          /* sync_mode=inflight: the flush is a unit queued with
 				      * the others in flight (the engine's own, ENGINE_FLUSH_QUEUED),
 				      * not a call made once the queue has drained */
@@ -88,6 +93,7 @@ struct io_inputs {
 struct io_results {
 	uint64_t ops[IO_DIRS], bytes[IO_DIRS]; /* completed units, per direction */
 	uint64_t t_first_ns, t_last_ns;        /* see the definitions above */
+	uint64_t t_last_issue_ns;              /* the issue of the last unit begun */
 	uint64_t sum;                          /* the consume result */
 	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
 	bool truncated;                        /* stopped by runtime or a signal */
@@ -124,6 +130,8 @@ struct io_worker {
 	struct hist *flush_hist;     /* latencies of the flushes */
 	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
 	struct series *series;       /* per interval (interval_ns), or NULL */
+	struct hist *late_hist;      /* read_iolog: issue lateness (issue - due) of this repeat;
+				      * the runner's, or NULL: not kept */
 	uint64_t measure_ns;         /* units completed before this are not counted (ramp) */
 	struct io_results res;
 	uint64_t lat[IO_LAT_BATCH];  /* latencies not yet in a histogram, as 2 * ns + direction */
@@ -134,7 +142,7 @@ struct io_worker {
 	unsigned min_batch;          /* completions to wait for while the queue is full */
 	bool engine_ready;           /* setup succeeded: teardown is due */
 	bool produce;                /* writes need data_produce() */
-	bool rated;                  /* in.period_ns > 0 */
+	bool rated;                  /* in.period_ns > 0 or in.trace_timed */
 };
 
 /*

@@ -153,6 +153,8 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
 	p->nblocks = size / bs;
 	p->i = first;
 	p->end = end;
+	p->trace = NULL;
+	p->flush = 0;
 	p->total = pattern_reads(kind, size, bs, spacing, count);
 	p->next = kind == PATTERN_RANDOM ? next_permuted
 		: kind == PATTERN_RANDOM_REPLACE ? next_replace
@@ -182,6 +184,8 @@ uint64_t pattern_span(const struct pattern *p, uint64_t *first)
 	uint64_t lo, hi; /* the lowest and highest offset / step of reads [i, end) */
 
 	*first = 0;
+	if (p->trace)
+		return p->size;
 	if (p->next == next_permuted || p->next == next_replace || p->next == next_skewed)
 		return p->size;
 	if (p->end <= p->i)

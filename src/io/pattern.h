@@ -27,6 +27,8 @@
 
 #include "io/distribution.h"
 
+struct trace_reader;
+
 /* The values of the job option `pattern`, in its order (job/options.c). */
 enum pattern_kind { PATTERN_SEQUENTIAL, PATTERN_REVERSE, PATTERN_RANDOM, PATTERN_RANDOM_REPLACE };
 
@@ -41,6 +43,13 @@ struct pattern {
 	struct randdist dist; /* a skewed random_distribution (pattern_skew) */
 	/* the generator; NULL for sequential, which pattern_next() inlines */
 	bool (*next)(struct pattern *p, uint64_t *off, uint64_t *len);
+	/* read_iolog (trace.h): the trace the units come from, else NULL; the
+	 * due time (ns after the loop's start) and direction (enum io_dir) of
+	 * the unit drawn last; and, when next() answers false before the trace
+	 * ends, the flush the trace asks for first (TRACE_SYNC, TRACE_DATASYNC) */
+	struct trace_reader *trace;
+	uint64_t due_ns;
+	unsigned dir, flush;
 };
 
 static inline bool pattern_is_random(uint64_t kind)

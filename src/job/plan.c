@@ -34,6 +34,7 @@
 #include "io/prepare.h"
 #include "io/series.h"
 #include "io/steady.h"
+#include "io/trace.h"
 #include "io/wtarget.h"
 #include "lib/error.h"
 #include "lib/hist.h"
@@ -530,13 +531,20 @@ static int check_set_run(const struct jobfile *jf, const struct run *r,
 }
 
 static int resolve_target(const struct plan *plan, const struct job *job, struct target *t,
-			  const struct names *known, char *err)
+			  const struct names *known, const struct trace_scan *ts, char *err)
 {
 	const struct jobfile *jf = plan->jf;
-	bool alloc_only, writes = job_writes(job, &alloc_only);
+	bool alloc_only, writes = job_writes(job, &alloc_only) || (ts && ts->n[TRACE_WRITE]);
 	const struct job_value *name = &job->opt[OPT_FILENAME], *size = &job->opt[OPT_SIZE];
 	char where[300], want[32], have[32];
+	union optval need = { .u = ts ? ts->size : 0 };
+	/* read_iolog: the file is as large as the trace's files end to end */
+	const struct job_value trace_size = { .n = 1, .v = &need,
+					      .line = job->opt[OPT_READ_IOLOG].line };
 	int rc;
+
+	if (ts && !size->n)
+		size = &trace_size;
 
 	memset(t, 0, sizeof(*t));
 	if (job_nrfiles(job) > 1)
@@ -684,7 +692,8 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		.threads = (unsigned)threads,
 		.ranks = ranks,
 		.series = series_on(v[OPT_INTERVAL].u, threads, ranks),
-		.rated = v[OPT_RATE].u || v[OPT_RATE_IOPS].u,
+		.rated = v[OPT_RATE].u || v[OPT_RATE_IOPS].u ||
+			 (v[OPT_READ_IOLOG].s && v[OPT_REPLAY_NO_STALL].u != FLAG_ON),
 		.data = v[OPT_OP].u != OP_READ || v[OPT_VERIFY].u == VERIFY_AFTER,
 		.data_kind = (enum data_kind)v[OPT_DATA].u,
 		.verify = v[OPT_VERIFY].u == VERIFY_AFTER,
@@ -694,8 +703,23 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, units);
 	shape.span = pattern_span(&share, &first);
 	shape.span_off = first;
+	if (v[OPT_READ_IOLOG].s) {
+		shape.span = v[OPT_SIZE].u; /* a trace may go anywhere in its file */
+		shape.span_off = 0;
+	}
 	memset(m, 0, sizeof(*m));
 	ioloop_run_memory(engine_at(v[OPT_ENGINE].u), &shape, &run, m);
+	/* read_iolog: the reader's buffer, the issue lateness and, with a series,
+	 * the trace's I/Os per interval (trace_rate; run.c) */
+	if (v[OPT_READ_IOLOG].s) {
+		uint64_t span = r->trace_ns * 100 / v[OPT_REPLAY_TIME_SCALE].u, n = 0;
+
+		if (run.series && v[OPT_INTERVAL].u)
+			for (uint64_t i = v[OPT_INTERVAL].u; !n || n > TRACE_RATE_MAX; i *= 2)
+				n = span / i + 1;
+		m->part[IO_MEM_OTHER] += TRACE_BUF_BYTES + 1 + n * sizeof(uint64_t);
+		m->part[IO_MEM_HISTS] += hist_size();
+	}
 }
 
 /* What the largest part of a run's memory is made of, and what lowers it. */
@@ -1245,8 +1269,73 @@ static bool engine_options_skip(const struct engine_ops *e, const size_t *idx)
 	return false;
 }
 
+/* read_iolog: what the trace says of the run, over what the job would. */
+static void trace_run(struct run *r, const struct trace_scan *ts)
+{
+	r->v[OPT_OP].u = ts->n[TRACE_WRITE] ? OP_READWRITE : OP_READ;
+	r->v[OPT_BS].u = io_round_up(ts->max_len, 4095);
+	r->v[OPT_PATTERN].u = PATTERN_SEQUENTIAL;
+	/* what it means elsewhere: the percent of the units that read */
+	r->v[OPT_RWMIXREAD].u = ts->n[TRACE_READ] * 100 / (ts->n[TRACE_READ] + ts->n[TRACE_WRITE]);
+}
+
+/* read_iolog: reads and checks the trace, and what the job says besides
+ * that cannot go with it.  The trace's files are laid end to end in the
+ * job's file; a size smaller than they need is refused (without a size
+ * the file is made as large as they need). */
+static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
+		     struct trace_scan *ts, char *err)
+{
+	static const enum opt_id not_with[] = { OPT_OP, OPT_RATE, OPT_RATE_IOPS, OPT_TIME_BASED,
+						OPT_VERIFY };
+	const struct job_value *threads = &job->opt[OPT_THREADS], *size = &job->opt[OPT_SIZE];
+	char where[300], a[32], b[32];
+
+	const char *path = job->opt[OPT_READ_IOLOG].v[0].s;
+
+	if (access(path, R_OK) < 0) {
+		job_where(jf, job, OPT_READ_IOLOG, where, sizeof(where));
+		return err_set(err, "%s: read_iolog: %s: %s (job '%s')", where, path, strerror(errno),
+			       job->name);
+	}
+	if (trace_scan(path, ts, err) < 0)
+		return -1;
+	for (size_t k = 0; k < sizeof(not_with) / sizeof(not_with[0]); k++)
+		if (job->opt[not_with[k]].n) {
+			job_where(jf, job, not_with[k], where, sizeof(where));
+			return err_set(err, "%s: %s does not go with read_iolog: the trace says what "
+					    "is read and written, and when (job '%s')", where,
+				       option_table[not_with[k]].name, job->name);
+		}
+	for (size_t k = 0; k < threads->n; k++)
+		if (threads->v[k].u != 1) {
+			job_where(jf, job, OPT_THREADS, where, sizeof(where));
+			return err_set(err, "%s: read_iolog replays a trace in order, in one thread: "
+					    "threads = 1 (job '%s')", where, job->name);
+		}
+	job_where(jf, job, OPT_READ_IOLOG, where, sizeof(where));
+	if (ranks > 1)
+		return err_set(err, "%s: read_iolog replays a trace in one process: run it on one "
+				    "rank, not %d (job '%s')", where, ranks, job->name);
+	if (ts->n[TRACE_TRIM])
+		return err_set(err, "%s: %s has %llu trims, which iosweep does not replay (a trim "
+				    "is not a unit of its loop yet): remove them (grep -v ' trim ') "
+				    "(job '%s')", where, job->opt[OPT_READ_IOLOG].v[0].s,
+			       (unsigned long long)ts->n[TRACE_TRIM], job->name);
+	if (size->n && size->v[0].u < ts->size) {
+		units_fmt_size(size->v[0].u, a, sizeof(a));
+		units_fmt_size(ts->size, b, sizeof(b));
+		job_where(jf, job, OPT_SIZE, where, sizeof(where));
+		return err_set(err, "%s: the trace's offsets reach beyond size=%s: its files need "
+				    "%s end to end (%llu bytes); leave size out to have the file made "
+				    "as large, or give at least that (job '%s')", where, a, b,
+			       (unsigned long long)ts->size, job->name);
+	}
+	return 0;
+}
+
 static int expand_job(struct plan *plan, const struct jobfile *jf, const struct job *job,
-		      struct target *t, char *err)
+		      struct target *t, const struct trace_scan *ts, char *err)
 {
 	struct dims d;
 	size_t idx[OPT__COUNT] = { 0 }, before = plan->n;
@@ -1271,6 +1360,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			r.v[i] = job->opt[i].n ? job->opt[i].v[idx[i]] : default_value(i);
 		const struct engine_ops *e =
 			engine_find(option_table[OPT_ENGINE].values[r.v[OPT_ENGINE].u]);
+		if (ts)
+			trace_run(&r, ts);
 		bool random = pattern_is_random(r.v[OPT_PATTERN].u);
 		/* values that do not apply take their first value only */
 		if ((!(e->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
@@ -1300,6 +1391,14 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, run_set_bytes(r.v), r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
+		if (ts) {
+			r.reads = ts->n[TRACE_READ] + ts->n[TRACE_WRITE];
+			r.bytes = ts->bytes[TRACE_READ] + ts->bytes[TRACE_WRITE];
+			r.write_bytes = ts->bytes[TRACE_WRITE];
+			r.trace_writes = ts->n[TRACE_WRITE];
+			r.trace_syncs = ts->n[TRACE_SYNC] + ts->n[TRACE_DATASYNC];
+			r.trace_ns = trace_recorded_ns(ts);
+		}
 		if (cannot_run_together(job, &r, e, what, sizeof(what))) {
 			skipped = r;
 			if (add_skip(plan, &r, what, err) < 0)
@@ -1383,17 +1482,26 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 		return err_set(err, "out of memory");
 	}
 	for (size_t j = 0; j < jf->njobs && rc == 0; j++) {
-		struct target t;
+		struct target t = { 0 };
+		struct trace_scan scan = { 0 }, *ts = NULL;
 		char why[ERR_MAX];
 
-		rc = resolve_target(plan, &jf->jobs[j], &t, &known, err);
+		if (jf->jobs[j].opt[OPT_READ_IOLOG].n) {
+			ts = &scan;
+			rc = trace_job(jf, &jf->jobs[j], plan->where.ranks, ts, err);
+			if (rc < 0) {
+				trace_scan_free(ts);
+				break;
+			}
+		}
+		rc = resolve_target(plan, &jf->jobs[j], &t, &known, ts, err);
 		if (rc == 0) {
 			if (!t.seen)
 				t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
 					      CACHE_CANNOT_EVICT;
 			size_t first = plan->n;
 
-			rc = expand_job(plan, jf, &jf->jobs[j], &t, err);
+			rc = expand_job(plan, jf, &jf->jobs[j], &t, ts, err);
 			if (rc == 0)
 				rc = check_space(jf, &jf->jobs[j], &t, plan->runs + first,
 						 plan->n - first, err);
@@ -1405,6 +1513,7 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 			t.known->written = t.written;
 			t.known->writer = t.writer;
 		}
+		trace_scan_free(&scan);
 		free(t.filename);
 	}
 	names_free(&known);
@@ -1587,6 +1696,13 @@ static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 	char err[ERR_MAX];
 
 	memset(d, 0, sizeof(*d));
+	if (v[OPT_READ_IOLOG].s) {
+		d->writes = r->trace_writes;
+		d->reads = r->reads - r->trace_writes;
+		d->write_bytes = r->write_bytes;
+		d->read_bytes = r->bytes - r->write_bytes;
+		return;
+	}
 	if (v[OPT_OP].u != OP_READWRITE) {
 		bool writes = v[OPT_OP].u == OP_WRITE;
 

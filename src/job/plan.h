@@ -36,6 +36,9 @@ struct run {
 	bool cache_default;        /* cache was not set: fadvise, or keep where nothing can be evicted */
 	bool ours;                 /* the file exists and iosweep made it */
 	bool device;               /* a block device written with the job's consent */
+	uint64_t trace_writes;     /* read_iolog: of reads, the trace's writes */
+	uint64_t trace_syncs;      /* read_iolog: the trace's syncs and datasyncs */
+	uint64_t trace_ns;         /* read_iolog: from its first I/O to its last one's issue */
 };
 
 /* repeat = auto: at least REPEAT_AUTO_MIN measured repeats (a 95% confidence

@@ -147,6 +147,56 @@ static json_t *cliffs_json(const struct repeat_result *rr)
 	return list;
 }
 
+/* read_iolog: {"recorded": {...}, "replayed": {...}, "as_recorded", "cut",
+ * "issue_late_p50_ns", "issue_late_p99_ns", "issue_late_max_ns" (null
+ * replayed as fast as possible), "rate": {"interval_s", "intervals":
+ * [{"start_s", "recorded_ops", "replayed_ops"}]} (with a series)}. */
+static json_t *replay_json(const struct repeat_result *rr)
+{
+	json_t *rec = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "reads",
+				(json_int_t)rr->rec_ops[IO_READ], "writes",
+				(json_int_t)rr->rec_ops[IO_WRITE], "read_bytes",
+				(json_int_t)rr->rec_bytes[IO_READ], "write_bytes",
+				(json_int_t)rr->rec_bytes[IO_WRITE], "syncs", (json_int_t)rr->rec_syncs,
+				"span_s", rr->rec_span_s);
+	json_t *rep = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "reads",
+				(json_int_t)rr->ops[IO_READ], "writes", (json_int_t)rr->ops[IO_WRITE],
+				"read_bytes", (json_int_t)rr->dir_bytes[IO_READ], "write_bytes",
+				(json_int_t)rr->dir_bytes[IO_WRITE], "syncs", (json_int_t)rr->flushes,
+				"span_s", rr->replay_span_s);
+	bool same = rr->ops[IO_READ] == rr->rec_ops[IO_READ] &&
+		    rr->ops[IO_WRITE] == rr->rec_ops[IO_WRITE] &&
+		    rr->dir_bytes[IO_READ] == rr->rec_bytes[IO_READ] &&
+		    rr->dir_bytes[IO_WRITE] == rr->rec_bytes[IO_WRITE] && rr->flushes == rr->rec_syncs;
+	json_t *o = json_object(), *list = json_array();
+	int rc = !rec || !rep || !o || !list;
+
+	rc |= set(o, "recorded", rec);
+	rc |= set(o, "replayed", rep);
+	rc |= set(o, "as_recorded", json_boolean(same && !rr->replay_cut));
+	rc |= set(o, "cut", json_boolean(rr->replay_cut));
+	rc |= set(o, "issue_late_p50_ns", maybe_int(rr->late_p50_ns));
+	rc |= set(o, "issue_late_p99_ns", maybe_int(rr->late_p99_ns));
+	rc |= set(o, "issue_late_max_ns", maybe_int(rr->late_max_ns));
+	for (size_t k = 0; list && k < rr->nreplay_rate; k++)
+		rc |= json_array_append_new(list, json_pack("{s:f, s:I, s:I}", "start_s",
+							    rr->replay_rate[k].start_s,
+							    "recorded_ops",
+							    (json_int_t)rr->replay_rate[k].recorded,
+							    "replayed_ops",
+							    (json_int_t)rr->replay_rate[k].replayed));
+	if (rr->nreplay_rate)
+		rc |= set(o, "rate", json_pack("{s:f, s:o}", "interval_s", rr->rate_interval_s,
+					       "intervals", list));
+	else
+		json_decref(list);
+	if (rc) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *repeat_json(const struct run_result *res, const struct repeat_result *rr,
 			   int ranks)
 {
@@ -193,6 +243,8 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 		rc |= set(o, "cliffs", cliffs_json(rr));
 	if (rr->steady.asked)
 		rc |= set(o, "steady", steady_json(run, rr));
+	if (rr->replay)
+		rc |= set(o, "replay", replay_json(rr));
 	if (rc) {
 		json_decref(o);
 		return NULL;

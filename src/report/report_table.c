@@ -471,6 +471,44 @@ static void auto_note(FILE *f, const struct run_result *res)
 			REPEAT_AUTO_BUDGET_S);
 }
 
+/* read_iolog: a repeat's replay beside its trace (repeat.h): the I/Os,
+ * bytes and syncs (which must match), the issue lateness, and the span from
+ * the first I/O to the last one's issue, recorded and replayed. */
+static void replay_note(FILE *f, const struct run_result *res, size_t k)
+{
+	const struct repeat_result *rr = &res->rep[k];
+	const struct figure *ns = figure_find("lat_p50_ns");
+	uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
+	uint64_t rec = rr->rec_ops[IO_READ] + rr->rec_ops[IO_WRITE];
+	bool same = rr->ops[IO_READ] == rr->rec_ops[IO_READ] &&
+		    rr->ops[IO_WRITE] == rr->rec_ops[IO_WRITE] &&
+		    rr->dir_bytes[IO_READ] == rr->rec_bytes[IO_READ] &&
+		    rr->dir_bytes[IO_WRITE] == rr->rec_bytes[IO_WRITE] && rr->flushes == rr->rec_syncs;
+	char a[32], b[32], c[32];
+
+	fprintf(f, "run %zu: replay %zu of %s: %llu of %llu I/Os (r %llu of %llu, w %llu of "
+		   "%llu), %llu of %llu bytes, %llu of %llu syncs: %s\n", res->run->index, k + 1,
+		res->run->v[OPT_READ_IOLOG].s, (unsigned long long)ops, (unsigned long long)rec,
+		(unsigned long long)rr->ops[IO_READ], (unsigned long long)rr->rec_ops[IO_READ],
+		(unsigned long long)rr->ops[IO_WRITE], (unsigned long long)rr->rec_ops[IO_WRITE],
+		(unsigned long long)rr->bytes,
+		(unsigned long long)(rr->rec_bytes[IO_READ] + rr->rec_bytes[IO_WRITE]),
+		(unsigned long long)rr->flushes, (unsigned long long)rr->rec_syncs,
+		rr->replay_cut ? "cut short by a bad line" : same ? "as recorded" : "NOT as recorded");
+	if (isfinite(rr->late_max_ns)) {
+		figure_format(ns, rr->late_p50_ns, a, sizeof(a));
+		figure_format(ns, rr->late_p99_ns, b, sizeof(b));
+		figure_format(ns, rr->late_max_ns, c, sizeof(c));
+		fprintf(f, "  issued late p50 %s, p99 %s, max %s; first to last issue %.6f s, "
+			   "recorded %.6f s (x %u%%: %.6f s)\n", a, b, c, rr->replay_span_s,
+			rr->rec_span_s, (unsigned)res->run->v[OPT_REPLAY_TIME_SCALE].u,
+			rr->rec_span_s * 100 / (double)res->run->v[OPT_REPLAY_TIME_SCALE].u);
+	} else {
+		fprintf(f, "  as fast as possible (replay_no_stall): first to last issue %.6f s, "
+			   "recorded %.6f s\n", rr->replay_span_s, rr->rec_span_s);
+	}
+}
+
 /* A buffered write run whose data was mostly only in memory at its end
  * measured the page cache; flushes have their own latency. */
 static void write_notes(FILE *f, const struct run_result *res)
@@ -479,6 +517,8 @@ static void write_notes(FILE *f, const struct run_result *res)
 	char a[32], b[32];
 
 	auto_note(f, res);
+	for (size_t k = 0; k < res->nrep && res->rep[k].replay; k++)
+		replay_note(f, res, k);
 	if (res->memory_fs && res->run->v[OPT_OP].u != OP_READ)
 		fprintf(f, "run %zu: its file is on %s, which keeps it only in memory: nothing it "
 			   "wrote is durable, whatever sync says, and its time to end is not a "
@@ -505,7 +545,10 @@ static void write_notes(FILE *f, const struct run_result *res)
 			      sizeof(b));
 		fprintf(f, "run %zu: %.0f flushes per repeat (%s), p50 %s, p99 %s\n",
 			res->run->index, flushes,
-			option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u], a, b);
+			res->run->v[OPT_READ_IOLOG].s
+				? "the trace's syncs"
+				: option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u],
+			a, b);
 	}
 }
 

@@ -116,7 +116,24 @@ struct repeat_result {
 	unsigned series_coarsened;
 	struct steady_result steady;
 	struct cliff_result cliffs[REPEAT_CLIFFS]; /* in order of time */
-	size_t ncliffs;
+	size_t ncliffs;	/* read_iolog only (replay false without): what the trace recorded, to
+	 * set beside what was replayed (ops, dir_bytes, flushes); the issue
+	 * lateness of the units (issue - due; NAN replayed as fast as possible);
+	 * the recorded time from the first I/O to the last one's issue, and the
+	 * same span replayed (the first issue to the last); replay_cut: a bad
+	 * line stopped the replay, which is kept as far as it went */
+	bool replay, replay_cut;
+	uint64_t rec_ops[IO_DIRS], rec_bytes[IO_DIRS], rec_syncs;
+	double rec_span_s, replay_span_s;
+	double late_p50_ns, late_p99_ns, late_max_ns;
+	/* with a series: per interval of rate_interval_s (the series', or longer),
+	 * the I/Os the trace issued in it (due times) and those that completed */
+	struct replay_point {
+		double start_s;
+		uint64_t recorded, replayed;
+	} *replay_rate;
+	size_t nreplay_rate;
+	double rate_interval_s;
 };
 
 #endif

@@ -161,6 +161,18 @@ static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 	const union optval *v = r->run->v;
 	char err[ERR_MAX];
 
+	if (r->traced) {
+		/* read_iolog: the whole trace, one worker (plan.c), rewound; a
+		 * failure (the trace cannot be read again) is the reader's error,
+		 * which repeat_setup() returns */
+		struct trace_reader *tr = (struct trace_reader *)&r->trace;
+
+		if (trace_pattern(p, tr, err) < 0) {
+			tr->bad = true;
+			snprintf(tr->error, sizeof(tr->error), "%s", err);
+		}
+		return;
+	}
 	pattern_init(p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
 	(void)pattern_skew(p, v[OPT_RANDOM_DISTRIBUTION].s, err); /* the plan checked it */
@@ -233,13 +245,15 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
 	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
 	if (r->w[t].in.interval_ns) {
-		r->w[t].series = series_alloc(t == 0 && !r->nset ? shape.fd : -1, v[OPT_SIZE].u, r->period_ns > 0);
+		r->w[t].series = series_alloc(t == 0 && !r->nset ? shape.fd : -1, v[OPT_SIZE].u, r->rated);
 		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
 			return err_set(err, "out of memory for the series of %u threads", r->nw);
 		r->w[t].series->live = &r->snaps[t].live; /* for the progress line */
 		r->w[t].series->watch = r->watching ? &r->watch : NULL; /* threads = 1 (plan.c) */
 	}
-	if (r->period_ns > 0)
+	r->w[t].in.trace_timed = r->traced && r->rated;
+	r->w[t].late_hist = r->traced && r->rated ? r->issue_late : NULL;
+	if (r->rated)
 		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
 	r->w[t].in.stop = r->stop;
 	r->w[t].in.gen = r->writes ? &r->gen : NULL;
@@ -334,6 +348,62 @@ static void watch_init(struct runner *r, const union optval *v)
 	r->series->watch = w; /* the merged series is judged as worker 0's was */
 }
 
+/* read_iolog: the trace scanned again (the plan's scan was of the file as it
+ * was then: a trace changed since is refused) and opened for streaming. */
+static int trace_open(struct runner *r, char *err)
+{
+	const struct run *run = r->run;
+	const char *path = run->v[OPT_READ_IOLOG].s;
+	struct trace_scan *ts = &r->trace_scan;
+
+	r->trace.fd = -1;
+	if (trace_scan(path, ts, err) < 0)
+		return -1;
+	if (ts->n[TRACE_READ] + ts->n[TRACE_WRITE] != run->reads ||
+	    ts->n[TRACE_WRITE] != run->trace_writes || ts->size > run->v[OPT_SIZE].u)
+		return err_set(err, "%s: the trace changed since the plan was made", path);
+	r->issue_late = hist_new();
+	if (!r->issue_late)
+		return err_set(err, "out of memory");
+	if (trace_reader_open(&r->trace, path, ts, (unsigned)run->v[OPT_REPLAY_TIME_SCALE].u,
+			      err) < 0)
+		return -1;
+	r->rec_rate_ns = series_interval_ns(run->v);
+	return trace_rate(&r->trace, &r->rec_rate_ns, &r->rec_rate, &r->nrec_rate, err);
+}
+
+/* read_iolog with a series: per interval of the series (or of the trace's
+ * counts, when they are coarser), the I/Os recorded and replayed. */
+static int replay_rate(const struct runner *r, struct repeat_result *rr)
+{
+	uint64_t rec_ns = r->rec_rate_ns, ser_ns = (uint64_t)llround(rr->series_interval_s * 1e9);
+	uint64_t step = ser_ns > rec_ns ? ser_ns : rec_ns;
+	size_t n = 0;
+
+	if (!rr->series || !r->nrec_rate || !step)
+		return 0;
+	for (size_t i = 0; i < rr->nseries; i++) {
+		size_t k = (size_t)((uint64_t)llround(rr->series[i].start_s * 1e9) / step) + 1;
+
+		n = k > n ? k : n;
+	}
+	if ((uint64_t)(r->nrec_rate - 1) * rec_ns / step + 1 > n)
+		n = (size_t)((uint64_t)(r->nrec_rate - 1) * rec_ns / step + 1);
+	rr->replay_rate = calloc(n, sizeof(*rr->replay_rate));
+	if (!rr->replay_rate)
+		return -1;
+	rr->nreplay_rate = n;
+	rr->rate_interval_s = (double)step / 1e9;
+	for (size_t k = 0; k < n; k++)
+		rr->replay_rate[k].start_s = (double)k * rr->rate_interval_s;
+	for (size_t k = 0; k < r->nrec_rate; k++)
+		rr->replay_rate[(uint64_t)k * rec_ns / step].recorded += r->rec_rate[k];
+	for (size_t i = 0; i < rr->nseries; i++)
+		rr->replay_rate[(uint64_t)llround(rr->series[i].start_s * 1e9) / step].replayed +=
+			rr->series[i].ops;
+	return 0;
+}
+
 /* Workers, their engines and buffers, histograms: once per run. */
 static int runner_init(struct runner *r, const struct run *run, volatile atomic_int *stop,
 		       struct run_status *status, char *err)
@@ -352,12 +422,16 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	r->w = calloc(r->nw, sizeof(*r->w));
 	r->snaps = calloc(r->nw, sizeof(*r->snaps));
 	r->period_ns = rate_period_ns(v, r->nw);
+	r->traced = v[OPT_READ_IOLOG].s != NULL;
+	r->rated = r->period_ns > 0 || (r->traced && v[OPT_REPLAY_NO_STALL].u != FLAG_ON);
+	if (r->traced && trace_open(r, err) < 0)
+		return -1;
 	total_hists(r, h);
 	for (unsigned k = 0; k < IO_HISTS; k++)
 		hists &= (*h[k] = hist_new()) != NULL;
 	r->writes = v[OPT_OP].u != OP_READ;
 	if (series_interval_ns(v)) {
-		r->series = series_alloc(-1, 0, r->period_ns > 0);
+		r->series = series_alloc(-1, 0, r->rated);
 		if (!r->series)
 			return err_set(err, "out of memory for a series");
 		watch_init(r, v);
@@ -462,6 +536,12 @@ static void runner_free(struct runner *r)
 	free(r->series);
 	devstat_close(&r->dev);
 	set_close(r);
+	if (r->traced) {
+		trace_reader_close(&r->trace);
+		trace_scan_free(&r->trace_scan);
+		hist_free(r->issue_late);
+		free(r->rec_rate);
+	}
 	if (r->claimed)
 		close(r->claim_fd);
 }
@@ -477,6 +557,8 @@ static int repeat_setup(struct runner *r, char *err)
 		struct io_worker *w = &r->w[t];
 
 		worker_share(r, t, &w->in.pat);
+		if (r->traced && r->trace.bad)
+			return err_set(err, "%s", r->trace.error);
 		if (ioloop_advise(w, err) < 0) {
 			char why[ERR_MAX];
 
@@ -878,6 +960,41 @@ static double files_residency(const struct runner *r)
 	return sum / r->nset;
 }
 
+/* read_iolog: what the trace recorded beside what the repeat replayed; a
+ * bad line met while streaming (the trace changed since it was scanned)
+ * fails the run, the repeat kept and marked as far as it went. */
+static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
+{
+	const struct trace_scan *ts = &r->trace_scan;
+	const struct io_results *res = &r->w[0].res;
+
+	rr->replay = true;
+	rr->rec_ops[IO_READ] = ts->n[TRACE_READ];
+	rr->rec_ops[IO_WRITE] = ts->n[TRACE_WRITE];
+	rr->rec_bytes[IO_READ] = ts->bytes[TRACE_READ];
+	rr->rec_bytes[IO_WRITE] = ts->bytes[TRACE_WRITE];
+	rr->rec_syncs = ts->n[TRACE_SYNC] + ts->n[TRACE_DATASYNC];
+	rr->rec_span_s = (double)trace_recorded_ns(ts) / 1e9;
+	rr->replay_span_s = res->t_last_issue_ns > res->t_first_ns
+				    ? (double)(res->t_last_issue_ns - res->t_first_ns) / 1e9
+				    : 0;
+	rr->late_p50_ns = rr->late_p99_ns = rr->late_max_ns = NAN;
+	if (r->rated) {
+		rr->late_p50_ns = (double)hist_percentile(r->issue_late, 50);
+		rr->late_p99_ns = (double)hist_percentile(r->issue_late, 99);
+		rr->late_max_ns = (double)hist_max(r->issue_late);
+	}
+	if (replay_rate(r, rr) < 0)
+		return err_set(err, "out of memory");
+	if (!r->trace.bad)
+		return 0;
+	rr->replay_cut = true;
+	return err_set(err, "%s (the replay stopped there: %llu of %llu I/Os done, kept and "
+			    "marked cut)", r->trace.error,
+		       (unsigned long long)io_results_ops(res),
+		       (unsigned long long)(ts->n[TRACE_READ] + ts->n[TRACE_WRITE]));
+}
+
 /* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
  * Every rank reaches each of its agrees (dist.h). */
 static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
@@ -954,6 +1071,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	if (tally_repeat(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec,
 			 &ru0, &ru1) < 0)
 		return err_set(err, "out of memory for a series");
+	if (r->traced && trace_fidelity(r, rr, err) < 0)
+		return -1;
 	/* a repeat cut short wrote only part of its blocks: nothing to check
 	 * (both flags were agreed by the tally: every rank takes this branch) */
 	if (v[OPT_VERIFY].u == VERIFY_AFTER && !rr->interrupted && !rr->runtime_limited)
@@ -1086,8 +1205,11 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 		rc = one_repeat(&r, rr, res->error);
 		free(scratch.series);
 		free(scratch.steady.crit);
+		free(scratch.replay_rate);
 		if (rc < 0)
 			res->failed = true;
+		if (rc < 0 && rr->replay_cut && i >= warmup)
+			res->nrep++; /* kept, marked */
 		if (rc != 0)
 			break;
 		if (i >= warmup)
@@ -1110,6 +1232,7 @@ void run_result_free(struct run_result *res)
 		free(res->rep[i].thread_time_s);
 		free(res->rep[i].rank_time_s);
 		free(res->rep[i].series);
+		free(res->rep[i].replay_rate);
 		free(res->rep[i].steady.crit);
 	}
 	free(res->rep);

@@ -180,7 +180,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	gather_hist(r, r->dir_total[IO_READ]);
 	gather_hist(r, r->dir_total[IO_WRITE]);
 	gather_hist(r, r->flush_total);
-	if (r->period_ns > 0)
+	if (r->rated)
 		gather_hist(r, r->resp_total);
 }
 
@@ -291,7 +291,7 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
 	rr->behind_schedule_s = rr->behind_max_s = rr->late_ops = NAN;
 	rr->mean_depth = mean_depth(r, rr);
-	if (r->period_ns > 0) {
+	if (r->rated) {
 		rr->behind_max_s = (double)tl->max.behind_max / 1e9;
 		rr->late_ops = (double)tl->add.late;
 		rr->resp_p50_ns = (double)hist_percentile(r->resp_total, 50);

@@ -15,6 +15,7 @@
 #include "io/devstat.h"
 #include "io/ioloop.h"
 #include "io/prepare.h"
+#include "io/trace.h"
 #include "lib/hist.h"
 
 struct run_status;
@@ -33,6 +34,15 @@ struct runner {
 	bool writes;           /* op=write or readwrite */
 	struct hist *resp_total; /* and their response times (rate limit) */
 	double period_ns;      /* rate limit: each worker's ns between due times; 0: none */
+	bool rated;            /* units have due times: a rate limit, or a trace replayed at
+				* its recorded times (read_iolog) */
+	bool traced;           /* read_iolog: the trace, scanned again, and its reader */
+	struct trace_scan trace_scan;
+	struct trace_reader trace;
+	struct hist *issue_late; /* read_iolog: issue lateness (issue - due) of every worker */
+	uint64_t *rec_rate;    /* read_iolog with a series: the trace's I/Os per rec_rate_ns */
+	size_t nrec_rate;
+	uint64_t rec_rate_ns;
 	struct series *series; /* all workers' series of one repeat, or NULL */
 	struct series_watch watch; /* ss: what worker 0's series watches for */
 	bool watching;

@@ -1,0 +1,313 @@
+/*
+ * test_trace.c - fio iologs read as a pattern (src/io/trace.c): the scan
+ * counts what a trace asks and names the first bad line (TRACE:LINE); the
+ * reader streams it through its fixed buffer, across refills, handing out
+ * every read and write at its file's region and due time, and stopping at
+ * each sync; blkparse's text output is a trace too.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "io/engines/engine.h"
+#include "io/trace.h"
+#include "lib/error.h"
+
+static char path[64];
+
+static void write_trace(const char *text)
+{
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/test_trace.XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The scan of text: its return, and err. */
+static int scan_text(const char *text, struct trace_scan *s, char *err)
+{
+	int rc;
+
+	write_trace(text);
+	rc = trace_scan(path, s, err);
+	return rc;
+}
+
+static void v3_counts(void **state)
+{
+	struct trace_scan s;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("fio version 3 iolog\n"
+				   "10 /d/a add\n11 /d/b add\n12 /d/a open\n13 /d/b open\n"
+				   "100 /d/a read 0 4096\n"
+				   "200 /d/b write 8192 512\n"
+				   "250 /d/b sync 0 0\n"
+				   "300 /d/a read 10000 100\n"
+				   "310 /d/a datasync 0 0\n"
+				   "400 /d/a close\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.version, 3);
+	assert_int_equal(s.n[TRACE_READ], 2);
+	assert_int_equal(s.n[TRACE_WRITE], 1);
+	assert_int_equal(s.n[TRACE_SYNC], 1);
+	assert_int_equal(s.n[TRACE_DATASYNC], 1);
+	assert_int_equal(s.bytes[TRACE_READ], 4196);
+	assert_int_equal(s.bytes[TRACE_WRITE], 512);
+	assert_int_equal(s.max_len, 4096);
+	assert_int_equal(s.nfiles, 2);
+	/* a reaches 10100 bytes: 12288 rounded to 4 KiB; b 8704: 12288 */
+	assert_int_equal(s.base[0], 0);
+	assert_int_equal(s.base[1], 12288);
+	assert_int_equal(s.size, 24576);
+	assert_int_equal(trace_recorded_ns(&s), 200000);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* Each bad line is named by its number, with what is wrong. */
+static void bad_lines(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "fio version 9 iolog\n", ":1: not a fio iolog" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a reed 0 1\n", ":3: 'reed' is not an action" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a read 0\n", ":3: read needs OFFSET and LENGTH" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a read 0 4096", ":3: the last line has no newline" },
+		{ "fio version 3 iolog\n1 /a add\nx /a read 0 1\n", ":3: 'x' is not a time" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a wait 100 0\n", ":3: wait is not an action of a version 3" },
+		{ "fio version 2 iolog\n/a add\n/b read 0 1\n", ":3: /b is used before a line adds it" },
+		{ "fio version 2 iolog\n/a add\n/a read -1 1\n", ":3: OFFSET and LENGTH are whole numbers" },
+		{ "fio version 2 iolog\n/a add\n/a read 0 0\n", ":3: read of 0 bytes" },
+		{ "fio version 2 iolog\n/a add\n/a open 0 1\n", ":3: open takes no OFFSET" },
+		{ "fio version 2 iolog\n/a add\n/a open\n", ": the trace has no read or write" },
+	};
+	char err[ERR_MAX];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct trace_scan s;
+
+		assert_int_equal(scan_text(cases[k].text, &s, err), -1);
+		if (!strstr(err, cases[k].want) || strncmp(err, path, strlen(path)))
+			fail_msg("case %zu: '%s' wanted in '%s'", k, cases[k].want, err);
+		trace_scan_free(&s);
+		unlink(path);
+	}
+}
+
+/* v2: waits of 100 us or more add up into the due times; shorter ones are
+ * discarded, as fio does. */
+static void v2_waits(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	uint64_t off, len;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("fio version 2 iolog\n/a add\n/a open\n/a read 0 4096\n"
+				   "/a wait 1000 0\n/a wait 50 0\n/a write 4096 4096\n"
+				   "/a wait 500 0\n/a read 0 4096\n",
+				   &s, err),
+			 0);
+	assert_int_equal(trace_recorded_ns(&s), 1500000);
+	/* replay_time_scale = 50: half the rate, every due time doubled */
+	assert_int_equal(trace_reader_open(&tr, path, &s, 50, err), 0);
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(p.due_ns, 0);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(p.due_ns, 2000000);
+	assert_int_equal(p.dir, IO_WRITE);
+	assert_int_equal(off, 4096);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(p.due_ns, 3000000);
+	assert_int_equal(p.dir, IO_READ);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, 0);
+	assert_false(tr.bad);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* A trace several times the reader's buffer streams whole, each unit where
+ * its file's region puts it, each sync a stop with p.flush set; rewound, it
+ * streams the same again. */
+static void streams_across_refills(void **state)
+{
+	const uint64_t n = 200000; /* ~7 MiB of lines: several refills */
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *f = open_memstream(&text, &tlen);
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	char err[ERR_MAX];
+
+	(void)state;
+	fputs("fio version 3 iolog\n0 /file/one add\n0 /file/two add\n", f);
+	for (uint64_t i = 0; i < n; i++) {
+		fprintf(f, "%llu /file/%s %s %llu 512\n", (unsigned long long)(i * 10),
+			i % 2 ? "two" : "one", i % 3 ? "read" : "write",
+			(unsigned long long)(i * 512));
+		if (i % 1000 == 999)
+			fprintf(f, "%llu /file/one sync 0 0\n", (unsigned long long)(i * 10));
+	}
+	fclose(f);
+	assert_int_equal(scan_text(text, &s, err), 0);
+	free(text);
+	assert_true(s.base[1] >= n * 512);
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t i = 0, syncs = 0, off, len;
+
+		assert_int_equal(trace_pattern(&p, &tr, err), 0);
+		for (;;) {
+			if (pattern_next(&p, &off, &len)) {
+				assert_int_equal(off, (i % 2 ? s.base[1] : 0) + i * 512);
+				assert_int_equal(len, 512);
+				assert_int_equal(p.dir, i % 3 ? IO_READ : IO_WRITE);
+				assert_int_equal(p.due_ns, i * 10 * 1000);
+				i++;
+			} else if (p.flush) {
+				assert_int_equal(p.flush, TRACE_SYNC);
+				p.flush = 0;
+				syncs++;
+			} else {
+				break;
+			}
+		}
+		assert_false(tr.bad);
+		assert_int_equal(i, n);
+		assert_int_equal(syncs, n / 1000);
+		assert_int_equal(tr.handed[TRACE_READ] + tr.handed[TRACE_WRITE], n);
+	}
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* blkparse's text: its queue events are the I/Os, each device a file,
+ * sectors of 512 bytes, a flush without a sector a sync; the other events
+ * and the summary are not replayed; a cut event is named by its line. */
+static void blkparse_text(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	uint64_t off, len;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("  8,0    1        1     0.000000000  4217  Q   R 2048 + 8 [dd]\n"
+				   "  8,0    1        2     0.000001000  4217  G   R 2048 + 8 [dd]\n"
+				   "  8,0    0        1     0.001000000  4217  Q  WS 4096 + 16 [a b]\n"
+				   "  8,0    0        2     0.001500000   200  Q FWS [jbd2/sda1-8]\n"
+				   "  8,16   0        3     0.002000000   200  Q   R 0 + 8 [cat]\n"
+				   "  8,0    1        4     0.003000000     0  C   R 2048 + 8 [0]\n"
+				   "CPU0 (8,0):\n Reads Queued:  2,  8KiB\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.version, TRACE_BLKPARSE);
+	assert_int_equal(s.n[TRACE_READ], 2);
+	assert_int_equal(s.n[TRACE_WRITE], 1);
+	assert_int_equal(s.n[TRACE_SYNC], 1);
+	assert_int_equal(s.nfiles, 2);
+	assert_int_equal(s.base[1], 4096 * 512 + 8192);
+	assert_int_equal(trace_recorded_ns(&s), 2000000);
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 2048 * 512);
+	assert_int_equal(len, 4096);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 4096 * 512);
+	assert_int_equal(p.dir, IO_WRITE);
+	assert_int_equal(p.due_ns, 1000000);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, TRACE_SYNC);
+	p.flush = 0;
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, s.base[1]);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, 0);
+	assert_false(tr.bad);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+	assert_int_equal(scan_text("  8,0 1 1 0.000000000 1 Q R 2048 + 8 [dd]\n"
+				   "  8,0 1 2 0.000000100 1 Q R 2048 +\n", &s, err), -1);
+	assert_non_null(strstr(err, ":2: a blkparse line cut short"));
+	trace_scan_free(&s);
+	unlink(path);
+	assert_int_equal(scan_text("  8,0 1 1 0.000000000 1 Q R 2048 + 8 [dd]\n"
+				   "  8,0 1 2 soon 1 Q R 2048 + 8 [dd]\n", &s, err), -1);
+	assert_non_null(strstr(err, ":2: 'soon' is not a time in seconds"));
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* A trace that is not what the scan read (changed while it is replayed):
+ * the reader stops at the first line that does not fit, names it, and has
+ * counted what it handed out before. */
+static void changed_while_streamed(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	uint64_t off, len, n = 0;
+	char err[ERR_MAX], scanned[64];
+
+	(void)state;
+	assert_int_equal(scan_text("fio version 3 iolog\n0 /a add\n1 /a read 0 4096\n"
+				   "2 /a read 4096 4096\n3 /a read 8192 4096\n", &s, err), 0);
+	memcpy(scanned, path, sizeof(path));
+	write_trace("fio version 3 iolog\n0 /a add\n1 /a read 0 4096\n"
+		    "2 /a read 4096 4096\n3 /a reed 8192 4096\n");
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	while (pattern_next(&p, &off, &len))
+		n++;
+	assert_int_equal(n, 2);
+	assert_true(tr.bad);
+	assert_non_null(strstr(tr.error, ":5: 'reed' is not an action"));
+	assert_int_equal(tr.handed[TRACE_READ], 2);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+	unlink(scanned);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(v3_counts),
+		cmocka_unit_test(bad_lines),
+		cmocka_unit_test(v2_waits),
+		cmocka_unit_test(streams_across_refills),
+		cmocka_unit_test(blkparse_text),
+		cmocka_unit_test(changed_while_streamed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
