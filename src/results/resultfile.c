@@ -529,7 +529,7 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 {
 	json_t *params = json_object_get(run, "params"), *reps = json_object_get(run, "repeats");
 	json_t *job = json_object_get(run, "job"), *desc = json_object_get(run, "description");
-	size_t np = json_object_size(params), nv = 0, at = 0, k;
+	size_t np = json_object_size(params), nv = 0, at = 0, k, *count = NULL;
 	struct resultfile_run *r;
 	const struct rf_value *v;
 	const char *key;
@@ -541,8 +541,18 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 			       rf->path, i);
 	if (check_params(rf, params, i, err) < 0 || check_repeats(rf, reps, params, i, err) < 0)
 		return -1;
-	/* at most a value per figure and repeat: counted once, below */
-	nv = rf->nfigs * json_array_size(reps);
+	/* the values of each figure, over the repeats not interrupted (a
+	 * repeat's flag looked up once) */
+	count = calloc(rf->nfigs + 1, sizeof(*count));
+	if (!count)
+		goto oom;
+	json_array_foreach(reps, at, rep)
+		if (!json_is_true(json_object_get(rep, "interrupted")))
+			for (k = 0; k < rf->nfigs; k++)
+				if (json_is_number(repeat_value(rep, rf->figs[k]))) {
+					count[k]++;
+					nv++;
+				}
 	if (rf->nruns == rf->runs_cap) {
 		size_t cap = rf->runs_cap ? 2 * rf->runs_cap : 64;
 		struct resultfile_run **grown = realloc(rf->runs, cap * sizeof(*grown));
@@ -594,10 +604,10 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 	{
 		double *x = (double *)(r->val + rf->nfigs);
 
-		/* figure k's values from x + k * repeats; a repeat's interrupted
-		 * flag is looked up once */
-		for (k = 0; k < rf->nfigs; k++)
-			r->val[k] = x + k * r->nrepeats;
+		for (k = 0; k < rf->nfigs; k++) {
+			r->val[k] = x;
+			x += count[k];
+		}
 		json_array_foreach(reps, at, rep)
 			if (!json_is_true(json_object_get(rep, "interrupted")))
 				for (k = 0; k < rf->nfigs; k++) {
@@ -607,8 +617,10 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 						r->val[k][r->nval[k]++] = json_number_value(fv);
 				}
 	}
+	free(count);
 	return 0;
 oom:
+	free(count);
 	return err_set(err, "%s: out of memory", rf->path);
 }
 
