@@ -7,7 +7,12 @@
  * a job (trend, list --job), the runs of a run_key on a host (gate).  An
  * add is one IMMEDIATE transaction: a second adder waits on the busy
  * timeout, and a killed one leaves no part of its result behind (SQLite's
- * journal rolls it back on the next open).
+ * journal rolls it back on the next open).  A result file is read twice
+ * (three times when its runs have different keys) and never held: once,
+ * before the database is touched, to check all of it, hash it and learn
+ * its runs' labels (which name what varies among all the runs), and once
+ * more inside the transaction to store each run as it goes by, through one
+ * prepared statement.
  */
 #define _GNU_SOURCE
 #include "results/history.h"
