@@ -7,7 +7,7 @@
  * over the repeats (no assumption of normality), a change that is not
  * significant prints as `~`, and a geometric mean of the new/old ratios
  * sums up each figure.  Everything is computed first into an array of
- * pairs; the three output formats (table, csv, json) only print it.
+ * pairs; the four output formats (table, csv, json, md) only print it.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -640,30 +640,13 @@ static const char fio_note[] =
 	"sqthread_poll) and the size of a file that fio found and is gone";
 static const char same_note[] = "OLD and NEW are the same file: every change is 0";
 
-static void print_table(struct comparison *c, FILE *f)
+/* What follows the table: its legend, the notes, the unmatched runs. */
+static void print_after(struct comparison *c, FILE *f)
 {
-	struct texttable t;
 	char note[512];
 
-	print_line(f, "OLD: ", c->file[0].path, c->file[0].from_fio ? " (fio)" : "");
-	print_line(f, "NEW: ", c->file[1].path, c->file[1].from_fio ? " (fio)" : "");
-	fputc('\n', f);
-	if (c->nmatched == 0) {
-		fprintf(f, "no run is in both files\n");
-	} else {
-		tt_init(&t, 4);
-		t.right[1] = t.right[2] = true;
-		for (size_t k = 0; k < NFIG; k++) {
-			if (!c->any[k])
-				continue;
-			if (k)
-				for (int i = 0; i < 4; i++)
-					tt_add(&t, "%s", "");
-			table_section(&t, c, k);
-		}
-		tt_print(&t, f, "");
-		tt_free(&t);
-		fprintf(f, "\n±: the farther end of the 95%% confidence interval of the median, "
+	if (c->nmatched) {
+		fprintf(f, "±: the farther end of the 95%% confidence interval of the median, "
 			   "in percent of it\n");
 		if (c->range)
 			fprintf(f, "¹: min..max of the repeats instead: a confidence interval "
@@ -685,6 +668,75 @@ static void print_table(struct comparison *c, FILE *f)
 	for (size_t at = 0; unknown_note(c, &at, note, sizeof(note));)
 		print_line(f, "note: ", note, "");
 	print_unmatched(c, f);
+}
+
+static void print_table(struct comparison *c, FILE *f)
+{
+	struct texttable t;
+
+	print_line(f, "OLD: ", c->file[0].path, c->file[0].from_fio ? " (fio)" : "");
+	print_line(f, "NEW: ", c->file[1].path, c->file[1].from_fio ? " (fio)" : "");
+	fputc('\n', f);
+	if (c->nmatched == 0) {
+		fprintf(f, "no run is in both files\n");
+	} else {
+		tt_init(&t, 4);
+		t.right[1] = t.right[2] = true;
+		for (size_t k = 0; k < NFIG; k++) {
+			if (!c->any[k])
+				continue;
+			if (k)
+				for (int i = 0; i < 4; i++)
+					tt_add(&t, "%s", "");
+			table_section(&t, c, k);
+		}
+		tt_print(&t, f, "");
+		tt_free(&t);
+		fputc('\n', f);
+	}
+	print_after(c, f);
+}
+
+/* The table as Markdown, for a pull-request comment: the files as two
+ * lines, a table per figure (its title the first column's head), then the
+ * legend, notes and unmatched runs as a list.  Every text from the files
+ * (paths, job names, parameters) is escaped (report_md_text). */
+static int print_md(struct comparison *c, FILE *f)
+{
+	char *after = NULL;
+	size_t n;
+	FILE *mem;
+
+	fputs("OLD: ", f);
+	report_md_text(f, c->file[0].path, false);
+	fputs(c->file[0].from_fio ? " (fio)  \nNEW: " : "  \nNEW: ", f);
+	report_md_text(f, c->file[1].path, false);
+	fputs(c->file[1].from_fio ? " (fio)\n\n" : "\n\n", f);
+	if (c->nmatched == 0)
+		fputs("no run is in both files\n\n", f);
+	for (size_t k = 0; c->nmatched && k < NFIG; k++) {
+		struct texttable t;
+
+		if (!c->any[k])
+			continue;
+		tt_init(&t, 4);
+		t.right[1] = t.right[2] = true;
+		table_section(&t, c, k);
+		report_md_table(f, &t);
+		fputc('\n', f);
+		tt_free(&t);
+	}
+	mem = open_memstream(&after, &n);
+	if (!mem)
+		return -1;
+	print_after(c, mem);
+	if (fclose(mem) != 0) {
+		free(after);
+		return -1;
+	}
+	report_md_lines(f, after, true);
+	free(after);
+	return 0;
 }
 
 /* RFC 4180: quoted when it holds a comma, a quote or a line break. */
@@ -913,8 +965,9 @@ static int output_format(const struct cli *cl, const char **format)
 		return -1;
 	}
 	if (strcmp(*format, "table") != 0 && strcmp(*format, "csv") != 0 &&
-	    strcmp(*format, "json") != 0) {
-		cli_error("compare: unknown output format '%s' (known: table, csv, json)", *format);
+	    strcmp(*format, "json") != 0 && strcmp(*format, "md") != 0) {
+		cli_error("compare: unknown output format '%s' (known: table, csv, json, md)",
+			  *format);
 		return -1;
 	}
 	return 0;
@@ -973,6 +1026,8 @@ static int print_comparison(struct comparison *c, const char *format)
 		rc = print_json(c, stdout);
 	else if (strcmp(format, "csv") == 0)
 		print_csv(c, stdout);
+	else if (strcmp(format, "md") == 0)
+		rc = print_md(c, stdout);
 	else
 		print_table(c, stdout);
 	if (rc < 0 && !ferror(stdout)) {

@@ -141,7 +141,7 @@ const struct cli_command cli_commands[] = {
 	  .example = "iosweep options" },
 	{ .name = "compare",
 	  .fn = cmd_compare,
-	  .usage = "compare OLD.json NEW.json [--alpha A] [-o table|csv|json]",
+	  .usage = "compare OLD.json NEW.json [--alpha A] [-o table|csv|json|md]",
 	  .summary = "compare two result files run by run, with a Mann-Whitney U test",
 	  .text = "Matches the runs of two result files by job and parameters and prints, per\n"
 		  "figure, the old and new medians, the change and its significance (a readwrite\n"
@@ -150,8 +150,8 @@ const struct cli_command cli_commands[] = {
 		  "with one repeat, matched by the parameters of its translation.",
 	  .example = "iosweep compare before.json after.json --alpha 0.01",
 	  .flags = { { .flag = FLAG_OUTPUT,
-		       .value = "table|csv|json",
-		       .help = "the format of the comparison (default table), to stdout" },
+		       .value = "table|csv|json|md",
+		       .help = "the format of the comparison (default table; md: Markdown), to stdout" },
 		     { .flag = FLAG_ALPHA } } },
 	{ .name = "plot",
 	  .fn = cmd_plot,

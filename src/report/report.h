@@ -100,6 +100,19 @@ void report_table_fill(const struct report *r, struct texttable *t, struct repor
 /* What the table prints below it: the legend, then the notes on runs. */
 void report_table_after(FILE *f, const struct report *r, const struct report_legend *lg);
 
+/* Markdown (report_md.c), for the other tables written as Markdown
+ * (compare -o md): s with the characters Markdown and GitHub's tables give
+ * a meaning to escaped, and controls as C escapes, and at the start of a
+ * line (line_start) also what would open a list, a heading or a setext
+ * underline there; */
+void report_md_text(FILE *f, const char *s, bool line_start);
+/* t as a Markdown table, its first row the head, numbers right-aligned; */
+void report_md_table(FILE *f, const struct texttable *t);
+/* text written for the terminal, line by line: each line a paragraph line
+ * of its own (bullet: a list item), a line indented under the one before
+ * it joined to it (text is cut up, as strtok does). */
+void report_md_lines(FILE *f, char *text, bool bullet);
+
 extern const struct reporter report_table, report_json, report_csv, report_series,
 	report_md;
 

@@ -18,10 +18,7 @@
 #include "report/plan_text.h"
 #include "report/report.h"
 
-/* s with the characters Markdown and GitHub's tables give a meaning to
- * escaped, and controls as C escapes.  At the start of a line (line_start)
- * also what would open a list, a heading or a setext underline there. */
-static void md_put(FILE *f, const char *s, bool line_start)
+void report_md_text(FILE *f, const char *s, bool line_start)
 {
 	static const char special[] = "\\`*_[]<>|#~&$";
 	const unsigned char *p = (const unsigned char *)s;
@@ -53,12 +50,12 @@ static void md_row(FILE *f, const struct texttable *t, size_t row)
 {
 	for (size_t c = 0; c < t->ncols; c++) {
 		fputs(c ? " | " : "| ", f);
-		md_put(f, t->cells[row * t->ncols + c], false);
+		report_md_text(f, t->cells[row * t->ncols + c], false);
 	}
 	fputs(" |\n", f);
 }
 
-static void md_table(FILE *f, const struct texttable *t)
+void report_md_table(FILE *f, const struct texttable *t)
 {
 	size_t nrows = t->ncols ? t->ncells / t->ncols : 0;
 
@@ -72,10 +69,7 @@ static void md_table(FILE *f, const struct texttable *t)
 		md_row(f, t, r);
 }
 
-/* Text written for the terminal, line by line: each line a paragraph line
- * of its own (bullet: as a list item), a line indented under the one
- * before it joined to it. */
-static void md_lines(FILE *f, char *text, bool bullet)
+void report_md_lines(FILE *f, char *text, bool bullet)
 {
 	bool open = false;
 
@@ -92,7 +86,7 @@ static void md_lines(FILE *f, char *text, bool bullet)
 				fputs(bullet ? "\n" : "  \n", f);
 			fputs(bullet ? "- " : "", f);
 		}
-		md_put(f, line, !(more && open));
+		report_md_text(f, line, !(more && open));
 		open = true;
 	}
 	if (open)
@@ -144,11 +138,11 @@ static int md_end(struct report_sink *s, const struct report *r, char *err)
 	report_table_fill(r, &t, &lg);
 	rc = md_texts(r, &lg, &consts, &after);
 	if (rc == 0) {
-		md_lines(s->f, consts, false);
+		report_md_lines(s->f, consts, false);
 		fputc('\n', s->f);
-		md_table(s->f, &t);
+		report_md_table(s->f, &t);
 		fputc('\n', s->f);
-		md_lines(s->f, after, true);
+		report_md_lines(s->f, after, true);
 	}
 	free(consts);
 	free(after);

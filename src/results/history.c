@@ -7,7 +7,12 @@
  * a job (trend, list --job), the runs of a run_key on a host (gate).  An
  * add is one IMMEDIATE transaction: a second adder waits on the busy
  * timeout, and a killed one leaves no part of its result behind (SQLite's
- * journal rolls it back on the next open).
+ * journal rolls it back on the next open).  A result file is read twice
+ * (three times when its runs have different keys) and never held: once,
+ * before the database is touched, to check all of it, hash it and learn
+ * its runs' labels (which name what varies among all the runs), and once
+ * more inside the transaction to store each run as it goes by, through one
+ * prepared statement.
  */
 #define _GNU_SOURCE
 #include "results/history.h"
@@ -369,108 +374,340 @@ static void bind_text(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-/* The runs of rf, one row each, under result id. */
-static int insert_runs(struct history *h, const struct resultfile *rf, long long id, char *err)
+/* --- the labels of a file's runs, learnt as it streams by ---
+ *
+ * A run's label is the one compare and plot give it (resultfile_label over
+ * a struct runset): its job, then the identity parameters that vary within
+ * its job, less those that follow from an earlier one (resultfile_independent).
+ * Both are learnt here from one run at a time, so that no run is kept:
+ * per job, each key's first value and whether another was seen; per pair
+ * of keys (k, b) and value of b, k's first value, and whether k ever took
+ * two values under one value of b.  Values are compared by the pointers of
+ * a file's interned values (equal values share one), so memory holds each
+ * job and each distinct value (key, pair) once, never a run.  A key first
+ * seen after the first run (a hand-made file whose runs have different
+ * keys) was absent from the runs before it, which were not counted for it:
+ * the statistics are then learnt again, in a second read, with every key
+ * known from the start. */
+
+#define ABSENT ((const void *)&absent_value)
+static const char absent_value;
+
+struct job_stats {
+	char *name;
+	size_t len;
+	uint64_t varies;                       /* bit k: keys[k] varies in the job */
+	const void *first[RUNSET_MAX_KEYS];    /* NULL: no run yet */
+};
+
+struct pair_slot {
+	uint64_t kb;       /* k * RUNSET_MAX_KEYS + b, + 1 (0: empty) */
+	const void *bval;
+	const void *first; /* k's first value under this value of b */
+};
+
+struct history_labels {
+	const char *keys[RUNSET_MAX_KEYS]; /* identity keys, first seen first */
+	size_t nkeys;
+	bool fixed;                        /* keys known: no more are added */
+	bool ragged;                       /* a key was first seen after the first run */
+	bool varies_by[RUNSET_MAX_KEYS][RUNSET_MAX_KEYS];
+	const char *kept[RUNSET_MAX_KEYS]; /* the keys that label (independent ones) */
+	size_t nkept;
+	struct job_stats **job;            /* hash table on the name, 2x the jobs */
+	size_t jobcap, njobs;
+	struct pair_slot *pair;
+	size_t paircap, npairs;
+	struct text jobs;                  /* "a,b": the jobs, first seen first */
+	size_t nruns, ninterrupted;
+};
+
+static void labels_forget(struct history_labels *l)
 {
+	for (size_t i = 0; i < l->jobcap; i++)
+		if (l->job[i]) {
+			l->job[i]->varies = 0;
+			memset(l->job[i]->first, 0, sizeof(l->job[i]->first));
+		}
+	memset(l->varies_by, 0, sizeof(l->varies_by));
+	free(l->pair);
+	l->pair = NULL;
+	l->paircap = l->npairs = 0;
+}
+
+static void labels_free(struct history_labels *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->jobcap; i++)
+		if (l->job[i]) {
+			free(l->job[i]->name);
+			free(l->job[i]);
+		}
+	free(l->job);
+	free(l->pair);
+	free(l->jobs.s);
+	free(l);
+}
+
+/* The stats of job name (made when add), or NULL (none, or out of memory). */
+static struct job_stats *job_of(struct history_labels *l, const char *name, bool add)
+{
+	size_t len = strlen(name), h;
+
+	if (add && 2 * (l->njobs + 1) > l->jobcap) {
+		size_t cap = l->jobcap ? 2 * l->jobcap : 16;
+		struct job_stats **t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < l->jobcap; i++)
+			if (l->job[i]) {
+				for (h = (size_t)XXH3_64bits(l->job[i]->name, l->job[i]->len) &
+					 (cap - 1); t[h]; h = (h + 1) & (cap - 1))
+					;
+				t[h] = l->job[i];
+			}
+		free(l->job);
+		l->job = t;
+		l->jobcap = cap;
+	}
+	if (!l->jobcap)
+		return NULL;
+	for (h = (size_t)XXH3_64bits(name, len) & (l->jobcap - 1); l->job[h];
+	     h = (h + 1) & (l->jobcap - 1))
+		if (l->job[h]->len == len && memcmp(l->job[h]->name, name, len) == 0)
+			return l->job[h];
+	if (!add)
+		return NULL;
+	l->job[h] = calloc(1, sizeof(**l->job));
+	if (!l->job[h] || !(l->job[h]->name = strdup(name))) {
+		free(l->job[h]);
+		l->job[h] = NULL;
+		return NULL;
+	}
+	l->job[h]->len = len;
+	l->njobs++;
+	text_add(&l->jobs, "%s%s", l->jobs.len ? "," : "", name);
+	return l->jobs.ok ? l->job[h] : NULL;
+}
+
+/* The slot of (kb, bval), made when absent; NULL when out of memory. */
+static struct pair_slot *pair_of(struct history_labels *l, uint64_t kb, const void *bval)
+{
+	size_t h;
+
+	if (2 * (l->npairs + 1) > l->paircap) {
+		size_t cap = l->paircap ? 2 * l->paircap : 1024;
+		struct pair_slot *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < l->paircap; i++)
+			if (l->pair[i].kb) {
+				uint64_t x[2] = { l->pair[i].kb, (uint64_t)(uintptr_t)l->pair[i].bval };
+
+				for (h = (size_t)XXH3_64bits(x, sizeof(x)) & (cap - 1); t[h].kb;
+				     h = (h + 1) & (cap - 1))
+					;
+				t[h] = l->pair[i];
+			}
+		free(l->pair);
+		l->pair = t;
+		l->paircap = cap;
+	}
+	uint64_t x[2] = { kb, (uint64_t)(uintptr_t)bval };
+
+	for (h = (size_t)XXH3_64bits(x, sizeof(x)) & (l->paircap - 1); l->pair[h].kb;
+	     h = (h + 1) & (l->paircap - 1))
+		if (l->pair[h].kb == kb && l->pair[h].bval == bval)
+			return &l->pair[h];
+	l->pair[h].kb = kb;
+	l->pair[h].bval = bval;
+	l->npairs++;
+	return &l->pair[h];
+}
+
+/* The index of key in l->keys, added when new (and the keys not fixed);
+ * -1 when not there. */
+static int key_of(struct history_labels *l, const char *key, size_t run)
+{
+	for (size_t k = 0; k < l->nkeys; k++)
+		if (l->keys[k] == key || strcmp(l->keys[k], key) == 0)
+			return (int)k;
+	if (l->fixed || l->nkeys == RUNSET_MAX_KEYS - 1)
+		return -1;
+	l->ragged |= run > 0;
+	l->keys[l->nkeys] = key;
+	return (int)l->nkeys++;
+}
+
+/* One run's part in the labels (resultfile_each's fn). */
+static int learn_run(void *ctx, const struct resultfile *rf, const struct resultfile_run *r,
+		     size_t i, char *err)
+{
+	struct history_labels *l = ctx;
+	const void *val[RUNSET_MAX_KEYS];
+	struct job_stats *job = job_of(l, json_string_value(r->job), true);
+
+	if (!job)
+		return err_set(err, "%s: out of memory", rf->path);
+	l->nruns++;
+	l->ninterrupted += r->ninterrupted > 0;
+	for (size_t k = 0; k < RUNSET_MAX_KEYS; k++)
+		val[k] = ABSENT;
+	for (size_t p = 0; p < r->nparams; p++) {
+		int k = resultfile_identity_key(r->params[p].key) ? key_of(l, r->params[p].key, i) : -1;
+
+		if (k >= 0)
+			val[k] = r->params[p].value;
+	}
+	for (size_t k = 0; k < l->nkeys; k++) {
+		if (!job->first[k])
+			job->first[k] = val[k];
+		else if (job->first[k] != val[k])
+			job->varies |= 1ull << k;
+		for (size_t b = 0; b < l->nkeys; b++) {
+			struct pair_slot *s;
+
+			if (b == k || l->varies_by[k][b])
+				continue;
+			s = pair_of(l, k * RUNSET_MAX_KEYS + b + 1, val[b]);
+			if (!s)
+				return err_set(err, "%s: out of memory", rf->path);
+			if (!s->first)
+				s->first = val[k];
+			else if (s->first != val[k])
+				l->varies_by[k][b] = true;
+		}
+	}
+	return 0;
+}
+
+/* The keys that label: each one that does not follow from an earlier kept
+ * one (resultfile_independent). */
+static void labels_keep(struct history_labels *l)
+{
+	size_t idx[RUNSET_MAX_KEYS];
+
+	l->nkept = 0;
+	for (size_t k = 0; k < l->nkeys; k++) {
+		bool follows = false;
+
+		for (size_t j = 0; j < l->nkept && !follows; j++)
+			follows = !l->varies_by[k][idx[j]];
+		if (!follows) {
+			idx[l->nkept] = k;
+			l->kept[l->nkept++] = l->keys[k];
+		}
+	}
+}
+
+/* Run r's label into buf, as resultfile_label words it. */
+static void label_of(struct history_labels *l, const struct resultfile_run *r, char *buf,
+		     size_t n)
+{
+	const struct job_stats *job = job_of(l, json_string_value(r->job), false);
+	size_t len = (size_t)snprintf(buf, n, "%s", json_string_value(r->job));
+	char val[256];
+
+	for (size_t k = 0; k < l->nkept && len < n; k++) {
+		size_t key = 0;
+
+		while (l->keys[key] != l->kept[k])
+			key++;
+		if (!job || !(job->varies & (1ull << key)))
+			continue;
+		resultfile_param_text(l->kept[k], resultfile_param(r, l->kept[k]), val, sizeof(val));
+		len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", len ? " " : "", l->kept[k],
+					val);
+	}
+}
+
+/* --- a result file, read twice: to check and learn it, then to store it --- */
+
+struct store_ctx {
+	struct history *h;
+	struct history_labels *l;
+	sqlite3_stmt *st;
+	long long id;
 	const struct figure *f[64];
-	size_t nf = kept_figures(f), nkeys;
-	struct runset set;
-	const char *keys[RUNSET_MAX_KEYS];
-	struct text t = { malloc(256), 0, 256, true };
-	sqlite3_stmt *st = NULL;
-	char label[512] = "";
+	size_t nf;
+	struct text t;
+	char label[512];
+};
+
+/* One run stored (resultfile_each's fn). */
+static int store_run(void *ctx, const struct resultfile *rf, const struct resultfile_run *r,
+		     size_t i, char *err)
+{
+	struct store_ctx *c = ctx;
+	char *key = history_run_key(r);
+	json_t *p = resultfile_params_json(r);
+	char *params = p ? json_dumps(p, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+	sqlite3_stmt *st = c->st;
+
+	json_decref(p);
+	if (!key || !params || figures_text(r, c->f, c->nf, &c->t) < 0) {
+		free(key);
+		free(params);
+		return err_set(err, "%s: out of memory", rf->path);
+	}
+	label_of(c->l, r, c->label, sizeof(c->label));
+	sqlite3_bind_int64(st, 1, c->id);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+	bind_text(st, 3, json_string_value(r->job));
+	sqlite3_bind_text(st, 4, key, -1, free);
+	bind_text(st, 5, c->label);
+	sqlite3_bind_text(st, 6, params, -1, free);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)r->nrepeats);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)r->ninterrupted);
+	sqlite3_bind_int(st, 9, r->failed);
+	sqlite3_bind_text(st, 10, c->t.s, (int)c->t.len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return db_error(c->h, err);
+	sqlite3_reset(st);
+	return 0;
+}
+
+/* The runs of p, one row each, under result id: the file read again, one
+ * statement prepared once; the file must be the one read before (its hash). */
+static int insert_runs(struct history *h, const struct history_pending *p, long long id,
+		       char *err)
+{
+	struct store_ctx c = { .h = h, .l = p->labels, .id = id,
+			       .t = { malloc(256), 0, 256, true } };
+	struct resultfile_each each = { store_run, &c, "" };
+	struct resultfile rf;
 	int rc = -1;
 
-	if (runset_init(&set, rf->runs, rf->nruns, true) < 0 || !t.s) {
-		free(t.s);
+	c.nf = kept_figures(c.f);
+	if (!c.t.s)
 		return err_set(err, "out of memory");
-	}
-	nkeys = resultfile_independent(&set, keys, resultfile_keys(&set, keys, RUNSET_MAX_KEYS));
 	if (sqlite3_prepare_v2(h->db, "INSERT INTO runs VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)",
-			       -1, &st, NULL) != SQLITE_OK) {
+			       -1, &c.st, NULL) != SQLITE_OK) {
 		db_error(h, err);
-		goto out;
+	} else if (resultfile_stream(&rf, p->rf.path, c.f, c.nf, &each, err) == 0) {
+		resultfile_free(&rf);
+		rc = strcmp(each.hash, p->hash) == 0 ? 0 :
+			err_set(err, "%s: changed while it was being added (nothing of it is stored)",
+				p->rf.path);
 	}
-	for (size_t i = 0; i < rf->nruns; i++) {
-		const struct resultfile_run *r = rf->runs[i];
-		char *key = history_run_key(r);
-		json_t *p = resultfile_params_json(r);
-		char *params = p ? json_dumps(p, JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
-
-		json_decref(p);
-		if (!key || !params || figures_text(r, f, nf, &t) < 0) {
-			free(key);
-			free(params);
-			err_set(err, "out of memory");
-			goto out;
-		}
-		resultfile_label(&set, i, true, keys, nkeys, label, sizeof(label));
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		bind_text(st, 3, json_string_value(r->job));
-		sqlite3_bind_text(st, 4, key, -1, free);
-		bind_text(st, 5, label);
-		sqlite3_bind_text(st, 6, params, -1, free);
-		sqlite3_bind_int64(st, 7, (sqlite3_int64)r->nrepeats);
-		sqlite3_bind_int64(st, 8, (sqlite3_int64)r->ninterrupted);
-		sqlite3_bind_int(st, 9, r->failed);
-		sqlite3_bind_text(st, 10, t.s, (int)t.len, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_error(h, err);
-			goto out;
-		}
-		sqlite3_reset(st);
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	runset_free(&set);
-	free(t.s);
+	sqlite3_finalize(c.st);
+	free(c.t.s);
 	return rc;
 }
 
-/* "a,b": the distinct job names of rf, in first-seen order. */
-static char *jobs_text(const struct resultfile *rf)
-{
-	struct text t = { malloc(64), 0, 64, true };
-	json_t *seen = json_object();
-
-	if (t.s)
-		t.s[0] = '\0';
-	for (size_t i = 0; t.s && seen && i < rf->nruns; i++) {
-		const char *job = json_string_value(rf->runs[i]->job);
-
-		if (!job || json_object_get(seen, job))
-			continue;
-		json_object_set_new(seen, job, json_true());
-		text_add(&t, "%s%s", t.len ? "," : "", job);
-	}
-	json_decref(seen);
-	if (!seen || !t.ok) {
-		free(t.s);
-		return NULL;
-	}
-	return t.s;
-}
-
-static long long count_interrupted(const struct resultfile *rf)
-{
-	long long n = 0;
-
-	for (size_t i = 0; i < rf->nruns; i++)
-		n += rf->runs[i]->ninterrupted > 0;
-	return n;
-}
-
 /* The row of results; 1 inserted, 0 there already (*id set either way). */
-static int insert_result(struct history *h, const struct resultfile *rf, const char *hash,
-			 const char *label, long long *id, char *err)
+static int insert_result(struct history *h, const struct history_pending *p, const char *label,
+			 long long *id, char *err)
 {
 	static const char sql[] =
 		"INSERT OR IGNORE INTO results(hash, path, label, added, started, version, complete,"
 		" hostname, machine, kernel, cpu_model, filesystem, device_model, host_key, jobs,"
 		" nruns, ninterrupted) VALUES (?1,?2,?3,strftime('%Y-%m-%dT%H:%M:%SZ','now'),"
 		" ?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)";
+	const struct resultfile *rf = &p->rf;
 	struct history_host host;
 	char key[HOST_NFIELDS * 128 + 8], *real = realpath(rf->path, NULL);
 	sqlite3_stmt *st = NULL;
@@ -482,7 +719,7 @@ static int insert_result(struct history *h, const struct resultfile *rf, const c
 		free(real);
 		return db_error(h, err);
 	}
-	bind_text(st, 1, hash);
+	bind_text(st, 1, p->hash);
 	bind_text(st, 2, real ? real : rf->path);
 	bind_text(st, 3, label);
 	bind_text(st, 4, str_at(rf->doc, "started", NULL));
@@ -492,9 +729,9 @@ static int insert_result(struct history *h, const struct resultfile *rf, const c
 	for (int i = 0; i < HOST_NFIELDS; i++)
 		bind_text(st, 7 + i, host.field[i]);
 	bind_text(st, 13, key);
-	sqlite3_bind_text(st, 14, jobs_text(rf), -1, free);
-	sqlite3_bind_int64(st, 15, (sqlite3_int64)rf->nruns);
-	sqlite3_bind_int64(st, 16, count_interrupted(rf));
+	bind_text(st, 14, p->labels->jobs.s);
+	sqlite3_bind_int64(st, 15, (sqlite3_int64)p->labels->nruns);
+	sqlite3_bind_int64(st, 16, (sqlite3_int64)p->labels->ninterrupted);
 	if (sqlite3_step(st) == SQLITE_DONE) {
 		rc = sqlite3_changes(h->db) > 0;
 		*id = sqlite3_last_insert_rowid(h->db);
@@ -505,7 +742,7 @@ static int insert_result(struct history *h, const struct resultfile *rf, const c
 	free(real);
 	if (rc == 0 && sqlite3_prepare_v2(h->db, "SELECT id FROM results WHERE hash = ?1", -1, &st,
 					  NULL) == SQLITE_OK) {
-		bind_text(st, 1, hash);
+		bind_text(st, 1, p->hash);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			*id = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
@@ -515,21 +752,55 @@ static int insert_result(struct history *h, const struct resultfile *rf, const c
 
 int history_read(struct history_pending *p, const char *path, char *err)
 {
-	const struct figure *f[64];
+	const struct figure *f[1] = { NULL }; /* the labels need no figure: none is kept (all are checked) */
+	size_t nf = 0;
+	struct history_labels *l = calloc(1, sizeof(*l));
+	struct resultfile_each each = { learn_run, l, "" };
 
 	memset(p, 0, sizeof(*p));
-	if (resultfile_load(&p->rf, path, f, kept_figures(f), 0, err) < 0)
-		return -1;
-	if (history_hash_file(path, p->hash, err) < 0) {
-		resultfile_free(&p->rf);
+	if (!l || !(l->jobs.s = malloc(64))) {
+		free(l);
+		return err_set(err, "%s: out of memory", path);
+	}
+	l->jobs.s[0] = '\0';
+	l->jobs.cap = 64;
+	l->jobs.ok = true;
+	p->labels = l;
+	if (resultfile_stream(&p->rf, path, f, nf, &each, err) < 0) {
+		labels_free(l);
+		p->labels = NULL;
 		return -1;
 	}
+	snprintf(p->hash, sizeof(p->hash), "%s", each.hash);
+	if (l->ragged) {
+		/* learnt again with every key known from the first run */
+		struct resultfile again;
+		struct resultfile_each each2 = { learn_run, l, "" };
+		size_t nruns = l->nruns, ninterrupted = l->ninterrupted;
+
+		labels_forget(l);
+		l->fixed = true;
+		if (resultfile_stream(&again, path, f, nf, &each2, err) < 0) {
+			history_pending_free(p);
+			return -1;
+		}
+		resultfile_free(&again);
+		l->nruns = nruns;
+		l->ninterrupted = ninterrupted;
+		if (strcmp(each2.hash, p->hash) != 0) {
+			history_pending_free(p);
+			return err_set(err, "%s: changed while it was being read", path);
+		}
+	}
+	labels_keep(l);
 	return 0;
 }
 
 void history_pending_free(struct history_pending *p)
 {
 	resultfile_free(&p->rf);
+	labels_free(p->labels);
+	p->labels = NULL;
 }
 
 int history_store(struct history *h, const struct history_pending *p, const char *label,
@@ -540,8 +811,8 @@ int history_store(struct history *h, const struct history_pending *p, const char
 
 	if (exec(h, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
-	rc = insert_result(h, &p->rf, p->hash, label, id, err);
-	if (rc == 1 && insert_runs(h, &p->rf, *id, err) < 0)
+	rc = insert_result(h, p, label, id, err);
+	if (rc == 1 && insert_runs(h, p, *id, err) < 0)
 		rc = -1;
 	if (rc == 1 && exec(h, "COMMIT", err) < 0)
 		rc = -1;

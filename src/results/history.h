@@ -50,11 +50,18 @@ int history_path(const char *given, bool create, char *buf, size_t n, char *err)
 int history_open(struct history **h, const char *path, bool create, char *err);
 void history_close(struct history *h);
 
-/* A result file read and hashed, before it is stored (so that a bad file
- * is refused before the database is made or touched). */
+struct history_labels;
+
+/* A result file read, checked and hashed, before it is stored (so that a
+ * bad file is refused before the database is made or touched).  Its runs
+ * are not kept: they stream by, once to be checked and to learn their
+ * labels, and once more, in history_store, to be stored; memory holds one
+ * run, and each job name and distinct parameter value once, however many
+ * runs the file has. */
 struct history_pending {
-	struct resultfile rf;
-	char hash[17];
+	struct resultfile rf;           /* its head (host, ...): no runs */
+	char hash[17];                  /* XXH3-64 of its bytes */
+	struct history_labels *labels;  /* private */
 };
 
 /* Reads path; -1 with "PATH: why" in err when it is not a result iosweep
@@ -62,8 +69,8 @@ struct history_pending {
 int history_read(struct history_pending *p, const char *path, char *err);
 void history_pending_free(struct history_pending *p);
 /* Stores p with label (may be NULL) in one transaction: 1 added, 0 it was
- * there already (*id is its entry either way), -1 the database failed
- * (nothing of it is stored). */
+ * there already (*id is its entry either way), -1 the database failed or
+ * the file changed since history_read (nothing of it is stored). */
 int history_store(struct history *h, const struct history_pending *p, const char *label,
 		  long long *id, char *err);
 

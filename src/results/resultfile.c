@@ -485,13 +485,6 @@ static int check_repeats(const struct resultfile *rf, json_t *reps, json_t *para
 	return 0;
 }
 
-/* Whether a repeat's value counts: a number, of a repeat not interrupted. */
-static bool counted(json_t *rep, const struct figure *f)
-{
-	return json_is_number(repeat_value(rep, f)) &&
-	       !json_is_true(json_object_get(rep, "interrupted"));
-}
-
 /* r->repeats: of each repeat, whether it was interrupted, its series and
  * its time to end (where its last interval ends). */
 static int keep_series(struct resultfile_run *r, json_t *reps)
@@ -532,11 +525,11 @@ static int keep_text(struct resultfile *rf, json_t *run, const char *name, json_
 }
 
 /* The compact run of run (the i-th), checked, appended to rf->runs. */
-static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
+static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 {
 	json_t *params = json_object_get(run, "params"), *reps = json_object_get(run, "repeats");
 	json_t *job = json_object_get(run, "job"), *desc = json_object_get(run, "description");
-	size_t np = json_object_size(params), nv = 0, at = 0, k;
+	size_t np = json_object_size(params), nv = 0, at = 0, k, *count = NULL;
 	struct resultfile_run *r;
 	const struct rf_value *v;
 	const char *key;
@@ -548,9 +541,18 @@ static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 			       rf->path, i);
 	if (check_params(rf, params, i, err) < 0 || check_repeats(rf, reps, params, i, err) < 0)
 		return -1;
-	for (k = 0; k < rf->nfigs; k++)
-		json_array_foreach(reps, at, rep)
-			nv += counted(rep, rf->figs[k]);
+	/* the values of each figure, over the repeats not interrupted (a
+	 * repeat's flag looked up once) */
+	count = calloc(rf->nfigs + 1, sizeof(*count));
+	if (!count)
+		goto oom;
+	json_array_foreach(reps, at, rep)
+		if (!json_is_true(json_object_get(rep, "interrupted")))
+			for (k = 0; k < rf->nfigs; k++)
+				if (json_is_number(repeat_value(rep, rf->figs[k]))) {
+					count[k]++;
+					nv++;
+				}
 	if (rf->nruns == rf->runs_cap) {
 		size_t cap = rf->runs_cap ? 2 * rf->runs_cap : 64;
 		struct resultfile_run **grown = realloc(rf->runs, cap * sizeof(*grown));
@@ -604,15 +606,36 @@ static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 
 		for (k = 0; k < rf->nfigs; k++) {
 			r->val[k] = x;
-			json_array_foreach(reps, at, rep)
-				if (counted(rep, rf->figs[k]))
-					x[r->nval[k]++] = json_number_value(repeat_value(rep, rf->figs[k]));
-			x += r->nval[k];
+			x += count[k];
 		}
+		json_array_foreach(reps, at, rep)
+			if (!json_is_true(json_object_get(rep, "interrupted")))
+				for (k = 0; k < rf->nfigs; k++) {
+					json_t *fv = repeat_value(rep, rf->figs[k]);
+
+					if (json_is_number(fv))
+						r->val[k][r->nval[k]++] = json_number_value(fv);
+				}
 	}
+	free(count);
 	return 0;
 oom:
+	free(count);
 	return err_set(err, "%s: out of memory", rf->path);
+}
+
+/* The i-th run kept, or, when the file is streamed, handed to rf->each and
+ * let go (so that memory holds one run, and each distinct value once). */
+static int add_run(struct resultfile *rf, json_t *run, size_t i, char *err)
+{
+	int rc = keep_run(rf, run, i, err);
+
+	if (rc == 0 && rf->each) {
+		rc = rf->each(rf->each_ctx, rf, rf->runs[rf->nruns - 1], i, err);
+		json_decref(rf->runs[rf->nruns - 1]->repeats);
+		free(rf->runs[--rf->nruns]);
+	}
+	return rc;
 }
 
 /* The file read in pieces: buf[pos..len) is what is not parsed yet. */
@@ -626,6 +649,7 @@ struct reader {
 		    * fio's (an option set in an include and in the job), the last
 		    * one is what fio used, and jansson keeps the last */
 	int line; /* of buf[pos] */
+	XXH3_state_t *hash; /* of the bytes read, or NULL */
 };
 
 #define READ_PIECE (1 << 20)
@@ -654,6 +678,8 @@ static int fill(struct reader *rd, char *err)
 		if (n < 0)
 			return err_set(err, "%s: cannot read: %s", rd->path, strerror(errno));
 		rd->eof = n == 0;
+		if (rd->hash)
+			XXH3_64bits_update(rd->hash, rd->buf + rd->len, (size_t)n);
 		rd->len += (size_t)n;
 	}
 	return 0;
@@ -876,8 +902,9 @@ static int add_fio_runs(struct resultfile *rf, char *err)
 	return json_object_del(rf->doc, "runs");
 }
 
-int resultfile_load(struct resultfile *rf, const char *path, const struct figure *const *figs,
-		    size_t nfigs, unsigned flags, char *err)
+/* resultfile_load(), or with each, resultfile_stream() */
+static int load(struct resultfile *rf, const char *path, const struct figure *const *figs,
+		size_t nfigs, unsigned flags, struct resultfile_each *each, char *err)
 {
 	struct reader rd = { .path = path, .cap = READ_PIECE, .line = 1 };
 	bool runs = false;
@@ -885,6 +912,14 @@ int resultfile_load(struct resultfile *rf, const char *path, const struct figure
 
 	memset(rf, 0, sizeof(*rf));
 	rf->path = path;
+	if (each) {
+		rf->each = each->fn;
+		rf->each_ctx = each->ctx;
+		rd.hash = XXH3_createState();
+		if (!rd.hash)
+			return err_set(err, "%s: out of memory", path);
+		XXH3_64bits_reset(rd.hash);
+	}
 	rf->figs = malloc((nfigs + 1) * sizeof(*rf->figs));
 	rf->values = calloc(1, sizeof(*rf->values));
 	rd.buf = malloc(rd.cap);
@@ -907,9 +942,25 @@ int resultfile_load(struct resultfile *rf, const char *path, const struct figure
 	if (rd.fd >= 0)
 		close(rd.fd);
 	free(rd.buf);
+	if (rc == 0 && rd.hash)
+		snprintf(each->hash, sizeof(each->hash), "%016llx",
+			 (unsigned long long)XXH3_64bits_digest(rd.hash));
+	XXH3_freeState(rd.hash);
 	if (rc < 0)
 		resultfile_free(rf);
 	return rc;
+}
+
+int resultfile_load(struct resultfile *rf, const char *path, const struct figure *const *figs,
+		    size_t nfigs, unsigned flags, char *err)
+{
+	return load(rf, path, figs, nfigs, flags, NULL, err);
+}
+
+int resultfile_stream(struct resultfile *rf, const char *path, const struct figure *const *figs,
+		      size_t nfigs, struct resultfile_each *each, char *err)
+{
+	return load(rf, path, figs, nfigs, 0, each, err);
 }
 
 void resultfile_free(struct resultfile *rf)

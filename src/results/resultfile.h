@@ -50,6 +50,17 @@ struct resultfile_run {
 #define RESULTFILE_SERIES 1u
 
 struct rf_intern;
+struct resultfile;
+
+/* resultfile_stream(): fn is given each run as it is read (it holds only
+ * while fn runs); its non-zero return (with why in err) stops the read.
+ * hash is set to the XXH3-64 of the file's bytes, in 16 hex digits. */
+struct resultfile_each {
+	int (*fn)(void *ctx, const struct resultfile *rf, const struct resultfile_run *run,
+		  size_t i, char *err);
+	void *ctx;
+	char hash[17];
+};
 
 struct resultfile {
 	const char *path;
@@ -63,6 +74,9 @@ struct resultfile {
 	unsigned flags;
 	struct rf_intern *values;
 	size_t runs_cap;
+	int (*each)(void *ctx, const struct resultfile *rf, const struct resultfile_run *run,
+		    size_t i, char *err);
+	void *each_ctx;
 };
 
 /* Reads and checks path: JSON with an "iosweep" object of schema
@@ -75,6 +89,12 @@ struct resultfile {
 int resultfile_load(struct resultfile *rf, const char *path, const struct figure *const *figs,
 		    size_t nfigs, unsigned flags, char *err);
 void resultfile_free(struct resultfile *rf);
+/* resultfile_load(), checking the same, but keeping no run: each is handed
+ * to each->fn as it is read, so that memory holds one run (and each
+ * distinct job name and parameter value once) whatever the file's size;
+ * rf->nruns stays 0.  A fio result is read whole, as it is small. */
+int resultfile_stream(struct resultfile *rf, const char *path, const struct figure *const *figs,
+		      size_t nfigs, struct resultfile_each *each, char *err);
 
 /* params[key] of a run, or the job name when key is "job"; NULL if absent. */
 json_t *resultfile_param(const struct resultfile_run *run, const char *key);

@@ -144,14 +144,14 @@ PY
 	[ "$output" = "iosweep: $TESTDIR/missing.json: cannot open: No such file or directory" ]
 }
 
-@test "compare takes exactly two files and one of three formats, to stdout" {
+@test "compare takes exactly two files and one of four formats, to stdout" {
 	result "$TESTDIR/ok.json" scan 1 2 3
 	run "$IOSWEEP" compare "$TESTDIR/ok.json"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"compare: expected two result files"* ]]
 	run "$IOSWEEP" compare "$TESTDIR/ok.json" "$TESTDIR/ok.json" -o yaml
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"unknown output format 'yaml' (known: table, csv, json)"* ]]
+	[[ "$output" == *"unknown output format 'yaml' (known: table, csv, json, md)"* ]]
 	run "$IOSWEEP" compare "$TESTDIR/ok.json" "$TESTDIR/ok.json" -o json:"$TESTDIR/c.json"
 	[ "$status" -eq 2 ]
 	run "$IOSWEEP" compare "$TESTDIR/ok.json" "$TESTDIR/ok.json" --alpha 2

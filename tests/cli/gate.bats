@@ -164,3 +164,17 @@ PY
 	[ "$status" -eq 3 ]
 	echo "$output" | grep -qF '| inconclusive (no history) |'
 }
+
+@test "--history never pools a stored run with an interrupted repeat: the last complete one stands" {
+	export IOSWEEP_HISTORY=$TESTDIR/h.db
+	result "$TESTDIR/old1.json" L1 a 1.00 1.01 0.99 1.02 1.00
+	# newer, as slow as the new result, but interrupted: were it pooled, no change
+	result "$TESTDIR/old2.json" L1 a 1.20 1.21 i1.19 1.22 1.18
+	result "$TESTDIR/new.json" L1 a 1.20 1.21 1.19 1.22 1.18
+	"$IOSWEEP" history add "$TESTDIR/old1.json" "$TESTDIR/old2.json"
+	"$IOSWEEP" history list | grep -qE '^2 .* 1 \(interrupted\)$'
+	run "$IOSWEEP" gate "$TESTDIR/new.json" --history 1
+	echo "$output"
+	[ "$status" -eq 1 ]
+	echo "$output" | grep -qE '^\| a \| time to end \| 1\.00 s ± [0-9]+% \(n=5\) \| 1\.20 s ± 2% \(n=5\) \| \+20\.00% \| .* \| \*\*slower\*\* \|$'
+}

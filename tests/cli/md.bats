@@ -86,3 +86,58 @@ PY
 	[ "$(sed -n 3p "$TESTDIR/rows" | cut -f1,2,7,8)" = "$(printf '1\tslow\tinterrupted\t')" ]
 	[ "$(tail -n1 "$TESTDIR/i.md")" = "- interrupted: 2 of 2 runs done" ]
 }
+
+# two_results OLD NEW NAME: result files of job NAME (bs 4k and 8k, five
+# repeats each), NEW's 8k run 30% slower, and a run only in NEW
+two_results() {
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+old, new, name = sys.argv[1:4]
+def doc(slow, extra):
+    runs = []
+    for i, bs in enumerate([4096, 8192] + ([65536] if extra else [])):
+        t = [0.010 + 0.0001 * j for j in range(5)]
+        if slow and bs == 8192:
+            t = [x * 1.3 for x in t]
+        runs.append({"job": name, "index": i,
+                     "params": {"filename": "/x", "size": 1 << 20, "bs": bs, "engine": "sync",
+                                "repeat": 5},
+                     "repeats": [{"time_to_end_s": x, "bytes": 1 << 20, "reads": 256,
+                                  "throughput_Bps": (1 << 20) / x, "iops": 256 / x,
+                                  "lat_ns": {"p99": 2000}, "interrupted": False} for x in t]})
+    return {"iosweep": {"version": "0.1.0", "schema": 1}, "started": "2026-01-01T00:00:00Z",
+            "host": {}, "job_file": {"path": "j.ini", "text": ""}, "overrides": [], "runs": runs}
+json.dump(doc(False, False), open(old, "w"))
+json.dump(doc(True, True), open(new, "w"))
+PY
+}
+
+@test "compare -o md: a table per figure with compare's cells, notes as a list, hostile names escaped" {
+	name='a|b`c`<i>[x](y)*_~$&#z'$'\n''# h'
+	two_results "$TESTDIR/old.json" "$TESTDIR/new.json" "$name"
+	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" -o md
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$TESTDIR/c.md"
+	md_rows "$TESTDIR/c.md" >"$TESTDIR/rows"
+	# four figures: a head, two runs and the geomean each; four cells a row
+	[ "$(wc -l <"$TESTDIR/rows")" -eq 16 ]
+	[ "$(awk -F'\t' 'NF != 4' "$TESTDIR/rows" | wc -l)" -eq 0 ]
+	[ "$(grep -c '^|:---|---:|---:|:---|$' "$TESTDIR/c.md")" -eq 4 ]
+	[ "$(head -n1 "$TESTDIR/rows")" = "$(printf 'time to end\tOLD\tNEW\tchange')" ]
+	# the same cells as the terminal table: the 8k run's change and its p
+	want=$("$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" | grep -m1 'bs=8KiB' |
+		grep -oE '\+[0-9.]+% \(p=[0-9.]+ n=5\+5\)')
+	[ -n "$want" ]
+	grep -m1 "bs=8KiB" "$TESTDIR/rows" | cut -f4 | grep -qxF "$want"
+	# the name comes back whole from its cell (controls as the terminal writes them)
+	label=$(sed -n 2p "$TESTDIR/rows" | cut -f1)
+	[ "$label" = 'a|b`c`<i>[x](y)*_~$&#z\n# h bs=4KiB' ]
+	# nothing of it is markup: no raw pipe, backtick, bracket, angle bracket, heading
+	! grep -E '(^|[^\\])[`<>[]' "$TESTDIR/c.md"
+	! grep -qE '^#' "$TESTDIR/c.md"
+	grep -qxF -- '- only in NEW: a\|b\`c\`\<i\>\[x\](y)\*\_\~\$\&\#z\\n\# h bs=64KiB' "$TESTDIR/c.md"
+	grep -qE '^- ~|^- \\~: no significant change' "$TESTDIR/c.md"
+	run "$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" -o xml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"(known: table, csv, json, md)"* ]]
+}
