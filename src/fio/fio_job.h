@@ -31,6 +31,11 @@ struct fio_state {
 	 * range unless equal), or several (bssplit: bs_split below) */
 	uint64_t bs_rw[2], bs_hi[2];
 	const struct fio_setting *bs_at[2];
+	/* a mix of sizes by direction (bssplit, bsrange), in iosweep's words
+	 * and bytes; "": one size (bs_rw) */
+	char mix[2][512];
+	uint64_t blockalign[2];
+	const struct fio_setting *blockalign_at;
 	const char *engine;               /* iosweep's name */
 	uint64_t iodepth;
 	const struct fio_setting *iodepth_at;

@@ -157,12 +157,9 @@ static uint64_t series_interval_ns(const union optval *v)
 static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 			  struct pattern *p)
 {
-	const union optval *v = r->run->v;
 	char err[ERR_MAX];
 
-	pattern_init(p, v[OPT_PATTERN].u, v[OPT_SIZE].u, v[OPT_BS].u, v[OPT_SPACING].u,
-		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
-	(void)pattern_skew(p, v[OPT_RANDOM_DISTRIBUTION].s, err); /* the plan checked it */
+	(void)plan_pattern(r->run, first, end, p, err); /* the plan checked it */
 }
 
 /* Worker t's share of this rank's units: [*first, *end). */
