@@ -234,6 +234,13 @@ static int finish_time(struct import *im, const struct fio_state *st, struct imp
 					     "iosweep's warmup (whole unmeasured repeats)");
 	if (timed && set_val(ij, OPT_TIME_BASED, "1") < 0)
 		return err_set(err, "out of memory");
+	if (st->think_us && (set_duration(ij, OPT_THINKTIME, st->think_us) < 0 ||
+			     (st->think_spin_us &&
+			      set_duration(ij, OPT_THINKTIME_SPIN, st->think_spin_us) < 0) ||
+			     (st->think_blocks > 1 &&
+			      set_val(ij, OPT_THINKTIME_BLOCKS, "%llu",
+				      (unsigned long long)st->think_blocks) < 0)))
+		return err_set(err, "out of memory");
 	if (st->ramp_us && set_duration(ij, OPT_RAMP, st->ramp_us) < 0)
 		return err_set(err, "out of memory");
 	return 0;

@@ -546,6 +546,30 @@ static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *
 	return 0;
 }
 
+/* thinktime, thinktime_spin (fio's microseconds, or a time with a unit)
+ * and thinktime_blocks */
+static int h_thinktime(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (strcmp(s->name, "thinktime_blocks") == 0) {
+		if (value_int(s, &st->think_blocks, err) < 0)
+			return -1;
+		if (st->think_blocks == 0)
+			return setting_bad(s, err, "at least 1");
+		return 0;
+	}
+	if (s->value[0] == '-')
+		return setting_bad(s, err, "a time of at least 0");
+	if (fio_parse_time_us(s->value, 1, strcmp(s->name, "thinktime") == 0 ? &st->think_us
+									 : &st->think_spin_us,
+			      why) < 0)
+		return setting_bad(s, err, "%s", why);
+	return 0;
+}
+
 /* steadystate/ss: fio's criterion, checked as iosweep reads it */
 static int h_ss(struct fio_state *st, const struct fio_setting *s, char *err)
 {
@@ -798,7 +822,7 @@ static const struct {
 #define FLAG(h, field) [h] = { .flag = offsetof(struct fio_state, field) }
 	FN(FH_NAME, h_name), FN(FH_DESCRIPTION, h_description), FN(FH_FILENAME, h_filename),
 	FN(FH_DIRECTORY, h_directory), FN(FH_SIZE, h_size), FN(FH_FILESIZE, h_filesize),
-	FN(FH_BS, h_bs), FN(FH_BSRANGE, h_bsrange), FN(FH_BSSPLIT, h_bssplit), FN(FH_BLOCKALIGN, h_blockalign),
+	FN(FH_BS, h_bs), FN(FH_BSRANGE, h_bsrange), FN(FH_BSSPLIT, h_bssplit), FN(FH_BLOCKALIGN, h_blockalign), FN(FH_THINKTIME, h_thinktime),
 	FN(FH_RW, h_rw),
 	FN(FH_IOENGINE, h_ioengine), FN(FH_IODEPTH, h_iodepth), FLAG(FH_DIRECT, direct),
 	FN(FH_BUFFERED, h_buffered), FLAG(FH_INVALIDATE, invalidate), FLAG(FH_PRE_READ, pre_read),

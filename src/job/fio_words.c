@@ -90,6 +90,13 @@ static const struct fio_word words[] = {
 	{ .fio = "time_based", .to = "time_based", .handler = FH_TIME_BASED,
 	  .becomes = "time_based (with a runtime; without one, noted as fio drops it)",
 	  .unsaid = "time_based" },
+	{ .fio = "thinktime", .to = "thinktime", .handler = FH_THINKTIME,
+	  .becomes = "thinktime (fio's microseconds)" },
+	{ .fio = "thinktime_spin", .to = "thinktime_spin", .handler = FH_THINKTIME,
+	  .becomes = "thinktime_spin (fio's microseconds)" },
+	{ .fio = "thinktime_blocks", .to = "thinktime_blocks", .handler = FH_THINKTIME,
+	  .becomes = "thinktime_blocks (counted as begun; the pause waits for those in flight, "
+		     "as fio's)" },
 	{ .fio = "ramp_time", .to = "ramp", .handler = FH_RAMP_TIME,
 	  .becomes = "ramp (with time_based and a runtime; refused without)",
 	  .hint = "fio's ramp_time is 'ramp' here (with time_based); 'warmup' runs whole "
@@ -228,8 +235,6 @@ static const struct fio_word words[] = {
 	  .becomes = "noted (iosweep keeps the test files it makes)",
 	  .why = "irrelevant: iosweep keeps the test files it makes" },
 	/* refused unless off: they change what is measured */
-	{ .fio = "thinktime", .kind = FW_OFF_ONLY,
-	  .why = "iosweep does not pause between I/Os" },
 	{ .fio = "startdelay", .kind = FW_OFF_ONLY,
 	  .why = "iosweep starts every run at once" },
 	{ .fio = "io_size", .kind = FW_OFF_ONLY,

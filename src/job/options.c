@@ -147,6 +147,14 @@ const struct option_def option_table[OPT__COUNT] = {
 			     "again at its end; figures are over the measured time" },
 	[OPT_RAMP] = { "ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
 		       "time_based: read this long, unmeasured, before the runtime starts" },
+	[OPT_THINKTIME] = { "thinktime", T_DURATION, true, false, "0", 0, INT64_MAX, NULL,
+			    "pause after every thinktime_blocks I/Os, fio's: the I/Os in flight are "
+			    "waited for, then none is in flight; in the time, in no latency (0: none)" },
+	[OPT_THINKTIME_BLOCKS] = { "thinktime_blocks", T_UINT, true, false, "1", 1, INT64_MAX, NULL,
+				   "thinktime: I/Os begun between two pauses" },
+	[OPT_THINKTIME_SPIN] = { "thinktime_spin", T_DURATION, false, false, "0", 0, INT64_MAX,
+				 NULL, "thinktime: of each pause, this long spent spinning on the CPU, "
+				 "the rest asleep" },
 	[OPT_RATE] = { "rate", T_SIZE, true, false, "0", 0, INT64_MAX, NULL,
 		       "bytes per second of the job, split over its threads: each read is due at "
 		       "a fixed time and a late one is measured from then (0: no limit)" },

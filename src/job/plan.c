@@ -905,6 +905,9 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_COUNT, "%s: count=%llu reads of bs %s are more than 2^63 bytes "
 					  "(job '%s')", where, (unsigned long long)v[OPT_COUNT].u, a,
 			       job->name);
+	if (v[OPT_THINKTIME_SPIN].u > v[OPT_THINKTIME].u)
+		return FAIL_AT(OPT_THINKTIME_SPIN, "%s: thinktime_spin is part of each thinktime "
+					  "pause: at most thinktime (job '%s')", where, job->name);
 	if (v[OPT_TIME_BASED].u && !v[OPT_RUNTIME].u)
 		return FAIL_AT(OPT_TIME_BASED, "%s: time_based needs a runtime (runtime = 10s) "
 					       "(job '%s')", where, job->name);
@@ -1333,6 +1336,11 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return plan_any_applies(plan, id) && skewed(v);
 	case OPT_SPACING:
 		return plan->sparse;
+	case OPT_THINKTIME_BLOCKS:
+		return v[OPT_THINKTIME].u != 0 && v[id].u != 1;
+	case OPT_THINKTIME_SPIN:
+		return v[OPT_THINKTIME].u != 0 && v[id].u != 0;
+	case OPT_THINKTIME:
 	case OPT_RUNTIME:
 	case OPT_WARMUP:
 	case OPT_TIME_BASED:

@@ -233,6 +233,9 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
 	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
 	r->w[t].in.sync_inflight = flushes && v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT;
+	r->w[t].in.think_ns = v[OPT_THINKTIME].u;
+	r->w[t].in.think_spin_ns = v[OPT_THINKTIME_SPIN].u;
+	r->w[t].in.think_blocks = v[OPT_THINKTIME_BLOCKS].u;
 	return 0;
 }
 
