@@ -745,6 +745,20 @@ static int check_mix(const struct jobfile *jf, struct run *r, char *err)
 		return FAIL_AT(id, "%s: %s: the smallest size is larger than the file (%llu bytes) "
 				"(job '%s')", where, option_table[id].name,
 			       (unsigned long long)v[OPT_SIZE].u, job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT) {
+		unsigned lbs = cache_logical_block_size(v[OPT_FILENAME].s);
+		bool whole = m.align % lbs == 0;
+
+		for (unsigned d = 0; d < 2; d++) {
+			whole &= m.dir[d].n || (m.dir[d].lo % lbs == 0 && m.dir[d].step % lbs == 0);
+			for (unsigned i = 0; i < m.dir[d].n; i++)
+				whole &= m.dir[d].size[i] % lbs == 0;
+		}
+		if (!whole)
+			return FAIL_AT(id, "%s: cache=direct needs every size of %s and blockalign to be "
+					"multiples of the device's logical block size (%u) (job '%s')",
+				       where, option_table[id].name, lbs, job->name);
+	}
 	v[OPT_BS].u = m.max;
 	v[OPT_SPACING].u = m.max;
 	r->reads = 0;

@@ -117,6 +117,9 @@ print(len(s))'
 		refused run b "${bad#*|}" "$TESTDIR/data"
 		[[ "$output" = "iosweep: $TESTDIR/b.ini:4: "* ]] || { echo "$output"; false; }
 	done
+	job b "[b]\nfilename = $TESTDIR/data\ncache = direct\nbssplit = 100/50:4k/50\n"
+	refused run b "multiples of the device's logical block size" "$TESTDIR/data"
+	[[ "$output" = *"b.ini:4: "* ]]
 	job b "[b]\nfilename = $TESTDIR/data\nblockalign = 4k\n"
 	refused run b "blockalign is for a mix of block sizes" "$TESTDIR/data"
 	[[ "$output" = *"b.ini:3: "* ]]
