@@ -464,6 +464,44 @@ def case_skew(table):
                          "none (the draw's own cost)", None)
 
 
+def case_bssplit(table):
+    """The cost of a block-size mix's draw: cached sequential sync reads of
+    1 GiB with bssplit=4k/100 (every unit 4 KiB, each size drawn) against
+    bs=4k, per read in IOPS and in ns outside the latency; and, for scale,
+    two real mixes against the uniform 4 KiB job in B/s."""
+    mixes = [("uniform", {"bs": "4k"}), ("one", {"bssplit": "4k/100"}),
+             ("split", {"bssplit": "4k/50:8k/30:16k/20"}), ("range", {"bsrange": "4k-16k"})]
+
+    def job(name, opts):
+        return iosweep_job("bssplit-" + name, CACHED, "1g", "keep",
+                           {"engine": "sync", "consume": "none", "interval": "0", **opts},
+                           CACHED_REPEATS)
+
+    def warmed(j, what, metric):
+        def go():
+            warm(CACHED, GiB)
+            return iosweep_metric(j, metric, what, 1.0)
+        return go
+
+    log("bssplit, sync sequential, cached 1 GiB (IOPS)")
+    jobs = {name: job(name, o) for name, o in mixes}
+    v = alternate([(name, warmed(jobs[name], name, "iops")) for name in ("uniform", "one")],
+                  ROUNDS)
+    case = "sync, 4k cached sequential, bssplit=4k/100 (IOPS)"
+    table.add(case, "same job, bs = 4k", "IOPS", v["one"], v["uniform"], True, ">= 0.95")
+    table.add_single(case.replace("(IOPS)", "(ns per draw over bs's)"), "ns",
+                     None if v["one"] is None or v["uniform"] is None else
+                     [a.outside - b.outside for a, b in zip(v["one"], v["uniform"])],
+                     "none (the draw's own cost)", None)
+    log("bssplit and bsrange, sync sequential, cached 1 GiB (B/s)")
+    w = alternate([(name, warmed(jobs[name], name, "throughput_Bps"))
+                   for name in ("uniform", "split", "range")], ROUNDS)
+    for name, o in mixes[2:]:
+        text = ", ".join(f"{k}={x}" for k, x in o.items())
+        table.add(f"sync, cached sequential, {text} (B/s)", "same job, bs = 4k", "B/s",
+                  w[name], w["uniform"], True, "none (larger units)")
+
+
 def fio_cached(fio_engine, bs, metric, extra=()):
     """A function running fio over the cached file; the figure iosweep's metric names."""
     key = "bw_bytes" if metric == "throughput_Bps" else metric
@@ -1284,6 +1322,7 @@ def main():
             ("mmap-4k", lambda: case_cached(table, "mmap", "4k", "IOPS", ">= 0.95", ">= 1.0")),
             ("overtime", lambda: case_overtime(table)),
             ("skew", lambda: case_skew(table)),
+            ("bssplit", lambda: case_bssplit(table)),
             ("aio-direct", lambda: case_direct(table, "aio", ">= 0.95", ">= 1.0")),
             ("uring-direct", lambda: case_direct(table, "uring", ">= 0.95", ">= 1.0")),
             ("sparse", lambda: case_sparse(table)),

@@ -234,6 +234,13 @@ static int finish_time(struct import *im, const struct fio_state *st, struct imp
 					     "iosweep's warmup (whole unmeasured repeats)");
 	if (timed && set_val(ij, OPT_TIME_BASED, "1") < 0)
 		return err_set(err, "out of memory");
+	if (st->think_us && (set_duration(ij, OPT_THINKTIME, st->think_us) < 0 ||
+			     (st->think_spin_us &&
+			      set_duration(ij, OPT_THINKTIME_SPIN, st->think_spin_us) < 0) ||
+			     (st->think_blocks > 1 &&
+			      set_val(ij, OPT_THINKTIME_BLOCKS, "%llu",
+				      (unsigned long long)st->think_blocks) < 0)))
+		return err_set(err, "out of memory");
 	if (st->ramp_us && set_duration(ij, OPT_RAMP, st->ramp_us) < 0)
 		return err_set(err, "out of memory");
 	return 0;
@@ -623,31 +630,82 @@ static int absolute_path(struct import *im, const struct fio_state *st, char **p
 	return setting_note(im, at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
 }
 
+/* Whether direction e's sizes are a range (else a split or one size). */
+static bool mix_is_range(const struct fio_state *st, int e)
+{
+	return st->mix[e][0] && strchr(st->mix[e], '-') != NULL;
+}
+
+/* One direction's mix in iosweep's words: its own, or its one size
+ * written as the other direction's kind. */
+static void mix_part(const struct fio_state *st, int e, bool range, char *buf, size_t n)
+{
+	if (st->mix[e][0])
+		snprintf(buf, n, "%s", st->mix[e]);
+	else if (range)
+		snprintf(buf, n, "%llu-%llu", (unsigned long long)st->bs_rw[e],
+			 (unsigned long long)st->bs_rw[e]);
+	else
+		snprintf(buf, n, "%llu/100", (unsigned long long)st->bs_rw[e]);
+}
+
 /* The job's block size: that of its direction (a job that reads and
- * writes: of both, the same). */
+ * writes: of both, the same), or its mix of sizes (bssplit, bsrange; the
+ * parts of the directions it does), into st->mix[0] for finish_extent. */
 static int finish_bs(struct fio_state *st, char *err)
 {
 	int d = st->op == OP_WRITE;
+	bool mixed = false, range = false, split = false;
+	char a[512], b[512];
 
 	for (int e = 0; e < 2; e++) {
 		if (e != d && st->op != OP_READWRITE)
 			continue;
-		if (st->bs_split[e])
-			return setting_bad(st->bs_at[e], err, "fio mixes several block sizes in one job; "
-						      "iosweep reads one block size per run: write bs "
-						      "= a list of sizes to sweep them");
-		if (st->bs_hi[e] != st->bs_rw[e])
-			return setting_bad(st->bs_at[e], err, "fio mixes block sizes from %llu to %llu bytes "
-						      "in one job; iosweep reads one block size per run: "
-						      "write bs = one size, or bs = a list of sizes to "
-						      "sweep them", (unsigned long long)st->bs_rw[e],
-				   (unsigned long long)st->bs_hi[e]);
+		mixed |= st->mix[e][0] != '\0';
+		range |= mix_is_range(st, e);
+		split |= st->mix[e][0] && !mix_is_range(st, e);
 	}
-	if (st->op == OP_READWRITE && st->bs_rw[0] != st->bs_rw[1])
-		return setting_bad(st->bs_at[1] ? st->bs_at[1] : st->bs_at[0], err,
-			   "fio reads %llu-byte blocks and writes %llu-byte ones: mixed block sizes "
-			   "in one job; iosweep reads and writes one block size per run",
-			   (unsigned long long)st->bs_rw[0], (unsigned long long)st->bs_rw[1]);
+	if (st->op == OP_READWRITE && !mixed && st->bs_rw[0] != st->bs_rw[1]) {
+		/* bs=4k,8k in a job that reads and writes: a mix of one size each way */
+		snprintf(st->mix[0], sizeof(st->mix[0]), "%llu/100", (unsigned long long)st->bs_rw[0]);
+		snprintf(st->mix[1], sizeof(st->mix[1]), "%llu/100", (unsigned long long)st->bs_rw[1]);
+		mixed = split = true;
+	}
+	if (range && split)
+		return setting_bad(st->bs_at[1], err, "fio mixes sizes by a range one way and by a "
+				   "split the other: iosweep's bsrange and bssplit are for both");
+	if (mixed && st->rw_skip)
+		return setting_bad(st->rw_at, err, "holes between I/Os of mixed sizes: iosweep mixes "
+				   "sizes one unit after the other or at random");
+	if (mixed && (st->rate[0] || st->rate[1]))
+		return setting_bad(st->rate_at, err, "a rate in bytes with mixed block sizes: iosweep "
+				   "limits those by rate_iops");
+	if (mixed) {
+		uint64_t lo = st->op == OP_READWRITE && st->bs_rw[1] < st->bs_rw[0] ? st->bs_rw[1]
+										    : st->bs_rw[d];
+
+		if (st->op == OP_READWRITE) {
+			mix_part(st, 0, range, a, sizeof(a));
+			mix_part(st, 1, range, b, sizeof(b));
+			if (strcmp(a, b) == 0)
+				snprintf(st->mix[0], sizeof(st->mix[0]), "%s", a);
+			else if (snprintf(st->mix[0], sizeof(st->mix[0]), "%s,%s", a, b) >=
+				 (int)sizeof(st->mix[0]))
+				return setting_bad(st->bs_at[1], err, "too long a value");
+		} else {
+			mix_part(st, d, range, a, sizeof(a));
+			snprintf(st->mix[0], sizeof(st->mix[0]), "%s", a);
+		}
+		st->mix[1][0] = range ? 'r' : 's'; /* which option finish_extent writes */
+		st->mix[1][1] = '\0';
+		st->bs = lo; /* the smallest size, for what is counted in blocks */
+		return 0;
+	}
+	st->mix[0][0] = '\0';
+	if (st->blockalign_at && st->blockalign[d] && st->blockalign[d] != st->bs_rw[d])
+		return setting_bad(st->blockalign_at, err, "random offsets aligned otherwise than to "
+				   "the block size: iosweep aligns them to bs (blockalign is for a "
+				   "mix of sizes)");
 	st->bs = st->bs_rw[d];
 	return 0;
 }
@@ -803,9 +861,19 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 				   (unsigned long long)(size / st->bs), (unsigned long long)pass,
 				   (unsigned long long)pass);
 	}
+	if (st->mix[0][0] && ios && !st->number_ios)
+		return err_set(err, "%s: job '%s': fio does size (%llu bytes) of I/O of mixed sizes "
+				    "over the larger filesize; iosweep's random mix does as many "
+				    "units as make the file's size: give fio's job number_ios",
+			       job_at, st->job->name, (unsigned long long)st->size);
+	if (st->mix[0][0] && st->number_ios && !st->random)
+		return err_set(err, "%s: job '%s': number_ios with mixed sizes in order: iosweep "
+				    "reads such a mix over the whole file", job_at, st->job->name);
 	if (st->number_ios && (!ios || st->number_ios < ios))
 		ios = st->number_ios;
-	if (ios && size) {
+	if (ios && size && st->mix[0][0]) {
+		rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);
+	} else if (ios && size) {
 		if (st->random && ios < size / st->bs)
 			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);
 		else if (!st->random && ios <= (size - st->bs) / spacing)
@@ -816,7 +884,15 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 	}
 	if (size)
 		rc |= set_size(ij, OPT_SIZE, size);
-	rc |= set_size(ij, OPT_BS, st->bs);
+	if (st->mix[0][0]) {
+		int d = st->op == OP_WRITE;
+
+		rc |= set_val(ij, st->mix[1][0] == 'r' ? OPT_BSRANGE : OPT_BSSPLIT, "%s", st->mix[0]);
+		if (st->random && st->blockalign[d])
+			rc |= set_size(ij, OPT_BLOCKALIGN, st->blockalign[d]);
+	} else {
+		rc |= set_size(ij, OPT_BS, st->bs);
+	}
 	if (st->rw_skip)
 		rc |= set_size(ij, OPT_SPACING, spacing);
 	return rc < 0 ? err_set(err, "out of memory") : 0;

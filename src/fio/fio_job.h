@@ -31,6 +31,11 @@ struct fio_state {
 	 * range unless equal), or several (bssplit: bs_split below) */
 	uint64_t bs_rw[2], bs_hi[2];
 	const struct fio_setting *bs_at[2];
+	/* a mix of sizes by direction (bssplit, bsrange), in iosweep's words
+	 * and bytes; "": one size (bs_rw) */
+	char mix[2][512];
+	uint64_t blockalign[2];
+	const struct fio_setting *blockalign_at;
 	const char *engine;               /* iosweep's name */
 	uint64_t iodepth;
 	const struct fio_setting *iodepth_at;
@@ -48,6 +53,7 @@ struct fio_state {
 	/* rates and time: [0] reads, [1] writes */
 	uint64_t rate[2], rate_iops[2], ramp_us, batch_min, batch_max;
 	const struct fio_setting *rate_at, *rate_iops_at, *ramp_at, *time_based_at, *batch_at;
+	uint64_t think_us, think_spin_us, think_blocks; /* thinktime: 0, 0, 0 unless set */
 	unsigned kb_base;
 	enum op_kind op;                  /* options.h: read, write, readwrite */
 	enum fio_fallocate fallocate;

@@ -204,9 +204,9 @@ static int h_bs(struct fio_state *st, const struct fio_setting *s, char *err)
 	return 0;
 }
 
-/* bsrange=4k-16k and bssplit=4k/50:8k/50 read several block sizes: iosweep
- * reads one per run (finish_bs() refuses them in a direction the job does).
- * A range of one size, or a split with one size, is that size. */
+/* bsrange=4k-16k and bssplit=4k/50:8k/50 mix block sizes: iosweep's
+ * options of those names, sizes written in bytes (fio's kb_base); a range
+ * of one size, or a split with one size, is that size (bs). */
 static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	char part[2][128] = { "", "" }, *dash;
@@ -225,7 +225,13 @@ static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *er
 		if (value_bytes(st, s, part[d], &lo, &pct, err) < 0 ||
 		    value_bytes(st, s, dash + 1, &hi, &pct, err) < 0)
 			return -1;
+		if (lo > hi)
+			return setting_bad(s, err, "the low end is above the high end");
 		set_bs(st, d, lo, hi, false, s);
+		st->mix[d][0] = '\0';
+		if (lo != hi)
+			snprintf(st->mix[d], sizeof(st->mix[d]), "%llu-%llu", (unsigned long long)lo,
+				 (unsigned long long)hi);
 	}
 	return 0;
 }
@@ -233,7 +239,51 @@ static int h_bsrange(struct fio_state *st, const struct fio_setting *s, char *er
 static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	char part[2][128] = { "", "" };
-	uint64_t v = 0;
+	uint64_t v = 0, lo, hi;
+	bool pct = false;
+
+	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		char *p = part[d], *m = st->mix[d];
+		size_t used = 0;
+		unsigned n = 0;
+
+		if (!*part[d])
+			continue;
+		lo = UINT64_MAX;
+		hi = 0;
+		m[0] = '\0';
+		while (*p) {
+			size_t len = strcspn(p, ":"), sz = strcspn(p, "/");
+			char *w = sz < len ? p + sz + 1 : NULL, end = p[len];
+
+			p[len] = '\0';
+			if (sz < len)
+				p[sz] = '\0';
+			if (value_bytes(st, s, p, &v, &pct, err) < 0)
+				return -1;
+			if (pct || v == 0)
+				return setting_bad(s, err, "a block size is a number of bytes greater than zero");
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+			used += (size_t)snprintf(m + used, sizeof(st->mix[d]) - used, "%s%llu/%s",
+						 n++ ? ":" : "", (unsigned long long)v, w ? w : "");
+			if (used >= sizeof(st->mix[d]))
+				return setting_bad(s, err, "too long a value");
+			p += len + (end != '\0');
+		}
+		set_bs(st, d, lo, lo, n > 1, s);
+		if (n < 2)
+			m[0] = '\0';
+	}
+	return 0;
+}
+
+/* blockalign=R,W (fio's ba): the part of the job's direction, with a mix. */
+static int h_blockalign(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char part[2][128] = { "", "" };
 	bool pct = false;
 
 	if (!needs_value(s, err) || rw_parts(s, part, err) < 0)
@@ -241,13 +291,12 @@ static int h_bssplit(struct fio_state *st, const struct fio_setting *s, char *er
 	for (int d = 0; d < 2; d++) {
 		if (!*part[d])
 			continue;
-		bool split = strchr(part[d], ':') != NULL;
-
-		part[d][strcspn(part[d], "/")] = '\0';
-		if (!split && value_bytes(st, s, part[d], &v, &pct, err) < 0)
+		if (value_bytes(st, s, part[d], &st->blockalign[d], &pct, err) < 0)
 			return -1;
-		set_bs(st, d, v, v, split, s);
+		if (pct || st->blockalign[d] == 0)
+			return setting_bad(s, err, "an alignment is a number of bytes greater than zero");
 	}
+	st->blockalign_at = s;
 	return 0;
 }
 
@@ -494,6 +543,30 @@ static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *
 	if (fio_parse_time_us(s->value, 1000000, &st->ramp_us, why) < 0)
 		return setting_bad(s, err, "%s", why);
 	st->ramp_at = s;
+	return 0;
+}
+
+/* thinktime, thinktime_spin (fio's microseconds, or a time with a unit)
+ * and thinktime_blocks */
+static int h_thinktime(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (strcmp(s->name, "thinktime_blocks") == 0) {
+		if (value_int(s, &st->think_blocks, err) < 0)
+			return -1;
+		if (st->think_blocks == 0)
+			return setting_bad(s, err, "at least 1");
+		return 0;
+	}
+	if (s->value[0] == '-')
+		return setting_bad(s, err, "a time of at least 0");
+	if (fio_parse_time_us(s->value, 1, strcmp(s->name, "thinktime") == 0 ? &st->think_us
+									 : &st->think_spin_us,
+			      why) < 0)
+		return setting_bad(s, err, "%s", why);
 	return 0;
 }
 
@@ -793,7 +866,8 @@ static const struct {
 #define FLAG(h, field) [h] = { .flag = offsetof(struct fio_state, field) }
 	FN(FH_NAME, h_name), FN(FH_DESCRIPTION, h_description), FN(FH_FILENAME, h_filename),
 	FN(FH_DIRECTORY, h_directory), FN(FH_SIZE, h_size), FN(FH_FILESIZE, h_filesize),
-	FN(FH_BS, h_bs), FN(FH_BSRANGE, h_bsrange), FN(FH_BSSPLIT, h_bssplit), FN(FH_RW, h_rw),
+	FN(FH_BS, h_bs), FN(FH_BSRANGE, h_bsrange), FN(FH_BSSPLIT, h_bssplit), FN(FH_BLOCKALIGN, h_blockalign), FN(FH_THINKTIME, h_thinktime),
+	FN(FH_RW, h_rw),
 	FN(FH_IOENGINE, h_ioengine), FN(FH_IODEPTH, h_iodepth), FLAG(FH_DIRECT, direct),
 	FN(FH_BUFFERED, h_buffered), FLAG(FH_INVALIDATE, invalidate), FLAG(FH_PRE_READ, pre_read),
 	FN(FH_FADVISE_HINT, h_fadvise_hint), FN(FH_NUMJOBS, h_numjobs), FN(FH_RUNTIME, h_runtime),

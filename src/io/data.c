@@ -33,6 +33,11 @@ static uint64_t data_key(uint64_t seed)
 	return splitmix64(seed ^ 0x6461746164617461ULL);
 }
 
+uint64_t data_mix_key(uint64_t seed)
+{
+	return splitmix64(data_key(seed) ^ 0x6d69786d69786d69ULL);
+}
+
 static inline uint64_t unit_key(uint64_t key, uint64_t unit_off)
 {
 	return splitmix64(key ^ unit_off);
@@ -62,7 +67,7 @@ int data_gen_init(struct data_gen *g, enum data_kind kind, unsigned compress_pct
 	g->kind = kind;
 	g->seed = seed;
 	g->key = data_key(seed);
-	g->mix_key = splitmix64(g->key ^ 0x6d69786d69786d69ULL);
+	g->mix_key = data_mix_key(seed);
 	g->random_bytes = (unsigned)(UNIT_WORDS * (100 - compress_pct) / 100) * 8 & ~31u;
 	if (kind == DATA_ZERO)
 		return 0;

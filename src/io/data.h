@@ -52,6 +52,10 @@ static inline unsigned data_draw_percent(const struct data_gen *g, uint64_t off)
 	return (unsigned)(((unsigned __int128)splitmix64(g->mix_key ^ off) * 100) >> 64);
 }
 
+/* The key data_draw_percent draws with for seed (a data_gen's mix_key),
+ * for those that draw directions without a generator (pattern_mix). */
+uint64_t data_mix_key(uint64_t seed);
+
 /* Fills buf with the len bytes that belong at file offset off. */
 void data_produce(const struct data_gen *g, unsigned char *buf, uint64_t len, uint64_t off);
 

@@ -41,6 +41,8 @@ struct loop {
 	bool flush_due;     /* sync_every writes issued: drain, then flush */
 	bool flush_next;    /* sync_mode=inflight: sync_every writes issued, the next
 			     * unit is a flush, queued with the others in flight */
+	uint64_t since_think; /* thinktime: units begun since the last think period */
+	bool think_due;       /* thinktime: think before the next new unit */
 };
 
 /* The worker's histograms, IO_HISTS of them: ioloop_init() allocates,
@@ -474,10 +476,51 @@ static inline void set_unit(const struct fileset_map *m, struct io_unit *u)
 	u->base = (uint64_t)file * m->size;
 }
 
+static void reap(struct io_worker *w, struct loop *L, unsigned min);
+
+/* thinktime: the units in flight are waited for (their completions
+ * handled as ever), then the worker spins think_spin_ns and sleeps the rest
+ * of think_ns, in naps of at most 50 ms, stopping at the deadline or on the
+ * stop flag.  No unit is in flight meanwhile: the period is in no latency,
+ * and in the time to end.  With a rate limit the due times stay where they
+ * were: units issued late after it are measured from when they were due. */
+__attribute__((noinline)) static void think_now(struct io_worker *w, struct loop *L)
+{
+	uint64_t t0, end, spin_end;
+	struct timespec ts;
+
+	L->think_due = false;
+	while (L->inflight && !L->stopping)
+		reap(w, L, L->inflight);
+	if (L->stopping || L->nretry)
+		return;
+	t0 = now_ns();
+	end = t0 + w->in.think_ns;
+	spin_end = t0 + w->in.think_spin_ns;
+	w->res.thinks++;
+	for (uint64_t t = t0;; t = now_ns()) {
+		uint64_t until = end - t < 50000000ULL ? end : t + 50000000ULL;
+
+		if (*w->in.stop || t >= L->deadline_ns) {
+			stop_now(w, L);
+			return;
+		}
+		if (t >= end)
+			break;
+		if (t < spin_end)
+			continue; /* thinktime_spin: busy */
+		ts.tv_sec = (time_t)(until / 1000000000ULL);
+		ts.tv_nsec = (long)(until % 1000000000ULL);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+	L->recent_ns = now_ns();
+}
+
 /* The next unit to queue: a remainder first, else a new one from the
  * pattern in a free unit; NULL when there is nothing to queue now. */
 __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io_worker *w,
-								     struct loop *L, const bool one)
+								     struct loop *L, const bool one,
+								     const bool think)
 {
 	struct io_unit *u;
 
@@ -486,6 +529,13 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 	if (L->nretry) {
 		L->nretry--;
 		return &w->eng.units[one ? 0 : w->retry_units[L->nretry]];
+	}
+	/* not after the last unit: a pattern that ends does not think at its end */
+	if (think && __builtin_expect(L->think_due, 0) && !L->flush_due &&
+	    (w->in.wrap || w->in.pat.i < w->in.pat.end)) {
+		think_now(w, L);
+		if (L->stopping || L->nretry)
+			return NULL;
 	}
 	if (!L->nfree || L->flush_due)
 		return NULL;
@@ -499,6 +549,10 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 	u->flush = false;
 	u->t_due = L->next_due;
 	L->nbegun++;
+	if (think && ++L->since_think >= w->in.think_blocks) {
+		L->since_think = 0;
+		L->think_due = true;
+	}
 	/* O_DIRECT needs whole logical blocks; the end of the file cuts the transfer */
 	u->want = io_round_up(u->len, w->in.align_mask);
 	u->done = 0;
@@ -676,12 +730,12 @@ static void reap(struct io_worker *w, struct loop *L, unsigned min)
 /* Queues every unit there is room for.  A unit the engine completes at
  * once is handled here; a queued one is committed at once. */
 __attribute__((always_inline)) static inline void issue(struct io_worker *w, struct loop *L,
-						       const bool one)
+						       const bool one, const bool think)
 {
 	const struct engine_ops *ops = w->in.ops;
 	struct io_unit *u;
 
-	while ((u = next_unit(w, L, one)) != NULL) {
+	while ((u = next_unit(w, L, one, think)) != NULL) {
 		uint64_t t = L->recent_ns = now_ns();
 
 		if (__builtin_expect(!w->res.t_first_ns, 0))
@@ -708,10 +762,10 @@ __attribute__((always_inline)) static inline void issue(struct io_worker *w, str
 /* Issues, commits, flushes and reaps until the pattern is done or the
  * worker stops. */
 __attribute__((always_inline)) static inline void drive(struct io_worker *w, struct loop *L,
-						       const bool one)
+						       const bool one, const bool think)
 {
 	for (;;) {
-		issue(w, L, one);
+		issue(w, L, one, think);
 		if (L->queued)
 			commit(w, L);
 		if (!L->inflight && L->flush_due && !L->stopping && !L->nretry) {
@@ -766,10 +820,15 @@ int ioloop_run(struct io_worker *w)
 		L.deadline_ns = UINT64_MAX;
 	if (w->series)
 		series_origin(w->series, L.t0_ns + w->in.ramp_ns);
-	if (!w->in.ops->commit && e->iodepth == 1)
-		drive(w, &L, true); /* completes in queue: one unit */
+	/* four copies of the loop: one unit or a queue, think time or none */
+	if (!w->in.ops->commit && e->iodepth == 1 && !w->in.think_ns)
+		drive(w, &L, true, false); /* completes in queue: one unit */
+	else if (!w->in.ops->commit && e->iodepth == 1)
+		drive(w, &L, true, true);
+	else if (!w->in.think_ns)
+		drive(w, &L, false, false);
 	else
-		drive(w, &L, false);
+		drive(w, &L, false, true);
 	lat_flush(w);
 	/* durable time to end: the last flush is part of it (after a runtime
 	 * limit too; not after a failure or a signal) */

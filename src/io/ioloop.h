@@ -87,6 +87,12 @@ struct io_inputs {
 	bool sync_inflight;          /* sync_mode=inflight: the flush is a unit queued with
 				      * the others in flight (the engine's own, ENGINE_FLUSH_QUEUED),
 				      * not a call made once the queue has drained */
+	/* thinktime: after every think_blocks units begun, before the next, the
+	 * loop waits for those in flight, then spins think_spin_ns and sleeps
+	 * the rest of think_ns (fio's thinktime, thinktime_spin,
+	 * thinktime_blocks): inside the time to end, outside every latency.
+	 * think_ns 0: none (a copy of the loop without it) */
+	uint64_t think_ns, think_spin_ns, think_blocks;
 };
 
 /* What a worker measured in one repeat. */
@@ -96,6 +102,7 @@ struct io_results {
 	uint64_t t_last_issue_ns;              /* the issue of the last unit begun */
 	uint64_t sum;                          /* the consume result */
 	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
+	uint64_t thinks;                       /* thinktime: think periods taken */
 	bool truncated;                        /* stopped by runtime or a signal */
 	uint64_t behind_ns;                    /* rate limit: the last unit issued this
 						* long after it was due */

@@ -156,6 +156,9 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
 	p->trace = NULL;
 	p->flush = 0;
 	p->total = pattern_reads(kind, size, bs, spacing, count);
+	p->count = count;
+	p->dist_text = NULL;
+	p->mix.max = 0;
 	p->next = kind == PATTERN_RANDOM ? next_permuted
 		: kind == PATTERN_RANDOM_REPLACE ? next_replace
 		: kind == PATTERN_REVERSE ? next_reverse : NULL;
@@ -176,7 +179,153 @@ int pattern_skew(struct pattern *p, const char *text, char *err)
 	if (randdist_prepare(&p->dist, &spec, p->nblocks, p->bs, p->seed, err) < 0)
 		return -1;
 	p->next = next_skewed;
+	p->dist_text = text;
 	return 0;
+}
+
+/* ---- block-size mixes ---- */
+
+/* The direction of the unit at off, as the loop decides it (io_mix_dir
+ * with data_draw_percent: the same formula). */
+static inline unsigned mix_dir(const struct pattern *p, uint64_t off)
+{
+	if (p->mix_dir >= 0)
+		return (unsigned)p->mix_dir;
+	return (unsigned)(((unsigned __int128)splitmix64(p->mix_dir_key ^ off) * 100) >> 64) <
+			       p->mix_rwmixread
+		       ? 0
+		       : 1;
+}
+
+/* Unit k at off: its length, cut at the end of the file. */
+static inline uint64_t mix_len(const struct pattern *p, uint64_t off, uint64_t k)
+{
+	uint64_t len = bsmix_len(&p->mix, mix_dir(p, off), k), left = p->size - off;
+
+	return len < left ? len : left;
+}
+
+static bool next_mix_seq(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end || p->pos >= p->size)
+		return false;
+	*off = p->pos;
+	*len = mix_len(p, p->pos, p->i++);
+	p->pos += *len;
+	return true;
+}
+
+static bool next_mix_perm(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end)
+		return false;
+	*off = permute(p, p->in_pass) * p->bs;
+	*len = mix_len(p, *off, p->i++);
+	if (++p->in_pass == p->nblocks) {
+		p->in_pass = 0;
+		set_pass(p, p->pass + 1);
+	}
+	return true;
+}
+
+static bool next_mix_replace(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end)
+		return false;
+	*off = replace_block(p->seed, p->nblocks, p->i) * p->bs;
+	*len = mix_len(p, *off, p->i++);
+	return true;
+}
+
+static bool next_mix_skewed(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	if (p->i >= p->end)
+		return false;
+	*off = randdist_block(&p->dist, p->seed, p->i) * p->bs;
+	*len = mix_len(p, *off, p->i++);
+	return true;
+}
+
+/* Units [p->i, p->end) of a mixed pattern, walked on a copy: how many, how
+ * many bytes, and where the next would start; for the random ones, stopping
+ * once the bytes reach bytes_max. */
+static uint64_t mix_walk(const struct pattern *p, uint64_t bytes_max, uint64_t *bytes,
+			 uint64_t *pos)
+{
+	struct pattern q = *p;
+	uint64_t n = 0, off, len;
+
+	*bytes = 0;
+	while (*bytes < bytes_max && q.next(&q, &off, &len)) {
+		n++;
+		*bytes += len;
+	}
+	*pos = q.pos;
+	return n;
+}
+
+int pattern_mix(struct pattern *p, const struct bsmix *mix, int dir, unsigned rwmixread,
+		uint64_t dir_key, uint64_t total, char *err)
+{
+	uint64_t first = p->i, end = p->end, bytes;
+	bool skewed = p->next == next_skewed;
+	struct randdist_spec spec;
+
+	if (p->next == next_reverse || (!p->next && p->step != p->bs))
+		return err_set(err, "a block-size mix reads in order or at random: not with %s",
+			       p->next ? "pattern = reverse" : "spacing");
+	p->mix = *mix;
+	p->mix_dir = mix->same ? 0 : dir;
+	p->mix_rwmixread = rwmixread;
+	p->mix_dir_key = dir_key;
+	if (!p->next) {
+		p->next = next_mix_seq;
+		p->i = 0;
+		p->pos = 0;
+		p->end = UINT64_MAX;
+		p->total = total ? total : mix_walk(p, UINT64_MAX, &bytes, &p->pos);
+		p->pos = 0;
+		p->end = first;
+		if (first)
+			(void)mix_walk(p, UINT64_MAX, &bytes, &p->pos);
+		p->i = first;
+		p->end = end;
+		return 0;
+	}
+	/* random: offsets in steps of align, at least the smallest length before the end */
+	p->bs = mix->align;
+	p->nblocks = p->size >= mix->min ? (p->size - mix->min) / mix->align + 1 : 0;
+	if (!p->nblocks)
+		return err_set(err, "the file is smaller than the smallest block size");
+	if (skewed) {
+		if (randdist_parse(p->dist_text, &spec, err) < 0 ||
+		    randdist_prepare(&p->dist, &spec, p->nblocks, p->bs, p->seed, err) < 0)
+			return -1;
+		p->next = next_mix_skewed;
+	} else if (p->next == next_permuted) {
+		p->next = next_mix_perm;
+		init_permutation(p, first);
+	} else {
+		p->next = next_mix_replace;
+	}
+	p->total = total ? total : p->count;
+	if (!p->total) {
+		struct pattern q = *p;
+
+		q.i = 0;
+		q.end = UINT64_MAX;
+		if (q.next == next_mix_perm)
+			init_permutation(&q, 0);
+		p->total = mix_walk(&q, p->size, &bytes, &q.pos);
+	}
+	return 0;
+}
+
+void pattern_mix_totals(const struct pattern *p, uint64_t *units, uint64_t *bytes)
+{
+	uint64_t pos;
+
+	*units = mix_walk(p, UINT64_MAX, bytes, &pos);
 }
 
 uint64_t pattern_span(const struct pattern *p, uint64_t *first)
@@ -186,7 +335,8 @@ uint64_t pattern_span(const struct pattern *p, uint64_t *first)
 	*first = 0;
 	if (p->trace)
 		return p->size;
-	if (p->next == next_permuted || p->next == next_replace || p->next == next_skewed)
+	if (p->next == next_permuted || p->next == next_replace || p->next == next_skewed ||
+	    pattern_mixed(p))
 		return p->size;
 	if (p->end <= p->i)
 		return 0;
@@ -288,4 +438,51 @@ uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t
 	d = distinct_by_bitmap(&p, kind, m, nm);
 	free(m);
 	return d;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* A random mix's units cover granules of the gcd of the alignment and
+ * every size: one bit each. */
+uint64_t pattern_mix_covered(const struct pattern *mixed, const struct pattern_range *range,
+			     size_t n)
+{
+	struct pattern q = *mixed;
+	uint64_t g = q.mix.align, ng, *seen, covered = 0, off, len;
+
+	for (unsigned d = 0; d < 2; d++) {
+		const struct bsmix_dir *x = &q.mix.dir[d];
+
+		if (!x->n)
+			g = gcd(gcd(g, x->lo), x->step);
+		for (unsigned i = 0; i < x->n; i++)
+			g = gcd(g, x->size[i]);
+	}
+	ng = q.size / g + 1;
+	seen = calloc(ng / 64 + 1, sizeof(*seen));
+	if (!seen)
+		return UINT64_MAX;
+	for (size_t k = 0; k < n; k++) {
+		q.i = range[k].from;
+		q.end = range[k].to;
+		if (q.next == next_mix_perm)
+			init_permutation(&q, range[k].from);
+		while (q.next(&q, &off, &len))
+			for (uint64_t b = off / g; b * g < off + len; b++)
+				if (!(seen[b / 64] >> (b % 64) & 1)) {
+					seen[b / 64] |= 1ULL << (b % 64);
+					covered += q.size - b * g < g ? q.size - b * g : g;
+				}
+	}
+	free(seen);
+	return covered;
 }

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/bsmix.h"
 #include "io/distribution.h"
 
 struct trace_reader;
@@ -41,6 +42,15 @@ struct pattern {
 	unsigned half_bits;
 	uint64_t key[4];
 	struct randdist dist; /* a skewed random_distribution (pattern_skew) */
+	const char *dist_text; /* its text, for pattern_mix */
+	uint64_t count;        /* count as given (0: one pass) */
+	/* a block-size mix (pattern_mix): each unit's length from mix, random
+	 * offsets in steps of mix.align (nblocks of them, bs = mix.align) */
+	struct bsmix mix;
+	uint64_t pos;          /* sequential mix: the offset of unit i */
+	uint64_t mix_dir_key;  /* readwrite: the direction of the unit at off */
+	unsigned mix_rwmixread;
+	int mix_dir;           /* 0 reads, 1 writes, -1 by offset (readwrite) */
 	/* the generator; NULL for sequential, which pattern_next() inlines */
 	bool (*next)(struct pattern *p, uint64_t *off, uint64_t *len);
 	/* read_iolog (trace.h): the trace the units come from, else NULL; the
@@ -72,6 +82,30 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
  * distribution or does not fit the file. */
 int pattern_skew(struct pattern *p, const char *text, char *err);
 
+/* Gives p's units the lengths of mix (bsmix.h), p made by pattern_init
+ * (and pattern_skew) for the same run: dir 0 when every unit reads, 1 when
+ * every unit writes, -1 when io_mix_dir(rwmixread) decides by the offset
+ * (dir_key: data_mix_key(seed)).  total: the run's units when known (the
+ * plan's), 0: counted here.  The units: sequential, one after the other
+ * from offset 0 to the end of the file (the last cut there); random, count
+ * of them or, by default, as many as make the file's size in bytes (fio's
+ * io_size), each at a random multiple of mix.align and cut at the end of
+ * the file.  Sequential shares walk the lengths before theirs (a few ns a
+ * unit), and counting walks the run once; the loop only draws.  -1 with why
+ * for a pattern a mix does not take (reverse, spacing). */
+int pattern_mix(struct pattern *p, const struct bsmix *mix, int dir, unsigned rwmixread,
+		uint64_t dir_key, uint64_t total, char *err);
+
+/* A mixed pattern's units and bytes from its first unit to its end (the
+ * plan's figures): walks them. */
+void pattern_mix_totals(const struct pattern *p, uint64_t *units, uint64_t *bytes);
+
+/* Whether p has a block-size mix. */
+static inline bool pattern_mixed(const struct pattern *p)
+{
+	return p->mix.max != 0;
+}
+
 /* The bytes from the first to the last byte that p's reads may touch, and
  * into *first the offset of the first: the file for the random patterns. */
 uint64_t pattern_span(const struct pattern *p, uint64_t *first);
@@ -100,6 +134,12 @@ static inline bool pattern_next(struct pattern *p, uint64_t *off, uint64_t *len)
 struct pattern_range {
 	uint64_t from, to;
 };
+
+/* The distinct bytes that units range[0..n) of a random mixed pattern
+ * touch (mixed: the run's pattern, as pattern_mix left it), for
+ * coverage_Bps; UINT64_MAX when out of memory for its bitmap. */
+uint64_t pattern_mix_covered(const struct pattern *mixed, const struct pattern_range *range,
+			     size_t n);
 
 /* How many distinct blocks reads range[0..n) of a random run read (the
  * ranges do not overlap), dist its random_distribution (or NULL); for

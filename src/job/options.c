@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "io/bsmix.h"
 #include "io/cache.h"
 #include "io/distribution.h"
 #include "io/fileset.h"
@@ -85,6 +86,16 @@ const struct option_def option_table[OPT__COUNT] = {
 				      "pareto:H, normal:DEV[:CENTER], zoned:A/S:... (A% of the reads in "
 				      "the next S% of the file), zoned_abs:A/SIZE:...; skewed draws are "
 				      "independent, as fio's" },
+	[OPT_BSSPLIT] = { "bssplit", T_TEXT, false, false, NULL, 0, 0, NULL,
+			  "a mix of block sizes, fio's: SIZE/PERCENT:SIZE/PERCENT...[,WRITES] (a "
+			  "blank percent shares what is left of 100; short of 100, the rest goes to "
+			  "the size with the largest); each unit's size from seed" },
+	[OPT_BSRANGE] = { "bsrange", T_TEXT, false, false, NULL, 0, 0, NULL,
+			  "uniform block sizes MIN-MAX[,WRITES] in steps of blockalign, fio's; each "
+			  "unit's size from seed" },
+	[OPT_BLOCKALIGN] = { "blockalign", T_SIZE, false, false, NULL, 1, GiB, NULL,
+			     "bssplit, bsrange: random offsets are multiples of it, and bsrange's "
+			     "sizes step by it (default: the smallest size)" },
 	[OPT_SEED] = { "seed", T_UINT, false, false, "1", 0, INT64_MAX, NULL,
 		       "seed of random offsets and of fill=random content" },
 	/* the engine table says what each engine is (iosweep options lists them) */
@@ -154,6 +165,14 @@ const struct option_def option_table[OPT__COUNT] = {
 			     "again at its end; figures are over the measured time" },
 	[OPT_RAMP] = { "ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
 		       "time_based: read this long, unmeasured, before the runtime starts" },
+	[OPT_THINKTIME] = { "thinktime", T_DURATION, true, false, "0", 0, INT64_MAX, NULL,
+			    "pause after every thinktime_blocks I/Os, fio's: the I/Os in flight are "
+			    "waited for, then none is in flight; in the time, in no latency (0: none)" },
+	[OPT_THINKTIME_BLOCKS] = { "thinktime_blocks", T_UINT, true, false, "1", 1, INT64_MAX, NULL,
+				   "thinktime: I/Os begun between two pauses" },
+	[OPT_THINKTIME_SPIN] = { "thinktime_spin", T_DURATION, false, false, "0", 0, INT64_MAX,
+				 NULL, "thinktime: of each pause, this long spent spinning on the CPU, "
+				 "the rest asleep" },
 	[OPT_RATE] = { "rate", T_SIZE, true, false, "0", 0, INT64_MAX, NULL,
 		       "bytes per second of the job, split over its threads: each read is due at "
 		       "a fixed time and a late one is measured from then (0: no limit)" },
@@ -312,6 +331,18 @@ static int check_bounds(const struct option_def *o, const char *text, uint64_t v
 	return err_set(err, "%s: '%s' is out of range (%s to %s)", o->name, text, lo, hi);
 }
 
+/* bssplit, bsrange: fio's syntax and weights (io/bsmix.h). */
+static int check_bsmix(enum opt_id id, const char *text, char *err)
+{
+	struct bsmix m;
+	char why[ERR_MAX];
+
+	if (bsmix_parse(&m, id == OPT_BSSPLIT ? text : NULL, id == OPT_BSRANGE ? text : NULL, 0,
+			0, why) < 0)
+		return err_set(err, "%s: %s", option_table[id].name, why);
+	return 0;
+}
+
 /* random_distribution: fio's families and rules (io/distribution.h); whether
  * it fits the file is the plan's to check. */
 static int check_distribution(const char *text, char *err)
@@ -345,6 +376,8 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 		if (*text == '\0' && o->type != T_TEXT)
 			return err_set(err, "%s: empty value", o->name);
 		if (id == OPT_RANDOM_DISTRIBUTION && check_distribution(text, err) < 0)
+			return -1;
+		if ((id == OPT_BSSPLIT || id == OPT_BSRANGE) && check_bsmix(id, text, err) < 0)
 			return -1;
 		out->s = strdup(text);
 		if (!out->s)

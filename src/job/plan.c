@@ -522,6 +522,10 @@ static int check_set_run(const struct jobfile *jf, const struct run *r,
 				    "nrfiles=%llu is a set: use sync_mode=drain, which flushes every "
 				    "file (job '%s')", where, (unsigned long long)v[OPT_NRFILES].u,
 			       job->name);
+	if (v[OPT_BSSPLIT].s || v[OPT_BSRANGE].s)
+		return err_set(err, "%s: a block-size mix (bssplit, bsrange) would cut I/Os across "
+				    "the files of nrfiles=%llu: use one bs (job '%s')", where,
+			       (unsigned long long)v[OPT_NRFILES].u, job->name);
 	if (v[OPT_SIZE].u % v[OPT_BS].u || v[OPT_SPACING].u != v[OPT_BS].u)
 		return err_set(err, "%s: the set's files (%llu bytes each) must be whole blocks of "
 				    "bs=%llu, read densely (no spacing), so that no I/O spans two "
@@ -685,6 +689,7 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 	/* the largest worker's share (sequential patterns: a contiguous run of
 	 * units; random ones: the whole file), which mmap maps */
 	uint64_t units = (r->reads + threads - 1) / threads, first;
+	char why[ERR_MAX];
 	struct pattern share;
 	struct io_engine shape = { .size = v[OPT_SIZE].u, .bs = v[OPT_BS].u,
 				   .iodepth = (unsigned)v[OPT_IODEPTH].u };
@@ -699,8 +704,7 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		.verify = v[OPT_VERIFY].u == VERIFY_AFTER,
 	};
 
-	pattern_init(&share, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
-		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, units);
+	(void)plan_pattern(r, 0, units, &share, why); /* checked */
 	shape.span = pattern_span(&share, &first);
 	shape.span_off = first;
 	if (v[OPT_READ_IOLOG].s) {
@@ -903,6 +907,102 @@ static int check_cache(const struct jobfile *jf, const struct run *r, char *err)
 	return 0;
 }
 
+/* Whether a run's units have a block-size mix (bssplit or bsrange). */
+static bool has_mix(const union optval *v)
+{
+	return v[OPT_BSSPLIT].s || v[OPT_BSRANGE].s;
+}
+
+int plan_pattern(const struct run *r, uint64_t first, uint64_t end, struct pattern *p, char *err)
+{
+	const union optval *v = r->v;
+	struct bsmix m;
+	int dir = v[OPT_OP].u == OP_READ ? 0 : v[OPT_OP].u == OP_WRITE ? 1 : -1;
+
+	pattern_init(p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
+		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+	if (pattern_skew(p, v[OPT_RANDOM_DISTRIBUTION].s, err) < 0)
+		return -1;
+	if (!has_mix(v))
+		return 0;
+	if (bsmix_parse(&m, v[OPT_BSSPLIT].s, v[OPT_BSRANGE].s, v[OPT_BLOCKALIGN].u, v[OPT_SEED].u,
+			err) < 0)
+		return -1;
+	return pattern_mix(p, &m, dir, (unsigned)v[OPT_RWMIXREAD].u, data_mix_key(v[OPT_SEED].u),
+			   r->reads, err);
+}
+
+/*
+ * bssplit, bsrange: what a mix goes with, and the run's figures.  bs becomes
+ * the largest size (the buffers'); reads and bytes are counted by walking
+ * the units once (pattern_mix).
+ */
+static int check_mix(const struct jobfile *jf, struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	union optval *v = r->v;
+	char where[300], why[ERR_MAX];
+	struct bsmix m;
+	struct pattern p;
+	int id = v[OPT_BSSPLIT].s ? OPT_BSSPLIT : OPT_BSRANGE;
+
+	if (!has_mix(v)) {
+		if (job->opt[OPT_BLOCKALIGN].n)
+			return FAIL_AT(OPT_BLOCKALIGN, "%s: blockalign is for a mix of block sizes "
+					"(bssplit or bsrange): remove it (job '%s')", where, job->name);
+		return 0;
+	}
+	if (v[OPT_BSSPLIT].s && v[OPT_BSRANGE].s)
+		return FAIL_AT(OPT_BSRANGE, "%s: bssplit and bsrange both give the block sizes: "
+				"keep one (job '%s')", where, job->name);
+	if (job->opt[OPT_BS].n)
+		return FAIL_AT(OPT_BS, "%s: bs and %s both give the block sizes: remove bs (job '%s')",
+			       where, option_table[id].name, job->name);
+	if (job->opt[OPT_SPACING].n || v[OPT_PATTERN].u == PATTERN_REVERSE)
+		return FAIL_AT(job->opt[OPT_SPACING].n ? OPT_SPACING : OPT_PATTERN,
+			       "%s: a mix of block sizes (%s) reads one unit after the other or at "
+			       "random: not with %s (job '%s')", where, option_table[id].name,
+			       job->opt[OPT_SPACING].n ? "spacing" : "pattern = reverse", job->name);
+	if (v[OPT_RATE].u)
+		return FAIL_AT(OPT_RATE, "%s: rate is in bytes per second and %s mixes sizes: use "
+				"rate_iops (job '%s')", where, option_table[id].name, job->name);
+	if (v[OPT_CONSUME].u == CONSUME_INTS)
+		return FAIL_AT(OPT_CONSUME, "%s: consume=ints reads a text file with one block size, "
+				"not %s (job '%s')", where, option_table[id].name, job->name);
+	if (bsmix_parse(&m, v[OPT_BSSPLIT].s, v[OPT_BSRANGE].s, v[OPT_BLOCKALIGN].u, v[OPT_SEED].u,
+			why) < 0)
+		return FAIL_AT(id, "%s: %s (job '%s')", where, why, job->name);
+	if (m.min > v[OPT_SIZE].u)
+		return FAIL_AT(id, "%s: %s: the smallest size is larger than the file (%llu bytes) "
+				"(job '%s')", where, option_table[id].name,
+			       (unsigned long long)v[OPT_SIZE].u, job->name);
+	if (v[OPT_CACHE].u == CACHE_DIRECT) {
+		unsigned lbs = cache_logical_block_size(v[OPT_FILENAME].s);
+		bool whole = m.align % lbs == 0;
+
+		for (unsigned d = 0; d < 2; d++) {
+			whole &= m.dir[d].n || (m.dir[d].lo % lbs == 0 && m.dir[d].step % lbs == 0);
+			for (unsigned i = 0; i < m.dir[d].n; i++)
+				whole &= m.dir[d].size[i] % lbs == 0;
+		}
+		if (!whole)
+			return FAIL_AT(id, "%s: cache=direct needs every size of %s and blockalign to be "
+					"multiples of the device's logical block size (%u) (job '%s')",
+				       where, option_table[id].name, lbs, job->name);
+	}
+	v[OPT_BS].u = m.max;
+	v[OPT_SPACING].u = m.max;
+	r->reads = 0;
+	if (plan_pattern(r, 0, 0, &p, why) < 0)
+		return FAIL_AT(id, "%s: %s: %s (job '%s')", where, option_table[id].name, why,
+			       job->name);
+	r->reads = p.total;
+	p.end = p.total;
+	pattern_mix_totals(&p, &r->reads, &r->bytes);
+	r->write_bytes = 0; /* the caller sets it from bytes */
+	return 0;
+}
+
 /* Whether random_distribution text is skewed (not uniform). */
 static bool skewed_text(const char *d)
 {
@@ -1102,6 +1202,9 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_COUNT, "%s: count=%llu reads of bs %s are more than 2^63 bytes "
 					  "(job '%s')", where, (unsigned long long)v[OPT_COUNT].u, a,
 			       job->name);
+	if (v[OPT_THINKTIME_SPIN].u > v[OPT_THINKTIME].u)
+		return FAIL_AT(OPT_THINKTIME_SPIN, "%s: thinktime_spin is part of each thinktime "
+					  "pause: at most thinktime (job '%s')", where, job->name);
 	if (v[OPT_TIME_BASED].u && !v[OPT_RUNTIME].u)
 		return FAIL_AT(OPT_TIME_BASED, "%s: time_based needs a runtime (runtime = 10s) "
 					       "(job '%s')", where, job->name);
@@ -1287,7 +1390,8 @@ static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
 		     struct trace_scan *ts, char *err)
 {
 	static const enum opt_id not_with[] = { OPT_OP, OPT_RATE, OPT_RATE_IOPS, OPT_TIME_BASED,
-						OPT_VERIFY };
+						OPT_VERIFY, OPT_BSSPLIT, OPT_BSRANGE, OPT_THINKTIME,
+						OPT_NRFILES, OPT_RANDOM_DISTRIBUTION };
 	const struct job_value *threads = &job->opt[OPT_THREADS], *size = &job->opt[OPT_SIZE];
 	char where[300], a[32], b[32];
 
@@ -1390,6 +1494,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, run_set_bytes(r.v), r.v[OPT_BS].u,
 					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
+		if (check_mix(jf, &r, err) < 0)
+			return -1;
 		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
 		if (ts) {
 			r.reads = ts->n[TRACE_READ] + ts->n[TRACE_WRITE];
@@ -1615,6 +1721,11 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return plan_any_applies(plan, id) && skewed(v);
 	case OPT_SPACING:
 		return plan->sparse;
+	case OPT_THINKTIME_BLOCKS:
+		return v[OPT_THINKTIME].u != 0 && v[id].u != 1;
+	case OPT_THINKTIME_SPIN:
+		return v[OPT_THINKTIME].u != 0 && v[id].u != 0;
+	case OPT_THINKTIME:
 	case OPT_RUNTIME:
 	case OPT_WARMUP:
 	case OPT_TIME_BASED:
@@ -1626,7 +1737,11 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_INTERVAL:
 		return false; /* it shapes the series in the JSON, not the figures */
 	case OPT_SS:
+	case OPT_BSSPLIT:
+	case OPT_BSRANGE:
 		return v[id].s != NULL;
+	case OPT_BLOCKALIGN:
+		return v[id].u != 0;
 	case OPT_SS_DUR:
 	case OPT_SS_RAMP:
 	case OPT_SS_DIR:
@@ -1712,9 +1827,7 @@ static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 	}
 	/* only the draw is needed: zero data has no pool to allocate */
 	(void)data_gen_init(&g, DATA_ZERO, 0, v[OPT_SEED].u, err);
-	pattern_init(&p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
-		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, r->reads);
-	(void)pattern_skew(&p, v[OPT_RANDOM_DISTRIBUTION].s, err); /* checked: check_distribution */
+	(void)plan_pattern(r, 0, r->reads, &p, err); /* checked: check_distribution, check_mix */
 	while (pattern_next(&p, &off, &len)) {
 		bool read = data_draw_percent(&g, off) < v[OPT_RWMIXREAD].u;
 

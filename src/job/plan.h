@@ -41,6 +41,13 @@ struct run {
 	uint64_t trace_ns;         /* read_iolog: from its first I/O to its last one's issue */
 };
 
+/* Units [first, end) of run r as a pattern: pattern_init, its
+ * random_distribution and its block-size mix (bssplit, bsrange), with r's
+ * options; -1 with why only for what the plan refuses (check_distribution,
+ * check_mix), so 0 for a planned run. */
+struct pattern;
+int plan_pattern(const struct run *r, uint64_t first, uint64_t end, struct pattern *p, char *err);
+
 /* repeat = auto: at least REPEAT_AUTO_MIN measured repeats (a 95% confidence
  * interval of the median needs 6), then more until that interval is within
  * REPEAT_AUTO_TARGET_PCT of the median, REPEAT_AUTO_MAX repeats were

@@ -158,7 +158,6 @@ static uint64_t series_interval_ns(const union optval *v)
 static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 			  struct pattern *p)
 {
-	const union optval *v = r->run->v;
 	char err[ERR_MAX];
 
 	if (r->traced) {
@@ -173,9 +172,7 @@ static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 		}
 		return;
 	}
-	pattern_init(p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
-		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
-	(void)pattern_skew(p, v[OPT_RANDOM_DISTRIBUTION].s, err); /* the plan checked it */
+	(void)plan_pattern(r->run, first, end, p, err); /* the plan checked it */
 }
 
 /* Worker t's share of this rank's units: [*first, *end). */
@@ -266,6 +263,9 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		fileset_map_init(&r->w[t].in.set, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
 				 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u,
 				 r->set_fds);
+	r->w[t].in.think_ns = v[OPT_THINKTIME].u;
+	r->w[t].in.think_spin_ns = v[OPT_THINKTIME_SPIN].u;
+	r->w[t].in.think_blocks = v[OPT_THINKTIME_BLOCKS].u;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "io/cache.h"
 #include "io/pattern.h"
 #include "io/series.h"
+#include "lib/error.h"
 #include "run/dist.h"
 #include "run/dist_run.h"
 
@@ -204,6 +205,22 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 			ops = planned; /* time_based: the file once, however often it was read */
 		return (double)run_set_bytes(v) * (double)ops / (double)planned *
 		       (double)(run->per_rank ? ranks : 1);
+	}
+	if (v[OPT_BSSPLIT].s || v[OPT_BSRANGE].s) {
+		struct pattern p;
+		char err[ERR_MAX];
+		double bytes = 0;
+
+		(void)plan_pattern(run, 0, 0, &p, err); /* the plan checked it */
+		for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
+			uint64_t c = pattern_mix_covered(&p, r->done + k * r->nw,
+							 run->per_rank ? r->nw : r->nw * ranks);
+
+			if (c == UINT64_MAX)
+				return NAN;
+			bytes += (double)c;
+		}
+		return bytes;
 	}
 	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
 		size_t n = run->per_rank ? r->nw : r->nw * ranks;

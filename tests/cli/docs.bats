@@ -144,5 +144,5 @@ PY
 	grep -qx 'direct  *direct=1: cache = direct' "$TESTDIR/listed"
 	grep -qx 'ioengine  *engine: psync, sync, pvsync: sync; pvsync2: psync2; libaio: aio; io_uring: uring; mmap: mmap; others refused' \
 		"$TESTDIR/listed"
-	grep -qx 'thinktime  *refused unless 0: iosweep does not pause between I/Os' "$TESTDIR/listed"
+	grep -qx 'startdelay  *refused unless 0: iosweep starts every run at once' "$TESTDIR/listed"
 }

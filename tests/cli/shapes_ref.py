@@ -10,6 +10,12 @@ usage: shapes_ref.py offsets DIST SIZE BS COUNT SEED
            probability of each rank from the inverse of the generator's
            formula, or by convolution), and for zoned the share of each zone;
            prints "ok p=..." or fails
+       shapes_ref.py mix SPLIT|RANGE TEXT SIZE PATTERN OP RWMIXREAD COUNT SEED
+                     [BLOCKALIGN [DIST]]
+           "OFFSET LENGTH DIR" of each unit of a block-size mix (bssplit or
+           bsrange TEXT; PATTERN sequential, random or random-replace; OP
+           read, write or readwrite; COUNT 0: the default), from the man
+           page's rules; DIR r or w
 Needs numpy and scipy for check (Debian's python3)."""
 import math
 import sys
@@ -231,7 +237,129 @@ def check(d, blocks):
     print(f"ok p={p:.3g}")
 
 
+def split_dir(text):
+    """bssplit's one direction: [(size, weight)], the index of the rest."""
+    items = [z.partition("/") for z in text.split(":")]
+    given = sum(int(w) for _, sl, w in items if sl and w)
+    blanks = sum(1 for _, sl, w in items if not (sl and w))
+    sizes = [(parse_size(sz), int(w) if sl and w else (100 - given) // blanks)
+             for sz, sl, w in items]
+    rest = max(range(len(sizes)), key=lambda i: (sizes[i][1], i))
+    return sizes, rest
+
+
+def mix_sizes(kind, text, align):
+    parts = text.split(",")
+    dirs = []
+    for t in parts:
+        if kind == "bssplit":
+            dirs.append(("split",) + split_dir(t))
+        else:
+            lo, hi = (parse_size(x) for x in t.split("-"))
+            a = align or lo
+            dirs.append(("range", lo, a, (hi - lo) // a + 1))
+    if len(dirs) == 1:
+        dirs.append(dirs[0])
+    return dirs, parts[0] == parts[-1]
+
+
+def mix_len(dirs, d, key, k):
+    r = splitmix64(key ^ splitmix64(k))
+    x = dirs[d]
+    if x[0] == "range":
+        return x[1] + x[2] * ((r * x[3]) >> 64)
+    v = (r * 100) >> 64
+    cum = 0
+    for size, w in x[1]:
+        cum += w
+        if v < cum:
+            return size
+    return x[1][x[2]][0]
+
+
+def feistel_perm(n, seed):
+    """pattern=random: the Feistel permutation of [0, n) of pattern.h."""
+    bits = 0
+    while bits < 64 and (n - 1) >> bits:
+        bits += 1
+    half = max(bits // 2 + bits % 2, 1)
+    mask = (1 << half) - 1
+    base = splitmix64(seed)
+
+    def perm(k):
+        pas, i = divmod(k, n)
+        keys = [splitmix64(base ^ ((pas * 4 + r) & M)) for r in range(4)]
+
+        def f(x):
+            lft, rgt = x >> half, x & mask
+            for key in keys:
+                lft, rgt = rgt, lft ^ (splitmix64(rgt ^ key) & mask)
+            return (lft << half) | rgt
+        x = f(i)
+        while x >= n:
+            x = f(x)
+        return x
+    return perm
+
+
+def mix_units(argv):
+    kind, text, size, pattern, op, rwmix, count, seed = argv[:8]
+    size, rwmix, count, seed = int(size), int(rwmix), int(count), int(seed)
+    align = parse_size(argv[8]) if len(argv) > 8 and argv[8] != "0" else 0
+    dist = argv[9] if len(argv) > 9 else "random"
+    dirs, same = mix_sizes(kind, text, align)
+    key = splitmix64(seed ^ 0x6273706C6974)
+    dkey = splitmix64(splitmix64(seed ^ 0x6461746164617461) ^ 0x6D69786D69786D69)
+
+    def direction(off):
+        if op == "read" or (same and op == "readwrite"):
+            return 0 if op != "write" else 1
+        if op == "write":
+            return 1
+        return 0 if ((splitmix64(dkey ^ off) * 100) >> 64) < rwmix else 1
+
+    def real_dir(off):
+        if op != "readwrite":
+            return "r" if op == "read" else "w"
+        return "r" if ((splitmix64(dkey ^ off) * 100) >> 64) < rwmix else "w"
+
+    units = []
+    if pattern == "sequential":
+        pos, k = 0, 0
+        while pos < size:
+            ln = min(mix_len(dirs, 0 if same else direction(pos), key, k), size - pos)
+            units.append((pos, ln, real_dir(pos)))
+            pos += ln
+            k += 1
+        return units
+    mins = []
+    for x in dirs:
+        mins.append(x[1] if x[0] == "range" else min(s for s, w in x[1]))
+    lo = min(mins)
+    a = align or lo
+    n = (size - lo) // a + 1
+    if dist != "random":
+        d = Dist(dist, n, a, seed)
+        slot = d.block
+    elif pattern == "random":
+        slot = feistel_perm(n, seed)
+    else:
+        def slot(k):
+            return (splitmix64(seed ^ splitmix64(k)) * n) >> 64
+    k, total = 0, 0
+    while (count and k < count) or (not count and total < size):
+        off = slot(k) * a
+        ln = min(mix_len(dirs, 0 if same else direction(off), key, k), size - off)
+        units.append((off, ln, real_dir(off)))
+        total += ln
+        k += 1
+    return units
+
+
 def main():
+    if sys.argv[1] == "mix":
+        sys.stdout.write("".join(f"{o} {n} {d}\n" for o, n, d in mix_units(sys.argv[2:])))
+        return
     cmd, text = sys.argv[1], sys.argv[2]
     size, bs, count, seed = map(int, sys.argv[3:7])
     d = Dist(text, size // bs, bs, seed)
