@@ -22,6 +22,12 @@
 
 #define PLAN_MAX_RUNS 100000
 
+/* How a group of jobs that run together ends (option group_end): when
+ * every job has ended, when the first has (the others are cut), or a time
+ * after the start line (every job still running is cut). */
+enum group_end_kind { GROUP_END_ALL, GROUP_END_FIRST, GROUP_END_TIME };
+extern const char *const group_end_names[]; /* "all", "first", "time" */
+
 struct run {
 	size_t index;              /* position in the plan */
 	const struct job *job;
@@ -36,6 +42,16 @@ struct run {
 	bool cache_default;        /* cache was not set: fadvise, or keep where nothing can be evicted */
 	bool ours;                 /* the file exists and iosweep made it */
 	bool device;               /* a block device written with the job's consent */
+	/* Jobs that run together (option group): a group run is group_jobs runs
+	 * side by side in the plan, one per job of the group in file order
+	 * (group_pos), which the runner starts at one start line.  group is
+	 * NULL for a job that runs alone. */
+	const char *group;
+	size_t group_run;          /* which run of its group (0, 1, ...: one per combination
+				    * of its jobs' lists) */
+	unsigned group_jobs, group_pos;
+	enum group_end_kind group_end;
+	uint64_t group_time_ns;    /* GROUP_END_TIME: how long after the start line */
 };
 
 /* repeat = auto: at least REPEAT_AUTO_MIN measured repeats (a 95% confidence
