@@ -157,3 +157,17 @@ bad() {
 	job g "[global]\ngroup = g\nsize = 64k\n[a]\n[b]\nwarmup = 1\n"
 	bad 6 "warmup = 1 in job 'b', 0 in job 'a'"
 }
+
+@test "fio import: the jobs between two stonewalls run together as one group each, and run so" {
+	cd "$TESTDIR"
+	head -c 256k /dev/urandom >f
+	printf '[global]\nfilename=%s/f\nrw=read\nsize=256k\n[a]\nbs=4k\n[b]\nbs=8k\n[c]\nstonewall\nbs=16k\n[d]\nbs=32k\n[e]\nstonewall\nbs=64k\n' "$TESTDIR" >s.fio
+	run "$IOSWEEP" import s.fio -o s.ini
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^group = fio0$' s.ini)" -eq 2 ]
+	[ "$(grep -c '^group = fio1$' s.ini)" -eq 2 ]
+	[ "$(grep -c '^group = ' s.ini)" -eq 4 ]
+	"$IOSWEEP" run s.ini --set repeat=1 --set cache=keep -o json:s.json --quiet
+	[ "$(json_get s.json "[(r['job'], r.get('group', {}).get('name')) for r in d['runs']]")" = "[('a', 'fio0'), ('b', 'fio0'), ('c', 'fio1'), ('d', 'fio1'), ('e', None)]" ]
+	[ "$(json_get s.json "[r['repeats'][0]['reads'] for r in d['runs']]")" = "[64, 32, 16, 8, 4]" ]
+}
