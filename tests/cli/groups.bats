@@ -171,3 +171,20 @@ bad() {
 	[ "$(json_get s.json "[(r['job'], r.get('group', {}).get('name')) for r in d['runs']]")" = "[('a', 'fio0'), ('b', 'fio0'), ('c', 'fio1'), ('d', 'fio1'), ('e', None)]" ]
 	[ "$(json_get s.json "[r['repeats'][0]['reads'] for r in d['runs']]")" = "[64, 32, 16, 8, 4]" ]
 }
+
+@test "compare and plot know a job inside a group run by its group and job: the same job in two group runs is two runs" {
+	head -c 256k /dev/urandom >"$TESTDIR/a"
+	head -c 256k /dev/urandom >"$TESTDIR/b"
+	job g "[global]\nrepeat = 2\ncache = keep\n[a]\ngroup = pair\nfilename = $TESTDIR/a\nbs = 4k\n[b]\ngroup = pair\nfilename = $TESTDIR/b\nbs = 16k,32k\n"
+	"$IOSWEEP" run "$TESTDIR/g.ini" -o json:"$TESTDIR/old.json" --quiet
+	"$IOSWEEP" run "$TESTDIR/g.ini" -o json:"$TESTDIR/new.json" --quiet
+	"$IOSWEEP" compare "$TESTDIR/old.json" "$TESTDIR/new.json" -o json >"$TESTDIR/cmp.json"
+	# job a runs twice (once beside each b): matched run for run, by group run
+	[ "$(json_get "$TESTDIR/cmp.json" "[r['label'] for r in d['runs']]")" = "['a group_run=0', 'b bs=16KiB group_run=0', 'a group_run=1', 'b bs=32KiB group_run=1']" ]
+	[ "$(json_get "$TESTDIR/cmp.json" "[(r['params']['group'], r['params']['group_run']) for r in d['runs']]")" = "[('pair', 0), ('pair', 0), ('pair', 1), ('pair', 1)]" ]
+	[ "$(json_get "$TESTDIR/cmp.json" "d['only_in_old'] + d['only_in_new']")" = "[]" ]
+	run "$IOSWEEP" plot "$TESTDIR/old.json" -o "$TESTDIR/p.svg"
+	[ "$status" -eq 0 ]
+	grep -q '>a group_run=1<' "$TESTDIR/p.svg"
+	grep -q '>b group_run=0<' "$TESTDIR/p.svg"
+}
