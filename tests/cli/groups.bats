@@ -107,6 +107,9 @@ PY
 	job g "[global]\nrepeat = 1\ncache = keep\n[a]\ngroup = pair\nfilename = $TESTDIR/a\nbs = 4k,8k\n[b]\ngroup = pair\nfilename = $TESTDIR/b\nbs = 16k,32k,64k\n[c]\nfilename = $TESTDIR/a\nbs = 64k\n"
 	run "$IOSWEEP" plan "$TESTDIR/g.ini"
 	[ "$status" -eq 0 ]
+	# the plan's rows name each run's group run: pair 0 ... pair 5, c alone
+	[ "$(grep -cE '^ *[0-9]+ +[ab] +pair [0-5] ' <<<"$output")" -eq 12 ]
+	[ "$(grep -cE '^ *1[01] +[ab] +pair 5 ' <<<"$output")" -eq 2 ]
 	"$IOSWEEP" run "$TESTDIR/g.ini" -o json:"$TESTDIR/g.json" --quiet
 	# 2 x 3 group runs of 2 jobs, then c alone
 	[ "$(grp g "len(d['runs'])")" -eq 13 ]
