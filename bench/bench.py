@@ -502,6 +502,29 @@ def case_bssplit(table):
                   w[name], w["uniform"], True, "none (larger units)")
 
 
+def case_group(table):
+    """The cost of running as a group: the cached 4 KiB sync pass as the one
+    job of a group (group = solo) against the same job alone."""
+    def job(name, opts):
+        return iosweep_job(name, CACHED, "1g", "keep",
+                           {"bs": "4k", "engine": "sync", "consume": "none", "interval": "0",
+                            **opts}, CACHED_REPEATS)
+    alone = job("grp-alone", {})
+    solo = job("grp-solo", {"group": "solo"})
+
+    def warmed(j, what):
+        def go():
+            warm(CACHED, GiB)
+            return iosweep_metric(j, "iops", what, 1.0)
+        return go
+
+    log("a group of one job, sync 4k sequential, cached 1 GiB (IOPS)")
+    v = alternate([("alone", warmed(alone, "alone")), ("solo", warmed(solo, "group of one"))],
+                  ROUNDS)
+    table.add("sync, 4k cached, the one job of a group (IOPS)", "same job alone", "IOPS",
+              v["solo"], v["alone"], True, ">= 0.98")
+
+
 def fio_cached(fio_engine, bs, metric, extra=()):
     """A function running fio over the cached file; the figure iosweep's metric names."""
     key = "bw_bytes" if metric == "throughput_Bps" else metric
@@ -1323,6 +1346,7 @@ def main():
             ("overtime", lambda: case_overtime(table)),
             ("skew", lambda: case_skew(table)),
             ("bssplit", lambda: case_bssplit(table)),
+            ("group", lambda: case_group(table)),
             ("aio-direct", lambda: case_direct(table, "aio", ">= 0.95", ">= 1.0")),
             ("uring-direct", lambda: case_direct(table, "uring", ">= 0.95", ">= 1.0")),
             ("sparse", lambda: case_sparse(table)),

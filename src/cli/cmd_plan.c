@@ -127,12 +127,17 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	char val[512], b[32];
 	uint64_t all_bytes = 0;
 	size_t untimed = 0; /* runs bounded by runtime alone, left out of the totals */
+	bool grouped = false; /* some run is a job of a group: which group run */
 
+	for (size_t r = 0; r < plan->n; r++)
+		grouped |= plan->runs[r].group != NULL;
 	for (int i = 0; i < OPT__COUNT; i++)
 		ncols += plan_column(plan, i);
-	tt_init(&t, ncols);
+	tt_init(&t, ncols + grouped);
 	tt_add(&t, "run");
 	tt_add(&t, "job");
+	if (grouped)
+		tt_add(&t, "group");
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (plan_column(plan, i))
 			tt_add(&t, "%s", option_table[i].name);
@@ -143,7 +148,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	if (plan->writes)
 		tt_add(&t, "written");
 	tt_add(&t, "repeats");
-	for (size_t i = ncols - 3 - 2 * (size_t)plan->writes; i < ncols; i++)
+	for (size_t i = ncols + grouped - 3 - 2 * (size_t)plan->writes; i < ncols + grouped; i++)
 		t.right[i] = true;
 	t.right[0] = true;
 	for (size_t r = 0; r < plan->n; r++) {
@@ -152,6 +157,10 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 		plan_run_dirs(run, &d);
 		tt_add(&t, "%zu", run->index);
 		tt_add(&t, "%s", run->job->name);
+		if (grouped && run->group)
+			tt_add(&t, "%s %zu", run->group, run->group_run);
+		else if (grouped)
+			tt_add(&t, "%s", "");
 		for (int i = 0; i < OPT__COUNT; i++)
 			if (plan_column(plan, i))
 				tt_add(&t, "%s", plan_cell(run, i, val, sizeof(val)));

@@ -413,32 +413,45 @@ static int run_all(struct plan *plan, struct report *rep, struct report_sink *si
 	char err[ERR_MAX] = "";
 	int rc = EXIT_OK;
 
-	for (size_t i = 0; i < plan->n; i++) {
-		struct run_result *res = &rep->results[i];
+	for (size_t i = 0; i < plan->n;) {
+		/* a group's jobs run at once: their runs side by side (plan.h) */
+		size_t n = plan->runs[i].group ? plan->runs[i].group_jobs : 1;
+		bool stopped = false;
 
 		/* ranks stop together, whichever of them was signalled */
 		if (dist_agree(0, err) & DIST_STOP)
 			break;
-		if (run_execute(&plan->runs[i], res, &stop_requested, status) < 0) {
-			/* every rank failed the run; rank 0 has the failing rank's message */
-			progress_clear(prog);
-			if (dist_rank() == 0)
-				cli_error("run %zu (job '%s'): %s", i, plan->runs[i].job->name,
-					  res->error);
+		if (run_execute_group(&plan->runs[i], n, &rep->results[i], &stop_requested,
+				      status) < 0)
 			rc = EXIT_RUN;
+		for (size_t k = i; k < i + n; k++) {
+			struct run_result *res = &rep->results[k];
+
+			/* every rank failed the run; rank 0 has the failing rank's message */
+			if (res->failed && dist_rank() == 0) {
+				progress_clear(prog);
+				cli_error("run %zu (job '%s'): %s", k, plan->runs[k].job->name,
+					  res->error);
+			}
+			stopped |= res->nrep == 0 && !res->failed;
 		}
-		if (res->nrep == 0 && !res->failed)
+		if (stopped)
 			break; /* interrupted before its first repeat */
-		if (dist_rank() == 0)
-			warn_cache(res, prog);
-		if (rep->ndone == 0) /* collective: every rank, once */
-			gather_hosts(rep, plan->runs[i].v[OPT_FILENAME].s);
-		rep->ndone = i + 1;
+		for (size_t k = i; k < i + n; k++) {
+			if (dist_rank() == 0)
+				warn_cache(&rep->results[k], prog);
+			if (rep->ndone == 0) /* collective: every rank, once */
+				gather_hosts(rep, plan->runs[k].v[OPT_FILENAME].s);
+			rep->ndone = k + 1;
+		}
 		if (i == 0 && big)
-			estimate_rest(plan, res, prog);
-		progress_run_done(prog);
-		if (tell_sinks(sinks, nsinks, rep, 1, i) < 0)
-			*outputs_failed = true;
+			estimate_rest(plan, &rep->results[0], prog);
+		for (size_t k = i; k < i + n; k++)
+			progress_run_done(prog); /* the group's bytes: its first job's */
+		for (size_t k = i; k < i + n; k++)
+			if (tell_sinks(sinks, nsinks, rep, 1, k) < 0)
+				*outputs_failed = true;
+		i += n;
 	}
 	return rc;
 }

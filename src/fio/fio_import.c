@@ -67,8 +67,9 @@ static int translate_job(struct import *im, const struct fio_job *job,
 	return 0;
 }
 
-/* fio starts the jobs of one file together unless stonewall (or wait_for)
- * makes one wait for those before it; iosweep runs jobs one at a time. */
+/* fio starts the jobs of one file together unless stonewall (or
+ * wait_for_previous, or wait_for) makes one wait for those before it: such
+ * a job starts fio's next set of jobs that run together. */
 static bool job_ordered(const struct fio_job *job)
 {
 	bool ordered = false, b;
@@ -87,24 +88,25 @@ static bool job_ordered(const struct fio_job *job)
 	return ordered;
 }
 
-/* Whether job i of in may run after the one before it: fio runs the jobs
- * of one file together unless stonewall (or wait_for) says otherwise. */
-static int check_order(const struct fio_input *in, size_t i, char *err)
+/* Whether job i of in starts a new set of fio jobs that run together. */
+static bool starts_set(const struct fio_input *in, size_t i)
 {
-	const struct fio_job *job = &in->jobs[i];
+	return i == 0 || in->jobs[i].group != in->jobs[i - 1].group || job_ordered(&in->jobs[i]);
+}
 
-	if (i == 0 || job->group != in->jobs[i - 1].group || job_ordered(job))
+/* The translated jobs out->jobs[first..) of one set of fio jobs that run
+ * together (set is its number) run together here too: a group, named
+ * after the set, when there are two or more. */
+static int group_set(struct import *out, size_t first, unsigned set, char *err)
+{
+	if (out->njobs - first < 2)
 		return 0;
-	if (job->line)
-		return err_set(err, "%s:%d: [%s] runs at the same time as [%s] in fio "
-				    "(no stonewall): iosweep runs jobs one after "
-				    "another; add stonewall to [%s] or to [global] if "
-				    "that is what you measure", job->file, job->line,
-			       job->name, in->jobs[i - 1].name, job->name);
-	return err_set(err, "%s: --name=%s runs at the same time as --name=%s in "
-			    "fio (no --stonewall): iosweep runs jobs one after "
-			    "another; add --stonewall if that is what you measure",
-		       job->file, job->name, in->jobs[i - 1].name);
+	for (size_t k = first; k < out->njobs; k++)
+		if (asprintf(&out->jobs[k].val[OPT_GROUP], "fio%u", set) < 0) {
+			out->jobs[k].val[OPT_GROUP] = NULL;
+			return err_set(err, "out of memory");
+		}
+	return 0;
 }
 
 /* Every job of in; a job that cannot be translated is handed to refused
@@ -123,21 +125,24 @@ static int translate(const struct fio_input *in, struct import *out,
 	for (size_t i = 0; i < in->nflags; i++)
 		if (setting_note(out, &in->flags[i], NULL, why) < 0)
 			return err_set(err, "out of memory");
+	size_t first = 0;
+	unsigned set = 0;
+
 	for (size_t i = 0; i < in->njobs; i++) {
 		int n;
 
-		if (check_order(in, i, err) < 0) {
-			if (!refused)
+		if (i > 0 && starts_set(in, i)) {
+			if (group_set(out, first, set++, err) < 0)
 				return -1;
-			refused(arg, err);
-			nrefused++;
-			continue;
+			first = out->njobs;
 		}
 		n = translate_job(out, &in->jobs[i], refused, arg, err);
 		if (n < 0)
 			return -1;
 		nrefused += n;
 	}
+	if (group_set(out, first, set, err) < 0)
+		return -1;
 	return nrefused;
 }
 

@@ -133,7 +133,8 @@ int import_merge(struct import *im, char *err)
 		const char *kept[OPT__COUNT];
 		size_t n = 1;
 
-		if (k < 0)
+		/* jobs of a group run at the same time: a list would run them in turn */
+		if (k < 0 || im->jobs[i].val[OPT_GROUP])
 			continue;
 		bool written[OPT__COUNT] = { false };
 

@@ -152,12 +152,13 @@ static const struct fio_word words[] = {
 	  .becomes = "0 only (iosweep reads from the start); refused otherwise",
 	  .hint = "iosweep reads from the start of the file" IMPORT },
 	{ .fio = "stonewall", .handler = FH_ORDER,
-	  .becomes = "jobs in turn, as always here; fio jobs that run at once are refused",
-	  .hint = "iosweep runs jobs one after another; remove it" IMPORT },
+	  .becomes = "a new group: fio's jobs between two stonewalls run together (group)",
+	  .hint = "iosweep runs jobs one after another unless they name the same group; "
+		  "remove it" IMPORT },
 	{ .fio = "wait_for_previous", .handler = FH_ORDER,
-	  .becomes = "jobs in turn, as always here; fio jobs that run at once are refused" },
+	  .becomes = "a new group, as stonewall" },
 	{ .fio = "wait_for", .handler = FH_ORDER,
-	  .becomes = "jobs in turn, as always here; fio jobs that run at once are refused" },
+	  .becomes = "a new group, as stonewall (the job starts after every job before it)" },
 	{ .fio = "kb_base", .handler = FH_KB_BASE,
 	  .becomes = "the sizes it gives, written out exactly (4KiB, 4000)",
 	  .hint = "here k m g t and KiB MiB GiB TiB are powers of 1024, KB MB GB TB powers of "

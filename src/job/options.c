@@ -211,6 +211,14 @@ const struct option_def option_table[OPT__COUNT] = {
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
 			      "shown in reports" },
+	[OPT_GROUP] = { "group", T_TEXT, false, true, NULL, 0, 0, NULL,
+			"jobs with the same group run at the same time: their threads start at "
+			"one start line, each job keeps its own figures, and a list in any of "
+			"them makes one run of the whole group per value" },
+	[OPT_GROUP_END] = { "group_end", T_TEXT, false, true, "all", 0, 0, NULL,
+			    "when a group ends: all (when every job has ended), first (when the "
+			    "first job ends: the others are cut and marked), or a time after the "
+			    "start line (30s: every job still running is cut then)" },
 };
 
 /* Whole-number options with a word that stands for 0: repeat = auto. */

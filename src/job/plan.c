@@ -1571,6 +1571,254 @@ static int note_known(struct names *known, struct known_file *k, const struct pl
 	return 0;
 }
 
+const char *const group_end_names[] = { [GROUP_END_ALL] = "all", [GROUP_END_FIRST] = "first",
+					[GROUP_END_TIME] = "time" };
+
+/* Job's group_end: -1 with FILE:LINE when it is not all, first or a time
+ * (or is set on a job that runs alone). */
+static int group_end_parse(const struct jobfile *jf, const struct job *job,
+			   enum group_end_kind *end, uint64_t *ns, char *err)
+{
+	const struct job_value *jv = &job->opt[OPT_GROUP_END];
+	const char *t = jv->n ? jv->v[0].s : "all";
+	char where[300], why[ERR_MAX];
+
+	*ns = 0;
+	*end = GROUP_END_ALL;
+	job_where(jf, job, OPT_GROUP_END, where, sizeof(where));
+	if (jv->n && !job->opt[OPT_GROUP].n)
+		return err_set(err, "%s: group_end in job '%s', which is in no group: name the "
+				    "group its jobs run in (group = NAME)", where, job->name);
+	if (strcasecmp(t, "all") == 0)
+		return 0;
+	*end = GROUP_END_FIRST;
+	if (strcasecmp(t, "first") == 0)
+		return 0;
+	*end = GROUP_END_TIME;
+	if (units_parse_duration_ns(t, ns, why) < 0 || *ns == 0)
+		return err_set(err, "%s: group_end = %s: not all, first, or a time after the start "
+				    "line greater than 0 (group_end = 30s)", where, t);
+	return 0;
+}
+
+/* The jobs of one group, in file order: each job's runs are contiguous in
+ * the plan (first, n). */
+struct group_job {
+	const struct job *job;
+	size_t first, n;
+};
+
+/* Whether two jobs of a group can run at the same time: a job that checks
+ * what it reads (verify=after) cannot share its file with another that
+ * writes it meanwhile.  -1 with FILE:LINE of the verify. */
+static int check_group_pair(const struct jobfile *jf, const struct plan *plan,
+			    const struct group_job *a, const struct group_job *b, char *err)
+{
+	for (size_t i = a->first; i < a->first + a->n; i++)
+		for (size_t j = b->first; j < b->first + b->n; j++) {
+			const struct run *w = &plan->runs[i], *c = &plan->runs[j];
+			char where[300];
+
+			if (w->v[OPT_OP].u == OP_READ || c->v[OPT_VERIFY].u != VERIFY_AFTER ||
+			    strcmp(w->v[OPT_FILENAME].s, c->v[OPT_FILENAME].s) != 0)
+				continue;
+			job_where(jf, c->job, OPT_VERIFY, where, sizeof(where));
+			return err_set(err, "%s: job '%s' verifies %s, which job '%s' of its group "
+					    "'%s' writes at the same time: give them different files, "
+					    "or different groups", where, c->job->name,
+				       c->v[OPT_FILENAME].s, w->job->name, w->v[OPT_GROUP].s);
+		}
+	return 0;
+}
+
+/* The options a group's jobs must agree on: the group repeats, warms up
+ * and ramps as a whole. */
+static const enum opt_id group_same[] = { OPT_REPEAT, OPT_WARMUP, OPT_RAMP };
+
+/* Checks the jobs gj[0..n) of group name, and what their end is. */
+static int check_group(const struct jobfile *jf, const struct plan *plan, const char *name,
+		       const struct group_job *gj, size_t n, enum group_end_kind *end,
+		       uint64_t *end_ns, char *err)
+{
+	const struct job *set = NULL; /* the job that set group_end */
+	char where[300];
+
+	*end = GROUP_END_ALL;
+	*end_ns = 0;
+	for (size_t k = 0; k < n; k++) {
+		enum group_end_kind e;
+		uint64_t ns;
+
+		if (group_end_parse(jf, gj[k].job, &e, &ns, err) < 0)
+			return -1;
+		if (!gj[k].job->opt[OPT_GROUP_END].n)
+			continue;
+		job_where(jf, gj[k].job, OPT_GROUP_END, where, sizeof(where));
+		if (set && (e != *end || ns != *end_ns))
+			return err_set(err, "%s: job '%s' ends group '%s' with group_end = %s, job "
+					    "'%s' with %s: say it once, in one job or in [global]",
+				       where, gj[k].job->name, name,
+				       gj[k].job->opt[OPT_GROUP_END].v[0].s, set->name,
+				       set->opt[OPT_GROUP_END].v[0].s);
+		set = gj[k].job;
+		*end = e;
+		*end_ns = ns;
+	}
+	if (set && n == 1 && *end == GROUP_END_FIRST) {
+		job_where(jf, set, OPT_GROUP_END, where, sizeof(where));
+		return err_set(err, "%s: group_end = first in group '%s', which has one job (%s): "
+				    "there is no other job to cut; add a job to the group, or leave "
+				    "group_end out", where, name, set->name);
+	}
+	for (size_t k = 1; k < n; k++) {
+		for (size_t i = 0; i < sizeof(group_same) / sizeof(group_same[0]); i++) {
+			enum opt_id id = group_same[i];
+			const struct run *a = &plan->runs[gj[0].first], *b = &plan->runs[gj[k].first];
+			char va[64], vb[64];
+
+			if (option_value_equal(id, a->v[id], b->v[id]))
+				continue;
+			option_format(id, a->v[id], va, sizeof(va));
+			option_format(id, b->v[id], vb, sizeof(vb));
+			job_where(jf, gj[k].job, id, where, sizeof(where));
+			return err_set(err, "%s: %s = %s in job '%s', %s in job '%s' of the same "
+					    "group '%s': a group repeats, warms up and ramps as a whole; "
+					    "set it once for the group (in [global])", where,
+				       option_table[id].name, vb, gj[k].job->name, va, gj[0].job->name,
+				       name);
+		}
+	}
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = 0; b < n; b++)
+			if (a != b && check_group_pair(jf, plan, &gj[a], &gj[b], err) < 0)
+				return -1;
+	return 0;
+}
+
+static int push_run(struct run **out, size_t *n, size_t *cap, const struct run *r, char *err)
+{
+	if (*n == *cap) {
+		struct run *more = realloc(*out, (*cap ? 2 * *cap : 16) * sizeof(**out));
+
+		if (!more)
+			return err_set(err, "out of memory");
+		*out = more;
+		*cap = *cap ? 2 * *cap : 16;
+	}
+	(*out)[*n] = *r;
+	(*out)[*n].index = *n;
+	(*out)[*n].v[OPT_FILENAME].s = strdup(r->v[OPT_FILENAME].s);
+	if (!(*out)[*n].v[OPT_FILENAME].s)
+		return err_set(err, "out of memory");
+	(*n)++;
+	return 0;
+}
+
+/* The group runs of group name, whose first run is plan->runs[i]: every
+ * combination of its jobs' runs (the first job varying slowest), each a
+ * group run of one run per job, appended to out. */
+static int expand_group(const struct plan *plan, const struct jobfile *jf, size_t i,
+			struct run **out, size_t *nout, size_t *cap, bool *taken, char *err)
+{
+	const char *name = plan->runs[i].v[OPT_GROUP].s;
+	struct group_job gj[jf->njobs];
+	size_t n = 0, idx[jf->njobs];
+	uint64_t combos = 1;
+	enum group_end_kind end;
+	uint64_t end_ns;
+
+	for (size_t j = i; j < plan->n; j++) {
+		const struct run *r = &plan->runs[j];
+
+		if (!r->v[OPT_GROUP].s || strcmp(r->v[OPT_GROUP].s, name) != 0)
+			continue;
+		taken[j] = true;
+		if (n && gj[n - 1].job == r->job) {
+			gj[n - 1].n++;
+			continue;
+		}
+		gj[n++] = (struct group_job){ .job = r->job, .first = j, .n = 1 };
+	}
+	if (check_group(jf, plan, name, gj, n, &end, &end_ns, err) < 0)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		if ((combos *= gj[k].n) > PLAN_MAX_RUNS)
+			return err_set(err, "%s:%d: group '%s' makes more than %d runs", jf->path,
+				       gj[0].job->line, name, PLAN_MAX_RUNS);
+	for (uint64_t c = 0; c < combos; c++) {
+		uint64_t rest = c;
+
+		for (size_t k = n; k-- > 0;) {
+			idx[k] = rest % gj[k].n;
+			rest /= gj[k].n;
+		}
+		for (size_t k = 0; k < n; k++) {
+			struct run r = plan->runs[gj[k].first + idx[k]];
+
+			r.group = name;
+			r.group_run = (size_t)c;
+			r.group_jobs = (unsigned)n;
+			r.group_pos = (unsigned)k;
+			r.group_end = end;
+			r.group_time_ns = end_ns;
+			if (push_run(out, nout, cap, &r, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Jobs that run together: the runs of each group's jobs, expanded job by
+ * job, become the group's runs, every combination of one run per job, at
+ * the place of the group's first job; the totals are counted again. */
+static int plan_group(struct plan *plan, const struct jobfile *jf, char *err)
+{
+	struct run *out = NULL;
+	size_t nout = 0, cap = 0;
+	bool *taken, grouped = false;
+	int rc = 0;
+
+	for (size_t j = 0; j < jf->njobs; j++) {
+		enum group_end_kind e;
+		uint64_t ns;
+
+		if (group_end_parse(jf, &jf->jobs[j], &e, &ns, err) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < plan->n; i++)
+		grouped |= plan->runs[i].v[OPT_GROUP].s != NULL;
+	if (!grouped)
+		return 0;
+	taken = calloc(plan->n + 1, sizeof(*taken));
+	if (!taken)
+		return err_set(err, "out of memory");
+	for (size_t i = 0; i < plan->n && rc == 0; i++) {
+		if (taken[i])
+			continue;
+		if (plan->runs[i].v[OPT_GROUP].s)
+			rc = expand_group(plan, jf, i, &out, &nout, &cap, taken, err);
+		else
+			rc = push_run(&out, &nout, &cap, &plan->runs[i], err);
+	}
+	free(taken);
+	if (rc == 0 && nout > PLAN_MAX_RUNS)
+		rc = err_set(err, "%s: the job file makes more than %d runs", jf->path,
+			     PLAN_MAX_RUNS);
+	for (size_t i = 0; i < plan->n; i++)
+		free((char *)plan->runs[i].v[OPT_FILENAME].s);
+	free(plan->runs);
+	plan->runs = out;
+	plan->n = plan->cap = nout;
+	if (rc < 0)
+		return -1;
+	plan->total_reads = plan->total_bytes = plan->total_write_bytes = 0;
+	plan->writes = false;
+	for (size_t i = 0; i < plan->n; i++)
+		if (add_total(plan, jf, &plan->runs[i], err) < 0)
+			return -1;
+	return 0;
+}
+
 int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_where *where,
 		char *err)
 {
@@ -1626,6 +1874,8 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 	for (size_t i = 0; i < nknown; i++)
 		free(kf[i].name);
 	free(kf);
+	if (rc == 0)
+		rc = plan_group(plan, jf, err);
 	if (rc < 0) {
 		plan_free(plan);
 		return -1;

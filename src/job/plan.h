@@ -22,6 +22,12 @@
 
 #define PLAN_MAX_RUNS 100000
 
+/* How a group of jobs that run together ends (option group_end): when
+ * every job has ended, when the first has (the others are cut), or a time
+ * after the start line (every job still running is cut). */
+enum group_end_kind { GROUP_END_ALL, GROUP_END_FIRST, GROUP_END_TIME };
+extern const char *const group_end_names[]; /* "all", "first", "time" */
+
 struct run {
 	size_t index;              /* position in the plan */
 	const struct job *job;
@@ -39,6 +45,16 @@ struct run {
 	uint64_t trace_writes;     /* read_iolog: of reads, the trace's writes */
 	uint64_t trace_syncs;      /* read_iolog: the trace's syncs and datasyncs */
 	uint64_t trace_ns;         /* read_iolog: from its first I/O to its last one's issue */
+	/* Jobs that run together (option group): a group run is group_jobs runs
+	 * side by side in the plan, one per job of the group in file order
+	 * (group_pos), which the runner starts at one start line.  group is
+	 * NULL for a job that runs alone. */
+	const char *group;
+	size_t group_run;          /* which run of its group (0, 1, ...: one per combination
+				    * of its jobs' lists) */
+	unsigned group_jobs, group_pos;
+	enum group_end_kind group_end;
+	uint64_t group_time_ns;    /* GROUP_END_TIME: how long after the start line */
 };
 
 /* Units [first, end) of run r as a pattern: pattern_init, its

@@ -47,9 +47,44 @@ static const char *const steady_fields[] = { "steady", "steady_window_start_s",
 					     "cliff_stopped" };
 #define CSV_STEADY_FIELDS (sizeof(steady_fields) / sizeof(steady_fields[0]))
 
+static void csv_num(FILE *f, double x)
+{
+	char buf[32] = "";
+
+	if (isfinite(x))
+		snprintf(buf, sizeof(buf), "%.10g", x);
+	report_csv_field(f, buf, false);
+}
+
+/* A plan with groups (plan.h) has four more fields before interrupted: the
+ * group, which of its runs, whether its end cut the job, and its start
+ * skew; a plan without keeps its columns. */
+static const char *const group_fields[] = { "group", "group_run", "group_cut",
+					    "group_start_skew_s" };
+#define CSV_GROUP_FIELDS (sizeof(group_fields) / sizeof(group_fields[0]))
+
+static bool plan_grouped(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->runs[i].group)
+			return true;
+	return false;
+}
+
+static void csv_group(FILE *f, const struct run *run, const struct repeat_result *rr)
+{
+	char buf[32] = "";
+
+	report_csv_field(f, run->group ? run->group : "", false);
+	if (run->group)
+		snprintf(buf, sizeof(buf), "%zu", run->group_run);
+	report_csv_field(f, buf, false);
+	report_csv_field(f, !run->group || !rr ? "" : rr->group_cut ? "true" : "false", false);
+	csv_num(f, run->group && rr ? rr->group_start_skew_s : NAN);
+}
+
 static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 {
-	(void)r;
 	if (report_open(s, err) < 0)
 		return -1;
 	report_csv_field(s->f, "job", false);
@@ -67,19 +102,12 @@ static int csv_begin(struct report_sink *s, const struct report *r, char *err)
 	report_csv_field(s->f, "runtime_limited", false);
 	for (size_t i = 0; i < CSV_STEADY_FIELDS; i++)
 		report_csv_field(s->f, steady_fields[i], false);
+	for (size_t i = 0; plan_grouped(r->plan) && i < CSV_GROUP_FIELDS; i++)
+		report_csv_field(s->f, group_fields[i], false);
 	report_csv_field(s->f, "interrupted", true);
 	return report_csv_flush(s, err);
 }
 
-
-static void csv_num(FILE *f, double x)
-{
-	char buf[32] = "";
-
-	if (isfinite(x))
-		snprintf(buf, sizeof(buf), "%.10g", x);
-	report_csv_field(f, buf, false);
-}
 
 static void csv_steady(FILE *f, const struct repeat_result *rr)
 {
@@ -161,6 +189,8 @@ static int csv_add(struct report_sink *s, const struct report *r, size_t idx, ch
 		csv_steady(s->f, rr);
 		report_csv_field(s->f, res->run->v[OPT_STOP_AT_CLIFF].u != FLAG_ON ? ""
 				       : rr->cliff_stopped ? "true" : "false", false);
+		if (plan_grouped(r->plan))
+			csv_group(s->f, run, rr);
 		report_csv_field(s->f, rr->interrupted ? "true" : "false", true);
 	}
 	return report_csv_flush(s, err);
@@ -207,6 +237,8 @@ static int csv_end(struct report_sink *s, const struct report *r, char *err)
 		csv_params(s->f, run, repeat);
 		for (size_t i = 0; i < figure_count + 3 + CSV_STEADY_FIELDS; i++)
 			report_csv_field(s->f, "", false);
+		if (plan_grouped(r->plan))
+			csv_group(s->f, run, NULL);
 		report_csv_field(s->f, "true", true);
 	}
 	return report_csv_end(s, r, err);

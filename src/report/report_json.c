@@ -237,6 +237,10 @@ static json_t *repeat_json(const struct run_result *res, const struct repeat_res
 	if (run->v[OPT_STOP_AT_CLIFF].u == FLAG_ON)
 		rc |= set(o, "cliff_stopped", json_boolean(rr->cliff_stopped));
 	rc |= set(o, "interrupted", json_boolean(rr->interrupted));
+	if (run->group) { /* only a job of a group has them: a job alone's shape is kept */
+		rc |= set(o, "group_cut", json_boolean(rr->group_cut));
+		rc |= set(o, "group_start_skew_s", json_real(rr->group_start_skew_s));
+	}
 	if (rr->series)
 		rc |= set(o, "series", series_json(rr));
 	if (rr->series)
@@ -288,6 +292,53 @@ static json_t *summary_json(const struct run_result *res)
 	return o;
 }
 
+/* {"name", "run", "jobs", "position", "end", "end_s"}: the group run a job
+ * of a group is in (the runs of the same name and run are its jobs). */
+static json_t *group_json(const struct run *run)
+{
+	return json_pack("{s:o, s:I, s:I, s:I, s:s, s:o}", "name", json_text(run->group), "run",
+			 (json_int_t)run->group_run, "jobs", (json_int_t)run->group_jobs,
+			 "position", (json_int_t)run->group_pos, "end",
+			 group_end_names[run->group_end], "end_s",
+			 run->group_end == GROUP_END_TIME ? json_real((double)run->group_time_ns / 1e9)
+							  : json_null());
+}
+
+/* [{"name", "run", "end", "end_s", "runs": [index...], "start_skew_s":
+ * [per repeat]}]: each group run of the runs done, with the indexes of
+ * its jobs' runs (whose figures are theirs), or NULL without groups. */
+static json_t *groups_json(const struct report *r)
+{
+	json_t *a = NULL;
+
+	for (size_t i = 0; i < r->ndone; i++) {
+		const struct run *run = r->results[i].run;
+		json_t *g, *runs = json_array(), *skew = json_array();
+
+		if (!run->group || run->group_pos != 0)
+			continue;
+		if (!a)
+			a = json_array();
+		for (size_t j = i; runs && j < i + run->group_jobs && j < r->ndone; j++)
+			json_array_append_new(runs, json_integer((json_int_t)r->results[j].run->index));
+		for (size_t k = 0; skew && k < r->results[i].nrep; k++)
+			json_array_append_new(skew, json_real(r->results[i].rep[k].group_start_skew_s));
+		g = group_json(run);
+		if (g) {
+			json_object_del(g, "jobs");
+			json_object_del(g, "position");
+			set(g, "runs", runs);
+			set(g, "start_skew_s", skew);
+		} else {
+			json_decref(runs);
+			json_decref(skew);
+		}
+		if (!a || json_array_append_new(a, g) < 0)
+			return a;
+	}
+	return a;
+}
+
 static json_t *run_json(const struct report *r, const struct run_result *res)
 {
 	const struct run *run = res->run;
@@ -321,6 +372,8 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 			      isnan(res->auto_spread_pct) ? json_null()
 							  : json_real(res->auto_spread_pct),
 			      "target_pct", REPEAT_AUTO_TARGET_PCT));
+	if (o && run->group)
+		set(o, "group", group_json(run));
 	if (o)
 		set(o, "device", json_text(res->device[0] ? res->device : NULL));
 	if (o)
@@ -346,7 +399,7 @@ static json_t *doc_head(const struct report *r, bool complete)
 			json_decref(overrides);
 			overrides = NULL;
 		}
-	return json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:O?, s:{s:o, s:o}, s:o, s:b, "
+	json_t *head = json_pack("{s:{s:s, s:i}, s:s, s:O?, s:i, s:O?, s:O?, s:{s:o, s:o}, s:o, s:b, "
 			 "s:o, s:b}",
 			 "iosweep", "version", IOSWEEP_VERSION, "schema", IOSWEEP_SCHEMA,
 			 "started", r->started, "host", r->host, "ranks", r->ranks, "hosts",
@@ -354,6 +407,11 @@ static json_t *doc_head(const struct report *r, bool complete)
 			 json_text(jf->path), "text", json_text(jf->text), "overrides", overrides,
 			 "interrupted", r->interrupted, "stopped_by", json_text(r->stopped_by),
 			 "complete", complete);
+	json_t *groups = head ? groups_json(r) : NULL;
+
+	if (groups) /* only a plan with groups has them: a plan without keeps its shape */
+		set(head, "groups", groups);
+	return head;
 }
 
 /* The runs already turned into text, one a line, in an unlinked file (the

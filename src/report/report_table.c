@@ -26,6 +26,7 @@
 
 struct columns {
 	bool job, baseline, consume, dirty;
+	bool group; /* some run is in a group: NAME RUN, the block of rows it shares */
 	bool device; /* the dev/app column (dropped when the table would be too wide) */
 	bool mixed; /* some run is op=readwrite: its cells are per direction */
 	bool timed; /* some run is time_based: its time is the runtime, not a time to end */
@@ -46,6 +47,7 @@ static void find_columns(const struct report *r, struct columns *c)
 		const struct run *run = &r->plan->runs[i];
 
 		c->job |= run->job != r->plan->runs[0].job;
+		c->group |= run->group != NULL;
 		c->baseline |= run->job->opt[OPT_BASELINE].n > 0;
 		c->consume |= run->v[OPT_CONSUME].u != CONSUME_NONE;
 		c->timed |= run->v[OPT_TIME_BASED].u == FLAG_ON;
@@ -71,6 +73,8 @@ static void header(struct texttable *t, const struct report *r, const struct col
 	tt_add(t, "#");
 	if (c->job)
 		tt_add(t, "job");
+	if (c->group)
+		tt_add(t, "group");
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (plan_column(r->plan, i))
 			tt_add(t, "%s", option_table[i].name);
@@ -336,6 +340,28 @@ static void rate_cells(struct texttable *t, const struct run_result *res)
 	}
 }
 
+/* Repeats of a job of a group that the group's end rule cut. */
+static size_t group_cuts(const struct run_result *res)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < res->nrep; k++)
+		n += res->rep[k].group_cut;
+	return n;
+}
+
+/* The group cell: the group and which of its runs ("pair 1"), the rows of
+ * one group run side by side; "cut" when the group's end cut the job. */
+static void group_cell(struct texttable *t, const struct run_result *res)
+{
+	const struct run *run = res->run;
+
+	if (!run->group)
+		tt_add(t, "%s", "");
+	else
+		tt_add(t, "%s %zu%s", run->group, run->group_run, group_cuts(res) ? " cut" : "");
+}
+
 static void row(struct texttable *t, const struct report *r, const struct columns *c,
 		const struct run_result *res, struct report_legend *lg)
 {
@@ -347,6 +373,8 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	tt_add(t, "%zu", run->index);
 	if (c->job)
 		tt_add(t, "%s", run->job->name);
+	if (c->group)
+		group_cell(t, res);
 	for (int i = 0; i < OPT__COUNT; i++)
 		if (plan_column(r->plan, i))
 			tt_add(t, "%s", plan_cell(run, i, val, sizeof(val)));
@@ -700,6 +728,36 @@ static void cliff_stop_notes(FILE *f, const struct run_result *res)
 				res->run->index, k + 1);
 }
 
+/* A group run's notes, below its first job: how far apart its jobs started,
+ * and which of them its end rule cut. */
+static void group_notes(FILE *f, const struct report *r, size_t i)
+{
+	const struct run *run = r->results[i].run;
+	double skew = 0;
+	char a[32];
+
+	if (!run->group || run->group_pos != 0 || i + run->group_jobs > r->ndone)
+		return;
+	for (size_t j = i; j < i + run->group_jobs; j++)
+		for (size_t k = 0; k < r->results[j].nrep; k++)
+			skew = fmax(skew, r->results[j].rep[k].group_start_skew_s);
+	units_fmt_seconds(skew, a, sizeof(a));
+	fprintf(f, "group %s %zu (runs %zu-%zu): its jobs started at one start line, their first "
+		   "I/Os at most %s apart (group_start_skew_s in JSON)\n", run->group, run->group_run,
+		run->index, run->index + run->group_jobs - 1, a);
+	for (size_t j = i; j < i + run->group_jobs; j++) {
+		const struct run_result *res = &r->results[j];
+		size_t cuts = group_cuts(res);
+
+		if (cuts)
+			fprintf(f, "run %zu (job '%s'): cut in %zu of %zu repeats by group_end = %s\n",
+				res->run->index, res->run->job->name, cuts, res->nrep,
+				res->run->job->opt[OPT_GROUP_END].n
+					? res->run->job->opt[OPT_GROUP_END].v[0].s
+					: group_end_names[res->run->group_end]);
+	}
+}
+
 static void notes(FILE *f, const struct report *r)
 {
 	const char *last_note = NULL;
@@ -709,6 +767,7 @@ static void notes(FILE *f, const struct report *r)
 		bool cold_miss = false, cut = false;
 		double skew = 0; /* the largest start skew, as a share of its time to end */
 
+		group_notes(f, r, i);
 		steady_notes(f, res);
 		cliff_notes(f, res);
 		cliff_stop_notes(f, res);

@@ -529,7 +529,13 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 {
 	json_t *params = json_object_get(run, "params"), *reps = json_object_get(run, "repeats");
 	json_t *job = json_object_get(run, "job"), *desc = json_object_get(run, "description");
-	size_t np = json_object_size(params), nv = 0, at = 0, k, *count = NULL;
+	/* a job of a group (run.group): its group and which of its runs are
+	 * part of what the run is, as two more params, so that compare matches
+	 * a job inside a group run by group and job, and labels say them */
+	json_t *group = json_object_get(run, "group");
+	json_t *gname = json_object_get(group, "name"), *grun = json_object_get(group, "run");
+	bool grouped = json_is_string(gname) && json_is_integer(grun);
+	size_t np = json_object_size(params) + (grouped ? 2 : 0), nv = 0, at = 0, k, *count = NULL;
 	struct resultfile_run *r;
 	const struct rf_value *v;
 	const char *key;
@@ -586,6 +592,14 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 
 		r->params[r->nparams].key = kv ? json_string_value(kv->json) : NULL;
 		r->params[r->nparams].value = intern(rf->values, value, NULL);
+		if (!r->params[r->nparams++].value || !kv)
+			goto oom;
+	}
+	for (int g = 0; grouped && g < 2; g++) {
+		const struct rf_value *kv = intern(rf->values, NULL, g ? "group_run" : "group");
+
+		r->params[r->nparams].key = kv ? json_string_value(kv->json) : NULL;
+		r->params[r->nparams].value = intern(rf->values, g ? grun : gname, NULL);
 		if (!r->params[r->nparams++].value || !kv)
 			goto oom;
 	}

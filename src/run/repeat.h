@@ -105,6 +105,12 @@ struct repeat_result {
 	bool interrupted;      /* cut short by a signal */
 	bool runtime_limited;  /* cut short by `runtime` */
 	bool cliff_stopped;    /* ended at its first cliff (stop_at_cliff) */
+	/* a job of a group (plan.h): cut by the group's end rule (another job
+	 * ended first, or the group's time came), and the start skew of the
+	 * whole group: the latest first I/O of any of its workers less the
+	 * earliest (0 alone) */
+	bool group_cut;
+	double group_start_skew_s;
 	double *thread_time_s; /* time to end of each thread, rank after rank (rank 0
 				* holds threads * dist_size() entries, the others their own) */
 	double *rank_time_s;   /* time to end of each rank (dist_size() entries on rank 0) */

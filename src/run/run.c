@@ -569,6 +569,56 @@ static int repeat_setup(struct runner *r, char *err)
 	return 0;
 }
 
+/* A group's jobs (run.h) share one stop flag, which their workers' loops
+ * look at instead of the process's: the group's end rule sets it (the
+ * first job done, a time), and a watcher thread carries a stop (a signal)
+ * into it.  The loop is the same loop; only the flag it reads differs. */
+struct group_state {
+	atomic_int cut;        /* the workers' stop flag (their in.stop) */
+	int cut_by_rule;       /* the end rule set it, not a stop (atomic) */
+	int done;              /* the timed part ended: the watcher leaves (atomic) */
+	enum group_end_kind end;
+	uint64_t end_ns;       /* GROUP_END_TIME: the monotonic time the jobs are cut at */
+	volatile atomic_int *stop;
+};
+
+static void group_cut(struct group_state *g)
+{
+	if (!atomic_load(&g->cut))
+		__atomic_store_n(&g->cut_by_rule, 1, __ATOMIC_RELEASE);
+	atomic_store(&g->cut, 1);
+}
+
+/* The last worker of a job leaves its loop: under end=first the group ends. */
+static void group_job_ended(struct runner *r)
+{
+	if (__atomic_sub_fetch(&r->running, 1, __ATOMIC_ACQ_REL) == 0 &&
+	    r->group->end == GROUP_END_FIRST) {
+		r->ended_first = !atomic_load(&r->group->cut);
+		group_cut(r->group);
+	}
+}
+
+#define GROUP_WATCH_NS 1000000L /* how often the watcher looks: 1 ms */
+
+/* The watcher: a stop, or the group's time, cuts every job (not timed: its
+ * own thread, asleep but for a look every GROUP_WATCH_NS). */
+static void *group_watch(void *p)
+{
+	struct group_state *g = p;
+	const struct timespec nap = { 0, GROUP_WATCH_NS };
+
+	while (!__atomic_load_n(&g->done, __ATOMIC_ACQUIRE) && !atomic_load(&g->cut)) {
+		if (*g->stop)
+			atomic_store(&g->cut, 1);
+		else if (g->end == GROUP_END_TIME && now_ns() >= g->end_ns)
+			group_cut(g);
+		else
+			nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
 struct thread_arg {
 	struct runner *r;
 	struct io_worker *w;
@@ -598,18 +648,19 @@ static inline void cpu_relax(void)
  * the ones still on their way (more threads than CPUs). */
 static int start_line(struct runner *r)
 {
+	struct runner *line = r->line;
 	int go;
 
-	if (__atomic_add_fetch(&r->arrived, 1, __ATOMIC_ACQ_REL) == r->nw) {
-		__atomic_store_n(&r->go, 1, __ATOMIC_RELEASE);
-		start_wake(r);
+	if (__atomic_add_fetch(&line->arrived, 1, __ATOMIC_ACQ_REL) == line->nline) {
+		__atomic_store_n(&line->go, 1, __ATOMIC_RELEASE);
+		start_wake(line);
 		return 1;
 	}
-	for (unsigned spins = 0; (go = __atomic_load_n(&r->go, __ATOMIC_ACQUIRE)) == 0;) {
+	for (unsigned spins = 0; (go = __atomic_load_n(&line->go, __ATOMIC_ACQUIRE)) == 0;) {
 		if (++spins < START_SPINS)
 			cpu_relax();
 		else /* returns at once when go is no longer 0; EINTR: look again */
-			(void)syscall(SYS_futex, &r->go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+			(void)syscall(SYS_futex, &line->go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	}
 	return go;
 }
@@ -639,39 +690,51 @@ static void *worker_thread(void *p)
 	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &type); // NOLINT(cert-pos47-c)
 	if (start_line(a->r) >= 0)
 		a->rc = ioloop_run(a->w);
+	if (a->r->group)
+		group_job_ended(a->r);
 	pthread_setcanceltype(type, &type);
 	pthread_setcancelstate(state, &state);
 	return NULL;
 }
 
-/* The timed part: all workers at once, the first on this thread. */
-static int repeat_measure(struct runner *r)
+/* The timed part: all workers of the n runners (a job, or a group's jobs)
+ * at once, the first on this thread. */
+static int repeat_measure(struct runner *rs, size_t n)
 {
-	struct thread_arg args[r->nw];
-	pthread_t tid[r->nw];
-	unsigned started = 1;
+	unsigned nall = rs[0].nline, t = 0, started = 1;
+	struct thread_arg args[nall];
+	pthread_t tid[nall];
 	int rc = 0;
 
-	r->arrived = 0;
-	r->go = 0;
-	for (unsigned t = 0; t < r->nw; t++)
-		args[t] = (struct thread_arg){ .r = r, .w = &r->w[t] };
-	for (; started < r->nw; started++)
+	rs[0].arrived = 0;
+	rs[0].go = 0;
+	for (size_t k = 0; k < n; k++) {
+		rs[k].measure_rc = 0;
+		rs[k].running = rs[k].nw;
+		for (unsigned j = 0; j < rs[k].nw; j++)
+			args[t++] = (struct thread_arg){ .r = &rs[k], .w = &rs[k].w[j] };
+	}
+	for (; started < nall; started++)
 		if (pthread_create(&tid[started], NULL, worker_thread, &args[started]) != 0)
 			break;
-	if (started == r->nw) {
+	if (started == nall) {
 		worker_thread(&args[0]);
 	} else {
-		__atomic_store_n(&r->go, -1, __ATOMIC_RELEASE);
-		start_wake(r);
+		__atomic_store_n(&rs[0].go, -1, __ATOMIC_RELEASE);
+		start_wake(&rs[0]);
 		rc = -1;
 	}
-	for (unsigned t = 1; t < started; t++)
-		pthread_join(tid[t], NULL);
-	for (unsigned t = 0; t < r->nw; t++)
-		// cppcheck-suppress uninitvar ; args[0..nw) were all set above
-		if (args[t].rc < 0)
+	for (unsigned k = 1; k < started; k++)
+		pthread_join(tid[k], NULL);
+	for (unsigned k = 0; k < nall; k++)
+		// cppcheck-suppress uninitvar ; args[0..nall) were all set above
+		if (args[k].rc < 0) {
+			args[k].r->measure_rc = -1;
 			rc = -1;
+		}
+	if (rc < 0 && started < nall) /* every job is told it could not start */
+		for (size_t k = 0; k < n; k++)
+			rs[k].measure_rc = -1;
 	return rc;
 }
 
@@ -995,59 +1058,52 @@ static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 		       (unsigned long long)(ts->n[TRACE_READ] + ts->n[TRACE_WRITE]));
 }
 
-/* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
- * Every rank reaches each of its agrees (dist.h). */
-static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
+/* Before the start line (not timed): the cache state, the hints, and the
+ * residency the reads will meet.  0 or -1 with err. */
+static int repeat_before(struct runner *r, struct repeat_result *rr, char *err)
 {
 	const union optval *v = r->run->v;
-	const char *path = v[OPT_FILENAME].s;
-	struct rusage ru0, ru1;
-	struct timespec wall;
-	uint64_t t0;
-	int rc = 0, agreed;
+	int rc;
 
 	set_status(r->status, PHASE_CACHE, 0, 0);
 	/* a cache step cut short by a signal returns 1: the stop is then agreed
 	 * at the start line and the repeat is not measured */
-	if (files_check(r, err) < 0 || alloc_reset(r, err) < 0 || files_cache(r, err) < 0) {
-		rc = -1;
-	} else {
-		/* whether the policy did its part, before a willneed hint reads ahead */
-		rr->resident_before = files_residency(r);
-		rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before,
-						    run_set_bytes(v), r->run->bytes);
-		rc = repeat_setup(r, err);
-	}
+	if (files_check(r, err) < 0 || alloc_reset(r, err) < 0 || files_cache(r, err) < 0)
+		return -1;
+	/* whether the policy did its part, before a willneed hint reads ahead */
+	rr->resident_before = files_residency(r);
+	rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before,
+					    run_set_bytes(v), r->run->bytes);
+	rc = repeat_setup(r, err);
 	/* the residency the reads meet: measured last before they start */
 	if (rc == 0 && v[OPT_HINT].u == HINT_WILLNEED && !r->direct)
 		rr->resident_before = files_residency(r);
-	/* every rank's file and cache are ready: start together */
-	agreed = dist_start_line(rc < 0 ? DIST_FAILED : 0, err);
-	if (agreed != 0)
-		return agreed & DIST_FAILED ? -1 : 1;
-	if (r->status) {
-		/* nothing of the repeat before: the line reads them once measuring */
-		for (unsigned t = 0; t < r->nw; t++) {
-			__atomic_store_n(&r->snaps[t].bytes, 0, __ATOMIC_RELAXED);
-			__atomic_store_n(&r->snaps[t].t0_ns, 0, __ATOMIC_RELAXED);
-		}
-		r->status->snaps = r->snaps;
-		r->status->nsnaps = r->nw;
-	}
-	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
-	device_sample(r, 0);
-	t0 = now_ns();
-	clock_gettime(CLOCK_REALTIME, &wall);
-	getrusage(RUSAGE_SELF, &ru0);
-	rc = repeat_measure(r);
-	getrusage(RUSAGE_SELF, &ru1);
-	device_sample(r, 1);
+	return rc;
+}
+
+/* Whether a job of a group was cut by the group's end rule (the first job
+ * done, the group's time): a worker stopped while the rule had set the
+ * flag, and the job is not the one whose end set it.  Agreed over ranks. */
+static bool group_cut_job(const struct runner *r)
+{
+	uint64_t cut = 0;
+
 	for (unsigned t = 0; t < r->nw; t++)
-		ioloop_finish(&r->w[t]);
-	status_idle(r->status);
-	for (unsigned t = 0; r->status && t < r->nw; t++)
-		__atomic_add_fetch(&r->status->bytes_done, io_results_bytes(&r->w[t].res),
-				   __ATOMIC_RELAXED);
+		cut |= r->w[t].res.truncated && !r->ended_first && !*r->stop &&
+		       __atomic_load_n(&r->group->cut_by_rule, __ATOMIC_ACQUIRE);
+	dist_max_u64(&cut, 1);
+	return cut != 0;
+}
+
+/* After the timed part (mrc: how it went): errors, the checks, the figures,
+ * verify.  0 or -1 with err.  Every rank reaches each of its agrees. */
+static int repeat_after(struct runner *r, struct repeat_result *rr, int mrc, uint64_t t0,
+			uint64_t wall0, const struct rusage *ru0, const struct rusage *ru1, char *err)
+{
+	const union optval *v = r->run->v;
+	const char *path = v[OPT_FILENAME].s;
+	int rc = mrc;
+
 	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
 		const struct io_results *w = &r->w[t].res;
 
@@ -1058,7 +1114,7 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 			break;
 		}
 		if (t + 1 == r->nw)
-			err_set(err, "%s: could not start %u threads", path, r->nw);
+			err_set(err, "%s: could not start %u threads", path, r->nline);
 	}
 	if (rc == 0 && files_check(r, err) < 0)
 		rc = -1;
@@ -1068,15 +1124,122 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	if (dist_agree(rc < 0 ? DIST_FAILED : 0, err) & DIST_FAILED)
 		return -1;
 	rr->resident_after = files_residency(r);
-	if (tally_repeat(r, rr, t0, (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec,
-			 &ru0, &ru1) < 0)
+	if (tally_repeat(r, rr, t0, wall0, ru0, ru1) < 0)
 		return err_set(err, "out of memory for a series");
 	if (r->traced && trace_fidelity(r, rr, err) < 0)
 		return -1;
+	if (r->group && group_cut_job(r)) {
+		rr->group_cut = true;
+		rr->runtime_limited = false; /* cut by the group, not by its runtime */
+	}
 	/* a repeat cut short wrote only part of its blocks: nothing to check
-	 * (both flags were agreed by the tally: every rank takes this branch) */
-	if (v[OPT_VERIFY].u == VERIFY_AFTER && !rr->interrupted && !rr->runtime_limited)
+	 * (the flags were agreed by the tally: every rank takes this branch) */
+	if (v[OPT_VERIFY].u == VERIFY_AFTER && !rr->interrupted && !rr->runtime_limited &&
+	    !rr->group_cut)
 		return verify_agreed(verify_repeat(r, rr, err), rr, err);
+	return 0;
+}
+
+/* The start skew of a group: the latest first issue of any worker of any
+ * of its jobs, less the earliest, over every rank (collective). */
+static double group_skew_s(const struct runner *rs, size_t n, uint64_t t0, uint64_t wall0)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t k = 0; k < n; k++)
+		for (unsigned t = 0; t < rs[k].nw; t++) {
+			const struct io_results *res = &rs[k].w[t].res;
+			uint64_t first = wall0 + res->t_first_ns - t0;
+
+			if (!io_results_ops(res))
+				continue;
+			lo = first < lo ? first : lo;
+			hi = first > hi ? first : hi;
+		}
+	dist_min_u64(&lo, 1);
+	dist_max_u64(&hi, 1);
+	return hi > lo && lo != UINT64_MAX ? (double)(hi - lo) / 1e9 : 0;
+}
+
+/* One repeat of the n runners: a job alone (n = 1), or the jobs of a group,
+ * which set their caches one after the other, then all start at one start
+ * line and are timed from one t0 (one timeline for their series).  0, -1
+ * with err[k] of the job that failed (*bad = k), or 1 when stopped before
+ * it was measured.  Every rank reaches each of its agrees (dist.h). */
+static int one_repeat(struct runner *rs, size_t n, struct repeat_result *const *rr,
+		      char (*err)[ERR_MAX], size_t *bad)
+{
+	struct group_state *g = rs[0].group;
+	struct run_status *status = rs[0].status;
+	struct rusage ru0, ru1;
+	struct timespec wall;
+	uint64_t t0, wall0;
+	pthread_t watcher;
+	bool watching = false;
+	int rc = 0, agreed;
+
+	*bad = 0;
+	for (size_t k = 0; k < n; k++)
+		if (repeat_before(&rs[k], rr[k], err[k]) < 0 && rc == 0) {
+			rc = -1;
+			*bad = k;
+		}
+	/* every rank's files and caches are ready: start together */
+	agreed = dist_start_line(rc < 0 ? DIST_FAILED : 0, err[*bad]);
+	if (agreed != 0)
+		return agreed & DIST_FAILED ? -1 : 1;
+	if (status) {
+		/* nothing of the repeat before: the line reads them once measuring */
+		for (unsigned t = 0; t < rs[0].nw; t++) {
+			__atomic_store_n(&rs[0].snaps[t].bytes, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&rs[0].snaps[t].t0_ns, 0, __ATOMIC_RELAXED);
+		}
+		status->snaps = rs[0].snaps;
+		status->nsnaps = rs[0].nw;
+	}
+	set_status(status, PHASE_MEASURE, 0, rs[0].run->bytes);
+	for (size_t k = 0; k < n; k++)
+		device_sample(&rs[k], 0);
+	t0 = now_ns();
+	clock_gettime(CLOCK_REALTIME, &wall);
+	wall0 = (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec;
+	getrusage(RUSAGE_SELF, &ru0);
+	if (g) {
+		atomic_store(&g->cut, 0);
+		g->cut_by_rule = g->done = 0;
+		for (size_t k = 0; k < n; k++)
+			rs[k].ended_first = false;
+		g->end_ns = t0 + rs[0].run->group_time_ns;
+		watching = pthread_create(&watcher, NULL, group_watch, g) == 0;
+	}
+	rc = repeat_measure(rs, n);
+	if (g) {
+		__atomic_store_n(&g->done, 1, __ATOMIC_RELEASE);
+		if (watching)
+			pthread_join(watcher, NULL);
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	for (size_t k = 0; k < n; k++) {
+		device_sample(&rs[k], 1);
+		for (unsigned t = 0; t < rs[k].nw; t++)
+			ioloop_finish(&rs[k].w[t]);
+	}
+	status_idle(status);
+	for (unsigned t = 0; status && t < rs[0].nw; t++)
+		__atomic_add_fetch(&status->bytes_done, io_results_bytes(&rs[0].w[t].res),
+				   __ATOMIC_RELAXED);
+	for (size_t k = 0, failed = 0; k < n; k++)
+		if (repeat_after(&rs[k], rr[k], rs[k].measure_rc < 0 ? -1 : 0, t0, wall0, &ru0, &ru1,
+				 err[k]) < 0 && !failed++) {
+			*bad = k;
+			rc = -1;
+		}
+	if (rc < 0 || !g)
+		return rc < 0 ? -1 : 0;
+	double skew = group_skew_s(rs, n, t0, wall0);
+
+	for (size_t k = 0; k < n; k++)
+		rr[k]->group_start_skew_s = skew;
 	return 0;
 }
 
@@ -1139,91 +1302,157 @@ static bool auto_enough(struct run_result *res)
 	return res->auto_stop != REPEAT_FIXED;
 }
 
-int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
-		struct run_status *status)
+/* Sets up one job's run (prepare, repeats, runner); 0, 1 when stopped, or
+ * -1 with res->error.  Every rank reaches each of its agrees. */
+static int run_open(const struct run *run, struct runner *r, struct run_result *res,
+		    volatile atomic_int *stop, struct run_status *status, bool grouped, bool *inited)
 {
 	const union optval *v = run->v;
-	unsigned warmup = (unsigned)v[OPT_WARMUP].u;
 	unsigned repeat = v[OPT_REPEAT].u ? (unsigned)v[OPT_REPEAT].u : REPEAT_AUTO_MAX;
-	unsigned nw = (unsigned)v[OPT_THREADS].u;
-	struct runner r = { 0 };
 	int rc, agreed;
 
 	memset(res, 0, sizeof(*res));
 	res->run = run;
 	res->nalloc = repeat;
-	if (status) {
-		status_idle(status);
-		__atomic_store_n(&status->repeat, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&status->bytes_done, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&status->run, run, __ATOMIC_RELEASE);
-	}
 	/* every rank leaves together on what all of them agreed (dist.h) */
 	rc = dist_prepare(run, stop, create_progress, status, res->error);
 	if (rc != 0) {
 		res->failed = rc < 0;
 		res->interrupted = rc > 0;
-		status_idle(status);
-		return rc < 0 ? -1 : 0;
+		return rc < 0 ? -1 : 1;
 	}
-	rc = alloc_repeats(res, repeat, nw);
+	rc = alloc_repeats(res, repeat, (unsigned)v[OPT_THREADS].u);
 	if (rc < 0)
 		err_set(res->error, "out of memory");
 	else
-		rc = runner_init(&r, run, stop, status, res->error);
+		*inited = true;
+	if (rc == 0)
+		rc = runner_init(r, run, stop, status, res->error);
 	agreed = dist_agree(rc < 0 ? DIST_FAILED : 0, res->error);
 	if (rc < 0 || agreed & DIST_FAILED) {
 		res->failed = true;
-		status_idle(status);
-		runner_free(&r);
 		return -1;
 	}
-	if (r.engine->note && !r.direct)
-		res->note = r.engine->note;
+	if (r->engine->note && !r->direct)
+		res->note = r->engine->note;
 	/* a device node lives on devtmpfs: its own statfs says nothing of the device */
-	res->memory_fs = run->blockdev ? NULL : prepare_memory_fs(r.w[0].eng.fd);
+	res->memory_fs = run->blockdev ? NULL : prepare_memory_fs(r->w[0].eng.fd);
 	/* ranks on several hosts have several devices: none is the run's */
 	if (dist_size() > 1)
-		snprintf(r.dev.why, sizeof(r.dev.why), "%s", "it ran on several ranks");
+		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "it ran on several ranks");
 	else if (v[OPT_RAMP].u) /* the device would count the unmeasured ramp as well */
-		snprintf(r.dev.why, sizeof(r.dev.why), "%s", "its ramp is not measured, and the "
+		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "its ramp is not measured, and the "
 			 "device's counters cannot leave it out");
+	else if (grouped) /* the device's counters are every job's */
+		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "it ran in a group: the device's "
+			 "counters cannot tell its jobs apart");
 	else
-		devstat_open(&r.dev, r.w[0].eng.fd);
-	snprintf(res->device, sizeof(res->device), "%s", r.dev.n ? r.dev.name : "");
-	snprintf(res->device_absent, sizeof(res->device_absent), "%s", r.dev.n ? "" : r.dev.why);
-	for (unsigned i = 0; i < warmup + repeat; i++) {
-		struct repeat_result scratch = { 0 }, *rr = i < warmup ? &scratch : &res->rep[i - warmup];
-		double thread_s[nw * (size_t)dist_size()], rank_s[dist_size()];
+		devstat_open(&r->dev, r->w[0].eng.fd);
+	snprintf(res->device, sizeof(res->device), "%s", r->dev.n ? r->dev.name : "");
+	snprintf(res->device_absent, sizeof(res->device_absent), "%s", r->dev.n ? "" : r->dev.why);
+	return 0;
+}
 
+int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
+		struct run_status *status)
+{
+	return run_execute_group(run, 1, res, stop, status);
+}
+
+int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
+		      volatile atomic_int *stop, struct run_status *status)
+{
+	const union optval *v = runs[0].v;
+	unsigned warmup = (unsigned)v[OPT_WARMUP].u;
+	unsigned repeat = v[OPT_REPEAT].u ? (unsigned)v[OPT_REPEAT].u : REPEAT_AUTO_MAX;
+	struct runner r[n];
+	struct group_state g = { .end = runs[0].group_end, .stop = stop };
+	bool inited[n];
+	unsigned nline = 0, maxnw = 1;
+	size_t opened = 0, bad = 0;
+	int rc = 0;
+
+	memset(r, 0, sizeof(r));
+	memset(inited, 0, sizeof(inited));
+	for (size_t k = 0; k < n; k++) {
+		memset(&res[k], 0, sizeof(res[k]));
+		res[k].run = &runs[k];
+	}
+	if (status) {
+		status_idle(status);
+		__atomic_store_n(&status->repeat, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->bytes_done, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->run, &runs[0], __ATOMIC_RELEASE);
+	}
+	/* each job's file and workers (every rank the same: the results agreed) */
+	for (; opened < n && rc == 0; opened++) {
+		rc = run_open(&runs[opened], &r[opened], &res[opened], stop,
+			      opened ? NULL : status, n > 1, &inited[opened]);
+		if (rc != 0)
+			bad = opened;
+		nline += r[opened].nw;
+		maxnw = r[opened].nw > maxnw ? r[opened].nw : maxnw;
+	}
+	for (size_t k = 0; k < n; k++) {
+		r[k].line = &r[0];
+		r[k].group = n > 1 ? &g : NULL;
+		for (unsigned t = 0; n > 1 && t < r[k].nw; t++)
+			r[k].w[t].in.stop = &g.cut;
+	}
+	r[0].nline = nline;
+	for (unsigned i = 0; rc == 0 && i < warmup + repeat; i++) {
+		struct repeat_result scratch[n], *rr[n];
+		double thread_s[n][(size_t)maxnw * (size_t)dist_size()], rank_s[dist_size()];
+		char errs[n][ERR_MAX];
+
+		memset(scratch, 0, sizeof(scratch));
+		memset(errs, 0, sizeof(errs));
 		if (status)
 			__atomic_store_n(&status->repeat, i + 1, __ATOMIC_RELAXED);
-		if (i < warmup) {
-			rr->thread_time_s = thread_s;
-			rr->rank_time_s = rank_s;
+		for (size_t k = 0; k < n; k++) {
+			rr[k] = i < warmup ? &scratch[k] : &res[k].rep[i - warmup];
+			if (i < warmup) { /* a warmup's figures are dropped */
+				rr[k]->thread_time_s = thread_s[k];
+				rr[k]->rank_time_s = rank_s;
+			}
 		}
-		rc = one_repeat(&r, rr, res->error);
-		free(scratch.series);
-		free(scratch.steady.crit);
-		free(scratch.replay_rate);
+		rc = one_repeat(r, n, rr, errs, &bad);
+		for (size_t k = 0; k < n; k++) {
+			free(scratch[k].series);
+			free(scratch[k].steady.crit);
+			free(scratch[k].replay_rate);
+		}
 		if (rc < 0)
-			res->failed = true;
-		if (rc < 0 && rr->replay_cut && i >= warmup)
-			res->nrep++; /* kept, marked */
+			memcpy(res[bad].error, errs[bad], ERR_MAX);
+		if (rc < 0 && rr[bad]->replay_cut && i >= warmup)
+			res[bad].nrep++; /* kept, marked */
 		if (rc != 0)
 			break;
-		if (i >= warmup)
-			res->nrep++;
+		for (size_t k = 0; i >= warmup && k < n; k++)
+			res[k].nrep++;
 		/* a stop agreed by the repeat's last agree ends the run on every rank */
-		if (rr->interrupted)
+		if (rr[0]->interrupted)
 			break;
-		if (!v[OPT_REPEAT].u && i >= warmup && auto_enough(res))
+		if (!v[OPT_REPEAT].u && i >= warmup && auto_enough(&res[0])) {
+			for (size_t k = 1; k < n; k++)
+				res[k].auto_stop = res[0].auto_stop;
 			break;
+		}
 	}
-	res->interrupted = *stop != 0;
+	if (rc < 0)
+		for (size_t k = 0; k < n; k++) {
+			res[k].failed = true;
+			if (k != bad && n > 1 && !res[k].error[0])
+				err_set(res[k].error, "job '%s' of its group failed: %.200s",
+					runs[bad].job->name, res[bad].error);
+		}
+	for (size_t k = 0; k < n; k++)
+		res[k].interrupted |= *stop != 0;
 	status_idle(status);
-	runner_free(&r);
-	return res->failed ? -1 : 0;
+	for (size_t k = 0; k < opened; k++)
+		if (inited[k])
+			runner_free(&r[k]);
+	return rc < 0 ? -1 : 0;
 }
 
 void run_result_free(struct run_result *res)

@@ -71,6 +71,17 @@ struct run_status {
 int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
 		struct run_status *status);
 
+/* Runs the n runs of a group run (plan.h: runs[k].group_pos == k) at the
+ * same time, into res[0..n): each job's workers are set up as a job
+ * alone's, and per repeat every job's cache is set, then all the jobs'
+ * workers leave one start line together, are timed from one t0, and end
+ * by the group's rule; each job is tallied alone.  The group repeats as
+ * its first job says (the plan checked that its jobs agree).  Returns 0,
+ * or -1 with every res failed (the failing job's error in its res, the
+ * others naming it).  run_execute() is the group of one. */
+int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
+		      volatile atomic_int *stop, struct run_status *status);
+
 void run_result_free(struct run_result *res);
 
 #endif

@@ -48,6 +48,13 @@ struct runner {
 	bool watching;
 	unsigned arrived;      /* the start line: workers there (atomic) */
 	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
+	struct runner *line;   /* the runner whose arrived and go are the start line: itself,
+				* or for a group (run.h) the group's first job's */
+	unsigned nline;        /* on line: the workers that wait there (every job's) */
+	struct group_state *group; /* a group's shared state, or NULL for a job alone */
+	unsigned running;      /* group: this job's workers still in their loop (atomic) */
+	bool ended_first;      /* group, end=first: this job's end cut the others */
+	int measure_rc;        /* -1: a worker of this job failed, or threads did not start */
 	volatile atomic_int *stop;
 	struct run_status *status;
 	bool direct;

@@ -107,9 +107,11 @@ import_corpus() {
 }
 
 @test 'fio command line: options before --name are global; jobs run together unless stonewall' {
-	run "$IOSWEEP" import -- fio --size=1m --name=a --name=b
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"--name=b runs at the same time as --name=a"* ]]
+	# without stonewall fio runs them at once: a group, and not merged into a list
+	run "$IOSWEEP" import -- fio --size=1m --name=a --name=b --bs=8k
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^group = fio0$' <<<"$output")" -eq 2 ]
+	[[ "$output" == *"[b]"* ]]
 	run "$IOSWEEP" import -- fio --size=1m --stonewall --name=a --bs=4k --name=b --bs=8k
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"bs = 4KiB, 8KiB"* ]]

@@ -27,6 +27,20 @@ schema_check() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
+@test "a result with groups validates: a group run, its jobs' group and their cut marks" {
+	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema is not installed"
+	job g "[global]\nsize = 64k\nrepeat = 2\ncache = keep\ngroup = pair\ngroup_end = first\n[a]\nfilename = $TESTDIR/a\n[b]\nfilename = $TESTDIR/b\nrate_iops = 100\n"
+	run "$IOSWEEP" run "$TESTDIR/g.ini" -q -o json:"$TESTDIR/g.json"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(json_get "$TESTDIR/g.json" 'd["groups"][0]["runs"] == [0, 1] and d["runs"][1]["repeats"][0]["group_cut"]')" = True ]
+	run schema_check "$TESTDIR/g.json"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# the schema checks the group's shape: a group without its runs does not validate
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["groups"][0]["runs"]; json.dump(d, open(sys.argv[1], "w"))' "$TESTDIR/g.json"
+	run schema_check "$TESTDIR/g.json"
+	[ "$status" -eq 1 ]
+}
+
 @test "an interrupted run's result and a fio-imported job's result validate too" {
 	/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema is not installed"
 	interrupt_second_run INT
