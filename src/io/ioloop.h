@@ -45,7 +45,21 @@
 #include "lib/hist.h"
 
 /* The values of the job options `op` and `sync`, in their order (job/options.c). */
-enum op_kind { OP_READ, OP_WRITE, OP_READWRITE };
+enum op_kind { OP_READ, OP_WRITE, OP_READWRITE, OP_TRIM, OP_TRIMWRITE };
+
+/*
+ * Discard (op=trim, and op=trimwrite: each block trimmed, then written, as
+ * fio's rw=trimwrite).  A trim is a synchronous call in every engine: no
+ * engine here has a discard unit (libaio has none; io_uring's only came
+ * with kernel 6.12's block-device commands, which liburing here does not
+ * have), so the core makes the call itself, timed issue -> return like any
+ * unit: BLKDISCARD on a block device, fallocate(PUNCH_HOLE | KEEP_SIZE) on
+ * a file (io_trim_device, io_trim_file).  A trim is neither read nor
+ * written: it has its own count, bytes and latency, as the flushes do.
+ */
+typedef int (*io_trim_fn)(int fd, uint64_t off, uint64_t len);
+int io_trim_device(int fd, uint64_t off, uint64_t len);
+int io_trim_file(int fd, uint64_t off, uint64_t len);
 enum sync_kind { SYNC_NONE, SYNC_END, SYNC_FSYNC, SYNC_FDATASYNC, SYNC_DSYNC, SYNC_OSYNC };
 /* The values of `sync_mode`: how a flush every sync_every writes is issued. */
 enum sync_mode { SYNC_MODE_DRAIN, SYNC_MODE_INFLIGHT };
@@ -79,6 +93,7 @@ struct io_inputs {
 	bool sync_inflight;          /* sync_mode=inflight: the flush is a unit queued with
 				      * the others in flight (the engine's own, ENGINE_FLUSH_QUEUED),
 				      * not a call made once the queue has drained */
+	io_trim_fn trim;             /* op=trim, trimwrite: how a block is trimmed; else NULL */
 };
 
 /* What a worker measured in one repeat. */
@@ -87,6 +102,7 @@ struct io_results {
 	uint64_t t_first_ns, t_last_ns;        /* see the definitions above */
 	uint64_t sum;                          /* the consume result */
 	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
+	uint64_t trims, trim_bytes;            /* trims completed, and their bytes */
 	bool truncated;                        /* stopped by runtime or a signal */
 	uint64_t behind_ns;                    /* rate limit: the last unit issued this
 						* long after it was due */
@@ -119,6 +135,7 @@ struct io_worker {
 	struct hist *dir_hist[IO_DIRS]; /* the same, per direction (recorded here without a
 					 * series, else added up from its intervals) */
 	struct hist *flush_hist;     /* latencies of the flushes */
+	struct hist *trim_hist;      /* latencies of the trims */
 	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
 	struct series *series;       /* per interval (interval_ns), or NULL */
 	uint64_t measure_ns;         /* units completed before this are not counted (ramp) */
@@ -147,8 +164,8 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 void ioloop_free(struct io_worker *w);
 
 /* A worker's histograms: latency, per direction (2), flushes, response
- * times.  The runner's totals are one of each. */
-#define IO_HISTS 5
+ * times, trims.  The runner's totals are one of each. */
+#define IO_HISTS 6
 
 /* The memory a run holds while it runs, in bytes, by what holds it. */
 enum io_mem_part {
@@ -236,15 +253,21 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* Completed units and bytes in both directions. */
+/* The pattern's blocks done and their bytes: the units completed in both
+ * directions, or the trims where there are more of them (op=trim; a
+ * trimwrite block is trimmed, then written: one block). */
 static inline uint64_t io_results_ops(const struct io_results *r)
 {
-	return r->ops[IO_READ] + r->ops[IO_WRITE];
+	uint64_t rw = r->ops[IO_READ] + r->ops[IO_WRITE];
+
+	return r->trims > rw ? r->trims : rw;
 }
 
 static inline uint64_t io_results_bytes(const struct io_results *r)
 {
-	return r->bytes[IO_READ] + r->bytes[IO_WRITE];
+	uint64_t rw = r->bytes[IO_READ] + r->bytes[IO_WRITE];
+
+	return r->trim_bytes > rw ? r->trim_bytes : rw;
 }
 
 #endif

@@ -230,8 +230,12 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	if (r->period_ns > 0)
 		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
 	r->w[t].in.stop = r->stop;
-	r->w[t].in.gen = r->writes ? &r->gen : NULL;
+	/* op=trim writes no data: only trimwrite's blocks are written after their trim */
+	r->w[t].in.gen = r->writes && v[OPT_OP].u != OP_TRIM ? &r->gen : NULL;
 	r->w[t].in.op = (enum op_kind)v[OPT_OP].u;
+	r->w[t].in.trim = v[OPT_OP].u != OP_TRIM && v[OPT_OP].u != OP_TRIMWRITE ? NULL
+			  : r->run->blockdev ? io_trim_device
+					     : io_trim_file;
 	r->w[t].in.rwmixread = (unsigned)v[OPT_RWMIXREAD].u;
 	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
 	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
@@ -245,7 +249,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 static void total_hists(struct runner *r, struct hist **h[IO_HISTS])
 {
 	struct hist **all[] = { &r->total, &r->dir_total[IO_READ], &r->dir_total[IO_WRITE],
-				&r->flush_total, &r->resp_total };
+				&r->flush_total, &r->resp_total, &r->trim_total };
 
 	_Static_assert(sizeof(all) / sizeof(all[0]) == IO_HISTS, "IO_HISTS is the list's length");
 	memcpy(h, all, sizeof(all));
@@ -654,6 +658,16 @@ static int join_cut_number(struct runner *r, char *err)
 	return 0;
 }
 
+/* Errors of a block device that failed or went away during a run: a disk
+ * unplugged or a loop device whose capacity dropped to 0 (a read: EIO, the
+ * block layer's "beyond end of device"; a write: ENOSPC, past the end of a
+ * device that had room when the run began, or a thin pool out of space), a
+ * driver gone (ENXIO, ENODEV). */
+static bool device_gone(int error)
+{
+	return error == EIO || error == ENXIO || error == ENODEV || error == ENOSPC;
+}
+
 /* The device's counters just before (k = 0) and just after (1) the timed
  * part (not timed); r->dev_ok says whether both were read. */
 static void device_sample(struct runner *r, int k)
@@ -672,6 +686,7 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	struct timespec wall;
 	uint64_t t0;
 	int rc = 0, agreed;
+	bool failed_io = false;
 
 	set_status(r->status, PHASE_CACHE, 0, 0);
 	/* a cache step cut short by a signal returns 1: the stop is then agreed
@@ -720,13 +735,32 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 		const struct io_results *w = &r->w[t].res;
 
 		if (w->error_what) {
-			err_set(err, "%s: %s at offset %llu%s%s", path, w->error_what,
+			err_set(err, "%s: %s at offset %llu%s%s%s", path, w->error_what,
 				(unsigned long long)w->error_off, w->error ? ": " : "",
-				w->error ? strerror(w->error) : "");
+				w->error ? strerror(w->error) : "",
+				r->run->blockdev && device_gone(w->error)
+					? " (the device failed or went away during the run: "
+					  "what was measured before is kept, marked interrupted)"
+					: "");
+			failed_io = true;
 			break;
 		}
 		if (t + 1 == r->nw)
 			err_set(err, "%s: could not start %u threads", path, r->nw);
+	}
+	/* an I/O that failed (a device gone, a bad sector): the repeat's units done
+	 * before it are tallied and kept, marked interrupted (so out of every
+	 * summary), and the run fails.  One host only: the tally is collective */
+	if (failed_io && dist_size() == 1) {
+		char why[ERR_MAX];
+
+		memcpy(why, err, sizeof(why));
+		rr->resident_after = -1;
+		if (tally_repeat(r, rr, t0,
+				 (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec, &ru0,
+				 &ru1) == 0)
+			rr->interrupted = rr->kept_failed = true;
+		memcpy(err, why, sizeof(why));
 	}
 	if (rc == 0 && prepare_check(path, &r->id, err) < 0)
 		rc = -1;
@@ -873,6 +907,8 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 		free(scratch.steady.crit);
 		if (rc < 0)
 			res->failed = true;
+		if (rc < 0 && rr->kept_failed && i >= warmup)
+			res->nrep++; /* what it measured before an I/O failed */
 		if (rc != 0)
 			break;
 		if (i >= warmup)

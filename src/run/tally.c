@@ -29,7 +29,7 @@ static uint64_t tv_us(struct timeval tv)
  * as their clocks agree (NTP, PTP), as with IOR. */
 struct tally {
 	struct { /* summed */
-		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
+		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, trims, trim_bytes, user_us, sys_us, major, minor,
 			vcsw, ivcsw, dirty, late;
 	} add;
 	/* earliest first issue, wall-clock ns; and the same of each worker's
@@ -52,6 +52,7 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	hist_reset(r->dir_total[IO_READ]);
 	hist_reset(r->dir_total[IO_WRITE]);
 	hist_reset(r->flush_total);
+	hist_reset(r->trim_total);
 	hist_reset(r->resp_total);
 	for (unsigned t = 0; t < r->nw; t++) {
 		const struct io_results *res = &r->w[t].res;
@@ -89,6 +90,9 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 		hist_merge(r->dir_total[IO_WRITE], r->w[t].dir_hist[IO_WRITE]);
 		hist_merge(r->flush_total, r->w[t].flush_hist);
 		tl->add.flushes += res->flushes;
+		hist_merge(r->trim_total, r->w[t].trim_hist);
+		tl->add.trims += res->trims;
+		tl->add.trim_bytes += res->trim_bytes;
 		hist_merge(r->resp_total, r->w[t].resp_hist);
 		if (res->behind_ns > tl->max.behind)
 			tl->max.behind = res->behind_ns;
@@ -174,6 +178,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	gather_hist(r, r->dir_total[IO_READ]);
 	gather_hist(r, r->dir_total[IO_WRITE]);
 	gather_hist(r, r->flush_total);
+	gather_hist(r, r->trim_total);
 	if (r->period_ns > 0)
 		gather_hist(r, r->resp_total);
 }
@@ -239,7 +244,11 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 		rr->ops[d] = tl->add.ops[d];
 		rr->dir_bytes[d] = tl->add.bytes[d];
 	}
-	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE];
+	rr->trims = tl->add.trims;
+	rr->trim_bytes = tl->add.trim_bytes;
+	/* a trim moves no data, but it is a unit of the run: op=trim's throughput
+	 * and IOPS are its trims' */
+	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE] + tl->add.trim_bytes;
 	rr->sum = tl->add.sum;
 	rr->interrupted = tl->max.interrupted;
 	rr->runtime_limited = tl->max.runtime_limited;
@@ -250,11 +259,12 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->start_skew_s = tl->max.first_last > tl->first_asked
 				   ? (double)(tl->max.first_last - tl->first_asked) / 1e9 : 0;
 	if (rr->time_to_end_s > 0) {
-		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
+		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE] + rr->trims;
 
 		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
 		rr->iops = (double)ops / rr->time_to_end_s;
-		rr->coverage_Bps = covered_bytes(r, ops) / rr->time_to_end_s;
+		rr->coverage_Bps = covered_bytes(r, ops - (rr->ops[IO_WRITE] ? rr->trims : 0)) /
+				   rr->time_to_end_s;
 	}
 	rr->lat_min_ns = hist_min(h);
 	rr->lat_mean_ns = hist_mean(h);
@@ -282,6 +292,14 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
 	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
 	rr->flush.lat_max_ns = hist_max(r->flush_total);
+	rr->trim.lat_mean_ns = hist_mean(r->trim_total);
+	rr->trim.lat_p50_ns = hist_percentile(r->trim_total, 50);
+	rr->trim.lat_p99_ns = hist_percentile(r->trim_total, 99);
+	rr->trim.lat_max_ns = hist_max(r->trim_total);
+	if (rr->time_to_end_s > 0) {
+		rr->trim.throughput_Bps = (double)rr->trim_bytes / rr->time_to_end_s;
+		rr->trim.iops = (double)rr->trims / rr->time_to_end_s;
+	}
 	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
 	rr->behind_schedule_s = rr->behind_max_s = rr->late_ops = NAN;
 	rr->mean_depth = mean_depth(r, rr);

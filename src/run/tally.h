@@ -29,6 +29,7 @@ struct runner {
 	unsigned nw, ready;    /* workers, and how many were initialised */
 	struct hist *total;    /* all workers' latencies of one repeat */
 	struct hist *dir_total[IO_DIRS], *flush_total; /* per direction; of the flushes */
+	struct hist *trim_total; /* of the trims (op=trim, trimwrite) */
 	struct data_gen gen;   /* what writes write, and what verify expects */
 	bool writes;           /* op=write or readwrite */
 	struct hist *resp_total; /* and their response times (rate limit) */

@@ -54,6 +54,8 @@ struct io_unit {
 	enum io_dir dir;
 	bool flush;          /* a flush of the file, not a transfer (ENGINE_FLUSH_QUEUED
 			      * engines only): res 0 or -errno */
+	bool trim;           /* core only: the block is to be trimmed before anything
+			      * else (op=trim, trimwrite); never seen by an engine */
 };
 
 /* What an engine sees of its worker; fixed for the worker's whole run
