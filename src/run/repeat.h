@@ -29,6 +29,11 @@ struct series_point {
 	/* rate limit only (NAN without): this interval's response-time p99 and max,
 	 * and its units issued more than 1 ms after they were due */
 	double resp_p99_ns, resp_max_ns, late_ops;
+	/* what the block device under the file did in the interval, read at its
+	 * boundaries (NAN: no figure, as for a repeat's): this direction's
+	 * requests completed, bytes and mean time per request (await); the
+	 * device's busy time and mean queue depth, both directions */
+	double dev_ios, dev_bytes, dev_await_ns, dev_busy_s, dev_queue_depth;
 };
 
 /* A steady state asked (ss): the verdict over the repeat's complete

@@ -279,6 +279,16 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	const union optval *v = run->v;
 	struct hist **h[IO_HISTS];
 	bool hists = true;
+	pthread_condattr_t ca;
+
+	/* the device sampler's sleep, on the loop's clock */
+	if (pthread_condattr_init(&ca) != 0 ||
+	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
+	    pthread_cond_init(&r->dev_iv_wake, &ca) != 0 ||
+	    pthread_mutex_init(&r->dev_iv_lock, NULL) != 0)
+		return err_set(err, "cannot set up the device sampler");
+	pthread_condattr_destroy(&ca);
+	r->dev_iv_inited = true;
 
 	memset(r, 0, sizeof(*r));
 	r->run = run;
@@ -362,6 +372,12 @@ static void runner_free(struct runner *r)
 	struct hist **h[IO_HISTS];
 	pthread_t tid[r->ready + 1];
 	unsigned started = 1;
+
+	if (r->dev_iv_inited) {
+		pthread_cond_destroy(&r->dev_iv_wake);
+		pthread_mutex_destroy(&r->dev_iv_lock);
+		r->dev_iv_inited = false;
+	}
 
 	for (; started < r->ready; started++)
 		if (pthread_create(&tid[started], NULL, worker_free, &r->w[started]) != 0)
@@ -676,6 +692,87 @@ static void device_sample(struct runner *r, int k)
 	r->dev_ns[k] = now_ns();
 }
 
+/*
+ * The device's counters at the series' boundaries: a thread of the
+ * runner's own, started after the sample before the timed part and stopped
+ * before the one after, that sleeps until each boundary of worker 0's
+ * series (its origin: the loop's start, published in snaps[0].t0_ns) and
+ * reads the stat files once (a pread each).  The workers never wait for
+ * it.  Woken early by dev_iv_wake when the loop is over.
+ */
+static bool dev_iv_sleep(struct runner *r, uint64_t until_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(until_ns / 1000000000ULL),
+			       .tv_nsec = (long)(until_ns % 1000000000ULL) };
+	bool done;
+
+	pthread_mutex_lock(&r->dev_iv_lock);
+	while (!r->dev_iv_done && now_ns() < until_ns)
+		pthread_cond_timedwait(&r->dev_iv_wake, &r->dev_iv_lock, &ts);
+	done = r->dev_iv_done;
+	pthread_mutex_unlock(&r->dev_iv_lock);
+	return !done;
+}
+
+static void *dev_iv_sampler(void *arg)
+{
+	struct runner *r = arg;
+	uint64_t t0;
+
+	/* the loop's start: worker 0 publishes it as it begins */
+	while (!(t0 = __atomic_load_n(&r->snaps[0].t0_ns, __ATOMIC_ACQUIRE)))
+		if (!dev_iv_sleep(r, now_ns() + 1000000ULL))
+			return NULL;
+	r->dev_iv_t[0] = t0; /* dev_iv[0] is the sample just before it */
+	while (dev_iv_sleep(r, t0 + r->ndev_iv * r->dev_iv_ns)) {
+		if (r->ndev_iv == DEV_IV_MAX) {
+			/* as the series coarsens: every other boundary, the interval doubled */
+			for (unsigned k = 0; 2 * k < DEV_IV_MAX; k++) {
+				r->dev_iv[k] = r->dev_iv[2 * k];
+				r->dev_iv_t[k] = r->dev_iv_t[2 * k];
+			}
+			r->ndev_iv = (DEV_IV_MAX + 1) / 2;
+			r->dev_iv_ns *= 2;
+			continue;
+		}
+		r->dev_iv_t[r->ndev_iv] = now_ns();
+		r->dev_iv_ok &= devstat_sample(&r->dev, &r->dev_iv[r->ndev_iv]) == 0;
+		r->ndev_iv++;
+	}
+	return NULL;
+}
+
+/* Starts the sampler for a repeat with a series and a device: 0, or -1 when
+ * there is none to start (no series, no device, or no thread). */
+static int dev_iv_start(struct runner *r, pthread_t *tid)
+{
+	r->ndev_iv = 0;
+	r->dev_iv_ok = false;
+	if (!r->series || !r->dev_ok)
+		return -1;
+	r->dev_iv[0] = r->dev_at[0];
+	r->dev_iv_t[0] = 0;
+	r->ndev_iv = 1;
+	r->dev_iv_ns = r->w[0].in.interval_ns;
+	r->dev_iv_ok = true;
+	r->dev_iv_done = false;
+	__atomic_store_n(&r->snaps[0].t0_ns, 0, __ATOMIC_RELEASE);
+	if (pthread_create(tid, NULL, dev_iv_sampler, r) != 0) {
+		r->dev_iv_ok = false;
+		return -1;
+	}
+	return 0;
+}
+
+static void dev_iv_stop(struct runner *r, pthread_t tid)
+{
+	pthread_mutex_lock(&r->dev_iv_lock);
+	r->dev_iv_done = true;
+	pthread_cond_signal(&r->dev_iv_wake);
+	pthread_mutex_unlock(&r->dev_iv_lock);
+	pthread_join(tid, NULL);
+}
+
 /* One repeat; 0, -1 with err, or 1 when stopped before it was measured.
  * Every rank reaches each of its agrees (dist.h). */
 static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
@@ -686,7 +783,8 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	struct timespec wall;
 	uint64_t t0;
 	int rc = 0, agreed;
-	bool failed_io = false;
+	bool failed_io = false, sampling;
+	pthread_t sampler;
 
 	set_status(r->status, PHASE_CACHE, 0, 0);
 	/* a cache step cut short by a signal returns 1: the stop is then agreed
@@ -719,11 +817,14 @@ static int one_repeat(struct runner *r, struct repeat_result *rr, char *err)
 	}
 	set_status(r->status, PHASE_MEASURE, 0, r->run->bytes);
 	device_sample(r, 0);
+	sampling = dev_iv_start(r, &sampler) == 0;
 	t0 = now_ns();
 	clock_gettime(CLOCK_REALTIME, &wall);
 	getrusage(RUSAGE_SELF, &ru0);
 	rc = repeat_measure(r);
 	getrusage(RUSAGE_SELF, &ru1);
+	if (sampling)
+		dev_iv_stop(r, sampler);
 	device_sample(r, 1);
 	for (unsigned t = 0; t < r->nw; t++)
 		ioloop_finish(&r->w[t]);

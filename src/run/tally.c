@@ -321,6 +321,49 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->ctx_involuntary = tl->add.ivcsw;
 }
 
+/* a / b, or NAN for nothing moved the run's way */
+static double ratio_or_nan(double a, uint64_t b)
+{
+	return b ? a / (double)b : NAN;
+}
+
+/* Point p's device figures, of slot k of n of the merged series: from the
+ * sampler's samples at the slot's boundaries (the sample after the timed
+ * part ends the last slot); NAN where one is missing, unreadable, or the
+ * counters went backwards. */
+static void series_point_device(const struct runner *r, struct series_point *p, unsigned k,
+				unsigned n)
+{
+	uint64_t f = r->dev_iv_ns ? r->series->interval_ns / r->dev_iv_ns : 0;
+	const struct devstat_sample *a, *b;
+	uint64_t ta, tb;
+	struct devstat_delta d;
+
+	p->dev_ios = p->dev_bytes = p->dev_await_ns = p->dev_busy_s = p->dev_queue_depth = NAN;
+	/* the samples on the series' grid: the series may have coarsened more */
+	if (!r->dev_iv_ok || !r->dev_ok || f == 0 || f * r->dev_iv_ns != r->series->interval_ns ||
+	    k * f >= r->ndev_iv)
+		return;
+	a = &r->dev_iv[k * f];
+	ta = k ? r->dev_iv_t[k * f] : r->dev_ns[0];
+	if ((k + 1) * f < r->ndev_iv) {
+		b = &r->dev_iv[(k + 1) * f];
+		tb = r->dev_iv_t[(k + 1) * f];
+	} else if (k + 1 == n) {
+		b = &r->dev_at[1];
+		tb = r->dev_ns[1];
+	} else {
+		return;
+	}
+	if (devstat_diff(a, b, &d) < 0 || tb <= ta)
+		return;
+	p->dev_ios = (double)d.ios[p->dir];
+	p->dev_bytes = (double)d.bytes[p->dir];
+	p->dev_await_ns = ratio_or_nan((double)d.ticks_ms[p->dir] * 1e6, d.ios[p->dir]);
+	p->dev_busy_s = (double)d.busy_ms / 1e3;
+	p->dev_queue_depth = (double)d.queue_ms * 1e6 / (double)(tb - ta);
+}
+
 /* The series of the repeat, over its workers (not timed): for a repeat of
  * three intervals or more.  -1 on out of memory. */
 static int fill_series(struct runner *r, struct repeat_result *rr)
@@ -357,6 +400,7 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 			p->lat_p99_ns = hist_percentile(sl->h[d], 99);
 			p->lat_max_ns = hist_max(sl->h[d]);
 			p->resident = sl->resident;
+			series_point_device(r, p, k, n);
 			p->resp_p99_ns = p->resp_max_ns = p->late_ops = NAN;
 			if (sl->resp[d]) {
 				p->resp_p99_ns = (double)hist_percentile(sl->resp[d], 99);
@@ -366,12 +410,6 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 			rr->nseries++;
 		}
 	return 0;
-}
-
-/* a / b, or NAN for nothing moved the run's way */
-static double ratio_or_nan(double a, uint64_t b)
-{
-	return b ? a / (double)b : NAN;
 }
 
 /* The device's figures of a repeat from its samples before and after the

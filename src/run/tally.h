@@ -7,6 +7,7 @@
 #ifndef IOSWEEP_TALLY_H
 #define IOSWEEP_TALLY_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +21,9 @@
 struct run_status;
 #include "job/plan.h"
 #include "run/repeat.h"
+
+/* The device's samples a repeat's series keeps at most (run.c). */
+#define DEV_IV_MAX (2 * SERIES_SLOTS + 1)
 
 struct runner {
 	const struct run *run;
@@ -55,6 +59,20 @@ struct runner {
 	struct devstat_sample dev_at[2]; /* its counters before and after the timed part */
 	uint64_t dev_ns[2];    /* when they were read */
 	bool dev_ok;           /* both were */
+	/* with a series: the device's counters at the series' boundaries, read by
+	 * a thread of the runner's own that sleeps between them (never the
+	 * workers, never in the per-I/O path); [0] is dev_at[0], [k] boundary k
+	 * of dev_iv_ns (doubled, every other sample dropped, when they are
+	 * DEV_IV_MAX) */
+	struct devstat_sample dev_iv[DEV_IV_MAX];
+	uint64_t dev_iv_t[DEV_IV_MAX]; /* when each was read */
+	unsigned ndev_iv;
+	uint64_t dev_iv_ns;
+	bool dev_iv_ok;        /* every sample was read */
+	bool dev_iv_done;      /* the loop is over: the sampler stops (under dev_iv_lock) */
+	pthread_mutex_t dev_iv_lock;
+	pthread_cond_t dev_iv_wake;
+	bool dev_iv_inited;    /* the lock and the condition are initialised */
 };
 
 /* Where share k of n units split into `parts` contiguous shares starts. */
