@@ -196,3 +196,17 @@ loopdev() {
 	grep -q "^;.*add 'allow_write = /dev/loop7'" "$TESTDIR/t.ini"
 	! grep -q '^allow_write' "$TESTDIR/t.ini"
 }
+
+@test "a fio read job on a device imports without a size, and runs over the whole device" {
+	loopdev
+	printf '[r]\nfilename=%s\nrw=randread\nbs=64k\ndirect=1\n' "$DEV" >"$TESTDIR/r.fio"
+	run "$IOSWEEP" import "$TESTDIR/r.fio" -o "$TESTDIR/r.ini"
+	[ "$status" -eq 0 ]
+	! grep -q '^size' "$TESTDIR/r.ini"
+	! grep -q 'allow_write' "$TESTDIR/r.ini"
+	run "$IOSWEEP" run "$TESTDIR/r.ini" --quiet -o json:"$TESTDIR/r.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(rep reads)" = 64 ]
+	[ "$(rep bytes)" = 4194304 ]
+}
