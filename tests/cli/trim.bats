@@ -210,3 +210,16 @@ loopdev() {
 	[ "$(rep reads)" = 64 ]
 	[ "$(rep bytes)" = 4194304 ]
 }
+
+@test "plan counts a trim run's trims and their bytes" {
+	head -c $SIZE /dev/urandom >"$TESTDIR/f"
+	tjob t "$TESTDIR/f" trim "allow_write = $TESTDIR/f\n"
+	run "$IOSWEEP" plan "$TESTDIR/t.ini"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"16 trims of 1048576 bytes (1MiB)"* ]]
+	"$IOSWEEP" plan "$TESTDIR/t.ini" -o json >"$TESTDIR/p.json"
+	[ "$(json_get "$TESTDIR/p.json" "(d['runs'][0]['trims'], d['runs'][0]['trim_bytes'], d['runs'][0]['bytes'], d['total']['trims'])")" = "(16, 1048576, 1048576, 16)" ]
+	# nothing was trimmed by planning
+	[ "$(data_at "$TESTDIR/f")" = 0 ]
+}
