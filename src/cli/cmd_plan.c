@@ -173,11 +173,12 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 			continue;
 		}
 		plan_dirs_add(&all, &d, plan_repeats(run));
-		all_bytes += (d.read_bytes + d.write_bytes) * plan_repeats(run);
+		/* bytes: a trim's too, as a result's bytes count them */
+		all_bytes += (d.read_bytes + d.write_bytes + d.trim_bytes) * plan_repeats(run);
 		tt_add(&t, "%llu", (unsigned long long)d.reads);
 		if (plan->writes)
 			tt_add(&t, "%llu", (unsigned long long)d.writes);
-		units_fmt_size(d.read_bytes + d.write_bytes, b, sizeof(b));
+		units_fmt_size(d.read_bytes + d.write_bytes + d.trim_bytes, b, sizeof(b));
 		tt_add(&t, "%s", b);
 		if (plan->writes) {
 			units_fmt_size(d.write_bytes, b, sizeof(b));
@@ -196,6 +197,11 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	if (plan->writes) {
 		units_fmt_size_about(all.write_bytes, b, sizeof(b));
 		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
+	}
+	if (all.trims) {
+		units_fmt_size_about(all.trim_bytes, b, sizeof(b));
+		fprintf(out, ", %llu trims of %llu bytes (%s)", (unsigned long long)all.trims,
+			(unsigned long long)all.trim_bytes, b);
 	}
 	fprintf(out, " over all measured repeats");
 	if (plan_has_auto(plan))
@@ -217,7 +223,7 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 	static const char *const bound_names[] = { [BOUND_PASS] = "pass", [BOUND_RATE] = "rate",
 						   [BOUND_RUNTIME] = "runtime" };
 	static const char *const counts[] = { "reads", "writes", "bytes", "read_bytes",
-					      "write_bytes" };
+					      "write_bytes", "trims", "trim_bytes" };
 	struct plan_dirs all = { 0 }, d;
 	uint64_t all_bytes = 0;
 
@@ -230,18 +236,21 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 		plan_run_dirs(run, &d);
 		if (d.bound != BOUND_RUNTIME) {
 			plan_dirs_add(&all, &d, plan_repeats(run));
-			all_bytes += (d.read_bytes + d.write_bytes) * plan_repeats(run);
+			all_bytes += (d.read_bytes + d.write_bytes + d.trim_bytes) * plan_repeats(run);
 		}
 		o = json_pack("{s:o, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:I}", "job",
 			      json_text(run->job->name), "index", (json_int_t)run->index, "params",
 			      options_params_json(run->v), "reads", (json_int_t)d.reads, "writes",
-			      (json_int_t)d.writes, "bytes", (json_int_t)d.read_bytes + (json_int_t)d.write_bytes,
+			      (json_int_t)d.writes, "bytes",
+			      (json_int_t)d.read_bytes + (json_int_t)d.write_bytes + (json_int_t)d.trim_bytes,
 			      "read_bytes", (json_int_t)d.read_bytes, "write_bytes",
 			      (json_int_t)d.write_bytes, "repeat", (json_int_t)plan_repeats(run));
-		if (!o || json_object_set_new(o, "bound", json_string(bound_names[d.bound])) < 0)
+		if (!o || json_object_set_new(o, "bound", json_string(bound_names[d.bound])) < 0 ||
+		    json_object_set_new(o, "trims", json_integer((json_int_t)d.trims)) < 0 ||
+		    json_object_set_new(o, "trim_bytes", json_integer((json_int_t)d.trim_bytes)) < 0)
 			return -1;
 		/* time_based without a rate: how many is not known before it runs */
-		for (size_t k = 0; d.bound == BOUND_RUNTIME && k < 5; k++)
+		for (size_t k = 0; d.bound == BOUND_RUNTIME && k < 7; k++)
 			json_object_set_new(o, counts[k], json_null());
 		fputs(r ? ",\n    " : "\n    ", out);
 		rc = json_dumpf(o, out, 0); /* one line, ", " and ": " between */
@@ -250,10 +259,12 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 			return -1;
 	}
 	fprintf(out, "%s],\n  \"total\": {\"runs\": %zu, \"reads\": %llu, \"writes\": %llu, "
-		     "\"bytes\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu}\n}\n",
+		     "\"bytes\": %llu, \"read_bytes\": %llu, \"write_bytes\": %llu, \"trims\": %llu, "
+		     "\"trim_bytes\": %llu}\n}\n",
 		plan->n ? "\n  " : "", plan->n, (unsigned long long)all.reads,
 		(unsigned long long)all.writes, (unsigned long long)all_bytes,
-		(unsigned long long)all.read_bytes, (unsigned long long)all.write_bytes);
+		(unsigned long long)all.read_bytes, (unsigned long long)all.write_bytes,
+		(unsigned long long)all.trims, (unsigned long long)all.trim_bytes);
 	return 0;
 }
 

@@ -176,8 +176,8 @@ const struct cli_command cli_commands[] = {
 	  .text = "Reads fio job files, or the fio command line after '--', as fio 3.x reads\n"
 		  "them and writes the iosweep job file that measures the same.  Options not\n"
 		  "translated as written are listed in its comments and in one warning; one\n"
-		  "that changes what is measured and cannot be translated (trims, a verify\n"
-		  "pattern, an offset, ...) is refused with FILE:LINE and exit status 2;\n"
+		  "that changes what is measured and cannot be translated (a verify job's\n"
+		  "trims, a verify pattern, an offset, ...) is refused with FILE:LINE and exit status 2;\n"
 		  "every refusal of every job and file is said at once, one line each, and\n"
 		  "nothing is written.  -o PATH is replaced atomically, as run -o does.\n"
 		  "A write job never gets allow_write: the warning says when to add it.",

@@ -276,7 +276,9 @@ static int finish_rate(struct import *im, const struct fio_state *st, struct imp
 {
 	const struct fio_setting *at = st->rate_at ? st->rate_at : st->rate_iops_at;
 	uint64_t bps[2], total = 0;
-	bool iops_only = true, both = false, used[2] = { st->op != OP_WRITE, st->op != OP_READ };
+	/* trims are on the write side here (fio's third rate, of trims, is not read) */
+	bool reads = st->op == OP_READ || st->op == OP_READWRITE;
+	bool iops_only = true, both = false, used[2] = { reads, st->op != OP_READ };
 	unsigned mix = st->op == OP_READWRITE ? (unsigned)st->rwmixread :
 		       st->op == OP_READ ? 100 : 0;
 
@@ -557,7 +559,7 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 		return finish_verify(im, st, ij, err);
 	if (finish_target(im, st, path, job_at, err) < 0)
 		return -1;
-	rc |= set_val(ij, OPT_OP, "%s", st->op == OP_WRITE ? "write" : "readwrite");
+	rc |= set_val(ij, OPT_OP, "%s", fio_op_word(st->op));
 	if (st->op == OP_READWRITE)
 		rc |= set_val(ij, OPT_RWMIXREAD, "%llu", (unsigned long long)st->rwmixread);
 	if (st->op == OP_READWRITE && !st->random)
@@ -654,7 +656,7 @@ static void mix_part(const struct fio_state *st, int e, bool range, char *buf, s
  * parts of the directions it does), into st->mix[0] for finish_extent. */
 static int finish_bs(struct fio_state *st, char *err)
 {
-	int d = st->op == OP_WRITE;
+	int d = st->op != OP_READ && st->op != OP_READWRITE; /* trims: the write side's */
 	bool mixed = false, range = false, split = false;
 	char a[512], b[512];
 

@@ -300,7 +300,9 @@ static int h_blockalign(struct fio_state *st, const struct fio_setting *s, char 
 	return 0;
 }
 
-/* rw=read, write, rw (or readwrite) and their rand* forms; ":N" skips N
+/* rw=read, write, rw (or readwrite), trim, trimwrite and their rand* forms
+ * (trim: op = trim; trimwrite: op = trimwrite, each block trimmed, then
+ * written, as fio does); ":N" skips N
  * bytes after every sequential I/O (checked against fio 3.33: "rw=rw"
  * keeps one offset per direction, both from the start of the file;
  * "randrw" one random map for both). */
@@ -318,9 +320,6 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	snprintf(word, sizeof(word), "%.*s",
 		 (int)(colon ? (size_t)(colon - s->value) : strlen(s->value)), s->value);
 	rw = fio_rw_find(word);
-	if (!rw && strstr(word, "trim"))
-		return setting_bad(s, err, "iosweep does not trim: it translates read, write, rw and their "
-				   "rand forms");
 	if (!rw)
 		return setting_bad(s, err, "fio knows no such rw (read, randread, write, randwrite, rw, "
 				   "randrw, ...)");

@@ -16,6 +16,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -50,7 +52,7 @@ struct loop {
 static void worker_hists(struct io_worker *w, struct hist **h[IO_HISTS])
 {
 	struct hist **all[] = { &w->hist, &w->dir_hist[IO_READ], &w->dir_hist[IO_WRITE],
-				&w->flush_hist, &w->resp_hist };
+				&w->flush_hist, &w->resp_hist, &w->trim_hist };
 
 	_Static_assert(sizeof(all) / sizeof(all[0]) == IO_HISTS, "IO_HISTS is the list's length");
 	memcpy(h, all, sizeof(all));
@@ -218,6 +220,22 @@ int ioloop_advise(struct io_worker *w, char *err)
 	return 0;
 }
 
+/* Discards [off, off + len) of a block device: its blocks read zeros or
+ * what the device returns for discarded blocks.  0 or -1 with errno. */
+int io_trim_device(int fd, uint64_t off, uint64_t len)
+{
+	uint64_t range[2] = { off, len };
+
+	return ioctl(fd, BLKDISCARD, range);
+}
+
+/* Punches [off, off + len) out of a file, its size kept: the range reads
+ * zeros and holds no blocks.  0 or -1 with errno. */
+int io_trim_file(int fd, uint64_t off, uint64_t len)
+{
+	return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+}
+
 /* ---- the hooks: every unit begins and ends here ---- */
 
 static inline void io_begin(struct io_worker *w, struct io_unit *u, uint64_t t)
@@ -321,6 +339,7 @@ static void hists_collect(struct io_worker *w)
 				hist_merge(w->resp_hist, w->series->slot[k].resp[d]);
 	hist_merge(w->hist, w->dir_hist[IO_READ]);
 	hist_merge(w->hist, w->dir_hist[IO_WRITE]);
+	hist_merge(w->hist, w->trim_hist);
 }
 
 /* ---- the loop ---- */
@@ -547,6 +566,7 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 	if (__builtin_expect(w->in.set.n != 0, 0))
 		set_unit(&w->in.set, u);
 	u->flush = false;
+	u->trim = w->in.trim != NULL;
 	u->t_due = L->next_due;
 	L->nbegun++;
 	if (think && ++L->since_think >= w->in.think_blocks) {
@@ -600,6 +620,47 @@ __attribute__((noinline)) static void flush_done(struct io_worker *w, struct loo
 	}
 	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
 		stop_now(w, L);
+}
+
+/* op=trim, trimwrite: trims unit u's block (a synchronous call in every
+ * engine, see ioloop.h), timed issue -> return into the trim histogram.
+ * true when u goes on to be written (trimwrite: its write is issued now),
+ * false when it is done (trim), failed or the worker stops. */
+__attribute__((noinline)) static bool trim_unit(struct io_worker *w, struct loop *L,
+					       struct io_unit *u, const bool one)
+{
+	uint64_t t;
+	int rc;
+
+	u->trim = false;
+	do
+		rc = w->in.trim(w->eng.fd, u->off, u->len);
+	while (rc < 0 && errno == EINTR && !*w->in.stop);
+	t = L->recent_ns = now_ns();
+	if (rc < 0) {
+		unit_free(w, L, u, one);
+		if (errno == EINTR)
+			stop_now(w, L); /* interrupted by the signal that stops us */
+		else
+			loop_fail(w, L, errno, u->off,
+				  w->in.trim == io_trim_device ? "discard (BLKDISCARD)"
+							       : "trim (fallocate PUNCH_HOLE)");
+		return false;
+	}
+	if (t >= w->measure_ns) {
+		hist_record(w->trim_hist, t - u->t_issue);
+		w->res.trims++;
+		w->res.trim_bytes += u->len;
+		__atomic_store_n(&w->snap->bytes, w->snap->bytes + u->len, __ATOMIC_RELAXED);
+	}
+	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
+		stop_now(w, L);
+	if (!w->in.gen || L->stopping) {
+		unit_free(w, L, u, one);
+		return false;
+	}
+	u->t_issue = t; /* the write's own latency starts now */
+	return true;
 }
 
 /* What a result means: a unit done (counted and consumed), a remainder to
@@ -742,6 +803,8 @@ __attribute__((always_inline)) static inline void issue(struct io_worker *w, str
 			w->res.t_first_ns = t;
 		if (!u->done)
 			io_begin(w, u, t);
+		if (__builtin_expect(u->trim, 0) && !trim_unit(w, L, u, one))
+			continue;
 		u->res = 0;
 		u->what = NULL;
 		switch (ops->queue(&w->eng, u)) {
@@ -800,6 +863,7 @@ int ioloop_run(struct io_worker *w)
 	hist_reset(w->dir_hist[IO_WRITE]);
 	hist_reset(w->flush_hist);
 	hist_reset(w->resp_hist);
+	hist_reset(w->trim_hist);
 	if (w->late_hist)
 		hist_reset(w->late_hist);
 	__atomic_store_n(&w->snap->bytes, 0, __ATOMIC_RELAXED);

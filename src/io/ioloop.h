@@ -49,7 +49,21 @@
 #include "lib/hist.h"
 
 /* The values of the job options `op` and `sync`, in their order (job/options.c). */
-enum op_kind { OP_READ, OP_WRITE, OP_READWRITE };
+enum op_kind { OP_READ, OP_WRITE, OP_READWRITE, OP_TRIM, OP_TRIMWRITE };
+
+/*
+ * Discard (op=trim, and op=trimwrite: each block trimmed, then written, as
+ * fio's rw=trimwrite).  A trim is a synchronous call in every engine: no
+ * engine here has a discard unit (libaio has none; io_uring's only came
+ * with kernel 6.12's block-device commands, which liburing here does not
+ * have), so the core makes the call itself, timed issue -> return like any
+ * unit: BLKDISCARD on a block device, fallocate(PUNCH_HOLE | KEEP_SIZE) on
+ * a file (io_trim_device, io_trim_file).  A trim is neither read nor
+ * written: it has its own count, bytes and latency, as the flushes do.
+ */
+typedef int (*io_trim_fn)(int fd, uint64_t off, uint64_t len);
+int io_trim_device(int fd, uint64_t off, uint64_t len);
+int io_trim_file(int fd, uint64_t off, uint64_t len);
 enum sync_kind { SYNC_NONE, SYNC_END, SYNC_FSYNC, SYNC_FDATASYNC, SYNC_DSYNC, SYNC_OSYNC };
 /* The values of `sync_mode`: how a flush every sync_every writes is issued. */
 enum sync_mode { SYNC_MODE_DRAIN, SYNC_MODE_INFLIGHT };
@@ -93,6 +107,7 @@ struct io_inputs {
 	 * thinktime_blocks): inside the time to end, outside every latency.
 	 * think_ns 0: none (a copy of the loop without it) */
 	uint64_t think_ns, think_spin_ns, think_blocks;
+	io_trim_fn trim;             /* op=trim, trimwrite: how a block is trimmed; else NULL */
 };
 
 /* What a worker measured in one repeat. */
@@ -103,6 +118,7 @@ struct io_results {
 	uint64_t sum;                          /* the consume result */
 	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
 	uint64_t thinks;                       /* thinktime: think periods taken */
+	uint64_t trims, trim_bytes;            /* trims completed, and their bytes */
 	bool truncated;                        /* stopped by runtime or a signal */
 	uint64_t behind_ns;                    /* rate limit: the last unit issued this
 						* long after it was due */
@@ -135,6 +151,7 @@ struct io_worker {
 	struct hist *dir_hist[IO_DIRS]; /* the same, per direction (recorded here without a
 					 * series, else added up from its intervals) */
 	struct hist *flush_hist;     /* latencies of the flushes */
+	struct hist *trim_hist;      /* latencies of the trims */
 	struct hist *resp_hist;      /* response times of this repeat (rate limit) */
 	struct series *series;       /* per interval (interval_ns), or NULL */
 	struct hist *late_hist;      /* read_iolog: issue lateness (issue - due) of this repeat;
@@ -165,8 +182,8 @@ int ioloop_init(struct io_worker *w, const struct engine_ops *ops, const struct 
 void ioloop_free(struct io_worker *w);
 
 /* A worker's histograms: latency, per direction (2), flushes, response
- * times.  The runner's totals are one of each. */
-#define IO_HISTS 5
+ * times, trims.  The runner's totals are one of each. */
+#define IO_HISTS 6
 
 /* The memory a run holds while it runs, in bytes, by what holds it. */
 enum io_mem_part {
@@ -254,15 +271,21 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* Completed units and bytes in both directions. */
+/* The pattern's blocks done and their bytes: the units completed in both
+ * directions, or the trims where there are more of them (op=trim; a
+ * trimwrite block is trimmed, then written: one block). */
 static inline uint64_t io_results_ops(const struct io_results *r)
 {
-	return r->ops[IO_READ] + r->ops[IO_WRITE];
+	uint64_t rw = r->ops[IO_READ] + r->ops[IO_WRITE];
+
+	return r->trims > rw ? r->trims : rw;
 }
 
 static inline uint64_t io_results_bytes(const struct io_results *r)
 {
-	return r->bytes[IO_READ] + r->bytes[IO_WRITE];
+	uint64_t rw = r->bytes[IO_READ] + r->bytes[IO_WRITE];
+
+	return r->trim_bytes > rw ? r->trim_bytes : rw;
 }
 
 #endif

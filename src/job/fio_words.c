@@ -444,7 +444,19 @@ static const struct fio_rw rws[] = {
 	{ "write", OP_WRITE, false }, { "randwrite", OP_WRITE, true },
 	{ "rw", OP_READWRITE, false }, { "readwrite", OP_READWRITE, false },
 	{ "randrw", OP_READWRITE, true },
+	{ "trim", OP_TRIM, false }, { "randtrim", OP_TRIM, true },
+	{ "trimwrite", OP_TRIMWRITE, false }, { "randtrimwrite", OP_TRIMWRITE, true },
 };
+
+/* The value of iosweep's `op` for an op_kind (the option's values, in its order). */
+static const char *const op_words[] = { [OP_READ] = "read", [OP_WRITE] = "write",
+					[OP_READWRITE] = "readwrite", [OP_TRIM] = "trim",
+					[OP_TRIMWRITE] = "trimwrite" };
+
+const char *fio_op_word(enum op_kind op)
+{
+	return op_words[op];
+}
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -584,7 +596,7 @@ const char *fio_hint_value(const char *option, const char *value)
 			 rw->random ? "random" : "sequential");
 	else
 		snprintf(hint, sizeof(hint), "fio's rw=%s is 'op = %s' with 'pattern = %s' here",
-			 rw->fio, rw->op == OP_WRITE ? "write" : "readwrite",
+			 rw->fio, op_words[rw->op],
 			 rw->random ? "random" : "sequential");
 	return hint;
 }

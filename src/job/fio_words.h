@@ -87,6 +87,8 @@ struct fio_rw {
 };
 /* The row of fio's rw=WORD, or NULL. */
 const struct fio_rw *fio_rw_find(const char *word);
+/* iosweep's `op` value for op ("read", ..., "trimwrite"). */
+const char *fio_op_word(enum op_kind op);
 
 /* What to write instead of fio's option `name`, or NULL when it is not one. */
 const char *fio_hint_option(const char *name);

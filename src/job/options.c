@@ -32,7 +32,8 @@ static const char *const flag_values[] = { [FLAG_OFF] = "0", [FLAG_ON] = "1", NU
 static const char *const hint_values[] = { "none", "sequential", "random", "willneed",
 					    "noreuse", NULL };
 static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
-static const char *const op_values[] = { "read", "write", "readwrite", NULL };
+static const char *const op_values[] = { "read", "write", "readwrite", "trim", "trimwrite",
+					  NULL };
 static const char *const sync_values[] = { "none", "end", "fsync", "fdatasync", "dsync",
 					    "osync", NULL };
 static const char *const sync_mode_values[] = { [SYNC_MODE_DRAIN] = "drain",
@@ -122,7 +123,9 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_CONSUME] = { "consume", T_ENUM, true, false, "checksum", 0, 0, consume_values,
 			  "what is done with the bytes read" },
 	[OPT_OP] = { "op", T_ENUM, true, false, "read", 0, 0, op_values,
-		     "read, write, or both (readwrite: rwmixread percent of the blocks are read)" },
+		     "read, write, or both (readwrite: rwmixread percent of the blocks are read); "
+		     "trim discards each block (a device: BLKDISCARD; a file: a hole punched), "
+		     "trimwrite trims each block, then writes it" },
 	[OPT_RWMIXREAD] = { "rwmixread", T_UINT, true, false, "50", 0, 100, NULL,
 			    "op=readwrite: percent of blocks read, the others written (per offset, "
 			    "from seed)" },

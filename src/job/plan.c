@@ -1211,6 +1211,11 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 	if (v[OPT_RAMP].u && !v[OPT_TIME_BASED].u)
 		return FAIL_AT(OPT_RAMP, "%s: ramp is for time_based runs; use warmup to discard "
 					 "whole repeats (job '%s')", where, job->name);
+	if (v[OPT_OP].u == OP_TRIM && v[OPT_VERIFY].u == VERIFY_AFTER)
+		return FAIL_AT(OPT_VERIFY, "%s: op = trim writes no data for verify=after to check "
+					   "(what a trimmed block reads is the device's choice): "
+					   "leave out verify, or use op = trimwrite (job '%s')",
+			       where, job->name);
 	if (v[OPT_TIME_BASED].u && v[OPT_OP].u != OP_READ && v[OPT_VERIFY].u == VERIFY_AFTER)
 		return FAIL_AT(OPT_TIME_BASED, "%s: a time_based repeat may stop before it has "
 					       "written every block, which verify=after checks: not "
@@ -2068,8 +2073,14 @@ static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 		d->read_bytes = r->bytes - r->write_bytes;
 		return;
 	}
+	if (v[OPT_OP].u == OP_TRIM || v[OPT_OP].u == OP_TRIMWRITE) {
+		d->trims = r->reads;
+		d->trim_bytes = r->bytes;
+	}
+	if (v[OPT_OP].u == OP_TRIM)
+		return;
 	if (v[OPT_OP].u != OP_READWRITE) {
-		bool writes = v[OPT_OP].u == OP_WRITE;
+		bool writes = v[OPT_OP].u != OP_READ;
 
 		*(writes ? &d->writes : &d->reads) = r->reads;
 		*(writes ? &d->write_bytes : &d->read_bytes) = r->bytes;
@@ -2094,6 +2105,8 @@ void plan_dirs_add(struct plan_dirs *total, const struct plan_dirs *d, uint64_t 
 	total->writes += d->writes * n;
 	total->read_bytes += d->read_bytes * n;
 	total->write_bytes += d->write_bytes * n;
+	total->trims += d->trims * n;
+	total->trim_bytes += d->trim_bytes * n;
 }
 
 void plan_free(struct plan *plan)

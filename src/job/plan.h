@@ -142,6 +142,7 @@ enum plan_bound plan_run_bound(const struct run *r, uint64_t *units, double *sec
  * pass's, and bound says they are not a bound. */
 struct plan_dirs {
 	uint64_t reads, writes, read_bytes, write_bytes;
+	uint64_t trims, trim_bytes; /* op=trim, trimwrite (each block trimmed, then written) */
 	enum plan_bound bound;
 };
 

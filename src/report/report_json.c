@@ -62,6 +62,18 @@ static json_t *planned_json(const struct run *run, bool bytes)
 				  : (json_int_t)d.reads + (json_int_t)d.writes);
 }
 
+/* An interval's device figures: {"ios", "bytes", "await_ns", "busy_s",
+ * "queue_depth"}, or null when it has none. */
+static json_t *point_device(const struct series_point *p)
+{
+	if (isnan(p->dev_ios))
+		return json_null();
+	return json_pack("{s:I, s:I, s:o, s:f, s:f}", "ios", (json_int_t)p->dev_ios, "bytes",
+			 (json_int_t)p->dev_bytes, "await_ns",
+			 isnan(p->dev_await_ns) ? json_null() : json_real(p->dev_await_ns), "busy_s",
+			 p->dev_busy_s, "queue_depth", p->dev_queue_depth);
+}
+
 /* {"interval_s", "coarsened", "intervals": [one per interval and direction]} */
 static json_t *series_json(const struct repeat_result *rr)
 {
@@ -81,6 +93,7 @@ static json_t *series_json(const struct repeat_result *rr)
 		    set(pt, "resp_p99_ns", maybe_int(p->resp_p99_ns)) < 0 ||
 		    set(pt, "resp_max_ns", maybe_int(p->resp_max_ns)) < 0 ||
 		    set(pt, "late_ops", maybe_int(p->late_ops)) < 0 ||
+		    set(pt, "device", point_device(p)) < 0 ||
 		    json_array_append_new(list, pt) < 0) {
 			json_decref(list);
 			return NULL;

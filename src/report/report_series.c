@@ -16,7 +16,8 @@ static int series_begin(struct report_sink *s, const struct report *r, char *err
 	static const char *const cols[] = { "job", "run", "repeat", "interval_s", "coarsened",
 					     "start_s", "dir", "ops", "bytes", "lat_p50_ns",
 					     "lat_p99_ns", "lat_max_ns", "resident", "resp_p99_ns",
-					     "resp_max_ns", "late_ops" };
+					     "resp_max_ns", "late_ops", "dev_ios", "dev_bytes",
+					     "dev_await_ns", "dev_busy_s", "dev_queue_depth" };
 	size_t n = sizeof(cols) / sizeof(cols[0]);
 
 	(void)r;
@@ -37,7 +38,7 @@ static int series_add(struct report_sink *s, const struct report *r, size_t idx,
 
 		for (size_t i = 0; i < rr->nseries; i++) {
 			const struct series_point *p = &rr->series[i];
-			char resident[32] = "", resp[96] = ",,";
+			char resident[32] = "", resp[96] = ",,", dev[160] = ",,,,";
 
 			if (p->resident >= 0)
 				snprintf(resident, sizeof(resident), "%.6g", p->resident);
@@ -53,8 +54,17 @@ static int series_add(struct report_sink *s, const struct report *r, size_t idx,
 				 (unsigned long long)p->lat_p50_ns, (unsigned long long)p->lat_p99_ns,
 				 (unsigned long long)p->lat_max_ns);
 			fprintf(s->f, "%s,", buf);
+			/* the device's figures; empty cells without them */
+			if (!isnan(p->dev_ios)) {
+				char aw[32] = "";
+
+				if (!isnan(p->dev_await_ns))
+					snprintf(aw, sizeof(aw), "%.0f", p->dev_await_ns);
+				snprintf(dev, sizeof(dev), "%.0f,%.0f,%s,%.9g,%.9g", p->dev_ios,
+					 p->dev_bytes, aw, p->dev_busy_s, p->dev_queue_depth);
+			}
 			report_csv_field(s->f, resident, false);
-			fprintf(s->f, "%s\r\n", resp);
+			fprintf(s->f, "%s,%s\r\n", resp, dev);
 		}
 	}
 	return report_csv_flush(s, err);

@@ -12,9 +12,9 @@
 
 #include "io/engines/engine.h"
 
-/* Latency of one kind of operation (a direction, the flushes). */
+/* Latency of one kind of operation (a direction, the flushes, the trims). */
 struct op_figures {
-	double throughput_Bps, iops; /* directions only */
+	double throughput_Bps, iops; /* directions and trims only */
 	double lat_mean_ns;
 	uint64_t lat_p50_ns, lat_p99_ns, lat_max_ns;
 };
@@ -29,6 +29,11 @@ struct series_point {
 	/* rate limit only (NAN without): this interval's response-time p99 and max,
 	 * and its units issued more than 1 ms after they were due */
 	double resp_p99_ns, resp_max_ns, late_ops;
+	/* what the block device under the file did in the interval, read at its
+	 * boundaries (NAN: no figure, as for a repeat's): this direction's
+	 * requests completed, bytes and mean time per request (await); the
+	 * device's busy time and mean queue depth, both directions */
+	double dev_ios, dev_bytes, dev_await_ns, dev_busy_s, dev_queue_depth;
 };
 
 /* The headline figures of a steady window, from its intervals' counts and
@@ -71,6 +76,8 @@ struct repeat_result {
 	struct op_figures dir[IO_DIRS]; /* per direction */
 	uint64_t flushes;            /* fsync/fdatasync/msync calls in the timed loop */
 	struct op_figures flush;     /* their latencies */
+	uint64_t trims, trim_bytes;  /* op=trim, trimwrite: discards done, and their bytes */
+	struct op_figures trim;      /* their latencies, throughput and IOPS */
 	double dirty_end_bytes;      /* written but only in memory when the repeat ended
 				      * (dirty or under writeback); NAN: unknown or no writes */
 	bool dirty_system_wide;      /* that figure is the whole system's (no cachestat) */
@@ -102,7 +109,8 @@ struct repeat_result {
 	double dev_read_excess_bytes, dev_write_excess_bytes;
 	bool cache_as_asked;   /* residency before matched the policy */
 	uint64_t sum;          /* checksum or integer sum (consume) */
-	bool interrupted;      /* cut short by a signal */
+	bool interrupted;      /* cut short by a signal, or by a failed I/O (kept_failed) */
+	bool kept_failed;      /* an I/O failed in it: the units done before are kept */
 	bool runtime_limited;  /* cut short by `runtime` */
 	bool cliff_stopped;    /* ended at its first cliff (stop_at_cliff) */
 	/* a job of a group (plan.h): cut by the group's end rule (another job

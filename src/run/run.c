@@ -253,8 +253,12 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	if (r->rated)
 		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
 	r->w[t].in.stop = r->stop;
-	r->w[t].in.gen = r->writes ? &r->gen : NULL;
+	/* op=trim writes no data: only trimwrite's blocks are written after their trim */
+	r->w[t].in.gen = r->writes && v[OPT_OP].u != OP_TRIM ? &r->gen : NULL;
 	r->w[t].in.op = (enum op_kind)v[OPT_OP].u;
+	r->w[t].in.trim = v[OPT_OP].u != OP_TRIM && v[OPT_OP].u != OP_TRIMWRITE ? NULL
+			  : r->run->blockdev ? io_trim_device
+					     : io_trim_file;
 	r->w[t].in.rwmixread = (unsigned)v[OPT_RWMIXREAD].u;
 	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
 	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
@@ -320,7 +324,7 @@ static void set_close(struct runner *r)
 static void total_hists(struct runner *r, struct hist **h[IO_HISTS])
 {
 	struct hist **all[] = { &r->total, &r->dir_total[IO_READ], &r->dir_total[IO_WRITE],
-				&r->flush_total, &r->resp_total };
+				&r->flush_total, &r->resp_total, &r->trim_total };
 
 	_Static_assert(sizeof(all) / sizeof(all[0]) == IO_HISTS, "IO_HISTS is the list's length");
 	memcpy(h, all, sizeof(all));
@@ -411,6 +415,16 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	const union optval *v = run->v;
 	struct hist **h[IO_HISTS];
 	bool hists = true;
+	pthread_condattr_t ca;
+
+	/* the device sampler's sleep, on the loop's clock */
+	if (pthread_condattr_init(&ca) != 0 ||
+	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
+	    pthread_cond_init(&r->dev_iv_wake, &ca) != 0 ||
+	    pthread_mutex_init(&r->dev_iv_lock, NULL) != 0)
+		return err_set(err, "cannot set up the device sampler");
+	pthread_condattr_destroy(&ca);
+	r->dev_iv_inited = true;
 
 	memset(r, 0, sizeof(*r));
 	r->run = run;
@@ -510,6 +524,12 @@ static void runner_free(struct runner *r)
 	struct hist **h[IO_HISTS];
 	pthread_t tid[r->ready + 1];
 	unsigned started = 1;
+
+	if (r->dev_iv_inited) {
+		pthread_cond_destroy(&r->dev_iv_wake);
+		pthread_mutex_destroy(&r->dev_iv_lock);
+		r->dev_iv_inited = false;
+	}
 
 	for (; started < r->ready; started++)
 		if (pthread_create(&tid[started], NULL, worker_free, &r->w[started]) != 0)
@@ -965,6 +985,16 @@ static int join_cut_number(struct runner *r, char *err)
 	return 0;
 }
 
+/* Errors of a block device that failed or went away during a run: a disk
+ * unplugged or a loop device whose capacity dropped to 0 (a read: EIO, the
+ * block layer's "beyond end of device"; a write: ENOSPC, past the end of a
+ * device that had room when the run began, or a thin pool out of space), a
+ * driver gone (ENXIO, ENODEV). */
+static bool device_gone(int error)
+{
+	return error == EIO || error == ENXIO || error == ENODEV || error == ENOSPC;
+}
+
 /* The device's counters just before (k = 0) and just after (1) the timed
  * part (not timed); r->dev_ok says whether both were read. */
 static void device_sample(struct runner *r, int k)
@@ -1058,6 +1088,87 @@ static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 		       (unsigned long long)(ts->n[TRACE_READ] + ts->n[TRACE_WRITE]));
 }
 
+/*
+ * The device's counters at the series' boundaries: a thread of the
+ * runner's own, started after the sample before the timed part and stopped
+ * before the one after, that sleeps until each boundary of worker 0's
+ * series (its origin: the loop's start, published in snaps[0].t0_ns) and
+ * reads the stat files once (a pread each).  The workers never wait for
+ * it.  Woken early by dev_iv_wake when the loop is over.
+ */
+static bool dev_iv_sleep(struct runner *r, uint64_t until_ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(until_ns / 1000000000ULL),
+			       .tv_nsec = (long)(until_ns % 1000000000ULL) };
+	bool done;
+
+	pthread_mutex_lock(&r->dev_iv_lock);
+	while (!r->dev_iv_done && now_ns() < until_ns)
+		pthread_cond_timedwait(&r->dev_iv_wake, &r->dev_iv_lock, &ts);
+	done = r->dev_iv_done;
+	pthread_mutex_unlock(&r->dev_iv_lock);
+	return !done;
+}
+
+static void *dev_iv_sampler(void *arg)
+{
+	struct runner *r = arg;
+	uint64_t t0;
+
+	/* the loop's start: worker 0 publishes it as it begins */
+	while (!(t0 = __atomic_load_n(&r->snaps[0].t0_ns, __ATOMIC_ACQUIRE)))
+		if (!dev_iv_sleep(r, now_ns() + 1000000ULL))
+			return NULL;
+	r->dev_iv_t[0] = t0; /* dev_iv[0] is the sample just before it */
+	while (dev_iv_sleep(r, t0 + r->ndev_iv * r->dev_iv_ns)) {
+		if (r->ndev_iv == DEV_IV_MAX) {
+			/* as the series coarsens: every other boundary, the interval doubled */
+			for (unsigned k = 0; 2 * k < DEV_IV_MAX; k++) {
+				r->dev_iv[k] = r->dev_iv[2 * k];
+				r->dev_iv_t[k] = r->dev_iv_t[2 * k];
+			}
+			r->ndev_iv = (DEV_IV_MAX + 1) / 2;
+			r->dev_iv_ns *= 2;
+			continue;
+		}
+		r->dev_iv_t[r->ndev_iv] = now_ns();
+		r->dev_iv_ok &= devstat_sample(&r->dev, &r->dev_iv[r->ndev_iv]) == 0;
+		r->ndev_iv++;
+	}
+	return NULL;
+}
+
+/* Starts the sampler for a repeat with a series and a device: 0, or -1 when
+ * there is none to start (no series, no device, or no thread). */
+static int dev_iv_start(struct runner *r, pthread_t *tid)
+{
+	r->ndev_iv = 0;
+	r->dev_iv_ok = false;
+	if (!r->series || !r->dev_ok)
+		return -1;
+	r->dev_iv[0] = r->dev_at[0];
+	r->dev_iv_t[0] = 0;
+	r->ndev_iv = 1;
+	r->dev_iv_ns = r->w[0].in.interval_ns;
+	r->dev_iv_ok = true;
+	r->dev_iv_done = false;
+	__atomic_store_n(&r->snaps[0].t0_ns, 0, __ATOMIC_RELEASE);
+	if (pthread_create(tid, NULL, dev_iv_sampler, r) != 0) {
+		r->dev_iv_ok = false;
+		return -1;
+	}
+	return 0;
+}
+
+static void dev_iv_stop(struct runner *r, pthread_t tid)
+{
+	pthread_mutex_lock(&r->dev_iv_lock);
+	r->dev_iv_done = true;
+	pthread_cond_signal(&r->dev_iv_wake);
+	pthread_mutex_unlock(&r->dev_iv_lock);
+	pthread_join(tid, NULL);
+}
+
 /* Before the start line (not timed): the cache state, the hints, and the
  * residency the reads will meet.  0 or -1 with err. */
 static int repeat_before(struct runner *r, struct repeat_result *rr, char *err)
@@ -1103,18 +1214,36 @@ static int repeat_after(struct runner *r, struct repeat_result *rr, int mrc, uin
 	const union optval *v = r->run->v;
 	const char *path = v[OPT_FILENAME].s;
 	int rc = mrc;
+	bool failed_io = false;
 
 	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
 		const struct io_results *w = &r->w[t].res;
 
 		if (w->error_what) {
-			err_set(err, "%s: %s at offset %llu%s%s", path, w->error_what,
+			err_set(err, "%s: %s at offset %llu%s%s%s", path, w->error_what,
 				(unsigned long long)w->error_off, w->error ? ": " : "",
-				w->error ? strerror(w->error) : "");
+				w->error ? strerror(w->error) : "",
+				r->run->blockdev && device_gone(w->error)
+					? " (the device failed or went away during the run: "
+					  "what was measured before is kept, marked interrupted)"
+					: "");
+			failed_io = true;
 			break;
 		}
 		if (t + 1 == r->nw)
 			err_set(err, "%s: could not start %u threads", path, r->nline);
+	}
+	/* an I/O that failed (a device gone, a bad sector): the repeat's units done
+	 * before it are tallied and kept, marked interrupted (so out of every
+	 * summary), and the run fails.  One host only: the tally is collective */
+	if (failed_io && dist_size() == 1) {
+		char why[ERR_MAX];
+
+		memcpy(why, err, sizeof(why));
+		rr->resident_after = -1;
+		if (tally_repeat(r, rr, t0, wall0, ru0, ru1) == 0)
+			rr->interrupted = rr->kept_failed = true;
+		memcpy(err, why, sizeof(why));
 	}
 	if (rc == 0 && files_check(r, err) < 0)
 		rc = -1;
@@ -1174,8 +1303,8 @@ static int one_repeat(struct runner *rs, size_t n, struct repeat_result *const *
 	struct rusage ru0, ru1;
 	struct timespec wall;
 	uint64_t t0, wall0;
-	pthread_t watcher;
-	bool watching = false;
+	pthread_t watcher, sampler[n];
+	bool watching = false, sampling[n];
 	int rc = 0, agreed;
 
 	*bad = 0;
@@ -1198,8 +1327,10 @@ static int one_repeat(struct runner *rs, size_t n, struct repeat_result *const *
 		status->nsnaps = rs[0].nw;
 	}
 	set_status(status, PHASE_MEASURE, 0, rs[0].run->bytes);
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		device_sample(&rs[k], 0);
+		sampling[k] = dev_iv_start(&rs[k], &sampler[k]) == 0;
+	}
 	t0 = now_ns();
 	clock_gettime(CLOCK_REALTIME, &wall);
 	wall0 = (uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec;
@@ -1220,6 +1351,8 @@ static int one_repeat(struct runner *rs, size_t n, struct repeat_result *const *
 	}
 	getrusage(RUSAGE_SELF, &ru1);
 	for (size_t k = 0; k < n; k++) {
+		if (sampling[k])
+			dev_iv_stop(&rs[k], sampler[k]);
 		device_sample(&rs[k], 1);
 		for (unsigned t = 0; t < rs[k].nw; t++)
 			ioloop_finish(&rs[k].w[t]);
@@ -1426,6 +1559,8 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 			memcpy(res[bad].error, errs[bad], ERR_MAX);
 		if (rc < 0 && rr[bad]->replay_cut && i >= warmup)
 			res[bad].nrep++; /* kept, marked */
+		if (rc < 0 && rr[bad]->kept_failed && i >= warmup)
+			res[bad].nrep++; /* what it measured before an I/O failed */
 		if (rc != 0)
 			break;
 		for (size_t k = 0; i >= warmup && k < n; k++)

@@ -30,7 +30,7 @@ static uint64_t tv_us(struct timeval tv)
  * as their clocks agree (NTP, PTP), as with IOR. */
 struct tally {
 	struct { /* summed */
-		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, user_us, sys_us, major, minor,
+		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, trims, trim_bytes, user_us, sys_us, major, minor,
 			vcsw, ivcsw, dirty, late;
 	} add;
 	/* earliest first issue, wall-clock ns; and the same of each worker's
@@ -53,6 +53,7 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 	hist_reset(r->dir_total[IO_READ]);
 	hist_reset(r->dir_total[IO_WRITE]);
 	hist_reset(r->flush_total);
+	hist_reset(r->trim_total);
 	hist_reset(r->resp_total);
 	for (unsigned t = 0; t < r->nw; t++) {
 		const struct io_results *res = &r->w[t].res;
@@ -90,6 +91,9 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 		hist_merge(r->dir_total[IO_WRITE], r->w[t].dir_hist[IO_WRITE]);
 		hist_merge(r->flush_total, r->w[t].flush_hist);
 		tl->add.flushes += res->flushes;
+		hist_merge(r->trim_total, r->w[t].trim_hist);
+		tl->add.trims += res->trims;
+		tl->add.trim_bytes += res->trim_bytes;
 		hist_merge(r->resp_total, r->w[t].resp_hist);
 		if (res->behind_ns > tl->max.behind)
 			tl->max.behind = res->behind_ns;
@@ -181,6 +185,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	gather_hist(r, r->dir_total[IO_READ]);
 	gather_hist(r, r->dir_total[IO_WRITE]);
 	gather_hist(r, r->flush_total);
+	gather_hist(r, r->trim_total);
 	if (r->rated)
 		gather_hist(r, r->resp_total);
 }
@@ -262,7 +267,11 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 		rr->ops[d] = tl->add.ops[d];
 		rr->dir_bytes[d] = tl->add.bytes[d];
 	}
-	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE];
+	rr->trims = tl->add.trims;
+	rr->trim_bytes = tl->add.trim_bytes;
+	/* a trim moves no data, but it is a unit of the run: op=trim's throughput
+	 * and IOPS are its trims' */
+	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE] + tl->add.trim_bytes;
 	rr->sum = tl->add.sum;
 	rr->interrupted = tl->max.interrupted;
 	rr->runtime_limited = tl->max.runtime_limited;
@@ -273,11 +282,12 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->start_skew_s = tl->max.first_last > tl->first_asked
 				   ? (double)(tl->max.first_last - tl->first_asked) / 1e9 : 0;
 	if (rr->time_to_end_s > 0) {
-		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
+		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE] + rr->trims;
 
 		rr->throughput_Bps = (double)rr->bytes / rr->time_to_end_s;
 		rr->iops = (double)ops / rr->time_to_end_s;
-		rr->coverage_Bps = covered_bytes(r, ops) / rr->time_to_end_s;
+		rr->coverage_Bps = covered_bytes(r, ops - (rr->ops[IO_WRITE] ? rr->trims : 0)) /
+				   rr->time_to_end_s;
 	}
 	rr->lat_min_ns = hist_min(h);
 	rr->lat_mean_ns = hist_mean(h);
@@ -305,6 +315,14 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
 	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
 	rr->flush.lat_max_ns = hist_max(r->flush_total);
+	rr->trim.lat_mean_ns = hist_mean(r->trim_total);
+	rr->trim.lat_p50_ns = hist_percentile(r->trim_total, 50);
+	rr->trim.lat_p99_ns = hist_percentile(r->trim_total, 99);
+	rr->trim.lat_max_ns = hist_max(r->trim_total);
+	if (rr->time_to_end_s > 0) {
+		rr->trim.throughput_Bps = (double)rr->trim_bytes / rr->time_to_end_s;
+		rr->trim.iops = (double)rr->trims / rr->time_to_end_s;
+	}
 	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
 	rr->behind_schedule_s = rr->behind_max_s = rr->late_ops = NAN;
 	rr->mean_depth = mean_depth(r, rr);
@@ -324,6 +342,49 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->minor_faults = tl->add.minor;
 	rr->ctx_voluntary = tl->add.vcsw;
 	rr->ctx_involuntary = tl->add.ivcsw;
+}
+
+/* a / b, or NAN for nothing moved the run's way */
+static double ratio_or_nan(double a, uint64_t b)
+{
+	return b ? a / (double)b : NAN;
+}
+
+/* Point p's device figures, of slot k of n of the merged series: from the
+ * sampler's samples at the slot's boundaries (the sample after the timed
+ * part ends the last slot); NAN where one is missing, unreadable, or the
+ * counters went backwards. */
+static void series_point_device(const struct runner *r, struct series_point *p, unsigned k,
+				unsigned n)
+{
+	uint64_t f = r->dev_iv_ns ? r->series->interval_ns / r->dev_iv_ns : 0;
+	const struct devstat_sample *a, *b;
+	uint64_t ta, tb;
+	struct devstat_delta d;
+
+	p->dev_ios = p->dev_bytes = p->dev_await_ns = p->dev_busy_s = p->dev_queue_depth = NAN;
+	/* the samples on the series' grid: the series may have coarsened more */
+	if (!r->dev_iv_ok || !r->dev_ok || f == 0 || f * r->dev_iv_ns != r->series->interval_ns ||
+	    k * f >= r->ndev_iv)
+		return;
+	a = &r->dev_iv[k * f];
+	ta = k ? r->dev_iv_t[k * f] : r->dev_ns[0];
+	if ((k + 1) * f < r->ndev_iv) {
+		b = &r->dev_iv[(k + 1) * f];
+		tb = r->dev_iv_t[(k + 1) * f];
+	} else if (k + 1 == n) {
+		b = &r->dev_at[1];
+		tb = r->dev_ns[1];
+	} else {
+		return;
+	}
+	if (devstat_diff(a, b, &d) < 0 || tb <= ta)
+		return;
+	p->dev_ios = (double)d.ios[p->dir];
+	p->dev_bytes = (double)d.bytes[p->dir];
+	p->dev_await_ns = ratio_or_nan((double)d.ticks_ms[p->dir] * 1e6, d.ios[p->dir]);
+	p->dev_busy_s = (double)d.busy_ms / 1e3;
+	p->dev_queue_depth = (double)d.queue_ms * 1e6 / (double)(tb - ta);
 }
 
 /* The series of the repeat, over its workers (not timed): for a repeat of
@@ -362,6 +423,7 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 			p->lat_p99_ns = hist_percentile(sl->h[d], 99);
 			p->lat_max_ns = hist_max(sl->h[d]);
 			p->resident = sl->resident;
+			series_point_device(r, p, k, n);
 			p->resp_p99_ns = p->resp_max_ns = p->late_ops = NAN;
 			if (sl->resp[d]) {
 				p->resp_p99_ns = (double)hist_percentile(sl->resp[d], 99);
@@ -371,12 +433,6 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 			rr->nseries++;
 		}
 	return 0;
-}
-
-/* a / b, or NAN for nothing moved the run's way */
-static double ratio_or_nan(double a, uint64_t b)
-{
-	return b ? a / (double)b : NAN;
 }
 
 /* The device's figures of a repeat from its samples before and after the

@@ -7,6 +7,7 @@
 #ifndef IOSWEEP_TALLY_H
 #define IOSWEEP_TALLY_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -22,6 +23,9 @@ struct run_status;
 #include "job/plan.h"
 #include "run/repeat.h"
 
+/* The device's samples a repeat's series keeps at most (run.c). */
+#define DEV_IV_MAX (2 * SERIES_SLOTS + 1)
+
 struct runner {
 	const struct run *run;
 	const struct engine_ops *engine;
@@ -30,6 +34,7 @@ struct runner {
 	unsigned nw, ready;    /* workers, and how many were initialised */
 	struct hist *total;    /* all workers' latencies of one repeat */
 	struct hist *dir_total[IO_DIRS], *flush_total; /* per direction; of the flushes */
+	struct hist *trim_total; /* of the trims (op=trim, trimwrite) */
 	struct data_gen gen;   /* what writes write, and what verify expects */
 	bool writes;           /* op=write or readwrite */
 	struct hist *resp_total; /* and their response times (rate limit) */
@@ -76,6 +81,20 @@ struct runner {
 	unsigned nset;
 	int *set_fds;
 	struct prepare_id *set_ids;
+	/* with a series: the device's counters at the series' boundaries, read by
+	 * a thread of the runner's own that sleeps between them (never the
+	 * workers, never in the per-I/O path); [0] is dev_at[0], [k] boundary k
+	 * of dev_iv_ns (doubled, every other sample dropped, when they are
+	 * DEV_IV_MAX) */
+	struct devstat_sample dev_iv[DEV_IV_MAX];
+	uint64_t dev_iv_t[DEV_IV_MAX]; /* when each was read */
+	unsigned ndev_iv;
+	uint64_t dev_iv_ns;
+	bool dev_iv_ok;        /* every sample was read */
+	bool dev_iv_done;      /* the loop is over: the sampler stops (under dev_iv_lock) */
+	pthread_mutex_t dev_iv_lock;
+	pthread_cond_t dev_iv_wake;
+	bool dev_iv_inited;    /* the lock and the condition are initialised */
 };
 
 /* Where share k of n units split into `parts` contiguous shares starts. */

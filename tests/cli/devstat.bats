@@ -176,3 +176,34 @@ PY
 	[ "$(dev 0 0 read_bytes)" = None ]
 	echo "$output" | grep -qx "dev/app -: run 0: no device statistics: its ramp is not measured, and the device's counters cannot leave it out"
 }
+
+@test "per interval of a series: the device's reads add up to the repeat's, read-ahead off and on" {
+	loop_dev 8
+	for ra in 0 256; do
+		blockdev --setra $ra "$LOOP"
+		# 64 reads at 40 a second, intervals of 250 ms: six or more; direct (the device reads
+		# exactly the run's bytes) and buffered (read-ahead: the intervals add up to the repeat)
+		job r "[a]\nfilename = $LOOP\nsize = 4m\nbs = 64k\ncache = direct, fadvise\nrate_iops = 40\ninterval = 250ms\nrepeat = 1\n"
+		run "$IOSWEEP" run "$TESTDIR/r.ini" --quiet -o json:"$TESTDIR/r.json" -o series:"$TESTDIR/s.csv"
+		[ "$status" -eq 0 ]
+		/usr/bin/python3 - "$TESTDIR/r.json" "$TESTDIR/s.csv" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+for i, run in enumerate(d["runs"]):
+    rep = run["repeats"][0]
+    dev = rep["device"]
+    iv = rep["series"]["intervals"]
+    assert len(iv) >= 3, len(iv)
+    assert all(p["device"] is not None for p in iv), iv
+    # the intervals' samples telescope: they add up to the repeat's exactly
+    assert sum(p["device"]["ios"] for p in iv) == dev["reads"], (iv, dev)
+    assert sum(p["device"]["bytes"] for p in iv) == dev["read_bytes"], (iv, dev)
+    assert all(p["device"]["busy_s"] >= 0 and p["device"]["queue_depth"] >= 0 for p in iv)
+    if i == 0:  # direct: the device read what the run read, 64 reads of 64 KiB
+        assert dev["reads"] == 64 and dev["read_bytes"] == 4194304, dev
+    mine = [r for r in rows if r["run"] == str(i)]
+    assert [int(r["dev_bytes"]) for r in mine] == [p["device"]["bytes"] for p in iv], mine
+PY
+	done
+}

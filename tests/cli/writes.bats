@@ -393,9 +393,11 @@ print(('%d' % x if x == int(x) else '%.0f' % x if x >= 99.5 else '%.1f' % x if x
 	umount "$TESTDIR/small"
 	[ "$status" -eq 1 ]
 	[ "$(echo "$output" | grep -c "^iosweep: run [1-4] (job 'second'): $TESTDIR/small/b: write at offset 2097152: No space left on device$")" = 4 ]
-	[ "$(json_get "$TESTDIR/f.json" '[(r["job"], len(r["repeats"]), r["failed"]) for r in d["runs"]]')" = "[('first', 1, False), ('second', 0, True), ('second', 0, True), ('second', 0, True), ('second', 0, True)]" ]
+	[ "$(json_get "$TESTDIR/f.json" '[(r["job"], len(r["repeats"]), r["failed"]) for r in d["runs"]]')" = "[('first', 1, False), ('second', 1, True), ('second', 1, True), ('second', 1, True), ('second', 1, True)]" ]
 	[ "$(json_get "$TESTDIR/f.json" 'd["runs"][0]["repeats"][0]["write_bytes"]')" = 1048576 ]
-	[ "$(wc -l <"$TESTDIR/f.csv")" = 2 ]
+	# the failed runs' repeats: what they wrote before the disk filled up, marked interrupted
+	[ "$(json_get "$TESTDIR/f.json" '[(r["repeats"][0]["interrupted"], 0 < r["repeats"][0]["write_bytes"] <= 2097152) for r in d["runs"][1:]]')" = "[(True, True), (True, True), (True, True), (True, True)]" ]
+	[ "$(wc -l <"$TESTDIR/f.csv")" = 6 ]
 }
 
 @test "a signal during a write run ends it as for reads: exit 130, what was measured kept" {

@@ -58,6 +58,8 @@ struct io_unit {
 			      * (io/fileset.h; the core sets it) */
 	uint64_t base;       /* off - base is the offset in fd's file (0 but in a file set,
 			      * where off is the set offset) */
+	bool trim;           /* core only: the block is to be trimmed before anything
+			      * else (op=trim, trimwrite); never seen by an engine */
 };
 
 /* What an engine sees of its worker; fixed for the worker's whole run
