@@ -1037,6 +1037,48 @@ def case_record(table):
             os.unlink(trace + ".meta.json")
 
 
+def case_devstat(table):
+    """What the device statistics cost (issue: at most 1%): they are read from
+    /sys/block/*/stat twice a repeat and once a series interval, by the
+    runner, never by a worker.  Measured: the time of one such read (from
+    Python, which adds its own overhead: an upper bound of the C sampler's),
+    and the reads a cached 4 KiB run at interval = 10 ms made (its device
+    intervals); their share of the run's time is reported against 1%."""
+    st = os.stat(CACHED)
+    stat = f"/sys/dev/block/{os.major(st.st_dev)}:{os.minor(st.st_dev)}/stat"
+    if not os.path.exists(stat):
+        log(f"devstat: no {stat} for {CACHED}: skipped")
+        table.add_single("device statistics: share of a run's time", "%", None, "<= 1%", 1)
+        return
+    fd = os.open(stat, os.O_RDONLY)
+    try:
+        per = []
+        for _ in range(ROUNDS):
+            n = 20000
+            t = time.perf_counter_ns()
+            for _ in range(n):
+                os.pread(fd, 4096, 0)
+            per.append((time.perf_counter_ns() - t) / n)
+    finally:
+        os.close(fd)
+    table.add_single("device statistics: one read of the device's stat file", "ns", per,
+                     "none (its own cost)", None)
+    job = iosweep_job("devstat", CACHED, "1g", "keep",
+                      {"bs": "4k", "engine": "sync", "consume": "none", "interval": "10ms"},
+                      CACHED_REPEATS)
+    warm(CACHED, GiB)
+    doc = iosweep_json(job, "devstat")
+    shares = []
+    for rep in doc["runs"][0]["repeats"]:
+        ivs = (rep.get("series") or {}).get("intervals") or []
+        samples = 2 + len({i["start_s"] for i in ivs if i.get("device") is not None})
+        shares.append(100.0 * samples * statistics.median(per) / 1e9 / rep["time_to_end_s"])
+    log(f"  device statistics: {statistics.median(per):.0f} ns a read, "
+        f"{statistics.median(shares):.4f}% of a repeat at interval = 10 ms")
+    table.add_single("device statistics: share of a 4k cached run's time at interval = 10 ms",
+                     "%", shares, "<= 1%", 1)
+
+
 def case_json_cost(table):
     """A 10 000-run sweep of small runs: -o json (plus csv) against csv only.
     Writing the JSON must stay O(runs): at most about twice the time, in CPU
@@ -1366,6 +1408,7 @@ def main():
             ("uring-direct-write", lambda: ensure_write_file(created) or
              case_write_direct(table, "uring")),
             ("json-cost", lambda: case_json_cost(table)),
+            ("devstat", lambda: case_devstat(table)),
             ("results-scale", lambda: case_results_scale(table)),
             ("history-scale", lambda: case_history_scale(table)),
             ("plan-json-memory", lambda: case_plan_json_memory(table)),
