@@ -155,7 +155,7 @@ const struct option_def option_table[OPT__COUNT] = {
 					    "a device's signature the job may destroy, as blkid "
 					    "names it (ext4, swap, dos, gpt...): without it a "
 					    "device that carries one is not written" },
-	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "3", 1, 100000, NULL,
+	[OPT_REPEAT] = { "repeat", T_UINT, false, false, "auto", 1, 100000, NULL,
 			 "measured repeats of each run; auto: at least 6, then until the 95% "
 			 "confidence interval of the median is within 5% of it, 30 repeats or 60 s "
 			 "of them" },
