@@ -82,7 +82,7 @@ load helpers
 }
 
 @test "plan prints one line per run with reads and bytes, then a total" {
-	job p '[global]\nsize = 1m\n[seq]\n[sparse]\nspacing = 64k, 256k\nengine = sync, mmap\n'
+	job p '[global]\nsize = 1m\nrepeat = 3\n[seq]\n[sparse]\nspacing = 64k, 256k\nengine = sync, mmap\n'
 	run "$IOSWEEP" plan "$TESTDIR/p.ini"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | grep -cE '^ *[0-9]+  (seq|sparse) ')" -eq 5 ]

@@ -35,3 +35,16 @@ load helpers
 	job bad "[a]\nsize = 64k\nrepeat = automatic\n"
 	refused check bad "bad.ini:3: repeat"
 }
+
+@test "repeat = auto is the default: a job that says nothing of repeats repeats until its median is known, or says why not" {
+	job d "[d]\nfilename = $TESTDIR/f\nsize = 64k\ncache = keep\n"
+	run "$IOSWEEP" plan "$TESTDIR/d.ini"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -E '^ +0 +.* auto$'
+	run "$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/d.json" "d['runs'][0]['params']['repeat']")" = auto ]
+	n=$(json_get "$TESTDIR/d.json" "len(d['runs'][0]['repeats'])")
+	[ "$n" -ge 6 ] && [ "$n" -le 30 ]
+	json_get "$TESTDIR/d.json" "d['runs'][0]['repeat_auto']['stopped_by'] in ('target', 'count', 'budget') or exit(1)"
+}

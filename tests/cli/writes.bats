@@ -234,7 +234,7 @@ record() {
 
 @test "plan and check say which files a job writes and how much" {
 	head -c 1m /dev/urandom >"$TESTDIR/mine"
-	job p "[global]\nsize = 1m\n[new]\nfilename = $TESTDIR/n.dat\nop = write, readwrite\n[yours]\nfilename = $TESTDIR/mine\nallow_write = $TESTDIR/mine\nop = write\nrepeat = 2\n[reader]\nfilename = $TESTDIR/mine\n"
+	job p "[global]\nsize = 1m\nrepeat = 3\n[new]\nfilename = $TESTDIR/n.dat\nop = write, readwrite\n[yours]\nfilename = $TESTDIR/mine\nallow_write = $TESTDIR/mine\nop = write\nrepeat = 2\n[reader]\nfilename = $TESTDIR/mine\n"
 	# the readwrite run writes the blocks its seed draws (rwmixread=50): 127 of 256
 	mixed=$(python3 "$BATS_TEST_DIRNAME/offsets.py" sequential 1048576 4096 4096 0 1 |
 		python3 "$BATS_TEST_DIRNAME/wdata.py" writes 1 50)
