@@ -1991,6 +1991,19 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[id].u != 0;
 	case OPT_INTERVAL:
 		return false; /* it shapes the series in the JSON, not the figures */
+	case OPT_NRFILES:
+		return v[id].u > 1;
+	case OPT_FILESIZE:
+	case OPT_DIRECTORY:
+	case OPT_FILENAME_FORMAT:
+	case OPT_FILE_SERVICE_TYPE:
+		return v[OPT_NRFILES].u > 1; /* a file set's only */
+	case OPT_READ_IOLOG:
+		return v[id].s != NULL;
+	case OPT_REPLAY_NO_STALL:
+		return v[OPT_READ_IOLOG].s && v[id].u != 0;
+	case OPT_REPLAY_TIME_SCALE:
+		return v[OPT_READ_IOLOG].s && v[id].u != 100;
 	case OPT_SS:
 	case OPT_BSSPLIT:
 	case OPT_BSRANGE:
