@@ -204,6 +204,14 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 			(unsigned long long)all.trim_bytes, b);
 	}
 	fprintf(out, " over all measured repeats");
+	uint64_t pre = 0;
+	for (size_t k = 0; k < plan->n; k++)
+		pre += plan->runs[k].precond_bytes;
+	if (pre) {
+		units_fmt_size_about(pre, b, sizeof(b));
+		fprintf(out, "; %llu bytes (%s) written by precondition before them",
+			(unsigned long long)pre, b);
+	}
 	if (plan_has_auto(plan))
 		fprintf(out, " (repeat=auto runs counted at their least, " REPEAT_AUTO_MIN_TEXT
 			     " repeats)");

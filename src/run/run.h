@@ -21,6 +21,8 @@
 
 struct io_snapshot;
 
+struct precond_result;
+
 struct run_result {
 	const struct run *run;
 	struct repeat_result *rep; /* measured repeats done */
@@ -38,6 +40,18 @@ struct run_result {
 	double auto_spread_pct;
 	char device[128];          /* the block device(s) sampled ("loop0"), or "" */
 	char device_absent[160];   /* why none was, or "" */
+	/* precondition: its passes, run before the warmup and repeats, each
+	 * timed and tallied apart (never in rep) */
+	struct precond_result *pre;
+	size_t npre;
+};
+
+/* One pass of a run's precondition: the pass as a run (plan_precond_run),
+ * and its result, one repeat per time over the file. */
+struct precond_result {
+	struct precond_pass pass;
+	struct run run;
+	struct run_result res;
 };
 /* "target", "count", "budget" by enum repeat_stop (REPEAT_FIXED: NULL) */
 extern const char *const repeat_stop_names[];
