@@ -7,6 +7,10 @@
  * the I/O core's timed loop (ioloop.h); time to end goes from the first
  * I/O issued by any worker to the moment the last block has been consumed
  * by every worker.
+ *
+ * A run with a precondition (options.h) first runs each of its passes as a
+ * run of its own (plan_precond_run), before it opens its file: the passes'
+ * results are kept beside the run's, never among its repeats.
  */
 #ifndef IOSWEEP_RUN_H
 #define IOSWEEP_RUN_H

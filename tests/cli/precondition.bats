@@ -29,6 +29,8 @@ written_by_pwrite() {
 	run "$IOSWEEP" check "$TESTDIR/p.ini"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"writes $TESTDIR/f (to be created): 3MiB by precondition"* ]]
+	"$IOSWEEP" plan "$TESTDIR/p.ini" -o json >"$TESTDIR/plan.json"
+	[ "$(json_get "$TESTDIR/plan.json" "[(r['precondition_bytes'], r['write_bytes']) for r in d['runs']]")" = "[(3145728, 0)]" ]
 }
 
 @test "the passes write exactly the bytes announced, and the measured repeats only read" {
@@ -41,6 +43,16 @@ written_by_pwrite() {
 	# the repeats' figures are the reads' alone
 	[ "$(json_get "$TESTDIR/p.json" "[(x['bytes'], x['write_bytes']) for x in d['runs'][0]['repeats']]")" = "[(1048576, 0), (1048576, 0)]" ]
 	[ "$(json_get "$TESTDIR/p.json" "(s := d['runs'][0]['summary']) and (int(s['bytes']['median']), int(s['writes']['max']), int(s['write_bytes']['max']))")" = "(1048576, 0, 0)" ]
+}
+
+@test "each run of a job is preconditioned once, before its warmup, and its writes stay its own" {
+	command -v strace >/dev/null || skip "needs strace"
+	job w "[w]\nfilename = $TESTDIR/f\nsize = 1m\nop = write\nbs = 4k, 8k\nengine = sync\nwarmup = 1\nrepeat = 2\nprecondition = fill:1\n"
+	run strace -f -qq -e trace=pwrite64 -o "$TESTDIR/trace" "$IOSWEEP" run "$TESTDIR/w.ini" -q -o json:"$TESTDIR/w.json"
+	[ "$status" -eq 0 ]
+	# per run: one fill of 8 x 128 KiB, then 3 sequential passes (warmup and 2 repeats)
+	[ "$(written_by_pwrite "$TESTDIR/trace")" = "$((2 * 8 + 3 * 256 + 3 * 128)) $((2 * 1048576 + 6 * 1048576))" ]
+	[ "$(json_get "$TESTDIR/w.json" "[([p['bytes'] for p in r['precondition']], [x['write_bytes'] for x in r['repeats']]) for r in d['runs']]")" = "[([1048576], [1048576, 1048576]), ([1048576], [1048576, 1048576])]" ]
 }
 
 @test "the JSON has each pass: its bytes, time, throughput, one repeat per time, and a series with interval" {
