@@ -204,6 +204,14 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 			(unsigned long long)all.trim_bytes, b);
 	}
 	fprintf(out, " over all measured repeats");
+	uint64_t pre = 0;
+	for (size_t k = 0; k < plan->n; k++)
+		pre += plan->runs[k].precond_bytes;
+	if (pre) {
+		units_fmt_size_about(pre, b, sizeof(b));
+		fprintf(out, "; %llu bytes (%s) written by precondition before them",
+			(unsigned long long)pre, b);
+	}
 	if (plan_has_auto(plan))
 		fprintf(out, " (repeat=auto runs counted at their least, " REPEAT_AUTO_MIN_TEXT
 			     " repeats)");
@@ -247,7 +255,10 @@ static int print_plan_json(const struct plan *plan, FILE *out)
 			      (json_int_t)d.write_bytes, "repeat", (json_int_t)plan_repeats(run));
 		if (!o || json_object_set_new(o, "bound", json_string(bound_names[d.bound])) < 0 ||
 		    json_object_set_new(o, "trims", json_integer((json_int_t)d.trims)) < 0 ||
-		    json_object_set_new(o, "trim_bytes", json_integer((json_int_t)d.trim_bytes)) < 0)
+		    json_object_set_new(o, "trim_bytes", json_integer((json_int_t)d.trim_bytes)) < 0 ||
+		    (run->precond_bytes &&
+		     json_object_set_new(o, "precondition_bytes",
+					 json_integer((json_int_t)run->precond_bytes)) < 0))
 			return -1;
 		/* time_based without a rate: how many is not known before it runs */
 		for (size_t k = 0; d.bound == BOUND_RUNTIME && k < 7; k++)

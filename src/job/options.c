@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "job/options.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,11 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_STOP_AT_CLIFF] = { "stop_at_cliff", T_ENUM, false, false, "0", 0, 0, flag_values,
 				"a repeat ends at its first cliff (a lasting change of throughput "
 				"or mean latency), judged at the interval boundaries" },
+	[OPT_PRECONDITION] = { "precondition", T_TEXT, false, false, NULL, 0, 0, NULL,
+			       "writes before the run's warmup and repeats, timed apart and "
+			       "reported apart: fill:N (N sequential passes of 128 KiB writes "
+			       "over the file), random:N (N passes of random writes of bs, every "
+			       "block once), or both (fill:2, random:2); consent as for writes" },
 	[OPT_BASELINE] = { "baseline", T_JOB, false, true, NULL, 0, 0, NULL,
 			   "job whose runs ratios are computed against" },
 	[OPT_DESCRIPTION] = { "description", T_TEXT, false, true, NULL, 0, 0, NULL,
@@ -366,6 +372,55 @@ static int check_distribution(const char *text, char *err)
 	return 0;
 }
 
+const char *const precond_names[] = { [PRECOND_FILL] = "fill", [PRECOND_RANDOM] = "random",
+				      NULL };
+
+int precondition_parse(const char *text, struct precond_pass *p, size_t *n, char *err)
+{
+	const char *s = text;
+
+	*n = 0;
+	for (;;) {
+		char name[16], *end;
+		size_t len;
+		long times;
+		int k;
+
+		s += strspn(s, " \t");
+		len = strcspn(s, ": \t,");
+		for (k = 0; precond_names[k]; k++)
+			if (len == strlen(precond_names[k]) && !strncasecmp(s, precond_names[k], len))
+				break;
+		snprintf(name, sizeof(name), "%.*s", len < 15 ? (int)len : 15, s);
+		if (!precond_names[k])
+			return err_set(err, "'%s': unknown pass '%s' (fill:N or random:N, e.g. "
+					    "fill:2, random:2)", text, name);
+		s += len;
+		s += strspn(s, " \t");
+		if (*s != ':')
+			return err_set(err, "'%s': give the passes of %s as %s:N (e.g. %s:1)", text,
+				       name, precond_names[k], precond_names[k]);
+		s++;
+		s += strspn(s, " \t");
+		errno = 0;
+		times = strtol(s, &end, 10);
+		if (end == s || errno || times <= 0 || times > PRECOND_TIMES_MAX)
+			return err_set(err, "'%s': %s:N needs a whole N from 1 to %d", text,
+				       precond_names[k], PRECOND_TIMES_MAX);
+		if (*n == PRECOND_MAX)
+			return err_set(err, "'%s': at most %d passes", text, PRECOND_MAX);
+		p[*n].kind = (enum precond_kind)k;
+		p[(*n)++].times = (unsigned)times;
+		s = end + strspn(end, " \t");
+		if (*s == '\0')
+			return 0;
+		if (*s != ',')
+			return err_set(err, "'%s': passes are separated by ',' (fill:2, random:2)",
+				       text);
+		s++;
+	}
+}
+
 int option_parse_value(enum opt_id id, const char *text, union optval *out, char *err)
 {
 	const struct option_def *o = &option_table[id];
@@ -378,6 +433,13 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 		struct steady_spec sp;
 
 		if (steady_parse(text, &m, &sp, why) < 0)
+			return err_set(err, "%s: %s", o->name, why);
+	}
+	if (id == OPT_PRECONDITION) {
+		struct precond_pass p[PRECOND_MAX];
+		size_t n;
+
+		if (precondition_parse(text, p, &n, why) < 0)
 			return err_set(err, "%s: %s", o->name, why);
 	}
 	switch (o->type) {

@@ -46,6 +46,7 @@ enum opt_id {
 	OPT_THINKTIME, OPT_THINKTIME_BLOCKS, OPT_THINKTIME_SPIN,
 	OPT_RATE, OPT_RATE_IOPS, OPT_READ_IOLOG, OPT_REPLAY_NO_STALL, OPT_REPLAY_TIME_SCALE,
 	OPT_INTERVAL, OPT_SS, OPT_SS_DUR, OPT_SS_RAMP, OPT_SS_DIR, OPT_STOP_AT_CLIFF,
+	OPT_PRECONDITION,
 	OPT_BASELINE, OPT_DESCRIPTION, OPT_GROUP, OPT_GROUP_END,
 	OPT__COUNT
 };
@@ -109,6 +110,23 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 /* Prints a value as a job file would write it ("4KiB", "sync", "500ms"). */
 void option_format(enum opt_id id, union optval v, char *buf, size_t n);
 bool option_value_equal(enum opt_id id, union optval a, union optval b);
+
+/* precondition (issue 29): passes that write the run's file before its
+ * warmup and repeats, each timed apart.  fill: sequential writes of
+ * PRECOND_FILL_BS over the whole file; random: random writes of the run's
+ * bs, every block once per pass.  times: how many passes (N x the size). */
+enum precond_kind { PRECOND_FILL, PRECOND_RANDOM };
+extern const char *const precond_names[]; /* "fill", "random" */
+#define PRECOND_FILL_BS (128u << 10)
+#define PRECOND_MAX 4
+#define PRECOND_TIMES_MAX 100
+struct precond_pass {
+	enum precond_kind kind;
+	unsigned times;
+};
+/* Parses "fill:2, random:1" into p[0..*n) (at most PRECOND_MAX); -1 with
+ * a message in err. */
+int precondition_parse(const char *text, struct precond_pass *p, size_t *n, char *err);
 
 #include <jansson.h>
 /* {"name": value, ...} of a run's parameters (options that are not per_job):

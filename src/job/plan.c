@@ -254,6 +254,7 @@ static bool job_writes(const struct job *job, bool *only_allocating)
 	for (size_t i = 0; i < op->n; i++)
 		writes |= op->v[i].u != OP_READ;
 	*only_allocating = writes && alloc->n;
+	writes |= job->opt[OPT_PRECONDITION].n > 0; /* its passes write */
 	for (size_t i = 0; i < alloc->n; i++)
 		*only_allocating &= alloc->v[i].u != ALLOC_OVERWRITE;
 	return writes;
@@ -1178,6 +1179,108 @@ static int check_watch_ranks(const struct plan *plan, const struct jobfile *jf,
 }
 
 /* Contradictions within one combination; `where` names the option at fault. */
+/* What a precondition pass keeps of its run: the file, how it is opened and
+ * written, and how its series is taken; the rest takes its default. */
+static bool precond_keeps(int id)
+{
+	switch (id) {
+	case OPT_FILENAME: case OPT_SIZE: case OPT_FILL: case OPT_NRFILES: case OPT_FILESIZE:
+	case OPT_DIRECTORY: case OPT_FILENAME_FORMAT: case OPT_SEED: case OPT_ENGINE:
+	case OPT_IODEPTH: case OPT_FIXEDBUFS: case OPT_REGISTERFILES: case OPT_SQTHREAD_POLL:
+	case OPT_HIPRI: case OPT_NOWAIT: case OPT_CACHE: case OPT_THREADS: case OPT_DATA:
+	case OPT_COMPRESS: case OPT_ALLOW_WRITE: case OPT_ALLOW_OVERWRITE_SIGNATURE:
+	case OPT_INTERVAL: case OPT_BASELINE: case OPT_DESCRIPTION:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void plan_precond_run(const struct run *r, struct precond_pass p, struct run *d)
+{
+	union optval *v = d->v;
+	uint64_t bs = p.kind == PRECOND_FILL ? PRECOND_FILL_BS : r->v[OPT_BS].u;
+	enum pattern_kind kind = p.kind == PRECOND_FILL ? PATTERN_SEQUENTIAL : PATTERN_RANDOM;
+
+	*d = *r;
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (!precond_keeps(i))
+			v[i] = default_value(i);
+	/* the run reads the file as written (fill=existing): a pass makes it
+	 * as the job asked, when it is missing */
+	const struct job_value *fill = &r->job->opt[OPT_FILL];
+	if (v[OPT_FILL].u == FILL_EXISTING && !(fill->n && fill->v[0].u == FILL_EXISTING))
+		v[OPT_FILL] = fill->n ? fill->v[0] : default_value(OPT_FILL);
+	v[OPT_OP].u = OP_WRITE;
+	v[OPT_RWMIXREAD].u = 0;
+	v[OPT_BS].u = v[OPT_SPACING].u = bs;
+	v[OPT_PATTERN].u = kind;
+	v[OPT_REPEAT].u = p.times;
+	v[OPT_WARMUP].u = 0;
+	d->reads = pattern_reads(kind, run_set_bytes(v), bs, bs, 0);
+	d->bytes = d->write_bytes = pattern_bytes(kind, run_set_bytes(v), bs, bs, 0);
+	d->precond_bytes = 0;
+	d->trace_writes = d->trace_syncs = d->trace_ns = 0;
+}
+
+static int check_run(const struct jobfile *jf, const struct run *r, char *err);
+
+/* precondition: on a run alone, of one file, each pass a run that can run. */
+static int check_precondition(const struct jobfile *jf, const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	struct precond_pass p[PRECOND_MAX];
+	char where[300];
+	size_t n;
+
+	if (!r->v[OPT_PRECONDITION].s)
+		return 0;
+	if (precondition_parse(r->v[OPT_PRECONDITION].s, p, &n, err) < 0)
+		return -1;
+	if (job->opt[OPT_GROUP].n)
+		return FAIL_AT(OPT_PRECONDITION, "%s: precondition runs before a run alone, not in "
+						 "a group: give it to a job of its own before the "
+						 "group (job '%s')", where, job->name);
+	if (r->v[OPT_READ_IOLOG].s || r->v[OPT_NRFILES].u > 1)
+		return FAIL_AT(OPT_PRECONDITION, "%s: precondition writes one file: not with %s "
+						 "(job '%s')", where, r->v[OPT_READ_IOLOG].s ?
+						 "read_iolog" : "a file set (nrfiles > 1)", job->name);
+	for (size_t k = 0; k < n; k++) {
+		struct run d;
+
+		plan_precond_run(r, p[k], &d);
+		if (d.reads < d.v[OPT_THREADS].u || d.reads == 0)
+			return FAIL_AT(OPT_PRECONDITION, "%s: precondition %s writes blocks of %llu "
+							 "bytes: the file (%llu bytes) has fewer than "
+							 "threads=%llu of them (job '%s')", where,
+				       precond_names[p[k].kind], (unsigned long long)d.v[OPT_BS].u,
+				       (unsigned long long)d.v[OPT_SIZE].u,
+				       (unsigned long long)d.v[OPT_THREADS].u, job->name);
+		if (check_run(jf, &d, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Bytes written by run r's precondition (0 without). */
+static uint64_t precond_bytes(const struct run *r)
+{
+	struct precond_pass p[PRECOND_MAX];
+	char err[ERR_MAX];
+	uint64_t all = 0;
+	size_t n;
+
+	if (!r->v[OPT_PRECONDITION].s || precondition_parse(r->v[OPT_PRECONDITION].s, p, &n, err))
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		struct run d;
+
+		plan_precond_run(r, p[k], &d);
+		all += d.bytes * p[k].times;
+	}
+	return all;
+}
+
 static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 {
 	const struct job *job = r->job;
@@ -1220,7 +1323,8 @@ static int check_run(const struct jobfile *jf, const struct run *r, char *err)
 		return FAIL_AT(OPT_TIME_BASED, "%s: a time_based repeat may stop before it has "
 					       "written every block, which verify=after checks: not "
 					       "both (job '%s')", where, job->name);
-	if (check_steady(jf, r, err) < 0 || check_cliff_stop(jf, r, err) < 0)
+	if (check_steady(jf, r, err) < 0 || check_cliff_stop(jf, r, err) < 0 ||
+	    check_precondition(jf, r, err) < 0)
 		return -1;
 	if (v[OPT_THREADS].u > r->reads)
 		return FAIL_AT(OPT_THREADS, "%s: threads=%llu but job '%s' does only %llu "
@@ -1312,8 +1416,10 @@ static int add_total(struct plan *plan, const struct jobfile *jf, const struct r
 	uint64_t reads, bytes, repeat = plan_repeats(r);
 	char where[300];
 
-	plan->writes |= r->write_bytes > 0;
-	if (!__builtin_mul_overflow(r->reads, repeat, &reads) &&
+	plan->writes |= r->write_bytes > 0 || r->precond_bytes > 0;
+	if (!__builtin_add_overflow(plan->total_write_bytes, r->precond_bytes,
+				    &plan->total_write_bytes) &&
+	    !__builtin_mul_overflow(r->reads, repeat, &reads) &&
 	    !__builtin_mul_overflow(r->bytes, repeat, &bytes) &&
 	    !__builtin_add_overflow(plan->total_reads, reads, &plan->total_reads) &&
 	    !__builtin_add_overflow(plan->total_bytes, bytes, &plan->total_bytes) &&
@@ -1515,6 +1621,12 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			if (add_skip(plan, &r, what, err) < 0)
 				return -1;
 			continue;
+		}
+		/* its preconditioning writes the file before it reads */
+		r.precond_bytes = precond_bytes(&r);
+		if (r.precond_bytes) {
+			t->written = true;
+			t->writer = job->name;
 		}
 		if (check_set_run(jf, &r, e, err) < 0 ||
 		    apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||

@@ -35,6 +35,8 @@ struct run {
 	uint64_t reads, bytes;     /* per repeat, all threads together: every I/O, both ways */
 	uint64_t write_bytes;      /* of them written (op=readwrite: at most, as each block's
 				    * direction is drawn from seed when it comes) */
+	uint64_t precond_bytes;    /* precondition: written by its passes, once per run (not
+				    * in bytes, write_bytes: not measured) */
 	bool exists;               /* the file exists (else it will be created) */
 	bool per_rank;             /* filename had {rank} or {host}: one file per rank */
 	bool rank_file;            /* filename had {rank}: no other rank opens it */
@@ -63,6 +65,11 @@ struct run {
  * check_mix), so 0 for a planned run. */
 struct pattern;
 int plan_pattern(const struct run *r, uint64_t first, uint64_t end, struct pattern *p, char *err);
+
+/* Pass p of run r's precondition as a run of its own (*d): r's file, engine,
+ * cache, threads and interval, op=write, bs 128 KiB sequential (fill) or r's
+ * bs random (random), repeat = p's times, nothing else of r's workload. */
+void plan_precond_run(const struct run *r, struct precond_pass p, struct run *d);
 
 /* repeat = auto: at least REPEAT_AUTO_MIN measured repeats (a 95% confidence
  * interval of the median needs 6), then more until that interval is within

@@ -137,6 +137,7 @@ static int by_file(const void *a, const void *b)
 struct file_writes {
 	const struct run *first;
 	uint64_t most, least, all; /* per repeat, the most and least of its runs; in all */
+	uint64_t pre;              /* by its runs' precondition, in all */
 	size_t untimed;            /* its runs bounded by runtime alone, not in those */
 };
 
@@ -162,7 +163,7 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 		return -1;
 	}
 	for (size_t k = 0; plan->writes && k < plan->n; k++)
-		if (plan->runs[k].write_bytes)
+		if (plan->runs[k].write_bytes || plan->runs[k].precond_bytes)
 			w[nw++] = &plan->runs[k];
 	qsort(w, nw, sizeof(*w), by_file);
 	for (size_t k = 0; k < nw; k++) {
@@ -170,6 +171,9 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 
 		if (!k || strcmp(w[k]->v[OPT_FILENAME].s, w[k - 1]->v[OPT_FILENAME].s) != 0)
 			f[nf++] = (struct file_writes){ .first = w[k], .least = UINT64_MAX };
+		f[nf - 1].pre += w[k]->precond_bytes;
+		if (!w[k]->write_bytes)
+			continue; /* it reads, after its precondition */
 		plan_run_dirs(w[k], &d);
 		if (d.bound == BOUND_RUNTIME) {
 			f[nf - 1].untimed++;
@@ -196,12 +200,21 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 			fputs(", allow_overwrite_signature = ", out);
 			tt_put(out, r->v[OPT_ALLOW_OVERWRITE_SIGNATURE].s);
 		}
-		if (f[k].least == UINT64_MAX) /* all its runs are bounded by runtime alone */
-			fputs("): as much as the runtime allows\n", out);
-		else
-			fprintf(out, "): %s%s per repeat, %s in all%s\n",
+		if (f[k].least == UINT64_MAX && f[k].untimed) /* bounded by runtime alone */
+			fputs("): as much as the runtime allows", out);
+		else if (f[k].least != UINT64_MAX)
+			fprintf(out, "): %s%s per repeat, %s in all%s",
 				f[k].least < f[k].most ? "up to " : "", a, b,
 				f[k].untimed ? ", besides runs bounded by runtime" : "");
+		else
+			fputs(")", out);
+		if (f[k].pre) {
+			units_fmt_size(f[k].pre, a, sizeof(a));
+			fprintf(out, "%s %s by precondition (%llu bytes, before the measured "
+				     "repeats)", f[k].least != UINT64_MAX || f[k].untimed ? ", and" : ":",
+				a, (unsigned long long)f[k].pre);
+		}
+		fputc('\n', out);
 	}
 	free(w);
 	free(f);

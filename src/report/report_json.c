@@ -352,6 +352,49 @@ static json_t *groups_json(const struct report *r)
 	return a;
 }
 
+/* precondition: [{"pass", "times", "bs", "bytes", "time_s", "throughput_Bps",
+ * "failed", "interrupted", "repeats": [{"bytes", "time_s", "throughput_Bps",
+ * "series"?}]}], one per pass, each repeat one time over the file; measured
+ * apart, in none of the run's own figures. */
+static json_t *precondition_json(const struct run_result *res)
+{
+	json_t *list = json_array();
+
+	for (size_t k = 0; list && k < res->npre; k++) {
+		const struct precond_result *q = &res->pre[k];
+		json_t *reps = json_array(), *o;
+		uint64_t bytes = 0;
+		double t = 0;
+
+		for (size_t i = 0; reps && i < q->res.nrep; i++) {
+			const struct repeat_result *rr = &q->res.rep[i];
+			json_t *one = json_pack("{s:I, s:f, s:f}", "bytes", (json_int_t)rr->bytes,
+						"time_s", rr->time_to_end_s, "throughput_Bps",
+						rr->throughput_Bps);
+
+			bytes += rr->bytes;
+			t += rr->time_to_end_s;
+			if (one && rr->series)
+				set(one, "series", series_json(rr));
+			if (!one || json_array_append_new(reps, one) < 0) {
+				json_decref(reps);
+				reps = NULL;
+			}
+		}
+		o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:o, s:b, s:b, s:o}", "pass",
+			      precond_names[q->pass.kind], "times", (json_int_t)q->pass.times, "bs",
+			      (json_int_t)q->run.v[OPT_BS].u, "bytes", (json_int_t)bytes, "time_s", t,
+			      "throughput_Bps", t > 0 ? json_real((double)bytes / t) : json_null(),
+			      "failed", q->res.failed, "interrupted", q->res.interrupted, "repeats",
+			      reps);
+		if (!o || json_array_append_new(list, o) < 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	return list;
+}
+
 static json_t *run_json(const struct report *r, const struct run_result *res)
 {
 	const struct run *run = res->run;
@@ -387,6 +430,8 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 			      "target_pct", REPEAT_AUTO_TARGET_PCT));
 	if (o && run->group)
 		set(o, "group", group_json(run));
+	if (o && res->npre)
+		set(o, "precondition", precondition_json(res));
 	if (o)
 		set(o, "device", json_text(res->device[0] ? res->device : NULL));
 	if (o)

@@ -719,6 +719,32 @@ static void cliff_notes(FILE *f, const struct run_result *res)
 		}
 }
 
+/* precondition: each pass, its bytes, time and throughput (not in the
+ * run's figures) */
+static void precondition_notes(FILE *f, const struct run_result *res)
+{
+	for (size_t k = 0; k < res->npre; k++) {
+		const struct precond_result *q = &res->pre[k];
+		uint64_t bytes = 0;
+		double t = 0;
+		char a[32], b[32], c[32];
+
+		for (size_t i = 0; i < q->res.nrep; i++) {
+			bytes += q->res.rep[i].bytes;
+			t += q->res.rep[i].time_to_end_s;
+		}
+		units_fmt_size(bytes, a, sizeof(a));
+		units_fmt_seconds(t, b, sizeof(b));
+		if (t > 0)
+			units_fmt_rate((double)bytes / t, c, sizeof(c));
+		else
+			snprintf(c, sizeof(c), "-");
+		fprintf(f, "run %zu: preconditioned (not in its figures): %s:%u wrote %s in %s "
+			   "(%s)%s\n", res->run->index, precond_names[q->pass.kind], q->pass.times,
+			a, b, c, q->res.failed ? ", failed" : q->res.interrupted ? ", interrupted" : "");
+	}
+}
+
 /* stop_at_cliff: the repeats that ended at their first cliff */
 static void cliff_stop_notes(FILE *f, const struct run_result *res)
 {
@@ -768,6 +794,7 @@ static void notes(FILE *f, const struct report *r)
 		double skew = 0; /* the largest start skew, as a share of its time to end */
 
 		group_notes(f, r, i);
+		precondition_notes(f, res);
 		steady_notes(f, res);
 		cliff_notes(f, res);
 		cliff_stop_notes(f, res);

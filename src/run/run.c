@@ -1486,6 +1486,46 @@ static int run_open(const struct run *run, struct runner *r, struct run_result *
 	return 0;
 }
 
+/* run's precondition (plan.h: plan_precond_run), pass after pass, each as a
+ * run of its own, before the run opens its file: into *pre (npre passes
+ * done), 0, 1 when stopped, or -1 with err naming the pass. */
+static int precondition(const struct run *run, struct precond_result **pre, size_t *npre,
+			volatile atomic_int *stop, struct run_status *status, char *err)
+{
+	struct precond_pass p[PRECOND_MAX];
+	size_t n;
+	int rc = 0;
+
+	*pre = NULL;
+	*npre = 0;
+	if (!run->v[OPT_PRECONDITION].s)
+		return 0;
+	if (precondition_parse(run->v[OPT_PRECONDITION].s, p, &n, err) < 0)
+		return -1;
+	*pre = calloc(n, sizeof(**pre));
+	if (!*pre)
+		return err_set(err, "out of memory");
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		struct precond_result *q = &(*pre)[k];
+
+		q->pass = p[k];
+		plan_precond_run(run, p[k], &q->run);
+		rc = run_execute_group(&q->run, 1, &q->res, stop, status);
+		(*npre)++;
+		if (rc < 0)
+			err_set(err, "precondition %s: %.200s", precond_names[p[k].kind],
+				q->res.error);
+		else if (q->res.interrupted)
+			rc = 1;
+	}
+	if (status) {
+		__atomic_store_n(&status->repeat, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->bytes_done, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&status->run, run, __ATOMIC_RELEASE);
+	}
+	return rc;
+}
+
 int run_execute(const struct run *run, struct run_result *res, volatile atomic_int *stop,
 		struct run_status *status)
 {
@@ -1517,6 +1557,12 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 		__atomic_store_n(&status->bytes_done, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&status->run, &runs[0], __ATOMIC_RELEASE);
 	}
+	/* a run alone's precondition (the plan refused it in a group) */
+	struct precond_result *pre = NULL;
+	size_t npre = 0;
+	char pre_err[ERR_MAX] = "";
+
+	rc = n == 1 ? precondition(&runs[0], &pre, &npre, stop, status, pre_err) : 0;
 	/* each job's file and workers (every rank the same: the results agreed) */
 	for (; opened < n && rc == 0; opened++) {
 		rc = run_open(&runs[opened], &r[opened], &res[opened], stop,
@@ -1533,6 +1579,10 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 			r[k].w[t].in.stop = &g.cut;
 	}
 	r[0].nline = nline;
+	res[0].pre = pre;
+	res[0].npre = npre;
+	if (rc < 0 && pre_err[0])
+		memcpy(res[0].error, pre_err, ERR_MAX);
 	for (unsigned i = 0; rc == 0 && i < warmup + repeat; i++) {
 		struct repeat_result scratch[n], *rr[n];
 		double thread_s[n][(size_t)maxnw * (size_t)dist_size()], rank_s[dist_size()];
@@ -1583,6 +1633,8 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 		}
 	for (size_t k = 0; k < n; k++)
 		res[k].interrupted |= *stop != 0;
+	if (rc > 0 && npre) /* stopped while preconditioning */
+		res[0].interrupted = true;
 	status_idle(status);
 	for (size_t k = 0; k < opened; k++)
 		if (inited[k])
@@ -1600,5 +1652,8 @@ void run_result_free(struct run_result *res)
 		free(res->rep[i].steady.crit);
 	}
 	free(res->rep);
+	for (size_t k = 0; k < res->npre; k++)
+		run_result_free(&res->pre[k].res);
+	free(res->pre);
 	memset(res, 0, sizeof(*res));
 }

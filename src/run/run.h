@@ -7,6 +7,10 @@
  * the I/O core's timed loop (ioloop.h); time to end goes from the first
  * I/O issued by any worker to the moment the last block has been consumed
  * by every worker.
+ *
+ * A run with a precondition (options.h) first runs each of its passes as a
+ * run of its own (plan_precond_run), before it opens its file: the passes'
+ * results are kept beside the run's, never among its repeats.
  */
 #ifndef IOSWEEP_RUN_H
 #define IOSWEEP_RUN_H
@@ -20,6 +24,8 @@
 #include "run/repeat.h"
 
 struct io_snapshot;
+
+struct precond_result;
 
 struct run_result {
 	const struct run *run;
@@ -38,6 +44,18 @@ struct run_result {
 	double auto_spread_pct;
 	char device[128];          /* the block device(s) sampled ("loop0"), or "" */
 	char device_absent[160];   /* why none was, or "" */
+	/* precondition: its passes, run before the warmup and repeats, each
+	 * timed and tallied apart (never in rep) */
+	struct precond_result *pre;
+	size_t npre;
+};
+
+/* One pass of a run's precondition: the pass as a run (plan_precond_run),
+ * and its result, one repeat per time over the file. */
+struct precond_result {
+	struct precond_pass pass;
+	struct run run;
+	struct run_result res;
 };
 /* "target", "count", "budget" by enum repeat_stop (REPEAT_FIXED: NULL) */
 extern const char *const repeat_stop_names[];

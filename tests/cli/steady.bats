@@ -169,18 +169,21 @@ ranges() {
 	! grep -q "not steady" "$TESTDIR/out"
 }
 
-@test "jobs/precondition.ini then jobs/steady.ini: the fill writes 2x and 1x the file, then the steady run judges its window" {
+@test "jobs/precondition.ini and jobs/steady.ini: their precondition writes 2x and 1x the file, then the steady run judges its window" {
 	local jobs="$BATS_TEST_DIRNAME/../../jobs"
 	IOSWEEP_DIR="$TESTDIR" run "$IOSWEEP" run "$jobs/precondition.ini" --set size=4m -q -o json:"$TESTDIR/p.json"
 	[ "$status" -eq 0 ]
-	# two sequential passes of 128 KiB, then one random pass of 4 KiB
-	[ "$(json_get "$TESTDIR/p.json" "[(r['job'], sum(x['write_bytes'] for x in r['repeats'])) for r in d['runs']]")" = "[('fill', 8388608), ('random', 4194304)]" ]
+	# two sequential passes of 128 KiB, then one random pass of 4 KiB, before reads that write nothing
+	[ "$(json_get "$TESTDIR/p.json" "[(p['pass'], p['bs'], p['bytes']) for p in d['runs'][0]['precondition']]")" = "[('fill', 131072, 8388608), ('random', 4096, 4194304)]" ]
+	[ "$(json_get "$TESTDIR/p.json" "sum(x['write_bytes'] for x in d['runs'][0]['repeats'])")" = 0 ]
 	IOSWEEP_DIR="$TESTDIR" run "$IOSWEEP" run "$jobs/steady.ini" --set size=4m --set runtime=3s --set interval=100ms --set ss_dur=500ms --set ss_ramp=200ms -o json:"$TESTDIR/s.json" -o table
 	echo "$output"
 	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/s.json" "[(p['pass'], p['bytes']) for p in d['runs'][0]['precondition']]")" = "[('fill', 8388608), ('random', 4194304)]" ]
 	# a verdict either way, with the rounds after the 2 intervals left out
 	[ "$(rep "['steady']['rounds'][0]['end_s']")" = 0.7 ]
 	[[ "$output" == *"run 0 repeat 1: "*"steady"* ]]
+	[[ "$output" == *"run 0: preconditioned (not in its figures): fill:2 wrote 8MiB in "* ]]
 }
 
 @test "stop_at_cliff ends the repeat at its first cliff, judged at the boundaries, and says so" {
