@@ -55,3 +55,19 @@ trim_trace() {
 	job r "[r]\nread_iolog = $TESTDIR/t2.log\nfilename = $TESTDIR/mine.dat\nrepeat = 1\n"
 	refused run r "was not created by iosweep" "$TESTDIR/mine.dat"
 }
+
+@test "a blkparse trace's discards are replayed as trims (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	cat >"$TESTDIR/b.txt" <<'TRACE'
+  8,0    1        1     0.000000000  4217  Q   W 0 + 8 [dd]
+  8,0    1        2     0.001000000  4217  Q   D 16 + 16 [fstrim]
+  8,0    1        3     0.002000000  4217  Q   R 0 + 8 [dd]
+TRACE
+	job r "[r]\nread_iolog = $TESTDIR/b.txt\nreplay_no_stall = 1\nengine = sync\nrepeat = 1\n"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=fallocate -o "$TESTDIR/s.tr" \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" -o table >"$TESTDIR/out"
+	grep -q "3 of 3 I/Os (r 1 of 1, w 1 of 1, t 1 of 1), 16384 of 16384 bytes, 0 of 0 syncs: as recorded" "$TESTDIR/out"
+	# sector 16 (8192 bytes), 16 sectors (8192 bytes)
+	[ "$(sed -nE 's/.*fallocate\([0-9]+, FALLOC_FL_KEEP_SIZE\|FALLOC_FL_PUNCH_HOLE, ([0-9]+), ([0-9]+)\).*/\1 \2/p' "$TESTDIR/s.tr")" = "8192 8192" ]
+	[ "$(json_get "$TESTDIR/r.json" "d['runs'][0]['repeats'][0]['trims']")" = 1 ]
+}
