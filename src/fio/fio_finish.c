@@ -4,6 +4,8 @@
  * writes (sync, data, alloc, verify), its engine options as the engine
  * table allows them, its time and rate; options that only writes (or only
  * mixed jobs) read are noted as irrelevant for the jobs they do nothing to.
+ * A job with read_iolog is the trace instead (finish_replay): only how it is
+ * replayed is translated.
  */
 #define _GNU_SOURCE
 #include "fio/fio_finish.h"
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "io/engines/engine.h"
+#include "io/trace.h"
 #include "job/fio_words.h"
 #include "job/options.h"
 #include "lib/error.h"
@@ -981,6 +984,171 @@ static int check_values(const struct fio_state *st, const struct import_job *ij,
 	return 0;
 }
 
+/* A path fio opens in the directory it runs in, made absolute (iosweep's
+ * job files read one relative to their own directory), and noted at. */
+static int absolute_at(struct import *im, const struct fio_setting *at, const char *path,
+		       char **out, char *err)
+{
+	char *cwd, why[600];
+
+	*out = NULL;
+	if (path[0] == '/') {
+		*out = strdup(path);
+		return *out ? 0 : err_set(err, "out of memory");
+	}
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return setting_bad(at, err, "a relative path, and the current directory is unknown: %s",
+				   strerror(errno));
+	if (asprintf(out, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, path) < 0)
+		*out = NULL;
+	free(cwd);
+	if (!*out)
+		return err_set(err, "out of memory");
+	snprintf(why, sizeof(why), "a relative path: fio opens it in the directory it runs in; "
+				   "translated as %.400s, in the directory of this import", *out);
+	return setting_note(im, at, NULL, why) < 0 ? err_set(err, "out of memory") : 0;
+}
+
+/* fio's settings that a trace replaces: they say what is read and written,
+ * where and when, which the trace says instead (fio 3.33 takes the
+ * directions, offsets and lengths from the log, and the files too). */
+static const char *const replaced_by_trace[] = {
+	"rw", "readwrite", "bs", "blocksize", "bsrange", "blocksize_range", "bssplit", "size",
+	"filesize", "filename", "directory", "random_distribution", "norandommap", "randrepeat",
+	"randseed", "rwmixread", "rwmixwrite", "percentage_random", "blockalign", "ba",
+};
+
+/* What a replay cannot go with in iosweep, and why (plan.c, trace_job). */
+static int replay_refusals(const struct fio_state *st, char *err)
+{
+	static const char when[] = "the trace's times make the replay's schedule "
+				   "(replay_time_scale scales it, replay_no_stall drops it)";
+	const char *what = "the trace says what is read and written, and when";
+
+	if (st->rate_at && (st->rate[0] || st->rate[1]))
+		return setting_bad(st->rate_at, err, "not with read_iolog in iosweep: %s", when);
+	if (st->rate_iops_at && (st->rate_iops[0] || st->rate_iops[1]))
+		return setting_bad(st->rate_iops_at, err, "not with read_iolog in iosweep: %s", when);
+	if (st->time_based && st->time_based_at)
+		return setting_bad(st->time_based_at, err, "not with read_iolog in iosweep: a repeat "
+				   "replays the trace once (runtime stops it earlier)");
+	if (st->ramp_us)
+		return setting_bad(st->ramp_at, err, "not with read_iolog in iosweep: %s", what);
+	if (st->verify && st->verify_at)
+		return setting_bad(st->verify_at, err, "not with read_iolog in iosweep: verify checks "
+				   "the blocks a pattern wrote, not a trace's");
+	if (st->numjobs > 1)
+		return setting_bad(st->numjobs_at, err, "iosweep replays a trace in order, in one thread "
+				   "(fio's clones would each replay all of it): numjobs=1");
+	if (st->nrfiles > 1)
+		return setting_bad(st->nrfiles_at, err, "not with read_iolog: the trace's own files are "
+				   "laid end to end in the job's one file");
+	for (size_t i = 0; i < st->job->nset; i++)
+		if (strncmp(st->job->set[i].name, "thinktime", 9) == 0)
+			return setting_bad(&st->job->set[i], err, "not with read_iolog in iosweep: %s",
+					   when);
+	return 0;
+}
+
+/* replay_redirect: fio sends every I/O of the trace to one device, at its
+ * recorded offset, whatever file it was recorded on.  iosweep lays the
+ * trace's files end to end in the job's file: the same for a trace of one
+ * file, translated then as filename; for several, refused. */
+static int finish_redirect(struct import *im, const struct fio_state *st, const char *trace,
+			   struct import_job *ij, char *err)
+{
+	struct trace_scan ts = { 0 };
+	char why[ERR_MAX], note[800], *dev = NULL;
+	bool writes;
+	size_t nfiles;
+	int rc;
+
+	if (trace_scan(trace, &ts, why) < 0) {
+		trace_scan_free(&ts);
+		return setting_bad(st->redirect_at, err, "its meaning depends on the trace's files, and "
+				   "the trace could not be read: %s", why);
+	}
+	nfiles = ts.nfiles;
+	writes = ts.n[TRACE_WRITE] || ts.n[TRACE_TRIM];
+	trace_scan_free(&ts);
+	if (nfiles != 1)
+		return setting_bad(st->redirect_at, err, "the trace has %zu files, which fio replays "
+				   "over each other on the one device, each at its recorded offsets; "
+				   "iosweep lays them end to end in the job's file, so the same I/Os go "
+				   "elsewhere: replay a trace of one file", nfiles);
+	if (absolute_at(im, st->redirect_at, st->redirect, &dev, err) < 0)
+		return -1;
+	rc = set_val(ij, OPT_FILENAME, "%s", dev);
+	snprintf(note, sizeof(note), "translated as filename = %.300s: the trace's one file is "
+				   "replayed there at its recorded offsets%s", dev,
+		 writes ? "; the trace writes: iosweep writes a file of yours or a device only "
+			  "when the job names it in allow_write (add it once sure)" : "");
+	free(dev);
+	if (rc < 0 || setting_note(im, st->redirect_at, NULL, note) < 0)
+		return err_set(err, "out of memory");
+	return 0;
+}
+
+/* read_iolog: the job is the trace, replayed with the job's engine, cache,
+ * depth, repeats and runtime; what the trace replaces is noted irrelevant,
+ * what a replay cannot go with refused. */
+static int finish_replay(struct import *im, struct fio_state *st, struct import_job *ij,
+			 const char *job_at, char *err)
+{
+	char *trace = NULL;
+	int rc = 0;
+
+	if (replay_refusals(st, err) < 0)
+		return -1;
+	for (size_t i = 0; i < st->job->nset; i++)
+		for (size_t k = 0; k < sizeof(replaced_by_trace) / sizeof(replaced_by_trace[0]); k++)
+			if (strcmp(st->job->set[i].name, replaced_by_trace[k]) == 0 &&
+			    setting_note(im, &st->job->set[i], NULL,
+				 "irrelevant with read_iolog: the trace says what is read and "
+				 "written, where and when") < 0)
+				return err_set(err, "out of memory");
+	if (absolute_at(im, st->read_iolog_at, st->read_iolog, &trace, err) < 0)
+		return -1;
+	rc |= set_val(ij, OPT_READ_IOLOG, "%s", trace);
+	if (st->redirect) {
+		if (finish_redirect(im, st, trace, ij, err) < 0) {
+			free(trace);
+			return -1;
+		}
+	} else {
+		rc |= setting_note(im, st->read_iolog_at, NULL,
+			   "translated with a difference: fio replays onto the files the trace "
+			   "names; iosweep onto its own test file, the trace's files end to end "
+			   "(never the recorded files; replay_redirect names one)");
+	}
+	free(trace);
+	if (st->no_stall)
+		rc |= set_val(ij, OPT_REPLAY_NO_STALL, "1");
+	if (st->time_scale && st->time_scale != 100)
+		rc |= set_val(ij, OPT_REPLAY_TIME_SCALE, "%llu", (unsigned long long)st->time_scale);
+	rc |= set_val(ij, OPT_ENGINE, "%s", st->engine);
+	if (queued_engine(st))
+		rc |= set_val(ij, OPT_IODEPTH, "%llu", (unsigned long long)st->iodepth);
+	rc |= set_val(ij, OPT_CACHE, "%s", st->direct ? "direct" : st->pre_read ? "warm" :
+					   st->invalidate ? "fadvise" : "keep");
+	rc |= set_val(ij, OPT_CONSUME, "%s", "none");
+	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
+	if (st->runtime_us)
+		rc |= set_duration(ij, OPT_RUNTIME, st->runtime_us);
+	if (st->description)
+		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
+	if (!queued_engine(st) && st->iodepth > 1)
+		rc |= setting_note(im, st->iodepth_at, NULL,
+			   "irrelevant: fio's synchronous engines do one I/O at a time");
+	if (rc < 0)
+		return err_set(err, "out of memory");
+	if (st->direct && strcmp(st->engine, "mmap") == 0)
+		return err_set(err, "%s: job '%s': direct=1 with ioengine=mmap: iosweep cannot "
+				    "bypass the page cache with mmap", job_at, st->job->name);
+	return engine_flags(st, ij, job_at, err) < 0 ? -1 : check_values(st, ij, job_at, err);
+}
+
 /* What is translated with a difference, said where it was written. */
 static int note_differences(struct import *im, const struct fio_state *st)
 {
@@ -1037,8 +1205,18 @@ int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, c
 	ij->fio_name = strdup(st->job->name);
 	if (!ij->fio_name)
 		return err_set(err, "out of memory");
-	if (set_name(ij, st, job_at, im, err) < 0 ||
-	    finish_file(im, st, ij, job_at, &size, &ios, err) < 0)
+	if (set_name(ij, st, job_at, im, err) < 0)
+		return -1;
+	if (st->read_iolog)
+		return finish_replay(im, st, ij, job_at, err);
+	const struct fio_setting *replay_at[] = { st->redirect_at, st->no_stall_at,
+						  st->time_scale_at };
+
+	for (size_t k = 0; k < sizeof(replay_at) / sizeof(replay_at[0]); k++)
+		if (replay_at[k] &&
+		    setting_note(im, replay_at[k], NULL, "irrelevant: the job has no read_iolog") < 0)
+			return err_set(err, "out of memory");
+	if (finish_file(im, st, ij, job_at, &size, &ios, err) < 0)
 		return -1;
 	if (st->direct && strcmp(st->engine, "mmap") == 0)
 		return err_set(err, "%s:%d: job '%s': direct=1 with ioengine=mmap: iosweep cannot "

@@ -74,6 +74,12 @@ struct fio_state {
 	uint64_t nrfiles, openfiles;
 	const char *service, *name_format;
 	const struct fio_setting *nrfiles_at, *openfiles_at, *service_at, *name_format_at;
+	/* read_iolog: the trace and how it is replayed (fio's defaults: as
+	 * recorded, scale 100, onto the files it names; redirect: onto one) */
+	const char *read_iolog, *redirect;
+	const struct fio_setting *read_iolog_at, *redirect_at, *no_stall_at, *time_scale_at;
+	uint64_t time_scale;
+	bool no_stall;
 };
 
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */

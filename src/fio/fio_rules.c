@@ -545,6 +545,71 @@ static int h_ramp_time(struct fio_state *st, const struct fio_setting *s, char *
 	return 0;
 }
 
+/* read_iolog: the trace fio replays (fio 3.33 iolog.c: an iolog, v2 or v3,
+ * or a blktrace; iosweep reads blkparse's text of one, refused by the plan
+ * otherwise). */
+static int h_read_iolog(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	const char *v;
+
+	if (!needs_value(s, err) || !(v = path_value(s, err)))
+		return -1;
+	if (!*v)
+		return 0;
+	st->read_iolog = v;
+	st->read_iolog_at = s;
+	return 0;
+}
+
+/* fio's replay_* options (HOWTO, "I/O replay"), each decided: what iosweep
+ * does too is translated, what it does not is refused unless it is fio's
+ * default, saying why. */
+static int h_replay(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	const char *n = s->name;
+	uint64_t u;
+
+	if (strcmp(n, "replay_no_stall") == 0) {
+		st->no_stall_at = s;
+		return value_bool(s, &st->no_stall, err);
+	}
+	if (strcmp(n, "replay_redirect") == 0) {
+		/* what it means depends on the trace's files (fio_finish.c) */
+		const char *v;
+
+		if (!needs_value(s, err) || !(v = path_value(s, err)))
+			return -1;
+		st->redirect = *v ? v : NULL;
+		st->redirect_at = s;
+		return 0;
+	}
+	if (strcmp(n, "replay_skip") == 0) {
+		if (s->value && *s->value)
+			return setting_bad(s, err, "iosweep replays every I/O of a trace: remove the lines "
+					   "fio would skip from a copy of it (grep -v ' trim ' for trim) "
+					   "and replay that");
+		return 0;
+	}
+	if (!needs_value(s, err) || value_int(s, &u, err) < 0)
+		return -1;
+	if (strcmp(n, "replay_time_scale") == 0) {
+		if (u == 0)
+			return setting_bad(s, err, "a scale of 0 percent: fio divides by it");
+		st->time_scale = u;
+		st->time_scale_at = s;
+		return 0;
+	}
+	if (strcmp(n, "replay_align") == 0 && u)
+		return setting_bad(s, err, "iosweep replays a trace's offsets as recorded; fio's "
+				   "replay_align rounds them down to a multiple of %llu: align the trace "
+				   "itself, or leave it out", (unsigned long long)u);
+	if (strcmp(n, "replay_scale") == 0 && u != 1)
+		return setting_bad(s, err, "iosweep replays a trace's offsets as recorded; fio's "
+				   "replay_scale divides them by %llu: scale the trace itself, or leave "
+				   "it out (1)", (unsigned long long)u);
+	return 0;
+}
+
 /* thinktime, thinktime_spin (fio's microseconds, or a time with a unit)
  * and thinktime_blocks */
 static int h_thinktime(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -866,6 +931,7 @@ static const struct {
 	FN(FH_NAME, h_name), FN(FH_DESCRIPTION, h_description), FN(FH_FILENAME, h_filename),
 	FN(FH_DIRECTORY, h_directory), FN(FH_SIZE, h_size), FN(FH_FILESIZE, h_filesize),
 	FN(FH_BS, h_bs), FN(FH_BSRANGE, h_bsrange), FN(FH_BSSPLIT, h_bssplit), FN(FH_BLOCKALIGN, h_blockalign), FN(FH_THINKTIME, h_thinktime),
+	FN(FH_READ_IOLOG, h_read_iolog), FN(FH_REPLAY, h_replay),
 	FN(FH_RW, h_rw),
 	FN(FH_IOENGINE, h_ioengine), FN(FH_IODEPTH, h_iodepth), FLAG(FH_DIRECT, direct),
 	FN(FH_BUFFERED, h_buffered), FLAG(FH_INVALIDATE, invalidate), FLAG(FH_PRE_READ, pre_read),

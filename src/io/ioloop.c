@@ -566,7 +566,9 @@ __attribute__((always_inline)) static inline struct io_unit *next_unit(struct io
 	if (__builtin_expect(w->in.set.n != 0, 0))
 		set_unit(&w->in.set, u);
 	u->flush = false;
-	u->trim = w->in.trim != NULL;
+	/* read_iolog: the trace says which units are trims (in.trim is set when
+	 * it has any); else every unit of op=trim, trimwrite */
+	u->trim = w->in.trim != NULL && (!w->in.pat.trace || w->in.pat.trim);
 	u->t_due = L->next_due;
 	L->nbegun++;
 	if (think && ++L->since_think >= w->in.think_blocks) {
@@ -622,7 +624,7 @@ __attribute__((noinline)) static void flush_done(struct io_worker *w, struct loo
 		stop_now(w, L);
 }
 
-/* op=trim, trimwrite: trims unit u's block (a synchronous call in every
+/* op=trim, trimwrite, a trace's trim: trims unit u's block (a synchronous call in every
  * engine, see ioloop.h), timed issue -> return into the trim histogram.
  * true when u goes on to be written (trimwrite: its write is issued now),
  * false when it is done (trim), failed or the worker stops. */
@@ -655,7 +657,8 @@ __attribute__((noinline)) static bool trim_unit(struct io_worker *w, struct loop
 	}
 	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
 		stop_now(w, L);
-	if (!w->in.gen || L->stopping) {
+	/* a trace's trim is done: only trimwrite writes the block it trimmed */
+	if (!w->in.gen || L->stopping || w->in.pat.trace) {
 		unit_free(w, L, u, one);
 		return false;
 	}

@@ -56,10 +56,12 @@ struct pattern {
 	/* read_iolog (trace.h): the trace the units come from, else NULL; the
 	 * due time (ns after the loop's start) and direction (enum io_dir) of
 	 * the unit drawn last; and, when next() answers false before the trace
-	 * ends, the flush the trace asks for first (TRACE_SYNC, TRACE_DATASYNC) */
+	 * ends, the flush the trace asks for first (TRACE_SYNC, TRACE_DATASYNC);
+	 * trim: the unit drawn last is a trim (the trace's trim lines) */
 	struct trace_reader *trace;
 	uint64_t due_ns;
 	unsigned dir, flush;
+	bool trim;
 };
 
 static inline bool pattern_is_random(uint64_t kind)

@@ -356,10 +356,11 @@ int trace_scan(const char *path, struct trace_scan *s, char *err)
 			if (l.off + l.len > s->reach[k])
 				s->reach[k] = l.off + l.len;
 		}
-		if (l.act == TRACE_READ || l.act == TRACE_WRITE) {
+		if (l.act == TRACE_READ || l.act == TRACE_WRITE || l.act == TRACE_TRIM) {
 			uint64_t t = s->version != 2 ? l.t_us : wait_us;
 
-			if (l.len > s->max_len)
+			/* a trim moves no data: the buffers are the reads' and writes' */
+			if (l.act != TRACE_TRIM && l.len > s->max_len)
 				s->max_len = l.len;
 			if (!ios)
 				s->first_us = t;
@@ -374,7 +375,7 @@ int trace_scan(const char *path, struct trace_scan *s, char *err)
 				  "(fio ends every line with one)", path, (unsigned long long)s->lines);
 	free(buf);
 	fclose(f);
-	if (rc == 0 && !ios)
+	if (rc == 0 && !(s->n[TRACE_READ] + s->n[TRACE_WRITE]))
 		rc = err_set(err, "%s: the trace has no read or write to replay", path);
 	if (rc < 0)
 		return -1;
@@ -509,8 +510,8 @@ static bool trace_next(struct pattern *p, uint64_t *off, uint64_t *len)
 			tr->wait_us += l.off >= WAIT_MIN_US ? l.off : 0;
 			continue;
 		}
-		if (l.act >= ACT_ADD || l.act == TRACE_TRIM)
-			continue; /* files are regions of one open file; trims are refused (plan) */
+		if (l.act >= ACT_ADD)
+			continue; /* files are regions of one open file */
 		k = find_file(sc->names, sc->nfiles, &tr->last_file, l.name, l.name_len);
 		if (k < 0) {
 			reader_bad(tr, "a file the scan of the trace did not find: the trace changed "
@@ -532,7 +533,10 @@ static bool trace_next(struct pattern *p, uint64_t *off, uint64_t *len)
 
 		t = t > sc->first_us ? t - sc->first_us : 0;
 		p->due_ns = (uint64_t)((unsigned __int128)t * 1000 * 100 / tr->scale_pct);
+		/* a trim is a unit of its own (the loop's trim call), in neither
+		 * direction: it moves no data */
 		p->dir = l.act == TRACE_WRITE ? IO_WRITE : IO_READ;
+		p->trim = l.act == TRACE_TRIM;
 		tr->handed_bytes[l.act] += l.len;
 		*off = sc->base[k] + l.off;
 		*len = l.len;
@@ -551,7 +555,7 @@ int trace_pattern(struct pattern *p, struct trace_reader *tr, char *err)
 	p->size = sc->size;
 	p->bs = sc->max_len;
 	p->step = sc->max_len;
-	p->end = p->total = sc->n[TRACE_READ] + sc->n[TRACE_WRITE];
+	p->end = p->total = sc->n[TRACE_READ] + sc->n[TRACE_WRITE] + sc->n[TRACE_TRIM];
 	p->trace = tr;
 	p->next = trace_next;
 	tr->pos = tr->len = 0;

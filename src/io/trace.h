@@ -20,6 +20,10 @@
  * when the loop draws its unit, as the other patterns compute theirs.  A
  * trace of any length replays in the same memory.
  *
+ * A trim line is a unit of the loop like a read or a write: the job's file
+ * is trimmed there (fallocate PUNCH_HOLE, or BLKDISCARD on a device), timed
+ * into the trim figures, and the job needs the consent a write needs.
+ *
  * The trace's files become regions of the one file the job runs on, laid
  * end to end in the order the trace adds them, each as long as the trace
  * reaches into it, rounded up to 4 KiB: file k's offset x is the job file's
@@ -59,7 +63,7 @@ struct trace_scan {
 	uint64_t bytes[TRACE_ACTS];    /* read, write and trim: their lengths added up */
 	uint64_t max_len;              /* the longest read or write */
 	uint64_t first_us, last_us;    /* TIME (v3) or waits so far (v2) of the first and
-					* last read or write */
+					* last read, write or trim */
 	size_t nfiles;
 	char **names;                  /* the trace's files, in the order they were added */
 	uint64_t *reach;               /* how far the reads and writes reach into each */

@@ -98,6 +98,24 @@ static const struct fio_word words[] = {
 	{ .fio = "thinktime_blocks", .to = "thinktime_blocks", .handler = FH_THINKTIME,
 	  .becomes = "thinktime_blocks (counted as begun; the pause waits for those in flight, "
 		     "as fio's)" },
+	/* I/O replay (fio HOWTO): a trace as the job's I/O */
+	{ .fio = "read_iolog", .to = "read_iolog", .handler = FH_READ_IOLOG,
+	  .becomes = "read_iolog, replayed on iosweep's own test file (the trace's files end to "
+		     "end), never on the files the trace names" },
+	{ .fio = "replay_no_stall", .to = "replay_no_stall", .handler = FH_REPLAY,
+	  .becomes = "replay_no_stall" },
+	{ .fio = "replay_time_scale", .to = "replay_time_scale", .handler = FH_REPLAY,
+	  .becomes = "replay_time_scale" },
+	{ .fio = "replay_redirect", .to = "filename", .handler = FH_REPLAY,
+	  .becomes = "filename, for a trace of one file (fio overlaps several on the device at "
+		     "their offsets, iosweep lays them end to end: refused)" },
+	{ .fio = "replay_align", .handler = FH_REPLAY,
+	  .becomes = "refused unless 0: iosweep replays a trace's offsets as recorded" },
+	{ .fio = "replay_scale", .handler = FH_REPLAY,
+	  .becomes = "refused unless 1: iosweep replays a trace's offsets as recorded" },
+	{ .fio = "replay_skip", .handler = FH_REPLAY,
+	  .becomes = "refused unless empty: iosweep replays every I/O of a trace (remove the "
+		     "lines from a copy)" },
 	{ .fio = "ramp_time", .to = "ramp", .handler = FH_RAMP_TIME,
 	  .becomes = "ramp (with time_based and a runtime; refused without)",
 	  .hint = "fio's ramp_time is 'ramp' here (with time_based); 'warmup' runs whole "
@@ -285,6 +303,13 @@ static const struct fio_word words[] = {
 	  .why = "iosweep does not trim" },
 	{ .fio = "uncached", .kind = FW_OFF_ONLY,
 	  .why = "iosweep does not read with RWF_UNCACHED" },
+	{ .fio = "merge_blktrace_file", .kind = FW_OFF_ONLY,
+	  .why = "iosweep replays one trace as it is (blkparse -i DEV merges one blktrace's "
+		 "per-CPU files); merge several traces into one first" },
+	{ .fio = "merge_blktrace_scalars", .kind = FW_OFF_ONLY,
+	  .why = "iosweep replays one trace as it is, at one replay_time_scale" },
+	{ .fio = "merge_blktrace_iters", .kind = FW_OFF_ONLY,
+	  .why = "iosweep replays one trace as it is, once a repeat" },
 	/* reported, not translated */
 	{ .fio = "rate_min", .kind = FW_UNSUPPORTED,
 	  .why =  RATE_MIN },
@@ -333,6 +358,10 @@ static const struct fio_word words[] = {
 	  .why = "iosweep always times every read" },
 	{ .fio = "clocksource", .kind = FW_IRRELEVANT,
 	  .why = "iosweep always uses CLOCK_MONOTONIC" },
+	{ .fio = "read_iolog_chunked", .kind = FW_IRRELEVANT,
+	  .why = "iosweep always streams a trace through a fixed 1 MiB buffer" },
+	{ .fio = "write_iolog", .kind = FW_IRRELEVANT,
+	  .why = "fio's log of the I/Os it issued; " REPORT },
 	{ .fio = "write_bw_log", .kind = FW_IRRELEVANT,
 	  .why =  REPORT },
 	{ .fio = "write_lat_log", .kind = FW_IRRELEVANT,

@@ -183,8 +183,9 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_RATE_IOPS] = { "rate_iops", T_UINT, true, false, "0", 0, INT64_MAX, NULL,
 			    "reads per second of the job, as rate (0: no limit)" },
 	[OPT_READ_IOLOG] = { "read_iolog", T_PATH, false, false, NULL, 0, 0, NULL,
-			     "replay a trace (fio iolog v2 or v3, or blkparse's text): its reads, writes and syncs, each "
-			     "due at its recorded time; its files become regions of the job's file, "
+			     "replay a trace (fio iolog v2 or v3, or blkparse's text): its reads, "
+			     "writes, trims and syncs, each due at its recorded time; its files "
+			     "become regions of the job's file, "
 			     "made as large as the trace reaches" },
 	[OPT_REPLAY_NO_STALL] = { "replay_no_stall", T_ENUM, false, false, "0", 0, 0, flag_values,
 				  "read_iolog: 1 replays as fast as possible, iodepth I/Os at "

@@ -539,7 +539,8 @@ static int resolve_target(const struct plan *plan, const struct job *job, struct
 			  const struct names *known, const struct trace_scan *ts, char *err)
 {
 	const struct jobfile *jf = plan->jf;
-	bool alloc_only, writes = job_writes(job, &alloc_only) || (ts && ts->n[TRACE_WRITE]);
+	bool alloc_only, writes = job_writes(job, &alloc_only) ||
+					     (ts && (ts->n[TRACE_WRITE] || ts->n[TRACE_TRIM]));
 	const struct job_value *name = &job->opt[OPT_FILENAME], *size = &job->opt[OPT_SIZE];
 	char where[300], want[32], have[32];
 	union optval need = { .u = ts ? ts->size : 0 };
@@ -1486,7 +1487,8 @@ static bool engine_options_skip(const struct engine_ops *e, const size_t *idx)
 /* read_iolog: what the trace says of the run, over what the job would. */
 static void trace_run(struct run *r, const struct trace_scan *ts)
 {
-	r->v[OPT_OP].u = ts->n[TRACE_WRITE] ? OP_READWRITE : OP_READ;
+	/* a trim changes the file as a write does: it needs the same consent */
+	r->v[OPT_OP].u = ts->n[TRACE_WRITE] || ts->n[TRACE_TRIM] ? OP_READWRITE : OP_READ;
 	r->v[OPT_BS].u = io_round_up(ts->max_len, 4095);
 	r->v[OPT_PATTERN].u = PATTERN_SEQUENTIAL;
 	/* what it means elsewhere: the percent of the units that read */
@@ -1532,11 +1534,6 @@ static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
 	if (ranks > 1)
 		return err_set(err, "%s: read_iolog replays a trace in one process: run it on one "
 				    "rank, not %d (job '%s')", where, ranks, job->name);
-	if (ts->n[TRACE_TRIM])
-		return err_set(err, "%s: %s has %llu trims, which iosweep does not replay (a trim "
-				    "is not a unit of its loop yet): remove them (grep -v ' trim ') "
-				    "(job '%s')", where, job->opt[OPT_READ_IOLOG].v[0].s,
-			       (unsigned long long)ts->n[TRACE_TRIM], job->name);
 	if (size->n && size->v[0].u < ts->size) {
 		units_fmt_size(size->v[0].u, a, sizeof(a));
 		units_fmt_size(ts->size, b, sizeof(b));
@@ -1614,6 +1611,8 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			r.write_bytes = ts->bytes[TRACE_WRITE];
 			r.trace_writes = ts->n[TRACE_WRITE];
 			r.trace_syncs = ts->n[TRACE_SYNC] + ts->n[TRACE_DATASYNC];
+			r.trace_trims = ts->n[TRACE_TRIM];
+			r.trace_trim_bytes = ts->bytes[TRACE_TRIM];
 			r.trace_ns = trace_recorded_ns(ts);
 		}
 		if (cannot_run_together(job, &r, e, what, sizeof(what))) {
@@ -2196,6 +2195,8 @@ static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 		d->reads = r->reads - r->trace_writes;
 		d->write_bytes = r->write_bytes;
 		d->read_bytes = r->bytes - r->write_bytes;
+		d->trims = r->trace_trims;
+		d->trim_bytes = r->trace_trim_bytes;
 		return;
 	}
 	if (v[OPT_OP].u == OP_TRIM || v[OPT_OP].u == OP_TRIMWRITE) {

@@ -46,6 +46,7 @@ struct run {
 	bool device;               /* a block device written with the job's consent */
 	uint64_t trace_writes;     /* read_iolog: of reads, the trace's writes */
 	uint64_t trace_syncs;      /* read_iolog: the trace's syncs and datasyncs */
+	uint64_t trace_trims, trace_trim_bytes; /* read_iolog: its trims (not in reads, bytes) */
 	uint64_t trace_ns;         /* read_iolog: from its first I/O to its last one's issue */
 	/* Jobs that run together (option group): a group run is group_jobs runs
 	 * side by side in the plan, one per job of the group in file order

@@ -166,21 +166,25 @@ static json_t *cliffs_json(const struct repeat_result *rr)
  * [{"start_s", "recorded_ops", "replayed_ops"}]} (with a series)}. */
 static json_t *replay_json(const struct repeat_result *rr)
 {
-	json_t *rec = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "reads",
+	json_t *rec = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}", "reads",
 				(json_int_t)rr->rec_ops[IO_READ], "writes",
-				(json_int_t)rr->rec_ops[IO_WRITE], "read_bytes",
-				(json_int_t)rr->rec_bytes[IO_READ], "write_bytes",
-				(json_int_t)rr->rec_bytes[IO_WRITE], "syncs", (json_int_t)rr->rec_syncs,
+				(json_int_t)rr->rec_ops[IO_WRITE], "trims", (json_int_t)rr->rec_trims,
+				"read_bytes", (json_int_t)rr->rec_bytes[IO_READ], "write_bytes",
+				(json_int_t)rr->rec_bytes[IO_WRITE], "trim_bytes",
+				(json_int_t)rr->rec_trim_bytes, "syncs", (json_int_t)rr->rec_syncs,
 				"span_s", rr->rec_span_s);
-	json_t *rep = json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "reads",
+	json_t *rep = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}", "reads",
 				(json_int_t)rr->ops[IO_READ], "writes", (json_int_t)rr->ops[IO_WRITE],
-				"read_bytes", (json_int_t)rr->dir_bytes[IO_READ], "write_bytes",
-				(json_int_t)rr->dir_bytes[IO_WRITE], "syncs", (json_int_t)rr->flushes,
+				"trims", (json_int_t)rr->trims, "read_bytes",
+				(json_int_t)rr->dir_bytes[IO_READ], "write_bytes",
+				(json_int_t)rr->dir_bytes[IO_WRITE], "trim_bytes",
+				(json_int_t)rr->trim_bytes, "syncs", (json_int_t)rr->flushes,
 				"span_s", rr->replay_span_s);
 	bool same = rr->ops[IO_READ] == rr->rec_ops[IO_READ] &&
-		    rr->ops[IO_WRITE] == rr->rec_ops[IO_WRITE] &&
+		    rr->ops[IO_WRITE] == rr->rec_ops[IO_WRITE] && rr->trims == rr->rec_trims &&
 		    rr->dir_bytes[IO_READ] == rr->rec_bytes[IO_READ] &&
-		    rr->dir_bytes[IO_WRITE] == rr->rec_bytes[IO_WRITE] && rr->flushes == rr->rec_syncs;
+		    rr->dir_bytes[IO_WRITE] == rr->rec_bytes[IO_WRITE] &&
+		    rr->trim_bytes == rr->rec_trim_bytes && rr->flushes == rr->rec_syncs;
 	json_t *o = json_object(), *list = json_array();
 	int rc = !rec || !rep || !o || !list;
 

@@ -500,27 +500,32 @@ static void auto_note(FILE *f, const struct run_result *res)
 }
 
 /* read_iolog: a repeat's replay beside its trace (repeat.h): the I/Os,
- * bytes and syncs (which must match), the issue lateness, and the span from
+ * bytes, trims and syncs (which must match), the issue lateness, and the span from
  * the first I/O to the last one's issue, recorded and replayed. */
 static void replay_note(FILE *f, const struct run_result *res, size_t k)
 {
 	const struct repeat_result *rr = &res->rep[k];
 	const struct figure *ns = figure_find("lat_p50_ns");
-	uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE];
-	uint64_t rec = rr->rec_ops[IO_READ] + rr->rec_ops[IO_WRITE];
+	uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE] + rr->trims;
+	uint64_t rec = rr->rec_ops[IO_READ] + rr->rec_ops[IO_WRITE] + rr->rec_trims;
 	bool same = rr->ops[IO_READ] == rr->rec_ops[IO_READ] &&
-		    rr->ops[IO_WRITE] == rr->rec_ops[IO_WRITE] &&
+		    rr->ops[IO_WRITE] == rr->rec_ops[IO_WRITE] && rr->trims == rr->rec_trims &&
 		    rr->dir_bytes[IO_READ] == rr->rec_bytes[IO_READ] &&
-		    rr->dir_bytes[IO_WRITE] == rr->rec_bytes[IO_WRITE] && rr->flushes == rr->rec_syncs;
-	char a[32], b[32], c[32];
+		    rr->dir_bytes[IO_WRITE] == rr->rec_bytes[IO_WRITE] &&
+		    rr->trim_bytes == rr->rec_trim_bytes && rr->flushes == rr->rec_syncs;
+	char a[32], b[32], c[32], t[64] = "";
 
+	if (rr->rec_trims || rr->trims)
+		snprintf(t, sizeof(t), ", t %llu of %llu", (unsigned long long)rr->trims,
+			 (unsigned long long)rr->rec_trims);
 	fprintf(f, "run %zu: replay %zu of %s: %llu of %llu I/Os (r %llu of %llu, w %llu of "
-		   "%llu), %llu of %llu bytes, %llu of %llu syncs: %s\n", res->run->index, k + 1,
+		   "%llu%s), %llu of %llu bytes, %llu of %llu syncs: %s\n", res->run->index, k + 1,
 		res->run->v[OPT_READ_IOLOG].s, (unsigned long long)ops, (unsigned long long)rec,
 		(unsigned long long)rr->ops[IO_READ], (unsigned long long)rr->rec_ops[IO_READ],
-		(unsigned long long)rr->ops[IO_WRITE], (unsigned long long)rr->rec_ops[IO_WRITE],
+		(unsigned long long)rr->ops[IO_WRITE], (unsigned long long)rr->rec_ops[IO_WRITE], t,
 		(unsigned long long)rr->bytes,
-		(unsigned long long)(rr->rec_bytes[IO_READ] + rr->rec_bytes[IO_WRITE]),
+		(unsigned long long)(rr->rec_bytes[IO_READ] + rr->rec_bytes[IO_WRITE] +
+				     rr->rec_trim_bytes),
 		(unsigned long long)rr->flushes, (unsigned long long)rr->rec_syncs,
 		rr->replay_cut ? "cut short by a bad line" : same ? "as recorded" : "NOT as recorded");
 	if (isfinite(rr->late_max_ns)) {

@@ -137,7 +137,7 @@ struct repeat_result {
 	 * same span replayed (the first issue to the last); replay_cut: a bad
 	 * line stopped the replay, which is kept as far as it went */
 	bool replay, replay_cut;
-	uint64_t rec_ops[IO_DIRS], rec_bytes[IO_DIRS], rec_syncs;
+	uint64_t rec_ops[IO_DIRS], rec_bytes[IO_DIRS], rec_syncs, rec_trims, rec_trim_bytes;
 	double rec_span_s, replay_span_s;
 	double late_p50_ns, late_p99_ns, late_max_ns;
 	/* with a series: per interval of rate_interval_s (the series', or longer),

@@ -256,7 +256,9 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	/* op=trim writes no data: only trimwrite's blocks are written after their trim */
 	r->w[t].in.gen = r->writes && v[OPT_OP].u != OP_TRIM ? &r->gen : NULL;
 	r->w[t].in.op = (enum op_kind)v[OPT_OP].u;
-	r->w[t].in.trim = v[OPT_OP].u != OP_TRIM && v[OPT_OP].u != OP_TRIMWRITE ? NULL
+	/* read_iolog: the trace's trim lines (trace.h) */
+	r->w[t].in.trim = (v[OPT_OP].u != OP_TRIM && v[OPT_OP].u != OP_TRIMWRITE &&
+			   !r->run->trace_trims) ? NULL
 			  : r->run->blockdev ? io_trim_device
 					     : io_trim_file;
 	r->w[t].in.rwmixread = (unsigned)v[OPT_RWMIXREAD].u;
@@ -364,7 +366,7 @@ static int trace_open(struct runner *r, char *err)
 	if (trace_scan(path, ts, err) < 0)
 		return -1;
 	if (ts->n[TRACE_READ] + ts->n[TRACE_WRITE] != run->reads ||
-	    ts->n[TRACE_WRITE] != run->trace_writes || ts->size > run->v[OPT_SIZE].u)
+	    ts->n[TRACE_WRITE] != run->trace_writes || ts->n[TRACE_TRIM] != run->trace_trims || ts->size > run->v[OPT_SIZE].u)
 		return err_set(err, "%s: the trace changed since the plan was made", path);
 	r->issue_late = hist_new();
 	if (!r->issue_late)
@@ -1067,6 +1069,8 @@ static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 	rr->rec_bytes[IO_READ] = ts->bytes[TRACE_READ];
 	rr->rec_bytes[IO_WRITE] = ts->bytes[TRACE_WRITE];
 	rr->rec_syncs = ts->n[TRACE_SYNC] + ts->n[TRACE_DATASYNC];
+	rr->rec_trims = ts->n[TRACE_TRIM];
+	rr->rec_trim_bytes = ts->bytes[TRACE_TRIM];
 	rr->rec_span_s = (double)trace_recorded_ns(ts) / 1e9;
 	rr->replay_span_s = res->t_last_issue_ns > res->t_first_ns
 				    ? (double)(res->t_last_issue_ns - res->t_first_ns) / 1e9
@@ -1084,8 +1088,9 @@ static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 	rr->replay_cut = true;
 	return err_set(err, "%s (the replay stopped there: %llu of %llu I/Os done, kept and "
 			    "marked cut)", r->trace.error,
-		       (unsigned long long)io_results_ops(res),
-		       (unsigned long long)(ts->n[TRACE_READ] + ts->n[TRACE_WRITE]));
+		       (unsigned long long)(res->ops[IO_READ] + res->ops[IO_WRITE] + res->trims),
+		       (unsigned long long)(ts->n[TRACE_READ] + ts->n[TRACE_WRITE] +
+					    ts->n[TRACE_TRIM]));
 }
 
 /*

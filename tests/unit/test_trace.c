@@ -207,6 +207,60 @@ static void streams_across_refills(void **state)
 	unlink(path);
 }
 
+/* A trim line is a unit: counted with its bytes, reaching into its file,
+ * in the schedule's span but not the buffers' length (max_len), and handed
+ * to the loop as a trim at its region's offset, with its due time. */
+static void trims_are_units(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	char err[ERR_MAX];
+	uint64_t off, len;
+
+	(void)state;
+	assert_int_equal(scan_text("fio version 3 iolog\n0 /d/a add\n0 /d/b add\n"
+				   "100 /d/a write 0 4096\n"
+				   "200 /d/b trim 0 1048576\n"
+				   "300 /d/a read 0 4096\n"
+				   "500 /d/a trim 4096 8192\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.n[TRACE_TRIM], 2);
+	assert_int_equal(s.bytes[TRACE_TRIM], 1048576 + 8192);
+	assert_int_equal(s.max_len, 4096);
+	assert_int_equal(trace_recorded_ns(&s), 400000);
+	/* a reaches 12288 bytes; b begins there and reaches 1 MiB */
+	assert_int_equal(s.base[1], 12288);
+	assert_int_equal(s.size, 12288 + 1048576);
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	assert_int_equal(p.total, 4);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_false(p.trim);
+	assert_int_equal(p.dir, IO_WRITE);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_true(p.trim);
+	assert_int_equal(off, 12288);
+	assert_int_equal(len, 1048576);
+	assert_int_equal(p.due_ns, 100000);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_false(p.trim);
+	assert_int_equal(p.dir, IO_READ);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_true(p.trim);
+	assert_int_equal(off, 4096);
+	assert_int_equal(len, 8192);
+	assert_int_equal(p.due_ns, 400000);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_false(tr.bad);
+	assert_int_equal(tr.handed[TRACE_TRIM], 2);
+	assert_int_equal(tr.handed_bytes[TRACE_TRIM], 1048576 + 8192);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
 /* blkparse's text: its queue events are the I/Os, each device a file,
  * sectors of 512 bytes, a flush without a sector a sync; the other events
  * and the summary are not replayed; a cut event is named by its line. */
@@ -307,6 +361,7 @@ int main(void)
 		cmocka_unit_test(streams_across_refills),
 		cmocka_unit_test(blkparse_text),
 		cmocka_unit_test(changed_while_streamed),
+		cmocka_unit_test(trims_are_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
