@@ -69,8 +69,6 @@ static inline int option_knob(int id)
 	return id >= OPT_FIXEDBUFS && id <= OPT_NOWAIT ? id - OPT_FIXEDBUFS : -1;
 }
 _Static_assert(OPT_NOWAIT - OPT_FIXEDBUFS + 1 == KNOB__COUNT, "an engine option per knob");
-/* run parameters and plan dimensions are bitmasks of options (1 << opt_id) */
-_Static_assert(OPT__COUNT <= 64, "the options fit a uint64_t bitmask");
 /* Whether engine e takes option id: true for the options every engine
  * takes, the engine table's word for an engine option. */
 bool option_engine_takes(const struct engine_ops *e, int id);
