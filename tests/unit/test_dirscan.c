@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,29 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <grp.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io/dirscan.h"
 
 static char root[4096];
+
+/* A name removed between the scan's readdir and its fstatat: this program's
+ * fstatat (the one the scan calls) unlinks vanish_name first. */
+static const char *vanish_name;
+
+int fstatat(int dirfd, const char *name, struct stat *st, int flags)
+{
+	static int (*real)(int, const char *, struct stat *, int);
+
+	if (!real)
+		real = (int (*)(int, const char *, struct stat *, int))dlsym(RTLD_NEXT, "fstatat");
+	if (vanish_name && !strcmp(name, vanish_name))
+		unlinkat(dirfd, name, 0);
+	return real(dirfd, name, st, flags);
+}
 
 static void put(const char *rel, size_t n)
 {
@@ -232,6 +250,114 @@ static void test_open_counts_what_changed_after_the_scan(void **state)
 	dirscan_free(&s);
 }
 
+static void test_a_name_removed_mid_scan_is_counted_vanished(void **state)
+{
+	struct dirscan s;
+	char err[512] = "";
+
+	(void)state;
+	put("vanishing", 7);
+	vanish_name = "vanishing";
+	assert_int_equal(dirscan_scan(root, &s, err), 0);
+	vanish_name = NULL;
+	assert_int_equal(s.nfiles, 4);
+	assert_int_equal(s.skipped[DIRSCAN_VANISHED], 1);
+	assert_string_equal(s.first_skip[DIRSCAN_VANISHED], "vanishing");
+	dirscan_free(&s);
+}
+
+/* As user nobody: a directory and a file of root's it may not read are
+ * counted unreadable; the rest is found (the child's exit code says which
+ * check failed). */
+static void test_unreadable_names_are_counted_for_another_user(void **state)
+{
+	char p[4200];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	put("secret", 4);
+	at("secret", p, sizeof(p));
+	assert_int_equal(chmod(p, 0600), 0);
+	at("private", p, sizeof(p));
+	assert_int_equal(mkdir(p, 0700), 0);
+	put("private/x", 4);
+	assert_int_equal(chmod(root, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct dirscan s;
+		struct dirscan_reader r = { 0 };
+		enum dirscan_skip kind;
+		char e[512];
+		uint32_t k;
+		int fd;
+
+		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0)
+			_exit(10);
+		if (dirscan_scan(root, &s, e) < 0)
+			_exit(11);
+		/* a b/c b/d/e secret z: the file is listed, the directory not read */
+		if (s.nfiles != 5 || s.skipped[DIRSCAN_UNREADABLE] != 1 ||
+		    strcmp(s.first_skip[DIRSCAN_UNREADABLE], "private"))
+			_exit(12);
+		for (k = 0; k < s.nfiles && strcmp(dirscan_name(&s, k), "secret"); k++)
+			;
+		fd = dirscan_open(&s, k, &r, &kind);
+		if (fd >= 0 || kind != DIRSCAN_UNREADABLE)
+			_exit(13);
+		/* root's files: O_NOATIME refused (EPERM), opened without */
+		fd = dirscan_open(&s, 0, &r, &kind);
+		if (fd < 0 || !r.noatime_refused)
+			_exit(14);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	at("secret", p, sizeof(p));
+	assert_int_equal(unlink(p), 0);
+	at("private/x", p, sizeof(p));
+	assert_int_equal(unlink(p), 0);
+	at("private", p, sizeof(p));
+	assert_int_equal(rmdir(p), 0);
+}
+
+/* Directories deeper than DIRSCAN_MAX_DEPTH are counted, not read; a wide
+ * tree costs its paths, a record each, and at most twice that in slack. */
+static void test_depth_is_bounded_and_memory_follows_the_names(void **state)
+{
+	struct dirscan s;
+	char err[512] = "", p[8400], rel[8192] = "deep";
+	uint64_t names = 0;
+
+	(void)state;
+	for (int k = 0; k < DIRSCAN_MAX_DEPTH + 2; k++) {
+		at(rel, p, sizeof(p));
+		assert_int_equal(mkdir(p, 0755), 0);
+		strcat(rel, "/d");
+	}
+	at("wide", p, sizeof(p));
+	assert_int_equal(mkdir(p, 0755), 0);
+	for (int k = 0; k < 3000; k++) {
+		snprintf(rel, sizeof(rel), "wide/f%04d", k);
+		put(rel, 1);
+		names += strlen(rel) + 1;
+	}
+	assert_int_equal(dirscan_scan(root, &s, err), 0);
+	assert_int_equal(s.skipped[DIRSCAN_DEEP], 1);
+	assert_int_equal(s.nfiles, 4 + 3000);
+	assert_true(dirscan_memory(&s) <= 2 * (names + 16 + (4 + 3000) * 16) + 65536);
+	assert_string_equal(dirscan_name(&s, 3 + 3000), "z");
+	assert_string_equal(dirscan_name(&s, 3), "wide/f0000");
+	dirscan_free(&s);
+	snprintf(p, sizeof(p), "rm -rf '%s/deep' '%s/wide'", root, root);
+	assert_int_equal(system(p), 0);
+}
+
 static void test_a_root_that_is_missing_is_an_error(void **state)
 {
 	struct dirscan s;
@@ -250,6 +376,9 @@ int main(void)
 		cmocka_unit_test(test_orders_are_permutations_seeded_and_new_per_epoch),
 		cmocka_unit_test(test_open_reads_without_nonblock_or_atime_change),
 		cmocka_unit_test(test_a_root_that_is_missing_is_an_error),
+		cmocka_unit_test(test_a_name_removed_mid_scan_is_counted_vanished),
+		cmocka_unit_test(test_unreadable_names_are_counted_for_another_user),
+		cmocka_unit_test(test_depth_is_bounded_and_memory_follows_the_names),
 		/* last: it changes the tree */
 		cmocka_unit_test(test_open_counts_what_changed_after_the_scan),
 	};
