@@ -167,7 +167,10 @@ static int walk_dir(struct walk *w, int fd, size_t len, unsigned depth)
 					       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
 					       &w->no_noatime, &w->refused);
 
-			if (sub < 0) {
+			if (sub < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM)) {
+				closedir(d);
+				return err_set(w->err, "%s: %s", w->path, strerror(errno));
+			} else if (sub < 0) {
 				skip(w->s, open_error_kind(errno), w->path);
 			} else if (walk_dir(w, sub, plen, depth + 1) < 0) {
 				closedir(d);

@@ -6,8 +6,10 @@
  * the root, by its path relative to the root, kept compactly in one arena
  * of path bytes ("a/b.jpg\0c.jpg\0...") with, per file, its offset in the
  * arena and the size lstat saw.  Memory per file: its relative path + 1
- * byte, 16 bytes of record, and 4 bytes of order when an order is drawn;
- * nothing per directory but the names on the way down.  Files are listed in
+ * byte, 16 bytes of record, and 4 bytes of order when an order is drawn
+ * (the arena and the records grow by doubling: at most twice that while the
+ * scan runs); nothing per directory but one descriptor and the name per
+ * level on the way down.  Files are listed in
  * sorted order (bytewise, by relative path).
  *
  * What the scan meets and does not read is counted, each kind once a note:
@@ -72,9 +74,12 @@ struct dirscan {
 	char first_skip[DIRSCAN__SKIPS][256]; /* the first name of each kind, for its note */
 };
 
-/* Scans the tree at root (itself a directory, not a link).  0, or -1 with
- * err ("ROOT: why") when the root cannot be read at all or memory runs
- * out; what is skipped below it is counted, not an error. */
+/* Scans the tree at root, a directory (a link the user names as the root
+ * itself is followed, as `find -H` does; none below it is).  0, or -1 with
+ * err ("ROOT: why") when the root cannot be read at all, memory or
+ * descriptors run out; what is skipped below it is counted, not an error.
+ * Mount points below the root are crossed; a file with two hard links is
+ * listed twice (two names, as a data loader reading a listing would). */
 int dirscan_scan(const char *root, struct dirscan *s, char *err);
 void dirscan_free(struct dirscan *s);
 
