@@ -102,7 +102,10 @@ json_t *resultfile_param(const struct resultfile_run *run, const char *key);
 json_t *resultfile_params_json(const struct resultfile_run *run);
 /* Whether a params key is part of what a run is (not filename, repeat, warmup). */
 bool resultfile_identity_key(const char *key);
-#define RUNSET_MAX_KEYS 64
+/* keys a set tells runs apart by: iosweep's own results have one per job
+ * option and three more (job, group, group_run); a file with more is read by
+ * its first RUNSET_MAX_KEYS */
+#define RUNSET_MAX_KEYS 256
 
 /* A set of runs (of one file, or of two being compared) with each
  * parameter's values numbered once, through a hash table: the questions
