@@ -101,6 +101,53 @@ static uint64_t file_size(const char *path, bool *exists)
 	return *exists && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
+/*
+ * offset, offset_increment: fio's clone k (numjobs) does its size from
+ * offset + k * offset_increment (a percentage is of the existing file, the
+ * offset's rounded up to bs, as fio aligns it), or, without a size, to the
+ * end of the file.  iosweep's regions are all as long and the last ends the
+ * file, so *size stays the region and finish_extent makes the file end
+ * where fio's last region does.  Without a size, fio's clones would have
+ * regions of different lengths: refused with offset_increment.
+ */
+static int job_region(struct fio_state *st, uint64_t have, bool exists, uint64_t *size, char *err)
+{
+	bool sized = st->size || st->size_pct || st->filesize;
+
+	if (st->offset_pct || st->offset_inc_pct) {
+		const struct fio_setting *at = st->offset_pct ? st->offset_at : st->offset_inc_at;
+
+		if (!exists || have == 0)
+			return setting_bad(at, err, "a percentage of a file that does not exist (or is "
+						"not a regular file with a size)");
+		if (st->offset_pct)
+			st->offset = (have * st->offset_pct / 100 + st->bs - 1) / st->bs * st->bs;
+		if (st->offset_inc_pct)
+			st->offset_inc = have * st->offset_inc_pct / 100;
+	}
+	if (st->numjobs <= 1)
+		st->offset_inc = 0; /* one clone: its region starts at offset */
+	if (!st->offset && !st->offset_inc)
+		return 0;
+	if (st->nrfiles > 1)
+		return setting_bad(st->offset ? st->offset_at : st->offset_inc_at, err,
+				   "iosweep places a region in one file, not in each file of a set");
+	if (st->offset_inc && st->mix[0][0])
+		return setting_bad(st->offset_inc_at, err, "iosweep gives each thread its own region "
+				   "only with one block size, not a mix (bssplit, bsrange)");
+	if (sized)
+		return 0;
+	if (st->offset_inc)
+		return setting_bad(st->offset_inc_at, err, "without a size each of fio's jobs goes to "
+				   "the end of the file, in regions of different lengths; iosweep's "
+				   "are equally long: give the fio job a size");
+	if (*size && st->offset >= *size)
+		return setting_bad(st->offset_at, err, "is beyond the end of the file (%llu bytes)",
+				   (unsigned long long)*size);
+	*size -= *size ? st->offset : 0;
+	return 0;
+}
+
 /* The job's size in bytes, from size, a percentage of the file, filesize or
  * the existing file (0 for a block device: its size is found at run time),
  * and in *ios the I/Os it stops after (0: the whole size): a filesize
@@ -135,7 +182,7 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint
 				    "so does iosweep", st->job->file, st->job->line, st->job->name);
 	if (*size == 0)
 		*size = have; /* fio reads the whole file (0 for a block device: iosweep asks) */
-	return 0;
+	return job_region(st, have, exists, size, err);
 }
 
 /* "io_uring or pvsync2": fio's names of the engines that take option id,
@@ -849,6 +896,10 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 	uint64_t spacing = st->bs + st->rw_skip;
 	int rc = 0;
 
+	if (st->nrfiles > 1 && (st->offset || st->offset_pct || st->offset_inc || st->offset_inc_pct))
+		return setting_bad(st->offset || st->offset_pct ? st->offset_at : st->offset_inc_at, err,
+				   "iosweep places a region in one file, not in each file of a set");
+
 	if (st->rw_skip) {
 		/* checked against fio 3.33: rw=read:N does size/bs reads, and when
 		 * its holes reach the end of the region it starts over at the first
@@ -885,7 +936,11 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 			   "irrelevant: number_ios with a block device of unknown size");
 	}
 	if (size)
-		rc |= set_size(ij, OPT_SIZE, size);
+		rc |= set_size(ij, OPT_SIZE, size + st->offset + (st->numjobs - 1) * st->offset_inc);
+	if (st->offset)
+		rc |= set_size(ij, OPT_OFFSET, st->offset);
+	if (st->offset_inc)
+		rc |= set_size(ij, OPT_OFFSET_INCREMENT, st->offset_inc);
 	if (st->mix[0][0]) {
 		int d = st->op == OP_WRITE;
 
@@ -1006,7 +1061,7 @@ static int note_differences(struct import *im, const struct fio_state *st)
 	if (!random && (st->seed_at || st->randrepeat_at))
 		rc |= setting_note(im, st->seed_at ? st->seed_at : st->randrepeat_at, NULL,
 			   "irrelevant: this job reads in order");
-	if (st->numjobs > 1)
+	if (st->numjobs > 1 && !st->offset_inc)
 		rc |= setting_note(im, st->numjobs_at, NULL,
 			   "translated with a difference: fio's clones each do the whole size "
 			   "(each its own file unless filename is given); iosweep's threads "

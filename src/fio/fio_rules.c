@@ -465,16 +465,19 @@ static int h_number_ios(struct fio_state *st, const struct fio_setting *s, char 
 	return value_int(s, &st->number_ios, err);
 }
 
+/* offset, offset_increment: kept for finish_extent, which knows the file. */
 static int h_offset(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	uint64_t v;
-	bool pct = false;
+	bool pct = false, inc = strcmp(s->name, "offset_increment") == 0;
 
 	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
 		return -1;
-	if (v != 0)
-		return setting_bad(s, err, "iosweep reads from the start of the file: a fio job that "
-				   "starts elsewhere reads other blocks");
+	if (pct && v > 100)
+		return setting_bad(s, err, "a percentage above 100");
+	*(inc ? &st->offset_inc : &st->offset) = pct ? 0 : v;
+	*(inc ? &st->offset_inc_pct : &st->offset_pct) = pct ? v : 0;
+	*(inc ? &st->offset_inc_at : &st->offset_at) = s;
 	return 0;
 }
 
