@@ -894,12 +894,34 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 			 const char *job_at, uint64_t size, uint64_t ios, char *err)
 {
 	uint64_t spacing = st->bs + st->rw_skip;
+	bool counted = false; /* io_size made the count */
 	int rc = 0;
 
 	if (st->nrfiles > 1 && (st->offset || st->offset_pct || st->offset_inc || st->offset_inc_pct))
 		return setting_bad(st->offset || st->offset_pct ? st->offset_at : st->offset_inc_at, err,
 				   "iosweep places a region in one file, not in each file of a set");
 
+	if (st->io_size && (st->mix[0][0] || st->rw_skip))
+		return setting_bad(st->io_size_at, err, "with %s: give the fio job number_ios",
+				   st->rw_skip ? "holes (rw=...:N)" : "mixed block sizes");
+	if (st->io_size && !st->random && size && st->io_size > size)
+		return setting_bad(st->io_size_at, err, "fio goes round the %llu-byte region again "
+				   "until io_size; iosweep reads it once per repeat in order: make "
+				   "io_size the size, or use time_based", (unsigned long long)size);
+	/* io_size: fio stops once it has done that many bytes (or number_ios
+	 * I/Os, the fewer); at random its random map starts a new pass, as
+	 * iosweep's count does; in order a shorter region */
+	if (st->io_size && size) {
+		uint64_t n = (st->io_size + st->bs - 1) / st->bs;
+
+		counted = st->random && (!st->number_ios || n <= st->number_ios);
+		if (counted) {
+			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)n);
+			ios = 0;
+		} else if (!st->random && n * st->bs < size) {
+			size = n * st->bs;
+		}
+	}
 	if (st->rw_skip) {
 		/* checked against fio 3.33: rw=read:N does size/bs reads, and when
 		 * its holes reach the end of the region it starts over at the first
@@ -922,7 +944,7 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 	if (st->mix[0][0] && st->number_ios && !st->random)
 		return err_set(err, "%s: job '%s': number_ios with mixed sizes in order: iosweep "
 				    "reads such a mix over the whole file", job_at, st->job->name);
-	if (st->number_ios && (!ios || st->number_ios < ios))
+	if (st->number_ios && !counted && (!ios || st->number_ios < ios))
 		ios = st->number_ios;
 	if (ios && size && st->mix[0][0]) {
 		rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);

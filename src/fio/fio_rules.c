@@ -460,9 +460,19 @@ static int h_randseed(struct fio_state *st, const struct fio_setting *s, char *e
 	return 0;
 }
 
+/* number_ios; io_size and io_limit (bytes of I/O) share its handler. */
 static int h_number_ios(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	return value_int(s, &st->number_ios, err);
+	bool pct = false;
+
+	if (strcmp(s->name, "number_ios") == 0)
+		return value_int(s, &st->number_ios, err);
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &st->io_size, &pct, err) < 0)
+		return -1;
+	if (pct)
+		return setting_bad(s, err, "a percentage of I/O: give it in bytes");
+	st->io_size_at = s;
+	return 0;
 }
 
 /* offset, offset_increment: kept for finish_extent, which knows the file. */

@@ -148,6 +148,12 @@ static const struct fio_word words[] = {
 	{ .fio = "number_ios", .to = "count", .handler = FH_NUMBER_IOS,
 	  .becomes = "count (random), or a shorter size (in order)",
 	  .hint = "fio's number_ios is 'count' here (random reads)" IMPORT },
+	{ .fio = "io_size", .to = "count", .handler = FH_NUMBER_IOS,
+	  .becomes = "count = io_size / bs (random: passes wrap); in order a shorter size "
+		     "(larger: refused)",
+	  .hint = "fio's io_size is 'count' here, in I/Os (random reads)" IMPORT },
+	{ .fio = "io_limit", .to = "count", .handler = FH_NUMBER_IOS,
+	  .becomes = "as io_size" },
 	{ .fio = "offset", .to = "offset", .handler = FH_OFFSET,
 	  .becomes = "offset (bytes or N%); size becomes the region's end" },
 	{ .fio = "offset_increment", .to = "offset_increment", .handler = FH_OFFSET,
@@ -249,10 +255,6 @@ static const struct fio_word words[] = {
 	/* refused unless off: they change what is measured */
 	{ .fio = "startdelay", .kind = FW_OFF_ONLY,
 	  .why = "iosweep starts every run at once" },
-	{ .fio = "io_size", .kind = FW_OFF_ONLY,
-	  .why = "iosweep goes through the file once per repeat: use loops or size" },
-	{ .fio = "io_limit", .kind = FW_OFF_ONLY,
-	  .why = "iosweep goes through the file once per repeat: use loops or size" },
 	{ .fio = "latency_target", .kind = FW_OFF_ONLY,
 	  .why = "iosweep keeps iodepth fixed" },
 	{ .fio = "create_only", .kind = FW_OFF_ONLY,

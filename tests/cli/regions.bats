@@ -160,3 +160,37 @@ regreads() {
 	[ "$status" -eq 2 ]
 	[[ "$output" = *"a.fio:5: offset=4k: iosweep places a region in one file, not in each file of a set" ]]
 }
+
+@test "import: io_size is a count of I/Os at random (passes wrap, as fio's) and a shorter region in order" {
+	head -c 65536 /dev/urandom >"$TESTDIR/r.dat"
+	printf '[global]\nfilename=%s\nbs=4k\nsize=16k\nioengine=psync\n[r]\nrw=randread\nio_size=40k\n[s]\nstonewall\nrw=read\nio_size=8k\n[n]\nstonewall\nrw=randread\nio_limit=40k\nnumber_ios=3\n' "$TESTDIR/r.dat" >"$TESTDIR/io.fio"
+	run "$IOSWEEP" import "$TESTDIR/io.fio" -o "$TESTDIR/io.ini"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$(sed -n '/^\[r\]/,/^$/p' "$TESTDIR/io.ini" | grep -E '^(size|count) ' | tr '\n' ' ')" = "size = 16KiB count = 10 " ]
+	[ "$(sed -n '/^\[s\]/,/^$/p' "$TESTDIR/io.ini" | grep -E '^(size|count) ' | tr '\n' ' ')" = "size = 8KiB " ]
+	[ "$(sed -n '/^\[n\]/,/^$/p' "$TESTDIR/io.ini" | grep -E '^(size|count) ' | tr '\n' ' ')" = "size = 16KiB count = 3 " ]
+	printf 'repeat = 1\n' >>"$TESTDIR/io.ini"
+	run "$IOSWEEP" run "$TESTDIR/io.ini" -o json:"$TESTDIR/io.json"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# 10 random reads of 4 blocks: two whole passes (every block twice), then 2 more
+	[ "$(json_get "$TESTDIR/io.json" '[(r["job"], r["repeats"][0]["reads"]) for r in d["runs"]]')" = "[('r', 10), ('s', 2), ('n', 3)]" ]
+	command -v fio >/dev/null && command -v strace >/dev/null || skip "no fio or strace to compare with"
+	(cd "$TESTDIR" && strace -ff -qq -e trace=pread64 -o fst fio io.fio >/dev/null 2>&1)
+	[ "$(for f in "$TESTDIR"/fst.*; do grep -c ', 4096, [0-9]*) = 4096$' "$f"; done | grep -v '^0$' | sort -n | tr '\n' ' ')" = "2 3 10 " ]
+}
+
+@test "import: io_size beyond the region in order, or with holes or a mix, is refused at its line" {
+	head -c 65536 /dev/urandom >"$TESTDIR/r.dat"
+	printf '[a]\nfilename=%s\nrw=read\nsize=16k\nio_size=32k\n' "$TESTDIR/r.dat" >"$TESTDIR/a.fio"
+	run "$IOSWEEP" import "$TESTDIR/a.fio"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: $TESTDIR/a.fio:5: io_size=32k: fio goes round the 16384-byte region again until io_size; iosweep reads it once per repeat in order: make io_size the size, or use time_based" ]
+	printf '[a]\nfilename=%s\nrw=randread\nsize=16k\nbssplit=4k/50:8k/50\nio_size=32k\n' "$TESTDIR/r.dat" >"$TESTDIR/a.fio"
+	run "$IOSWEEP" import "$TESTDIR/a.fio"
+	[ "$status" -eq 2 ]
+	[ "$output" = "iosweep: $TESTDIR/a.fio:6: io_size=32k: with mixed block sizes: give the fio job number_ios" ]
+	printf '[a]\nfilename=%s\nrw=randread\nsize=16k\nio_size=10%%\n' "$TESTDIR/r.dat" >"$TESTDIR/a.fio"
+	run "$IOSWEEP" import "$TESTDIR/a.fio"
+	[ "$status" -eq 2 ]
+	[[ "$output" = *"a.fio:5: io_size=10%: a percentage of I/O: give it in bytes" ]]
+}
