@@ -893,9 +893,26 @@ static int finish_file(struct import *im, struct fio_state *st, struct import_jo
 static int finish_extent(struct import *im, const struct fio_state *st, struct import_job *ij,
 			 const char *job_at, uint64_t size, uint64_t ios, char *err)
 {
-	uint64_t spacing = st->bs + st->rw_skip;
+	uint64_t spacing = st->rw_back ? st->rw_skip - st->bs : st->bs + st->rw_skip;
 	bool counted = false; /* io_size made the count */
+	uint64_t offset = st->offset;
 	int rc = 0;
+
+	/* read:-N (checked against fio 3.33): each I/O starts N - bs before the
+	 * last one's start, from the end of the region after a first at its
+	 * start, going round at its start: iosweep's pattern = reverse with
+	 * spacing N - bs, which reads the same stride down from its last block */
+	if (st->rw_back && st->rw_skip < 2 * st->bs)
+		return setting_bad(st->rw_at, err, "fio steps back %s bytes per I/O: less than a block "
+				   "(bs %llu), and iosweep's reads do not overlap",
+				   st->rw_skip <= st->bs ? "0 or fewer" : "fewer than bs",
+				   (unsigned long long)st->bs);
+	if (st->rw_back)
+		rc |= setting_note(im, st->rw_at, NULL,
+				   "translated with a difference: fio reads the region's first block, "
+				   "then steps back N - bs bytes at a time from N before its end; "
+				   "iosweep's pattern = reverse steps back the same from the region's "
+				   "last block: the same count, stride and direction, other blocks");
 
 	if (st->nrfiles > 1 && (st->offset || st->offset_pct || st->offset_inc || st->offset_inc_pct))
 		return setting_bad(st->offset || st->offset_pct ? st->offset_at : st->offset_inc_at, err,
@@ -927,8 +944,10 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 		 * its holes reach the end of the region it starts over at the first
 		 * offset; number_ios stops it after one pass */
 		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
+		uint64_t fio_ios = st->number_ios && st->number_ios < size / st->bs ? st->number_ios
+										       : size / st->bs;
 
-		if (!st->number_ios || st->number_ios > pass)
+		if (fio_ios > pass)
 			return setting_bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
 						   "the region it starts over and does the same %llu "
 						   "blocks again; iosweep does them once: add "
@@ -951,16 +970,21 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 	} else if (ios && size) {
 		if (st->random && ios < size / st->bs)
 			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);
-		else if (!st->random && ios <= (size - st->bs) / spacing)
+		else if (!st->random && ios <= (size - st->bs) / spacing && !st->rw_back)
 			size = (ios - 1) * spacing + st->bs;
+		else if (!st->random && ios <= (size - st->bs) / spacing && st->offset_inc)
+			return setting_bad(st->rw_at, err, "backward with number_ios and "
+					   "offset_increment: iosweep's regions would not end together");
+		else if (!st->random && ios <= (size - st->bs) / spacing) /* the region's end */
+			offset += size - ((ios - 1) * spacing + st->bs);
 	} else if (ios) {
 		rc |= setting_note(im, NULL, job_at,
 			   "irrelevant: number_ios with a block device of unknown size");
 	}
 	if (size)
 		rc |= set_size(ij, OPT_SIZE, size + st->offset + (st->numjobs - 1) * st->offset_inc);
-	if (st->offset)
-		rc |= set_size(ij, OPT_OFFSET, st->offset);
+	if (offset)
+		rc |= set_size(ij, OPT_OFFSET, offset);
 	if (st->offset_inc)
 		rc |= set_size(ij, OPT_OFFSET_INCREMENT, st->offset_inc);
 	if (st->mix[0][0]) {
@@ -984,7 +1008,7 @@ static int finish_reads(const struct fio_state *st, struct import_job *ij, char 
 	int rc = 0;
 
 	/* fio's random map reads every block once, as iosweep's random does */
-	rc |= set_val(ij, OPT_PATTERN, "%s", !random ? "sequential" :
+	rc |= set_val(ij, OPT_PATTERN, "%s", st->rw_back ? "reverse" : !random ? "sequential" :
 					     st->norandommap ? "random-replace" : "random");
 	if (random && st->seed_set)
 		rc |= set_val(ij, OPT_SEED, "%llu", (unsigned long long)st->seed);

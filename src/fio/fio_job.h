@@ -21,6 +21,7 @@ struct fio_state {
 	const struct fio_job *job;
 	const char *name;
 	uint64_t rw_skip;                 /* read:N: bytes skipped after each I/O */
+	bool rw_back;                     /* read:-N: rw_skip is N, stepped back */
 	const struct fio_setting *rw_at;
 	const char *filename, *directory, *description;
 	const struct fio_setting *filename_at, *directory_at, *description_at;

@@ -326,10 +326,11 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	st->op = rw->op;
 	st->random = rw->random;
 	st->rw_skip = 0;
-	if (colon && value_bytes(st, s, colon + 1, &n, &pct, err) < 0)
+	st->rw_back = colon && colon[1] == '-' && !st->random;
+	if (colon && value_bytes(st, s, colon + 1 + st->rw_back, &n, &pct, err) < 0)
 		return -1;
 	if (colon && !st->random)
-		st->rw_skip = n; /* read:8k skips 8k after every read */
+		st->rw_skip = n; /* read:8k skips 8k after every read; read:-8k goes back 8k */
 	if (colon && st->random && n > 1)
 		return setting_bad(s, err, "fio does %llu blocks in a row at each random offset; iosweep "
 				   "draws a new offset for every block", (unsigned long long)n);

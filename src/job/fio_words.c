@@ -56,11 +56,13 @@ static const struct fio_word words[] = {
 	  .becomes = "blockalign, with a mix of sizes (the part of the job's direction)",
 	  .hint = "fio's ba is 'blockalign' here" IMPORT },
 	{ .fio = "rw", .to = "pattern", .handler = FH_RW,
-	  .becomes = "pattern and op (rw=read:N: spacing = bs + N); trims refused",
+	  .becomes = "pattern and op (rw=read:N: spacing = bs + N; read:-N: pattern = reverse, "
+		     "spacing = N - bs); trims refused",
 	  .hint = "fio's rw is 'pattern' (sequential, random) and 'op' (read, write, readwrite) "
 		"here" IMPORT },
 	{ .fio = "readwrite", .to = "op", .handler = FH_RW,
-	  .becomes = "pattern and op (rw=read:N: spacing = bs + N); trims refused",
+	  .becomes = "pattern and op (rw=read:N: spacing = bs + N; read:-N: pattern = reverse, "
+		     "spacing = N - bs); trims refused",
 	  .hint = "fio's readwrite is 'pattern' (sequential, random) and 'op' (read, write, "
 		"readwrite) here" IMPORT },
 	{ .fio = "ioengine", .to = "engine", .handler = FH_IOENGINE },

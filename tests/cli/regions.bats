@@ -194,3 +194,32 @@ regreads() {
 	[ "$status" -eq 2 ]
 	[[ "$output" = *"a.fio:5: io_size=10%: a percentage of I/O: give it in bytes" ]]
 }
+
+@test "import: fio's backward holes (rw=read:-N) become pattern = reverse with spacing N - bs: fio's count, stride and direction" {
+	head -c 65536 /dev/urandom >"$TESTDIR/r.dat"
+	printf '[global]\nfilename=%s\nbs=4k\nsize=32k\nioengine=psync\n[a]\nrw=read:-8k\n[b]\nstonewall\nrw=read:-12k\nnumber_ios=4\n' "$TESTDIR/r.dat" >"$TESTDIR/b.fio"
+	run "$IOSWEEP" import "$TESTDIR/b.fio" -o "$TESTDIR/b.ini"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[[ "$output" = *"b.fio:7: rw=read:-8k: translated with a difference"* ]]
+	[[ "$output" = *"b.fio:10: rw=read:-12k: translated with a difference"* ]]
+	# the two jobs differ by spacing only: one job with a list
+	[ "$(sed -n '/^\[a\]/,/^$/p' "$TESTDIR/b.ini" | grep -E '^(size|offset|spacing|pattern) ' | tr '\n' ' ')" = "size = 32KiB spacing = 4KiB, 8KiB pattern = reverse " ]
+	(cd "$TESTDIR" && strace -ff -qq -e trace=pread64 -o ist "$IOSWEEP" run b.ini -o json:b.json >/dev/null 2>&1)
+	[ "$(json_get "$TESTDIR/b.json" '[(r["job"], r["repeats"][0]["reads"]) for r in d["runs"]]')" = "[('a', 8), ('a', 4)]" ]
+	# in blocks: a reads 7 down to 0, b 6 4 2 0 (fio: 0 6 5 4 3 2 1 0 and 0 5 3 1)
+	[ "$(for f in "$TESTDIR"/ist.*; do sed -n 's/.*, 4096, \([0-9]*\)) = 4096$/\1/p' "$f" | awk '{printf "%d ", $1 / 4096}'; done | tr -s ' ')" != "" ]
+	got=$(cat "$TESTDIR"/ist.* | sed -n 's/.*, 4096, \([0-9]*\)) = 4096$/\1/p' | awk '{printf "%d ", $1 / 4096}')
+	[ "$got" = "7 6 5 4 3 2 1 0 6 4 2 0 " ] || [ "$got" = "6 4 2 0 7 6 5 4 3 2 1 0 " ] || { echo "$got"; false; }
+	# refused: a step back of less than a block, and more I/Os than a pass (fio goes round)
+	printf '[a]\nfilename=%s\nbs=4k\nsize=32k\nrw=read:-4k\n' "$TESTDIR/r.dat" >"$TESTDIR/c.fio"
+	run "$IOSWEEP" import "$TESTDIR/c.fio"
+	[ "$status" -eq 2 ]
+	[[ "$output" = *"c.fio:5: rw=read:-4k: fio steps back 0 or fewer bytes per I/O"* ]]
+	printf '[a]\nfilename=%s\nbs=4k\nsize=32k\nrw=read:-12k\n' "$TESTDIR/r.dat" >"$TESTDIR/c.fio"
+	run "$IOSWEEP" import "$TESTDIR/c.fio"
+	[ "$status" -eq 2 ]
+	[[ "$output" = *"c.fio:5: rw=read:-12k: fio does size/bs I/Os (8 here)"*"add number_ios=4"* ]]
+	command -v fio >/dev/null && command -v strace >/dev/null || skip "no fio or strace to compare with"
+	(cd "$TESTDIR" && strace -ff -qq -e trace=pread64 -o fst fio b.fio >/dev/null 2>&1)
+	[ "$(for f in "$TESTDIR"/fst.*; do grep -c ', 4096, [0-9]*) = 4096$' "$f"; done | grep -v '^0$' | sort -n | tr '\n' ' ')" = "4 8 " ]
+}
