@@ -223,3 +223,21 @@ regreads() {
 	(cd "$TESTDIR" && strace -ff -qq -e trace=pread64 -o fst fio b.fio >/dev/null 2>&1)
 	[ "$(for f in "$TESTDIR"/fst.*; do grep -c ', 4096, [0-9]*) = 4096$' "$f"; done | grep -v '^0$' | sort -n | tr '\n' ' ')" = "4 8 " ]
 }
+
+@test "offset_increment under MPI: ranks sharing one file are refused at its line, a file per rank gives each rank's threads their regions" {
+	MPI=${IOSWEEP_MPI:-$BATS_TEST_DIRNAME/../../build/iosweep-mpi}
+	[ -x "$MPI" ] && command -v mpirun >/dev/null || skip "no iosweep-mpi or mpirun"
+	make_file
+	job m "[m]\nfilename = $TESTDIR/data\nbs = 4k\nrepeat = 1\nthreads = 2\noffset_increment = 256k\n"
+	run timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$MPI" run "$TESTDIR/m.ini"
+	[ "$status" -eq 2 ]
+	[ "$(echo "$output" | grep -c "m.ini:6: offset_increment gives each thread a region, and 2 ranks sharing one file would cut them")" -ge 1 ]
+	cp "$TESTDIR/data" "$TESTDIR/data.0"
+	cp "$TESTDIR/data" "$TESTDIR/data.1"
+	job m "[m]\nfilename = $TESTDIR/data.{rank}\nbs = 4k\nrepeat = 1\nthreads = 2\noffset_increment = 256k\n"
+	run timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$MPI" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	region=$((SIZE - 262144))
+	reads=$(regreads sequential $region 4096 4096 0 1)
+	[ "$(json_get "$TESTDIR/m.json" 'd["runs"][0]["repeats"][0]["reads"]')" = $((4 * reads)) ]
+}
