@@ -104,6 +104,53 @@ static uint64_t file_size(const char *path, bool *exists)
 	return *exists && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
+/*
+ * offset, offset_increment: fio's clone k (numjobs) does its size from
+ * offset + k * offset_increment (a percentage is of the existing file, the
+ * offset's rounded up to bs, as fio aligns it), or, without a size, to the
+ * end of the file.  iosweep's regions are all as long and the last ends the
+ * file, so *size stays the region and finish_extent makes the file end
+ * where fio's last region does.  Without a size, fio's clones would have
+ * regions of different lengths: refused with offset_increment.
+ */
+static int job_region(struct fio_state *st, uint64_t have, bool exists, uint64_t *size, char *err)
+{
+	bool sized = st->size || st->size_pct || st->filesize;
+
+	if (st->offset_pct || st->offset_inc_pct) {
+		const struct fio_setting *at = st->offset_pct ? st->offset_at : st->offset_inc_at;
+
+		if (!exists || have == 0)
+			return setting_bad(at, err, "a percentage of a file that does not exist (or is "
+						"not a regular file with a size)");
+		if (st->offset_pct)
+			st->offset = (have * st->offset_pct / 100 + st->bs - 1) / st->bs * st->bs;
+		if (st->offset_inc_pct)
+			st->offset_inc = have * st->offset_inc_pct / 100;
+	}
+	if (st->numjobs <= 1)
+		st->offset_inc = 0; /* one clone: its region starts at offset */
+	if (!st->offset && !st->offset_inc)
+		return 0;
+	if (st->nrfiles > 1)
+		return setting_bad(st->offset ? st->offset_at : st->offset_inc_at, err,
+				   "iosweep places a region in one file, not in each file of a set");
+	if (st->offset_inc && st->mix[0][0])
+		return setting_bad(st->offset_inc_at, err, "iosweep gives each thread its own region "
+				   "only with one block size, not a mix (bssplit, bsrange)");
+	if (sized)
+		return 0;
+	if (st->offset_inc)
+		return setting_bad(st->offset_inc_at, err, "without a size each of fio's jobs goes to "
+				   "the end of the file, in regions of different lengths; iosweep's "
+				   "are equally long: give the fio job a size");
+	if (*size && st->offset >= *size)
+		return setting_bad(st->offset_at, err, "is beyond the end of the file (%llu bytes)",
+				   (unsigned long long)*size);
+	*size -= *size ? st->offset : 0;
+	return 0;
+}
+
 /* The job's size in bytes, from size, a percentage of the file, filesize or
  * the existing file (0 for a block device: its size is found at run time),
  * and in *ios the I/Os it stops after (0: the whole size): a filesize
@@ -138,7 +185,7 @@ static int job_size(struct fio_state *st, const char *path, uint64_t *size, uint
 				    "so does iosweep", st->job->file, st->job->line, st->job->name);
 	if (*size == 0)
 		*size = have; /* fio reads the whole file (0 for a block device: iosweep asks) */
-	return 0;
+	return job_region(st, have, exists, size, err);
 }
 
 /* "io_uring or pvsync2": fio's names of the engines that take option id,
@@ -849,16 +896,61 @@ static int finish_file(struct import *im, struct fio_state *st, struct import_jo
 static int finish_extent(struct import *im, const struct fio_state *st, struct import_job *ij,
 			 const char *job_at, uint64_t size, uint64_t ios, char *err)
 {
-	uint64_t spacing = st->bs + st->rw_skip;
+	uint64_t spacing = st->rw_back ? st->rw_skip - st->bs : st->bs + st->rw_skip;
+	bool counted = false; /* io_size made the count */
+	uint64_t offset = st->offset;
 	int rc = 0;
 
+	/* read:-N (checked against fio 3.33): each I/O starts N - bs before the
+	 * last one's start, from the end of the region after a first at its
+	 * start, going round at its start: iosweep's pattern = reverse with
+	 * spacing N - bs, which reads the same stride down from its last block */
+	if (st->rw_back && st->rw_skip < 2 * st->bs)
+		return setting_bad(st->rw_at, err, "fio steps back %s bytes per I/O: less than a block "
+				   "(bs %llu), and iosweep's reads do not overlap",
+				   st->rw_skip <= st->bs ? "0 or fewer" : "fewer than bs",
+				   (unsigned long long)st->bs);
+	if (st->rw_back)
+		rc |= setting_note(im, st->rw_at, NULL,
+				   "translated with a difference: fio reads the region's first block, "
+				   "then steps back N - bs bytes at a time from N before its end; "
+				   "iosweep's pattern = reverse steps back the same from the region's "
+				   "last block: the same count, stride and direction, other blocks");
+
+	if (st->nrfiles > 1 && (st->offset || st->offset_pct || st->offset_inc || st->offset_inc_pct))
+		return setting_bad(st->offset || st->offset_pct ? st->offset_at : st->offset_inc_at, err,
+				   "iosweep places a region in one file, not in each file of a set");
+
+	if (st->io_size && (st->mix[0][0] || st->rw_skip))
+		return setting_bad(st->io_size_at, err, "with %s: give the fio job number_ios",
+				   st->rw_skip ? "holes (rw=...:N)" : "mixed block sizes");
+	if (st->io_size && !st->random && size && st->io_size > size)
+		return setting_bad(st->io_size_at, err, "fio goes round the %llu-byte region again "
+				   "until io_size; iosweep reads it once per repeat in order: make "
+				   "io_size the size, or use time_based", (unsigned long long)size);
+	/* io_size: fio stops once it has done that many bytes (or number_ios
+	 * I/Os, the fewer); at random its random map starts a new pass, as
+	 * iosweep's count does; in order a shorter region */
+	if (st->io_size && size) {
+		uint64_t n = (st->io_size + st->bs - 1) / st->bs;
+
+		counted = st->random && (!st->number_ios || n <= st->number_ios);
+		if (counted) {
+			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)n);
+			ios = 0;
+		} else if (!st->random && n * st->bs < size) {
+			size = n * st->bs;
+		}
+	}
 	if (st->rw_skip) {
 		/* checked against fio 3.33: rw=read:N does size/bs reads, and when
 		 * its holes reach the end of the region it starts over at the first
 		 * offset; number_ios stops it after one pass */
 		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
+		uint64_t fio_ios = st->number_ios && st->number_ios < size / st->bs ? st->number_ios
+										       : size / st->bs;
 
-		if (!st->number_ios || st->number_ios > pass)
+		if (fio_ios > pass)
 			return setting_bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
 						   "the region it starts over and does the same %llu "
 						   "blocks again; iosweep does them once: add "
@@ -874,21 +966,30 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 	if (st->mix[0][0] && st->number_ios && !st->random)
 		return err_set(err, "%s: job '%s': number_ios with mixed sizes in order: iosweep "
 				    "reads such a mix over the whole file", job_at, st->job->name);
-	if (st->number_ios && (!ios || st->number_ios < ios))
+	if (st->number_ios && !counted && (!ios || st->number_ios < ios))
 		ios = st->number_ios;
 	if (ios && size && st->mix[0][0]) {
 		rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);
 	} else if (ios && size) {
 		if (st->random && ios < size / st->bs)
 			rc |= set_val(ij, OPT_COUNT, "%llu", (unsigned long long)ios);
-		else if (!st->random && ios <= (size - st->bs) / spacing)
+		else if (!st->random && ios <= (size - st->bs) / spacing && !st->rw_back)
 			size = (ios - 1) * spacing + st->bs;
+		else if (!st->random && ios <= (size - st->bs) / spacing && st->offset_inc)
+			return setting_bad(st->rw_at, err, "backward with number_ios and "
+					   "offset_increment: iosweep's regions would not end together");
+		else if (!st->random && ios <= (size - st->bs) / spacing) /* the region's end */
+			offset += size - ((ios - 1) * spacing + st->bs);
 	} else if (ios) {
 		rc |= setting_note(im, NULL, job_at,
 			   "irrelevant: number_ios with a block device of unknown size");
 	}
 	if (size)
-		rc |= set_size(ij, OPT_SIZE, size);
+		rc |= set_size(ij, OPT_SIZE, size + st->offset + (st->numjobs - 1) * st->offset_inc);
+	if (offset)
+		rc |= set_size(ij, OPT_OFFSET, offset);
+	if (st->offset_inc)
+		rc |= set_size(ij, OPT_OFFSET_INCREMENT, st->offset_inc);
 	if (st->mix[0][0]) {
 		int d = st->op == OP_WRITE;
 
@@ -910,7 +1011,7 @@ static int finish_reads(const struct fio_state *st, struct import_job *ij, char 
 	int rc = 0;
 
 	/* fio's random map reads every block once, as iosweep's random does */
-	rc |= set_val(ij, OPT_PATTERN, "%s", !random ? "sequential" :
+	rc |= set_val(ij, OPT_PATTERN, "%s", st->rw_back ? "reverse" : !random ? "sequential" :
 					     st->norandommap ? "random-replace" : "random");
 	if (random && st->seed_set)
 		rc |= set_val(ij, OPT_SEED, "%llu", (unsigned long long)st->seed);
@@ -1174,7 +1275,7 @@ static int note_differences(struct import *im, const struct fio_state *st)
 	if (!random && (st->seed_at || st->randrepeat_at))
 		rc |= setting_note(im, st->seed_at ? st->seed_at : st->randrepeat_at, NULL,
 			   "irrelevant: this job reads in order");
-	if (st->numjobs > 1)
+	if (st->numjobs > 1 && !st->offset_inc)
 		rc |= setting_note(im, st->numjobs_at, NULL,
 			   "translated with a difference: fio's clones each do the whole size "
 			   "(each its own file unless filename is given); iosweep's threads "

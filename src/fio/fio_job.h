@@ -21,11 +21,17 @@ struct fio_state {
 	const struct fio_job *job;
 	const char *name;
 	uint64_t rw_skip;                 /* read:N: bytes skipped after each I/O */
+	bool rw_back;                     /* read:-N: rw_skip is N, stepped back */
 	const struct fio_setting *rw_at;
 	const char *filename, *directory, *description;
 	const struct fio_setting *filename_at, *directory_at, *description_at;
 	uint64_t size, filesize, size_pct;
 	const struct fio_setting *size_at;
+	/* offset, offset_increment: bytes, or a percent of the file (*_pct) */
+	uint64_t offset, offset_pct, offset_inc, offset_inc_pct;
+	const struct fio_setting *offset_at, *offset_inc_at;
+	uint64_t io_size;                 /* io_size (io_limit): bytes of I/O; 0: size */
+	const struct fio_setting *io_size_at;
 	uint64_t bs;                      /* the job's: bs_rw of its direction (finish_bs) */
 	/* block sizes by direction, [0] reads, [1] writes: bs_rw to bs_hi (a
 	 * range unless equal), or several (bssplit: bs_split below) */

@@ -326,10 +326,11 @@ static int h_rw(struct fio_state *st, const struct fio_setting *s, char *err)
 	st->op = rw->op;
 	st->random = rw->random;
 	st->rw_skip = 0;
-	if (colon && value_bytes(st, s, colon + 1, &n, &pct, err) < 0)
+	st->rw_back = colon && colon[1] == '-' && !st->random;
+	if (colon && value_bytes(st, s, colon + 1 + st->rw_back, &n, &pct, err) < 0)
 		return -1;
 	if (colon && !st->random)
-		st->rw_skip = n; /* read:8k skips 8k after every read */
+		st->rw_skip = n; /* read:8k skips 8k after every read; read:-8k goes back 8k */
 	if (colon && st->random && n > 1)
 		return setting_bad(s, err, "fio does %llu blocks in a row at each random offset; iosweep "
 				   "draws a new offset for every block", (unsigned long long)n);
@@ -460,21 +461,34 @@ static int h_randseed(struct fio_state *st, const struct fio_setting *s, char *e
 	return 0;
 }
 
+/* number_ios; io_size and io_limit (bytes of I/O) share its handler. */
 static int h_number_ios(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	return value_int(s, &st->number_ios, err);
+	bool pct = false;
+
+	if (strcmp(s->name, "number_ios") == 0)
+		return value_int(s, &st->number_ios, err);
+	if (!needs_value(s, err) || value_bytes(st, s, s->value, &st->io_size, &pct, err) < 0)
+		return -1;
+	if (pct)
+		return setting_bad(s, err, "a percentage of I/O: give it in bytes");
+	st->io_size_at = s;
+	return 0;
 }
 
+/* offset, offset_increment: kept for finish_extent, which knows the file. */
 static int h_offset(struct fio_state *st, const struct fio_setting *s, char *err)
 {
 	uint64_t v;
-	bool pct = false;
+	bool pct = false, inc = strcmp(s->name, "offset_increment") == 0;
 
 	if (!needs_value(s, err) || value_bytes(st, s, s->value, &v, &pct, err) < 0)
 		return -1;
-	if (v != 0)
-		return setting_bad(s, err, "iosweep reads from the start of the file: a fio job that "
-				   "starts elsewhere reads other blocks");
+	if (pct && v > 100)
+		return setting_bad(s, err, "a percentage above 100");
+	*(inc ? &st->offset_inc : &st->offset) = pct ? 0 : v;
+	*(inc ? &st->offset_inc_pct : &st->offset_pct) = pct ? v : 0;
+	*(inc ? &st->offset_inc_at : &st->offset_at) = s;
 	return 0;
 }
 

@@ -155,6 +155,7 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
 	p->end = end;
 	p->trace = NULL;
 	p->flush = 0;
+	p->base = 0;
 	p->total = pattern_reads(kind, size, bs, spacing, count);
 	p->count = count;
 	p->dist_text = NULL;
@@ -331,8 +332,9 @@ void pattern_mix_totals(const struct pattern *p, uint64_t *units, uint64_t *byte
 uint64_t pattern_span(const struct pattern *p, uint64_t *first)
 {
 	uint64_t lo, hi; /* the lowest and highest offset / step of reads [i, end) */
+	uint64_t span;
 
-	*first = 0;
+	*first = p->base;
 	if (p->trace)
 		return p->size;
 	if (p->next == next_permuted || p->next == next_replace || p->next == next_skewed ||
@@ -343,7 +345,9 @@ uint64_t pattern_span(const struct pattern *p, uint64_t *first)
 	lo = p->next == next_reverse ? p->total - p->end : p->i;
 	hi = lo + (p->end - p->i) - 1;
 	*first = lo * p->step;
-	return hi * p->step + pattern_block_len(p, hi * p->step) - *first;
+	span = hi * p->step + pattern_block_len(p, hi * p->step) - *first;
+	*first += p->base;
+	return span;
 }
 
 static int cmp_range(const void *a, const void *b)

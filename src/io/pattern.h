@@ -62,6 +62,10 @@ struct pattern {
 	uint64_t due_ns;
 	unsigned dir, flush;
 	bool trim;
+	/* offset, offset_increment: where the share's region starts in the
+	 * file; the generators draw offsets in the region [0, size) and
+	 * pattern_next() adds it (0 by pattern_init; a trace's are the file's) */
+	uint64_t base;
 };
 
 static inline bool pattern_is_random(uint64_t kind)
@@ -109,7 +113,8 @@ static inline bool pattern_mixed(const struct pattern *p)
 }
 
 /* The bytes from the first to the last byte that p's reads may touch, and
- * into *first the offset of the first: the file for the random patterns. */
+ * into *first the offset of the first in the file: the region for the
+ * random patterns. */
 uint64_t pattern_span(const struct pattern *p, uint64_t *first);
 
 /* The length of the read at off: a block, or what is left of the file. */
@@ -120,15 +125,21 @@ static inline uint64_t pattern_block_len(const struct pattern *p, uint64_t off)
 	return left < p->bs ? left : p->bs;
 }
 
-/* The next read of the share; false when the share is done. */
+/* The next read of the share, its offset in the file; false when the
+ * share is done. */
 static inline bool pattern_next(struct pattern *p, uint64_t *off, uint64_t *len)
 {
-	if (p->next)
-		return p->next(p, off, len);
+	if (p->next) {
+		if (!p->next(p, off, len))
+			return false;
+		*off += p->base;
+		return true;
+	}
 	if (p->i >= p->end)
 		return false;
 	*off = p->i++ * p->step;
 	*len = pattern_block_len(p, *off);
+	*off += p->base;
 	return true;
 }
 

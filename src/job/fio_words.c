@@ -56,11 +56,13 @@ static const struct fio_word words[] = {
 	  .becomes = "blockalign, with a mix of sizes (the part of the job's direction)",
 	  .hint = "fio's ba is 'blockalign' here" IMPORT },
 	{ .fio = "rw", .to = "pattern", .handler = FH_RW,
-	  .becomes = "pattern and op (rw=read:N: spacing = bs + N); trims refused",
+	  .becomes = "pattern and op (rw=read:N: spacing = bs + N; read:-N: pattern = reverse, "
+		     "spacing = N - bs); trims refused",
 	  .hint = "fio's rw is 'pattern' (sequential, random) and 'op' (read, write, readwrite) "
 		"here" IMPORT },
 	{ .fio = "readwrite", .to = "op", .handler = FH_RW,
-	  .becomes = "pattern and op (rw=read:N: spacing = bs + N); trims refused",
+	  .becomes = "pattern and op (rw=read:N: spacing = bs + N; read:-N: pattern = reverse, "
+		     "spacing = N - bs); trims refused",
 	  .hint = "fio's readwrite is 'pattern' (sequential, random) and 'op' (read, write, "
 		"readwrite) here" IMPORT },
 	{ .fio = "ioengine", .to = "engine", .handler = FH_IOENGINE },
@@ -166,9 +168,16 @@ static const struct fio_word words[] = {
 	{ .fio = "number_ios", .to = "count", .handler = FH_NUMBER_IOS,
 	  .becomes = "count (random), or a shorter size (in order)",
 	  .hint = "fio's number_ios is 'count' here (random reads)" IMPORT },
-	{ .fio = "offset", .handler = FH_OFFSET,
-	  .becomes = "0 only (iosweep reads from the start); refused otherwise",
-	  .hint = "iosweep reads from the start of the file" IMPORT },
+	{ .fio = "io_size", .to = "count", .handler = FH_NUMBER_IOS,
+	  .becomes = "count = io_size / bs (random: passes wrap); in order a shorter size "
+		     "(larger: refused)",
+	  .hint = "fio's io_size is 'count' here, in I/Os (random reads)" IMPORT },
+	{ .fio = "io_limit", .to = "count", .handler = FH_NUMBER_IOS,
+	  .becomes = "as io_size" },
+	{ .fio = "offset", .to = "offset", .handler = FH_OFFSET,
+	  .becomes = "offset (bytes or N%); size becomes the region's end" },
+	{ .fio = "offset_increment", .to = "offset_increment", .handler = FH_OFFSET,
+	  .becomes = "offset_increment (numjobs: threads, each its own region)" },
 	{ .fio = "stonewall", .handler = FH_ORDER,
 	  .becomes = "a new group: fio's jobs between two stonewalls run together (group)",
 	  .hint = "iosweep runs jobs one after another unless they name the same group; "
@@ -266,10 +275,6 @@ static const struct fio_word words[] = {
 	/* refused unless off: they change what is measured */
 	{ .fio = "startdelay", .kind = FW_OFF_ONLY,
 	  .why = "iosweep starts every run at once" },
-	{ .fio = "io_size", .kind = FW_OFF_ONLY,
-	  .why = "iosweep goes through the file once per repeat: use loops or size" },
-	{ .fio = "io_limit", .kind = FW_OFF_ONLY,
-	  .why = "iosweep goes through the file once per repeat: use loops or size" },
 	{ .fio = "latency_target", .kind = FW_OFF_ONLY,
 	  .why = "iosweep keeps iodepth fixed" },
 	{ .fio = "create_only", .kind = FW_OFF_ONLY,
@@ -297,8 +302,6 @@ static const struct fio_word words[] = {
 	  .why = "iosweep goes through the whole file, not zones of it" },
 	{ .fio = "zoneskip", .kind = FW_OFF_ONLY,
 	  .why = "iosweep goes through the whole file, not zones of it" },
-	{ .fio = "offset_increment", .kind = FW_OFF_ONLY,
-	  .why = "iosweep's threads split the file themselves" },
 	{ .fio = "trim_percentage", .kind = FW_OFF_ONLY,
 	  .why = "iosweep does not trim" },
 	{ .fio = "uncached", .kind = FW_OFF_ONLY,

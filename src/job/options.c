@@ -82,6 +82,15 @@ const struct option_def option_table[OPT__COUNT] = {
 			  "random-replace: independent draws (fio's norandommap)" },
 	[OPT_COUNT] = { "count", T_UINT, false, false, NULL, 1, INT64_MAX, NULL,
 			"number of random reads (default: one pass, a read per whole block)" },
+	[OPT_OFFSET] = { "offset", T_TEXT, false, false, "0", 0, 0, NULL,
+			 "where the job's region of the file starts, in bytes or N% of the file "
+			 "(fio's); the region runs to the end of the file, less the other threads' "
+			 "regions (offset_increment)" },
+	[OPT_OFFSET_INCREMENT] = { "offset_increment", T_TEXT, false, false, "0", 0, 0, NULL,
+				   "thread k's region starts at offset + k * offset_increment (bytes "
+				   "or N% of the file, fio's with numjobs as threads); the regions are "
+				   "equally long, the last ends at the end of the file; 0: the threads "
+				   "share one region" },
 	[OPT_RANDOM_DISTRIBUTION] = { "random_distribution", T_TEXT, true, false, "random", 0, 0,
 				      NULL,
 				      "pattern=random|random-replace: random (uniform), zipf:THETA, "

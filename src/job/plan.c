@@ -920,9 +920,20 @@ int plan_pattern(const struct run *r, uint64_t first, uint64_t end, struct patte
 	const union optval *v = r->v;
 	struct bsmix m;
 	int dir = v[OPT_OP].u == OP_READ ? 0 : v[OPT_OP].u == OP_WRITE ? 1 : -1;
+	uint64_t base = r->regions ? r->region_off : 0;
 
-	pattern_init(p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
+	/* a region per thread: units [k * n, (k + 1) * n) are region k's pattern,
+	 * the threads' shares of the run's units being exactly those */
+	if (r->regions > 1 && end > first) {
+		uint64_t n = r->reads / r->regions, k = first / n;
+
+		base += k * r->region_inc;
+		first -= k * n;
+		end = end - k * n < n ? end - k * n : n;
+	}
+	pattern_init(p, v[OPT_PATTERN].u, run_region_bytes(r), v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, first, end);
+	p->base = base;
 	if (pattern_skew(p, v[OPT_RANDOM_DISTRIBUTION].s, err) < 0)
 		return -1;
 	if (!has_mix(v))
@@ -1044,7 +1055,7 @@ static int check_distribution(const struct jobfile *jf, const struct run *r, cha
 					"or random-replace)", where, d->v[k].s, job->name);
 	if (!skewed(v))
 		return 0;
-	pattern_init(&p, v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u, v[OPT_SPACING].u,
+	pattern_init(&p, v[OPT_PATTERN].u, run_region_bytes(r), v[OPT_BS].u, v[OPT_SPACING].u,
 		     v[OPT_COUNT].u, v[OPT_SEED].u, 0, 0);
 	if (pattern_skew(&p, v[OPT_RANDOM_DISTRIBUTION].s, why) < 0)
 		return FAIL_AT(OPT_RANDOM_DISTRIBUTION, "%s: random_distribution: %s (job '%s')",
@@ -1177,6 +1188,108 @@ static int check_watch_ranks(const struct plan *plan, const struct jobfile *jf,
 	return FAIL_AT(id, "%s: %s judges one worker's series as it runs, and %d ranks keep "
 			   "none: run it on one host (job '%s')", where, option_table[id].name,
 		       plan->where.ranks, job->name);
+}
+
+/* offset, offset_increment: bytes, or N% of the file (of size bytes). */
+static int region_value(const char *text, uint64_t size, uint64_t *out, bool *pct, char *err)
+{
+	size_t n = strlen(text);
+	uint64_t p;
+
+	*pct = n > 1 && text[n - 1] == '%';
+	if (!*pct)
+		return units_parse_size(text, out, err);
+	char num[32];
+
+	if (n - 1 >= sizeof(num))
+		return err_set(err, "'%s' is not a percent: N%% with N from 0 to 100", text);
+	memcpy(num, text, n - 1);
+	num[n - 1] = '\0';
+	if (units_parse_uint(num, &p, err) < 0 || p > 100)
+		return err_set(err, "'%s' is not a percent: N%% with N from 0 to 100", text);
+	*out = (uint64_t)((unsigned __int128)size * p / 100);
+	return 0;
+}
+
+/*
+ * offset, offset_increment (fio's, numjobs being threads): the regions the
+ * pattern runs over.  Thread k's region starts at offset + k *
+ * offset_increment; all are equally long and the last ends at the end of
+ * the file, so fio's size per job is iosweep's region and its file is
+ * offset + (numjobs - 1) * offset_increment + size.  A percent offset is
+ * rounded up to a multiple of bs, as fio aligns it.  Without
+ * offset_increment the threads share the one region in shares, as they
+ * share the file.
+ */
+static int plan_region(const struct jobfile *jf, struct run *r, bool trace, char *err)
+{
+	const struct job *job = r->job;
+	const union optval *v = r->v;
+	uint64_t size = run_set_bytes(v), off, inc, threads = v[OPT_THREADS].u, last;
+	char where[300], why[ERR_MAX];
+	bool pct;
+
+	r->regions = 1;
+	r->region_off = r->region_inc = 0;
+	r->region_len = size;
+	if (region_value(v[OPT_OFFSET].s, size, &off, &pct, why) < 0)
+		return FAIL_AT(OPT_OFFSET, "%s: offset: %s (job '%s')", where, why, job->name);
+	if (pct && v[OPT_BS].u)
+		off = (off + v[OPT_BS].u - 1) / v[OPT_BS].u * v[OPT_BS].u;
+	if (region_value(v[OPT_OFFSET_INCREMENT].s, size, &inc, &pct, why) < 0)
+		return FAIL_AT(OPT_OFFSET_INCREMENT, "%s: offset_increment: %s (job '%s')", where,
+			       why, job->name);
+	if (!off && !inc)
+		return 0;
+	if (trace || v[OPT_NRFILES].u > 1)
+		return FAIL_AT(off ? OPT_OFFSET : OPT_OFFSET_INCREMENT,
+			       "%s: %s places a region in one file: not with %s (job '%s')", where,
+			       off ? "offset" : "offset_increment",
+			       trace ? "read_iolog" : "nrfiles > 1", job->name);
+	if (inc && (v[OPT_BSSPLIT].s || v[OPT_BSRANGE].s))
+		return FAIL_AT(OPT_OFFSET_INCREMENT, "%s: offset_increment gives each thread a region, "
+				"and a mix of block sizes (%s) is counted over one: remove one "
+				"(job '%s')", where, v[OPT_BSSPLIT].s ? "bssplit" : "bsrange",
+			       job->name);
+	if (off >= size)
+		return FAIL_AT(OPT_OFFSET, "%s: offset %llu is beyond the file (%llu bytes): at most "
+				"%llu (job '%s')", where, (unsigned long long)off,
+			       (unsigned long long)size, (unsigned long long)(size ? size - 1 : 0),
+			       job->name);
+	threads = inc ? threads : 1;
+	last = off + (threads - 1) * inc; /* inc < size: at most 1024 threads, no overflow */
+	if (inc >= size || last >= size)
+		return FAIL_AT(OPT_OFFSET_INCREMENT, "%s: %llu threads' regions from offset %llu every "
+				"%llu bytes do not fit the file (%llu bytes): lower offset_increment "
+				"or threads, or make the file larger (size) (job '%s')", where,
+			       (unsigned long long)threads, (unsigned long long)off,
+			       (unsigned long long)inc, (unsigned long long)size, job->name);
+	r->regions = (unsigned)threads;
+	r->region_off = off;
+	r->region_inc = inc;
+	r->region_len = size - last;
+	if (r->region_len < v[OPT_BS].u)
+		return FAIL_AT(last == off ? OPT_OFFSET : OPT_OFFSET_INCREMENT,
+			       "%s: the region from %llu to the end of the file (%llu bytes) is "
+			       "smaller than bs (%llu) (job '%s')", where, (unsigned long long)last,
+			       (unsigned long long)r->region_len, (unsigned long long)v[OPT_BS].u,
+			       job->name);
+	return 0;
+}
+
+/* offset_increment: a region per thread; ranks sharing one file take shares
+ * of the run's reads that need not fall on a region's bounds. */
+static int check_region_ranks(const struct plan *plan, const struct jobfile *jf,
+			      const struct run *r, char *err)
+{
+	const struct job *job = r->job;
+	char where[300];
+
+	if (plan->where.ranks <= 1 || r->regions <= 1 || r->per_rank)
+		return 0;
+	return FAIL_AT(OPT_OFFSET_INCREMENT, "%s: offset_increment gives each thread a region, and "
+			   "%d ranks sharing one file would cut them: give each rank its file "
+			   "({rank} in filename) (job '%s')", where, plan->where.ranks, job->name);
 }
 
 /* Contradictions within one combination; `where` names the option at fault. */
@@ -1598,10 +1711,12 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 			r.v[OPT_CACHE].u = CACHE_KEEP;
 		r.v[OPT_SIZE].u = t->size;
 		r.v[OPT_FILENAME].s = t->filename;
-		r.reads = pattern_reads(r.v[OPT_PATTERN].u, run_set_bytes(r.v), r.v[OPT_BS].u,
-					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
-		r.bytes = pattern_bytes(r.v[OPT_PATTERN].u, run_set_bytes(r.v), r.v[OPT_BS].u,
-					r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
+		if (plan_region(jf, &r, ts != NULL, err) < 0)
+			return -1;
+		r.reads = r.regions * pattern_reads(r.v[OPT_PATTERN].u, r.region_len, r.v[OPT_BS].u,
+						    r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
+		r.bytes = r.regions * pattern_bytes(r.v[OPT_PATTERN].u, r.region_len, r.v[OPT_BS].u,
+						    r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
 		if (check_mix(jf, &r, err) < 0)
 			return -1;
 		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
@@ -1630,6 +1745,7 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		if (check_set_run(jf, &r, e, err) < 0 ||
 		    apply_record(jf, t, &r, err) < 0 || apply_written(jf, t, &r, err) < 0 ||
 		    check_run(jf, &r, err) < 0 || check_watch_ranks(plan, jf, &r, err) < 0 ||
+		    check_region_ranks(plan, jf, &r, err) < 0 ||
 		    check_memory(plan, jf, &r, err) < 0 ||
 		    add_total(plan, jf, &r, err) < 0 || add_run(plan, &r, err) < 0)
 			return -1;

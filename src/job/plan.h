@@ -58,7 +58,21 @@ struct run {
 	unsigned group_jobs, group_pos;
 	enum group_end_kind group_end;
 	uint64_t group_time_ns;    /* GROUP_END_TIME: how long after the start line */
+	/* offset, offset_increment: the pattern runs over regions of region_len
+	 * bytes of the file; region k starts at region_off + k * region_inc.
+	 * One region (regions 1) shared by the threads in shares, or one per
+	 * thread (regions = threads, when offset_increment is set), each the
+	 * whole pattern over its own region.  Without them: one region, the
+	 * file (set) from 0. */
+	uint64_t region_off, region_inc, region_len;
+	unsigned regions;
 };
+
+/* The bytes each of r's regions holds: the pattern's size. */
+static inline uint64_t run_region_bytes(const struct run *r)
+{
+	return r->regions ? r->region_len : run_set_bytes(r->v);
+}
 
 /* Units [first, end) of run r as a pattern: pattern_init, its
  * random_distribution and its block-size mix (bssplit, bsrange), with r's

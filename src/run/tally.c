@@ -208,8 +208,8 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 
 		if (ops > planned)
 			ops = planned; /* time_based: the file once, however often it was read */
-		return (double)run_set_bytes(v) * (double)ops / (double)planned *
-		       (double)(run->per_rank ? ranks : 1);
+		return (double)run_region_bytes(run) * run->regions * (double)ops /
+		       (double)planned * (double)(run->per_rank ? ranks : 1);
 	}
 	if (v[OPT_BSSPLIT].s || v[OPT_BSRANGE].s) {
 		struct pattern p;
@@ -229,10 +229,23 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 	}
 	for (uint64_t k = 0; k < (run->per_rank ? ranks : 1); k++) {
 		size_t n = run->per_rank ? r->nw : r->nw * ranks;
-		uint64_t d = pattern_distinct_blocks(v[OPT_PATTERN].u, run_set_bytes(v), v[OPT_BS].u,
-						     v[OPT_SEED].u, v[OPT_RANDOM_DISTRIBUTION].s,
-						     r->done + k * r->nw, n);
+		uint64_t d = 0;
 
+		/* a region per thread (offset_increment): each share is its region's */
+		for (size_t i = 0; i < n && run->regions > 1 && d != UINT64_MAX; i++) {
+			uint64_t per = run->reads / run->regions, from = r->done[k * r->nw + i].from;
+			struct pattern_range one = { from % per, from % per + r->done[k * r->nw + i].to -
+									from };
+			uint64_t c = pattern_distinct_blocks(v[OPT_PATTERN].u, run->region_len,
+							     v[OPT_BS].u, v[OPT_SEED].u,
+							     v[OPT_RANDOM_DISTRIBUTION].s, &one, 1);
+
+			d = c == UINT64_MAX ? c : d + c;
+		}
+		if (run->regions <= 1)
+			d = pattern_distinct_blocks(v[OPT_PATTERN].u, run_region_bytes(run),
+						    v[OPT_BS].u, v[OPT_SEED].u,
+						    v[OPT_RANDOM_DISTRIBUTION].s, r->done + k * r->nw, n);
 		if (d == UINT64_MAX)
 			return NAN;
 		blocks += d;

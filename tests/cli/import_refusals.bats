@@ -8,7 +8,7 @@ load helpers
 # the fio files of every test, in $TESTDIR (the current directory)
 fio_files() {
 	cd "$TESTDIR"
-	printf '[global]\nsize=1m\nstonewall\n[a]\nrw=read\n[b]\nrw=read\ntrim_verify_zero=1\n[c]\nrw=read\noffset=4k\n' >one.fio
+	printf '[global]\nsize=1m\nstonewall\n[a]\nrw=read\n[b]\nrw=read\ntrim_verify_zero=1\n[c]\nrw=read\nzonesize=4k\n' >one.fio
 	printf '[x]\nrw=read\nsize=1m\ntrim_verify_zero=1\n[y]\nrw=read\nsize=1m\n' >two.fio
 	printf '[ok]\nrw=read\nsize=1m\n' >ok.fio
 }
@@ -21,7 +21,7 @@ fio_files() {
 	[ "${#lines[@]}" -eq 4 ]
 	[[ "${lines[0]}" == "iosweep: missing.fio: "* ]]
 	[[ "${lines[1]}" == "iosweep: one.fio:8: trim_verify_zero=1: "* ]]
-	[[ "${lines[2]}" == "iosweep: one.fio:11: offset=4k: "* ]]
+	[[ "${lines[2]}" == "iosweep: one.fio:11: zonesize=4k: "* ]]
 	[[ "${lines[3]}" == "iosweep: two.fio:4: trim_verify_zero=1: "* ]]
 	[ ! -e out.ini ]
 	[ -z "$(ls | grep tmp)" ]
@@ -33,21 +33,21 @@ fio_files() {
 
 @test 'every refused setting of one job is said too, each at its line' {
 	fio_files
-	printf '[j]\nrw=randread:8\nsize=1m\nbs=1.5k\noffset=4k\ndirect=1\n' >j.fio
+	printf '[j]\nrw=randread:8\nsize=1m\nbs=1.5k\nzonesize=4k\ndirect=1\n' >j.fio
 	run "$IOSWEEP" import j.fio
 	echo "$output"
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 3 ]
 	[[ "${lines[0]}" == "iosweep: j.fio:2: rw=randread:8: "* ]]
 	[[ "${lines[1]}" == "iosweep: j.fio:4: bs=1.5k: "* ]]
-	[[ "${lines[2]}" == "iosweep: j.fio:5: offset=4k: "* ]]
+	[[ "${lines[2]}" == "iosweep: j.fio:5: zonesize=4k: "* ]]
 }
 
 @test '--job NAME imports only the named fio jobs, in the file order; an unknown name is refused' {
 	fio_files
 	run "$IOSWEEP" import one.fio --job c --job a
-	[ "$status" -eq 2 ]     # c is still refused: its offset
-	[ "$output" = "iosweep: one.fio:11: offset=4k: iosweep reads from the start of the file: a fio job that starts elsewhere reads other blocks" ]
+	[ "$status" -eq 2 ]     # c is still refused: its zonesize
+	[ "$output" = "iosweep: one.fio:11: zonesize=4k: iosweep goes through the whole file, not zones of it" ]
 	"$IOSWEEP" import one.fio two.fio --job a --job y -o sub.ini 2>/dev/null
 	[ "$(grep '^\[' sub.ini | tr '\n' ' ')" = "[global] [a] [y] " ]
 	"$IOSWEEP" plan sub.ini -o json >plan.json
