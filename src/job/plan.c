@@ -2226,7 +2226,11 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_FILE_SERVICE_TYPE:
 		return v[OPT_NRFILES].u > 1; /* a file set's only */
 	case OPT_READ_IOLOG:
+	case OPT_PRECONDITION:
 		return v[id].s != NULL;
+	case OPT_OFFSET:
+	case OPT_OFFSET_INCREMENT:
+		return v[id].s && strcmp(v[id].s, "0") != 0;
 	case OPT_REPLAY_NO_STALL:
 		return v[OPT_READ_IOLOG].s && v[id].u != 0;
 	case OPT_REPLAY_TIME_SCALE:

@@ -419,7 +419,10 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	bool hists = true;
 	pthread_condattr_t ca;
 
-	/* the device sampler's sleep, on the loop's clock */
+	memset(r, 0, sizeof(*r));
+	/* the device sampler's sleep, on the loop's clock (after the memset: a
+	 * zeroed condition waits on CLOCK_REALTIME, and a monotonic deadline is
+	 * then long past, so the sampler spun instead of sleeping) */
 	if (pthread_condattr_init(&ca) != 0 ||
 	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
 	    pthread_cond_init(&r->dev_iv_wake, &ca) != 0 ||
@@ -427,8 +430,6 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 		return err_set(err, "cannot set up the device sampler");
 	pthread_condattr_destroy(&ca);
 	r->dev_iv_inited = true;
-
-	memset(r, 0, sizeof(*r));
 	r->run = run;
 	r->stop = stop;
 	r->status = status;
@@ -991,7 +992,8 @@ static int join_cut_number(struct runner *r, char *err)
  * unplugged or a loop device whose capacity dropped to 0 (a read: EIO, the
  * block layer's "beyond end of device"; a write: ENOSPC, past the end of a
  * device that had room when the run began, or a thin pool out of space), a
- * driver gone (ENXIO, ENODEV). */
+ * driver gone (ENXIO, ENODEV).  An unexpected end of file (no error) on a
+ * device says the same: its size changed under the run. */
 static bool device_gone(int error)
 {
 	return error == EIO || error == ENXIO || error == ENODEV || error == ENOSPC;
@@ -1228,7 +1230,7 @@ static int repeat_after(struct runner *r, struct repeat_result *rr, int mrc, uin
 			err_set(err, "%s: %s at offset %llu%s%s%s", path, w->error_what,
 				(unsigned long long)w->error_off, w->error ? ": " : "",
 				w->error ? strerror(w->error) : "",
-				r->run->blockdev && device_gone(w->error)
+				r->run->blockdev && (device_gone(w->error) || !w->error)
 					? " (the device failed or went away during the run: "
 					  "what was measured before is kept, marked interrupted)"
 					: "");

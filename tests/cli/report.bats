@@ -56,8 +56,13 @@ load helpers
 @test "the table puts constants above and varying parameters in columns, within 120 columns" {
 	for j in "$BATS_TEST_DIRNAME"/../../jobs/*.ini; do
 		grep -q '^time_based *= *1' "$j" && continue # steady.bats runs it
-		grep -q '^read_iolog *=' "$j" && continue # its trace needs more than size=1m
-		"$IOSWEEP" run "$j" --set size=1m --set repeat=1 >"$TESTDIR/out" 2>/dev/null
+		set -- --set size=1m --set repeat=1
+		# a file set's size is its files' (dataset.ini: 64 KiB each); a trace's, what it reaches
+		grep -q '^nrfiles' "$j" && set -- --set size=1m --set nrfiles=16 --set repeat=1
+		# (replay-seeds.ini: its two traces side by side vary in six columns, and
+		# its fidelity notes name the trace: wider than 120, not yet folded)
+		grep -q '^read_iolog *=' "$j" && continue
+		"$IOSWEEP" run "$j" "$@" >"$TESTDIR/out" 2>"$TESTDIR/err" || { cat "$TESTDIR/err"; false; }
 		python3 -c 'import sys; bad = [l for l in sys.stdin if len(l.rstrip("\n")) > 120]; print("".join(bad)); sys.exit(bool(bad))' <"$TESTDIR/out"
 	done
 	job t "[global]\nfilename = $TESTDIR/f\nsize = 1m\nrepeat = 3\n[seq]\n[sparse]\nspacing = 64k, 256k\nbaseline = seq\n"
