@@ -201,6 +201,9 @@ setup() {
 	pid=$!
 	# the first run's results are written when it ends
 	wait_for json_runs "$TESTDIR/c.json" 1
+	# and the second run into its repeats (a Ctrl-C during its setup would
+	# rightly leave it out): 2 s of its 100 000 repeats of a few ms
+	sleep 2
 	kill -INT $pid
 	for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 	if kill -0 $pid 2>/dev/null; then
