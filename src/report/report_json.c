@@ -330,10 +330,12 @@ static json_t *groups_json(const struct report *r)
 
 	for (size_t i = 0; i < r->ndone; i++) {
 		const struct run *run = r->results[i].run;
-		json_t *g, *runs = json_array(), *skew = json_array();
+		json_t *g, *runs, *skew;
 
 		if (!run->group || run->group_pos != 0)
 			continue;
+		runs = json_array();
+		skew = json_array();
 		if (!a)
 			a = json_array();
 		for (size_t j = i; runs && j < i + run->group_jobs && j < r->ndone; j++)
