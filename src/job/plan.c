@@ -1969,7 +1969,8 @@ static int expand_group(const struct plan *plan, const struct jobfile *jf, size_
 			gj[n - 1].n++;
 			continue;
 		}
-		gj[n++] = (struct group_job){ .job = r->job, .first = j, .n = 1 };
+		gj[n] = (struct group_job){ .job = r->job, .first = j, .n = 1 };
+		n++;
 	}
 	if (check_group(jf, plan, name, gj, n, &end, &end_ns, err) < 0)
 		return -1;
