@@ -106,7 +106,7 @@ hints() {
 	truncate -s 1g "$TESTDIR/holes"
 	job m "[global]\nfilename = $TESTDIR/holes\ncache = keep\nrepeat = 1\n[m]\nengine = mmap\nspacing = 1m\n"
 	# (a call cut by another thread's is "<unfinished ...>": match without the closing parenthesis)
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap,munmap -o "$TESTDIR/m.tr" \
+	strace -f -e trace=mmap,munmap -o "$TESTDIR/m.tr" \
 		"$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
 	main=$(head -1 "$TESTDIR/m.tr" | cut -d' ' -f1)
 	# what is mapped: the share, from the first read to the end of the last (1023 MiB + 4 KiB)
@@ -122,20 +122,20 @@ hints() {
 	# 8 MiB read densely: mapped once (and no helper: nothing to map for)
 	head -c 8m /dev/urandom >"$TESTDIR/f"
 	job d "[global]\nfilename = $TESTDIR/f\ncache = keep\nrepeat = 1\n[d]\nengine = mmap\n"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
+	strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
 		"$IOSWEEP" run "$TESTDIR/d.ini" -q -o json:"$TESTDIR/d.json"
 	[ "$(grep -c 'mmap(NULL, 8388608, PROT_READ, MAP_SHARED' "$TESTDIR/d.tr")" -eq 1 ]
 	# 64 MiB in 4 threads: each worker maps its 16 MiB share, at its offset, once, and
 	# has no helper (a helper's spare would be a fifth mapping)
 	truncate -s 64m "$TESTDIR/f"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
+	strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
 		"$IOSWEEP" run "$TESTDIR/d.ini" -q --set threads=4 -o json:"$TESTDIR/d.json"
 	[ "$(grep -c 'mmap(NULL, .*MAP_SHARED' "$TESTDIR/d.tr")" -eq 4 ]
 	for at in 0 0x1000000 0x2000000 0x3000000; do
 		grep -q "mmap(NULL, 16777216, PROT_READ, MAP_SHARED, [0-9]*, $at)" "$TESTDIR/d.tr"
 	done
 	# in random order each share spans the file: a mapping of it each, and a helper each
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
+	strace -f -e trace=mmap -o "$TESTDIR/d.tr" \
 		"$IOSWEEP" run "$TESTDIR/d.ini" -q --set threads=4 --set pattern=random -o json:"$TESTDIR/d.json"
 	[ "$(grep -c 'mmap(NULL, 67108864, PROT_READ, MAP_SHARED' "$TESTDIR/d.tr")" -gt 4 ]
 	rm -f "$TESTDIR/holes"

@@ -12,6 +12,12 @@ teardown() {
 	rm -rf "$TESTDIR" ${SHM:+"$SHM"}
 }
 
+# strace ARGS...: strace, with LeakSanitizer off in what it traces (make sanitize):
+# LSan stops the threads with ptrace at exit, which a traced process cannot do
+strace() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" command strace "$@"
+}
+
 # use_tmpfs: SHM, a new directory on tmpfs (/dev/shm, removed by teardown), or skip
 use_tmpfs() {
 	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || skip "no tmpfs at /dev/shm"

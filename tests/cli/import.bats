@@ -353,7 +353,7 @@ PY2
 	strace -f -e trace=io_getevents -o fio2.tr fio a.fio --iodepth_batch_complete_min=8 \
 		--iodepth_batch_complete_max=32 >/dev/null 2>&1
 	# (LeakSanitizer cannot run under ptrace: make sanitize)
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=io_getevents -o ios.tr "$IOSWEEP" run a.ini -q -o json:a.json
+	strace -f -e trace=io_getevents -o ios.tr "$IOSWEEP" run a.ini -q -o json:a.json
 	echo "fio $(calls fio.tr), fio with the options $(calls fio2.tr), iosweep $(calls ios.tr)"
 	# fio's default: a call for (nearly) every read; with the options, as iosweep: a few
 	[ "$(calls fio.tr)" -gt 256 ]

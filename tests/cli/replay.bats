@@ -32,7 +32,7 @@ ios() {
 		--ioengine=psync --write_iolog="$TESTDIR/t.log" --output=/dev/null
 	head -1 "$TESTDIR/t.log" | grep -q '^fio version [23] iolog$'
 	job r "[r]\nread_iolog = $TESTDIR/t.log\nengine = sync\nreplay_no_stall = 1\nrepeat = 1\n"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=pread64,pwrite64,fsync -o "$TESTDIR/s.tr" \
+	strace -f -e trace=pread64,pwrite64,fsync -o "$TESTDIR/s.tr" \
 		"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
 	ios "$TESTDIR/s.tr" >"$TESTDIR/got"
 	awk '$3 == "read" { print "pread64", $4, $5 } $3 == "write" { print "pwrite64", $4, $5 }
@@ -85,7 +85,7 @@ ios() {
 	echo "$output"
 	# a reaches 8 KiB, b 12 KiB: a file of 20 KiB
 	[[ "$output" == *"size=20KiB"* ]]
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=pread64,pwrite64,fdatasync -o "$TESTDIR/s.tr" \
+	strace -f -e trace=pread64,pwrite64,fdatasync -o "$TESTDIR/s.tr" \
 		"$IOSWEEP" run "$TESTDIR/r.ini" -q
 	run ios "$TESTDIR/s.tr"
 	[ "$output" = "$(printf 'pread64 4096 4096\npread64 8192 4096\npwrite64 16384 4096\nfdatasync\npread64 0 4096')" ]
@@ -160,7 +160,7 @@ CPU0 (8,0):
  Reads Queued:           2,        8KiB	 Writes Queued:           1,        8KiB
 TXT
 	job r "[r]\nread_iolog = $TESTDIR/blk.txt\nengine = sync\nrepeat = 1\n"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=pread64,pwrite64,fsync -o "$TESTDIR/s.tr" \
+	strace -f -e trace=pread64,pwrite64,fsync -o "$TESTDIR/s.tr" \
 		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
 	# 8,0 reaches sector 4112 (2105344 bytes): 8,16 begins there
 	fd=$(sed -nE 's/^[0-9]+ +pread64\(([0-9]+), .*, 4096, 1048576\) += 4096$/\1/p' "$TESTDIR/s.tr")

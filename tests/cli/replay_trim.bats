@@ -37,7 +37,7 @@ trim_trace() {
 	command -v strace >/dev/null || skip "strace is not installed"
 	trim_trace "$TESTDIR/t.log"
 	job r "[r]\nread_iolog = $TESTDIR/t.log\nreplay_no_stall = 1\nengine = sync\nrepeat = 1\n"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=fallocate -o "$TESTDIR/s.tr" \
+	strace -f -e trace=fallocate -o "$TESTDIR/s.tr" \
 		"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
 	# /d/b's region begins after /d/a's: a reaches 32 KiB
 	sed -nE 's/.*fallocate\([0-9]+, FALLOC_FL_KEEP_SIZE\|FALLOC_FL_PUNCH_HOLE, ([0-9]+), ([0-9]+)\).*/\1 \2/p' \
@@ -64,7 +64,7 @@ trim_trace() {
   8,0    1        3     0.002000000  4217  Q   R 0 + 8 [dd]
 TRACE
 	job r "[r]\nread_iolog = $TESTDIR/b.txt\nreplay_no_stall = 1\nengine = sync\nrepeat = 1\n"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=fallocate -o "$TESTDIR/s.tr" \
+	strace -f -e trace=fallocate -o "$TESTDIR/s.tr" \
 		"$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" -o table >"$TESTDIR/out"
 	grep -q "3 of 3 I/Os (r 1 of 1, w 1 of 1, t 1 of 1), 16384 of 16384 bytes, 0 of 0 syncs: as recorded" "$TESTDIR/out"
 	# sector 16 (8192 bytes), 16 sectors (8192 bytes)

@@ -89,7 +89,7 @@ PY
 	sweep "$TESTDIR/s.ini" "[global]\\nfilename = $TESTDIR/f\\nrepeat = 1\\ncache = keep" 40 50 64k
 	start=$SECONDS
 	# LeakSanitizer cannot run under ptrace (make sanitize)
-	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=rename -o "$TESTDIR/trace" \
+	strace -f -e trace=rename -o "$TESTDIR/trace" \
 		"$IOSWEEP" run "$TESTDIR/s.ini" -q -o json:"$TESTDIR/s.json"
 	seconds=$((SECONDS - start))
 	renames=$(grep -c 's.json.tmp' "$TESTDIR/trace")
