@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "io/fileset.h"
+#include "lib/intmath.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +14,6 @@
 const char *const fileset_service_names[] = { [FILESET_ROUNDROBIN] = "roundrobin",
 					      [FILESET_SEQUENTIAL] = "sequential",
 					      [FILESET_RANDOM] = "random", NULL };
-
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 void fileset_map_init(struct fileset_map *m, unsigned n, uint64_t size, uint64_t bs,
 		      enum fileset_service service, uint64_t seed, const int *fds)
@@ -35,7 +25,7 @@ void fileset_map_init(struct fileset_map *m, unsigned n, uint64_t size, uint64_t
 	 * shuffle is then a permutation of the files */
 	if (n > 2)
 		for (uint64_t c = 1 + m->seed % (n - 1);; c = c % (n - 1) + 1)
-			if (gcd(c, n) == 1) {
+			if (gcd_u64(c, n) == 1) {
 				m->mult = c;
 				break;
 			}

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "io/pattern.h"
 #include "lib/error.h"
+#include "lib/intmath.h"
 #include "lib/splitmix.h"
 
 #include <stdlib.h>
@@ -444,17 +445,6 @@ uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t
 	return d;
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* A random mix's units cover granules of the gcd of the alignment and
  * every size: one bit each. */
 uint64_t pattern_mix_covered(const struct pattern *mixed, const struct pattern_range *range,
@@ -467,9 +457,9 @@ uint64_t pattern_mix_covered(const struct pattern *mixed, const struct pattern_r
 		const struct bsmix_dir *x = &q.mix.dir[d];
 
 		if (!x->n)
-			g = gcd(gcd(g, x->lo), x->step);
+			g = gcd_u64(gcd_u64(g, x->lo), x->step);
 		for (unsigned i = 0; i < x->n; i++)
-			g = gcd(g, x->size[i]);
+			g = gcd_u64(g, x->size[i]);
 	}
 	ng = q.size / g + 1;
 	seen = calloc(ng / 64 + 1, sizeof(*seen));
