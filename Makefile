@@ -55,7 +55,7 @@ LDLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -laio $(LDLIBS)
 DIST    ?= single
 # src/ is one folder a floor (see README, Layout); every object beside its
 # dependency file (-MMD), so a header change rebuilds what includes it
-LIB_SRC := $(filter-out src/cli/main.c src/run/dist_single.c src/run/dist_mpi.c src/io/record_preload.c,\
+LIB_SRC := $(filter-out src/cli/main.c src/run/dist_single.c src/run/dist_mpi.c src/preload/record_preload.c,\
 	$(sort $(shell find src -name '*.c'))) src/run/dist_$(DIST).c
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -90,7 +90,7 @@ $(BUILD)/iosweep: $(BUILD)/obj/cli/main.o $(BUILD)/libiosweep.a
 # iosweep record's interposer: found beside the binary, or installed under
 # PREFIX/lib/iosweep; never with the sanitizers' CFLAGS (it runs inside the
 # recorded program)
-$(BUILD)/libiosweep-record.so: src/io/record_preload.c | $(BUILD)/obj
+$(BUILD)/libiosweep-record.so: src/preload/record_preload.c | $(BUILD)/obj
 	$(CC) -O2 -g -std=c17 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden $< -ldl -o $@
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libiosweep.a | $(BUILD)/tests
 	$(CC) $(CFLAGS) $< $(BUILD)/libiosweep.a $(shell pkg-config --libs cmocka) $(LDLIBS) -o $@

@@ -10,8 +10,9 @@ import os
 import re
 import sys
 
-# lowest first; a folder below another (io/engines) is part of its floor
-FLOORS = ["lib", "io", "job", "run", "report fio", "results", "cli"]
+# lowest first; a folder below another (io/engines) is part of its floor;
+# preload/ (the LD_PRELOAD interposer, built apart) includes nothing of src/
+FLOORS = ["lib preload", "io", "job", "run", "report fio", "results", "cli"]
 FLOOR = {name: n for n, names in enumerate(FLOORS) for name in names.split()}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
