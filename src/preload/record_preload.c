@@ -663,41 +663,54 @@ EXPORT int fclose(FILE *f)
 	return r;
 }
 
-EXPORT size_t fread(void *buf, size_t size, size_t n, FILE *f)
-{
+/* a stream's file and position as a call on it starts */
+struct stream_call {
 	struct fdinfo fi;
-	int fd = fileno(f);
-	bool file = fd >= 0 && file_of(fd, &fi, true);
-	long long pos = file ? (long long)ftello(f) : -1;
-	int64_t t0 = now_ns();
-	size_t r = NEXT(fread)(buf, size, n, f);
+	long long pos;
+	int64_t t0;
+	int fd;
+	bool file;
+};
 
-	if (file) {
+static void stream_start(FILE *f, struct stream_call *c)
+{
+	c->fd = fileno(f);
+	c->file = c->fd >= 0 && file_of(c->fd, &c->fi, true);
+	c->pos = c->file ? (long long)ftello(f) : -1;
+	c->t0 = now_ns();
+}
+
+/* OP of N items of SIZE bytes asked for, R done */
+static void stream_done(const char *op, const struct stream_call *c, size_t size, size_t n, size_t r)
+{
+	if (c->file) {
 		int saved = errno;
 
-		emit("fread", t0, fd, &fi, pos, (long long)size * (long long)n, (long long)size * (long long)r,
-		     NULL);
+		emit(op, c->t0, c->fd, &c->fi, c->pos, (long long)size * (long long)n,
+		     (long long)size * (long long)r, NULL);
 		errno = saved;
 	}
+}
+
+EXPORT size_t fread(void *buf, size_t size, size_t n, FILE *f)
+{
+	struct stream_call c;
+	size_t r;
+
+	stream_start(f, &c);
+	r = NEXT(fread)(buf, size, n, f);
+	stream_done("fread", &c, size, n, r);
 	return r;
 }
 
 EXPORT size_t fwrite(const void *buf, size_t size, size_t n, FILE *f)
 {
-	struct fdinfo fi;
-	int fd = fileno(f);
-	bool file = fd >= 0 && file_of(fd, &fi, true);
-	long long pos = file ? (long long)ftello(f) : -1;
-	int64_t t0 = now_ns();
-	size_t r = NEXT(fwrite)(buf, size, n, f);
+	struct stream_call c;
+	size_t r;
 
-	if (file) {
-		int saved = errno;
-
-		emit("fwrite", t0, fd, &fi, pos, (long long)size * (long long)n, (long long)size * (long long)r,
-		     NULL);
-		errno = saved;
-	}
+	stream_start(f, &c);
+	r = NEXT(fwrite)(buf, size, n, f);
+	stream_done("fwrite", &c, size, n, r);
 	return r;
 }
 
