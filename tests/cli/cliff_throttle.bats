@@ -59,6 +59,8 @@ find_throttle() {
 	head -c 64M /dev/urandom >"$TESTDIR/img"
 	sync "$TESTDIR/img" # no writeback of it during the run
 	LOOPDEV=$(losetup -f --show "$TESTDIR/img") || skip "no loop device"
+	# udev's probe of the new device is done before its read count is taken
+	! command -v udevadm >/dev/null || udevadm settle --timeout=10 || true
 	local name=${LOOPDEV#/dev/} mm
 	mm=$(cat "/sys/block/$name/dev")
 	find_throttle "$mm"
