@@ -117,12 +117,78 @@ static bool plan_has_auto(const struct plan *plan)
 	return false;
 }
 
+/* The table's head: run, job, the group run where a run is a job of a
+ * group, the options that vary, then the counts; numbers to the right. */
+static void plan_table_head(const struct plan *plan, struct texttable *t, bool grouped)
+{
+	size_t ncols = 5 + 2 * plan->writes;
+
+	for (int i = 0; i < OPT__COUNT; i++)
+		ncols += plan_column(plan, i);
+	tt_init(t, ncols + grouped);
+	tt_add(t, "run");
+	tt_add(t, "job");
+	if (grouped)
+		tt_add(t, "group");
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (plan_column(plan, i))
+			tt_add(t, "%s", option_table[i].name);
+	tt_add(t, "reads");
+	if (plan->writes)
+		tt_add(t, "writes");
+	tt_add(t, "bytes");
+	if (plan->writes)
+		tt_add(t, "written");
+	tt_add(t, "repeats");
+	for (size_t i = ncols + grouped - 3 - 2 * (size_t)plan->writes; i < ncols + grouped; i++)
+		t->right[i] = true;
+	t->right[0] = true;
+}
+
+/* The line under the table: the measured runs' counts (all, all_bytes),
+ * what precondition writes before them, and how many runs (untimed) are
+ * bounded by runtime alone and left out. */
+static void print_plan_total(const struct plan *plan, const struct plan_dirs *all,
+			     uint64_t all_bytes, size_t untimed, FILE *out)
+{
+	char b[32];
+	uint64_t pre = 0;
+
+	units_fmt_size_about(all_bytes, b, sizeof(b)); /* binary, as the table's sizes */
+	fprintf(out, "total: %zu runs, %llu reads", plan->n, (unsigned long long)all->reads);
+	if (plan->writes)
+		fprintf(out, ", %llu writes", (unsigned long long)all->writes);
+	fprintf(out, ", %llu bytes (%s)", (unsigned long long)all_bytes, b);
+	if (plan->writes) {
+		units_fmt_size_about(all->write_bytes, b, sizeof(b));
+		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all->write_bytes, b);
+	}
+	if (all->trims) {
+		units_fmt_size_about(all->trim_bytes, b, sizeof(b));
+		fprintf(out, ", %llu trims of %llu bytes (%s)", (unsigned long long)all->trims,
+			(unsigned long long)all->trim_bytes, b);
+	}
+	fprintf(out, " over all measured repeats");
+	for (size_t k = 0; k < plan->n; k++)
+		pre += plan->runs[k].precond_bytes;
+	if (pre) {
+		units_fmt_size_about(pre, b, sizeof(b));
+		fprintf(out, "; %llu bytes (%s) written by precondition before them",
+			(unsigned long long)pre, b);
+	}
+	if (plan_has_auto(plan))
+		fprintf(out, " (repeat=auto runs counted at their least, " REPEAT_AUTO_MIN_TEXT
+			     " repeats)");
+	if (untimed)
+		fprintf(out, ", besides %zu run%s bounded by runtime", untimed, untimed == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
 /* A write plan's rows count reads and writes apart, with the bytes of
  * both and of the writes alone; a read plan's only reads and bytes. */
 static int print_plan_text(const struct plan *plan, FILE *out)
 {
 	struct texttable t;
-	size_t ncols = 5 + 2 * plan->writes;
 	struct plan_dirs all = { 0 }, d;
 	char val[512], b[32];
 	uint64_t all_bytes = 0;
@@ -131,26 +197,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 
 	for (size_t r = 0; r < plan->n; r++)
 		grouped |= plan->runs[r].group != NULL;
-	for (int i = 0; i < OPT__COUNT; i++)
-		ncols += plan_column(plan, i);
-	tt_init(&t, ncols + grouped);
-	tt_add(&t, "run");
-	tt_add(&t, "job");
-	if (grouped)
-		tt_add(&t, "group");
-	for (int i = 0; i < OPT__COUNT; i++)
-		if (plan_column(plan, i))
-			tt_add(&t, "%s", option_table[i].name);
-	tt_add(&t, "reads");
-	if (plan->writes)
-		tt_add(&t, "writes");
-	tt_add(&t, "bytes");
-	if (plan->writes)
-		tt_add(&t, "written");
-	tt_add(&t, "repeats");
-	for (size_t i = ncols + grouped - 3 - 2 * (size_t)plan->writes; i < ncols + grouped; i++)
-		t.right[i] = true;
-	t.right[0] = true;
+	plan_table_head(plan, &t, grouped);
 	for (size_t r = 0; r < plan->n; r++) {
 		const struct run *run = &plan->runs[r];
 
@@ -189,35 +236,7 @@ static int print_plan_text(const struct plan *plan, FILE *out)
 	plan_print_constants(plan, out);
 	tt_print(&t, out, "");
 	tt_free(&t);
-	units_fmt_size_about(all_bytes, b, sizeof(b)); /* binary, as the table's sizes */
-	fprintf(out, "total: %zu runs, %llu reads", plan->n, (unsigned long long)all.reads);
-	if (plan->writes)
-		fprintf(out, ", %llu writes", (unsigned long long)all.writes);
-	fprintf(out, ", %llu bytes (%s)", (unsigned long long)all_bytes, b);
-	if (plan->writes) {
-		units_fmt_size_about(all.write_bytes, b, sizeof(b));
-		fprintf(out, ", %llu of them written (%s)", (unsigned long long)all.write_bytes, b);
-	}
-	if (all.trims) {
-		units_fmt_size_about(all.trim_bytes, b, sizeof(b));
-		fprintf(out, ", %llu trims of %llu bytes (%s)", (unsigned long long)all.trims,
-			(unsigned long long)all.trim_bytes, b);
-	}
-	fprintf(out, " over all measured repeats");
-	uint64_t pre = 0;
-	for (size_t k = 0; k < plan->n; k++)
-		pre += plan->runs[k].precond_bytes;
-	if (pre) {
-		units_fmt_size_about(pre, b, sizeof(b));
-		fprintf(out, "; %llu bytes (%s) written by precondition before them",
-			(unsigned long long)pre, b);
-	}
-	if (plan_has_auto(plan))
-		fprintf(out, " (repeat=auto runs counted at their least, " REPEAT_AUTO_MIN_TEXT
-			     " repeats)");
-	if (untimed)
-		fprintf(out, ", besides %zu run%s bounded by runtime", untimed, untimed == 1 ? "" : "s");
-	fputc('\n', out);
+	print_plan_total(plan, &all, all_bytes, untimed, out);
 	print_plan_bounds(plan, out);
 	print_plan_memory(plan, out);
 	return plan_print_writes(plan, out);

@@ -12,24 +12,32 @@
 #include "lib/error.h"
 #include "lib/units.h"
 
-/* One SIZE, copied out of [s, e) for the size parser. */
+/* One SIZE, copied out of [s, e) for the size parser: 0 with *out > 0, or
+ * -1, said here rather than through err_set's return: the callers read
+ * *out, and divide by it, after a 0 only. */
 static int size_of(const char *s, size_t n, uint64_t *out, char *err)
 {
 	char buf[64], why[ERR_MAX];
 
-	if (n == 0 || n >= sizeof(buf))
-		return err_set(err, "'%.*s' is not a size", (int)(n < 40 ? n : 40), s);
+	if (n == 0 || n >= sizeof(buf)) {
+		err_set(err, "'%.*s' is not a size", (int)(n < 40 ? n : 40), s);
+		return -1;
+	}
 	memcpy(buf, s, n);
 	buf[n] = 0;
-	if (units_parse_size(buf, out, why) < 0 || *out == 0)
-		return err_set(err, "'%s' is not a size (4k, 64k, 1m...)", buf);
+	if (units_parse_size(buf, out, why) < 0 || *out == 0) {
+		err_set(err, "'%s' is not a size (4k, 64k, 1m...)", buf);
+		return -1;
+	}
 	return 0;
 }
 
-/* "4k/10:64k/:32k/40" into x. */
+/* "4k/10:64k/:32k/40" into x.  The sizes are counted in a local, x->n set
+ * at the end: size_of writes x->size[i] through a pointer, which to the
+ * analyzer could as well have changed x->n. */
 static int parse_split(struct bsmix_dir *x, const char *s, size_t len, char *err)
 {
-	unsigned weight[BSMIX_MAX], given = 0, blanks = 0, best = 0;
+	unsigned weight[BSMIX_MAX], given = 0, blanks = 0, best = 0, nsizes = 0;
 	bool blank[BSMIX_MAX];
 	const char *end = s + len;
 
@@ -37,7 +45,7 @@ static int parse_split(struct bsmix_dir *x, const char *s, size_t len, char *err
 	while (s < end) {
 		const char *c = memchr(s, ':', (size_t)(end - s)), *e = c ? c : end;
 		const char *slash = memchr(s, '/', (size_t)(e - s));
-		unsigned i = x->n;
+		unsigned i = nsizes;
 
 		if (i == BSMIX_MAX)
 			return err_set(err, "more than %d sizes (fio's limit)", BSMIX_MAX);
@@ -63,7 +71,7 @@ static int parse_split(struct bsmix_dir *x, const char *s, size_t len, char *err
 		} else {
 			blanks++;
 		}
-		x->n++;
+		nsizes++;
 		s = c ? c + 1 : end;
 		if (c && s == end)
 			return err_set(err, "a ':' with no size after it");
@@ -71,13 +79,16 @@ static int parse_split(struct bsmix_dir *x, const char *s, size_t len, char *err
 	if (given > 100)
 		return err_set(err, "the weights add up to %u%%, more than 100 (fio refuses it too)",
 			       given);
-	for (unsigned i = 0; i < x->n; i++) {
+	/* len > 0 (bsmix_parse refuses an empty part): nsizes >= 1, and a blank
+	 * weight was counted in blanks */
+	for (unsigned i = 0; i < nsizes; i++) {
 		if (blank[i])
 			weight[i] = (100 - given) / blanks;
 		x->cum[i] = (i ? x->cum[i - 1] : 0) + weight[i];
 		if (weight[i] >= weight[best])
 			best = i;
 	}
+	x->n = nsizes;
 	x->rest = best;
 	return 0;
 }

@@ -364,6 +364,69 @@ static unsigned job_nrfiles(const struct job *job)
 	return job->opt[OPT_NRFILES].n ? (unsigned)job->opt[OPT_NRFILES].v[0].u : 1;
 }
 
+/* The n files of a set already on disk (t->filename its template, t->size
+ * each file's bytes): each is missing and can be made, or is iosweep's, as
+ * large, and of the same fill and seed as the others; where is the job's
+ * line for the messages.  Sets t->exists (all there), t->recorded (any)
+ * and, from the first, t->record. */
+static int check_set_files(const struct job *job, struct target *t, unsigned n,
+			   const char *where, char *err)
+{
+	char path[PATH_MAX], why[ERR_MAX];
+	bool alloc_only, any = false, all = true;
+
+	for (unsigned k = 0; k < n; k++) {
+		struct prepare_record rec;
+		uint64_t have;
+		bool blockdev;
+		int rc;
+
+		if (fileset_path(t->filename, k, path, sizeof(path)) < 0)
+			return err_set(err, "%s: the set's file names are too long (%s)", where,
+				       t->filename);
+		/* a set that is written: each file passes the one consent check (wtarget.h) */
+		if (job_writes(job, &alloc_only)) {
+			enum wtarget_kind kind;
+
+			if (wtarget_check(path, NULL, NULL, &kind, why) < 0)
+				return err_set(err, "%s: %s (job '%s')", where, why, job->name);
+		}
+		if (plan_file_size(path, &have, &blockdev) < 0) {
+			if (errno != ENOENT)
+				return err_set(err, "%s: %s: %s", where, path,
+					       errno == EINVAL ? "not a regular file" : strerror(errno));
+			all = false;
+			if (check_creatable(where, path, err) < 0)
+				return -1;
+			continue;
+		}
+		rc = blockdev ? 0 : prepare_record_read(path, &rec, why);
+		if (rc < 0)
+			return err_set(err, "%s: %s", where, why);
+		if (rc == 0)
+			return err_set(err, "%s: %s exists and iosweep did not make it: a file set is "
+					    "made of iosweep's files only (remove it, or choose another "
+					    "directory or filename_format) (job '%s')", where, path,
+				       job->name);
+		if (rec.size < t->size || have < t->size)
+			return err_set(err, "%s: %s was made with %llu bytes, fewer than the set's "
+					    "%llu per file: remove the set's files to have them made "
+					    "again (job '%s')", where, path, (unsigned long long)rec.size,
+				       (unsigned long long)t->size, job->name);
+		if (any && (rec.fill != t->record.fill || rec.seed != t->record.seed))
+			return err_set(err, "%s: the set's files were made with different fills or "
+					    "seeds (%s): remove them to have them made again (job '%s')",
+				       where, path, job->name);
+		if (!any)
+			t->record = rec;
+		any = true;
+		t->written |= rec.written;
+	}
+	t->exists = all;
+	t->recorded = any;
+	return 0;
+}
+
 /*
  * A file set (nrfiles > 1, io/fileset.h): its files are named by directory
  * and filename_format, each filesize bytes (or size / nrfiles).  Every file
@@ -381,7 +444,6 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 	const char *env = getenv("IOSWEEP_DIR");
 	const char *dir = dirv->n ? dirv->v[0].s : env && *env ? env : "/var/tmp";
 	char where[300], path[PATH_MAX], why[ERR_MAX];
-	bool alloc_only, any = false, all = true;
 	struct rlimit rl;
 
 	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
@@ -439,55 +501,8 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 				    "(%s): put $filenum in the file's name (job '%s')", where,
 			       fmt->n ? fmt->v[0].s : "", n, t->filename, job->name);
 	job_where(jf, job, dirv->n ? OPT_DIRECTORY : OPT_NRFILES, where, sizeof(where));
-	for (unsigned k = 0; k < n; k++) {
-		struct prepare_record rec;
-		uint64_t have;
-		bool blockdev;
-		int rc;
-
-		if (fileset_path(t->filename, k, path, sizeof(path)) < 0)
-			return err_set(err, "%s: the set's file names are too long (%s)", where,
-				       t->filename);
-		/* a set that is written: each file passes the one consent check (wtarget.h) */
-		if (job_writes(job, &alloc_only)) {
-			enum wtarget_kind kind;
-
-			if (wtarget_check(path, NULL, NULL, &kind, why) < 0)
-				return err_set(err, "%s: %s (job '%s')", where, why, job->name);
-		}
-		if (plan_file_size(path, &have, &blockdev) < 0) {
-			if (errno != ENOENT)
-				return err_set(err, "%s: %s: %s", where, path,
-					       errno == EINVAL ? "not a regular file" : strerror(errno));
-			all = false;
-			if (check_creatable(where, path, err) < 0)
-				return -1;
-			continue;
-		}
-		rc = blockdev ? 0 : prepare_record_read(path, &rec, why);
-		if (rc < 0)
-			return err_set(err, "%s: %s", where, why);
-		if (rc == 0)
-			return err_set(err, "%s: %s exists and iosweep did not make it: a file set is "
-					    "made of iosweep's files only (remove it, or choose another "
-					    "directory or filename_format) (job '%s')", where, path,
-				       job->name);
-		if (rec.size < t->size || have < t->size)
-			return err_set(err, "%s: %s was made with %llu bytes, fewer than the set's "
-					    "%llu per file: remove the set's files to have them made "
-					    "again (job '%s')", where, path, (unsigned long long)rec.size,
-				       (unsigned long long)t->size, job->name);
-		if (any && (rec.fill != t->record.fill || rec.seed != t->record.seed))
-			return err_set(err, "%s: the set's files were made with different fills or "
-					    "seeds (%s): remove them to have them made again (job '%s')",
-				       where, path, job->name);
-		if (!any)
-			t->record = rec;
-		any = true;
-		t->written |= rec.written;
-	}
-	t->exists = all;
-	t->recorded = any;
+	if (check_set_files(job, t, n, where, err) < 0)
+		return -1;
 	t->have = t->size;
 	if (fileset_path(t->filename, 0, path, sizeof(path)) == 0)
 		t->evictable = cache_evict_obstacle(path, why, sizeof(why)) != CACHE_CANNOT_EVICT;
@@ -1190,12 +1205,15 @@ static int check_watch_ranks(const struct plan *plan, const struct jobfile *jf,
 		       plan->where.ranks, job->name);
 }
 
-/* offset, offset_increment: bytes, or N% of the file (of size bytes). */
+/* offset, offset_increment: bytes, or N% of the file (of size bytes); *out
+ * is 0 until a value is read (the analyzer cannot see that err_set returns
+ * -1, and would read it after a failure). */
 static int region_value(const char *text, uint64_t size, uint64_t *out, bool *pct, char *err)
 {
 	size_t n = strlen(text);
 	uint64_t p;
 
+	*out = 0;
 	*pct = n > 1 && text[n - 1] == '%';
 	if (!*pct)
 		return units_parse_size(text, out, err);
@@ -1659,6 +1677,86 @@ static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
 	return 0;
 }
 
+/* Combination c of the job's lists (d; idx: each option's value index) as
+ * a run on target t, or on trace ts, with its engine in *e; the values that
+ * do not apply to it are set to what they mean there.  False: a duplicate,
+ * c has a second value of an option that does not apply (the first makes
+ * the run). */
+static bool make_run(const struct job *job, const struct dims *d, uint64_t c, size_t *idx,
+		     const struct target *t, const struct trace_scan *ts, struct run *r,
+		     const struct engine_ops **e)
+{
+	uint64_t rest = c;
+	bool random;
+
+	*r = (struct run){ .job = job, .exists = t->exists, .blockdev = t->blockdev,
+			   .per_rank = t->per_rank, .rank_file = t->rank_file, .ours = t->ours,
+			   .device = t->device };
+	for (size_t k = d->n; k-- > 0;) {
+		idx[d->id[k]] = rest % job->opt[d->id[k]].n;
+		rest /= job->opt[d->id[k]].n;
+	}
+	for (int i = 0; i < OPT__COUNT; i++)
+		r->v[i] = job->opt[i].n ? job->opt[i].v[idx[i]] : default_value(i);
+	*e = engine_find(option_table[OPT_ENGINE].values[r->v[OPT_ENGINE].u]);
+	if (ts)
+		trace_run(r, ts);
+	random = pattern_is_random(r->v[OPT_PATTERN].u);
+	/* values that do not apply take their first value only */
+	if ((!((*e)->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
+	    (random && idx[OPT_SPACING]) || (!random && idx[OPT_RANDOM_DISTRIBUTION]) ||
+	    engine_options_skip(*e, idx) ||
+	    !write_options_apply(r, idx))
+		return false;
+	if (!((*e)->flags & ENGINE_QUEUED))
+		r->v[OPT_IODEPTH].u = 1;
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (!option_engine_takes(*e, i))
+			r->v[i].u = FLAG_OFF;
+	if (random || !job->opt[OPT_SPACING].n)
+		r->v[OPT_SPACING].u = r->v[OPT_BS].u;
+	if (!random) {
+		r->v[OPT_COUNT].u = 0;
+		r->v[OPT_RANDOM_DISTRIBUTION] = default_value(OPT_RANDOM_DISTRIBUTION);
+	}
+	/* the default is a cold, verified start where the file can be evicted */
+	r->cache_default = !job->opt[OPT_CACHE].n;
+	if (r->cache_default && !t->evictable)
+		r->v[OPT_CACHE].u = CACHE_KEEP;
+	r->v[OPT_SIZE].u = t->size;
+	r->v[OPT_FILENAME].s = t->filename;
+	return true;
+}
+
+/* What run r reads and writes: its pattern over its regions, or with
+ * read_iolog (ts) what the trace holds. */
+static int count_run(const struct jobfile *jf, struct run *r, const struct trace_scan *ts,
+		     char *err)
+{
+	if (plan_region(jf, r, ts != NULL, err) < 0)
+		return -1;
+	r->reads = r->regions * pattern_reads(r->v[OPT_PATTERN].u, r->region_len, r->v[OPT_BS].u,
+					      r->v[OPT_SPACING].u, r->v[OPT_COUNT].u);
+	r->bytes = r->regions * pattern_bytes(r->v[OPT_PATTERN].u, r->region_len, r->v[OPT_BS].u,
+					      r->v[OPT_SPACING].u, r->v[OPT_COUNT].u);
+	if (check_mix(jf, r, err) < 0)
+		return -1;
+	r->write_bytes = r->v[OPT_OP].u == OP_READ ? 0 : r->bytes;
+	if (ts) {
+		r->reads = ts->n[TRACE_READ] + ts->n[TRACE_WRITE];
+		r->bytes = ts->bytes[TRACE_READ] + ts->bytes[TRACE_WRITE];
+		r->write_bytes = ts->bytes[TRACE_WRITE];
+		r->trace_writes = ts->n[TRACE_WRITE];
+		r->trace_syncs = ts->n[TRACE_SYNC] + ts->n[TRACE_DATASYNC];
+		r->trace_trims = ts->n[TRACE_TRIM];
+		r->trace_trim_bytes = ts->bytes[TRACE_TRIM];
+		r->trace_ns = trace_recorded_ns(ts);
+	}
+	return 0;
+}
+
+/* The job's runs on target t, every combination of its lists, checked and
+ * added to the plan (or to its skipped runs). */
 static int expand_job(struct plan *plan, const struct jobfile *jf, const struct job *job,
 		      struct target *t, const struct trace_scan *ts, char *err)
 {
@@ -1672,64 +1770,13 @@ static int expand_job(struct plan *plan, const struct jobfile *jf, const struct 
 		return err_set(err, "%s:%d: job '%s' makes more than %d runs", jf->path, job->line,
 			       job->name, PLAN_MAX_RUNS);
 	for (uint64_t c = 0; c < d.combos; c++) {
-		struct run r = { .job = job, .exists = t->exists, .blockdev = t->blockdev,
-				 .per_rank = t->per_rank, .rank_file = t->rank_file, .ours = t->ours,
-				 .device = t->device };
-		uint64_t rest = c;
+		struct run r;
+		const struct engine_ops *e;
 
-		for (size_t k = d.n; k-- > 0;) {
-			idx[d.id[k]] = rest % job->opt[d.id[k]].n;
-			rest /= job->opt[d.id[k]].n;
-		}
-		for (int i = 0; i < OPT__COUNT; i++)
-			r.v[i] = job->opt[i].n ? job->opt[i].v[idx[i]] : default_value(i);
-		const struct engine_ops *e =
-			engine_find(option_table[OPT_ENGINE].values[r.v[OPT_ENGINE].u]);
-		if (ts)
-			trace_run(&r, ts);
-		bool random = pattern_is_random(r.v[OPT_PATTERN].u);
-		/* values that do not apply take their first value only */
-		if ((!(e->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
-		    (random && idx[OPT_SPACING]) || (!random && idx[OPT_RANDOM_DISTRIBUTION]) ||
-		    engine_options_skip(e, idx) ||
-		    !write_options_apply(&r, idx))
+		if (!make_run(job, &d, c, idx, t, ts, &r, &e))
 			continue;
-		if (!(e->flags & ENGINE_QUEUED))
-			r.v[OPT_IODEPTH].u = 1;
-		for (int i = 0; i < OPT__COUNT; i++)
-			if (!option_engine_takes(e, i))
-				r.v[i].u = FLAG_OFF;
-		if (random || !job->opt[OPT_SPACING].n)
-			r.v[OPT_SPACING].u = r.v[OPT_BS].u;
-		if (!random) {
-			r.v[OPT_COUNT].u = 0;
-			r.v[OPT_RANDOM_DISTRIBUTION] = default_value(OPT_RANDOM_DISTRIBUTION);
-		}
-		/* the default is a cold, verified start where the file can be evicted */
-		r.cache_default = !job->opt[OPT_CACHE].n;
-		if (r.cache_default && !t->evictable)
-			r.v[OPT_CACHE].u = CACHE_KEEP;
-		r.v[OPT_SIZE].u = t->size;
-		r.v[OPT_FILENAME].s = t->filename;
-		if (plan_region(jf, &r, ts != NULL, err) < 0)
+		if (count_run(jf, &r, ts, err) < 0)
 			return -1;
-		r.reads = r.regions * pattern_reads(r.v[OPT_PATTERN].u, r.region_len, r.v[OPT_BS].u,
-						    r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
-		r.bytes = r.regions * pattern_bytes(r.v[OPT_PATTERN].u, r.region_len, r.v[OPT_BS].u,
-						    r.v[OPT_SPACING].u, r.v[OPT_COUNT].u);
-		if (check_mix(jf, &r, err) < 0)
-			return -1;
-		r.write_bytes = r.v[OPT_OP].u == OP_READ ? 0 : r.bytes;
-		if (ts) {
-			r.reads = ts->n[TRACE_READ] + ts->n[TRACE_WRITE];
-			r.bytes = ts->bytes[TRACE_READ] + ts->bytes[TRACE_WRITE];
-			r.write_bytes = ts->bytes[TRACE_WRITE];
-			r.trace_writes = ts->n[TRACE_WRITE];
-			r.trace_syncs = ts->n[TRACE_SYNC] + ts->n[TRACE_DATASYNC];
-			r.trace_trims = ts->n[TRACE_TRIM];
-			r.trace_trim_bytes = ts->bytes[TRACE_TRIM];
-			r.trace_ns = trace_recorded_ns(ts);
-		}
 		if (cannot_run_together(job, &r, e, what, sizeof(what))) {
 			skipped = r;
 			if (add_skip(plan, &r, what, err) < 0)
@@ -1953,8 +2000,11 @@ static int expand_group(const struct plan *plan, const struct jobfile *jf, size_
 			struct run **out, size_t *nout, size_t *cap, bool *taken, char *err)
 {
 	const char *name = plan->runs[i].v[OPT_GROUP].s;
-	struct group_job gj[jf->njobs];
-	size_t n = 0, idx[jf->njobs];
+	/* at most one entry a job, as a job's runs are contiguous; runs[i] is one
+	 * job's, so njobs >= 1, which the analyzer cannot see: sized at least 1 */
+	size_t nj = jf->njobs ? jf->njobs : 1;
+	struct group_job gj[nj];
+	size_t n = 0, idx[nj];
 	uint64_t combos = 1;
 	enum group_end_kind end;
 	uint64_t end_ns;
