@@ -794,7 +794,7 @@ static int finish_set(struct import *im, struct fio_state *st, struct import_job
 				   "filesize=%llu; iosweep reads each file of a set once a repeat: "
 				   "give size=%llu or leave it out", (unsigned long long)st->nrfiles,
 				   (unsigned long long)st->filesize,
-				   (unsigned long long)(st->filesize * st->nrfiles));
+				   (unsigned long long)st->filesize * st->nrfiles);
 	if (st->number_ios)
 		return err_set(err, "%s: job '%s': number_ios with nrfiles: iosweep reads each file "
 				    "of a set once a repeat", job_at, st->job->name);
@@ -892,6 +892,64 @@ static int finish_file(struct import *im, struct fio_state *st, struct import_jo
 	return 0;
 }
 
+/* Refuses what fio would do more of than iosweep, once the region is
+ * known: holes that go round it again, a mix's size of I/O. */
+static int count_refusals(const struct fio_state *st, const char *job_at, uint64_t size,
+			  uint64_t ios, uint64_t spacing, char *err)
+{
+	if (st->rw_skip) {
+		/* checked against fio 3.33: rw=read:N does size/bs reads, and when
+		 * its holes reach the end of the region it starts over at the first
+		 * offset; number_ios stops it after one pass */
+		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
+		uint64_t fio_ios = st->number_ios && st->number_ios < size / st->bs ? st->number_ios
+										       : size / st->bs;
+
+		if (fio_ios > pass)
+			return setting_bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
+						   "the region it starts over and does the same %llu "
+						   "blocks again; iosweep does them once: add "
+						   "number_ios=%llu (one pass) to the fio job",
+				   (unsigned long long)(size / st->bs), (unsigned long long)pass,
+				   (unsigned long long)pass);
+	}
+	if (st->mix[0][0] && ios && !st->number_ios)
+		return err_set(err, "%s: job '%s': fio does size (%llu bytes) of I/O of mixed sizes "
+				    "over the larger filesize; iosweep's random mix does as many "
+				    "units as make the file's size: give fio's job number_ios",
+			       job_at, st->job->name, (unsigned long long)st->size);
+	if (st->mix[0][0] && st->number_ios && !st->random)
+		return err_set(err, "%s: job '%s': number_ios with mixed sizes in order: iosweep "
+				    "reads such a mix over the whole file", job_at, st->job->name);
+	return 0;
+}
+
+/* Writes the extent worked out by finish_extent into the job; < 0: out of memory. */
+static int set_extent(const struct fio_state *st, struct import_job *ij, uint64_t size,
+		      uint64_t offset, uint64_t spacing)
+{
+	int rc = 0;
+
+	if (size)
+		rc |= set_size(ij, OPT_SIZE, size + st->offset + (st->numjobs - 1) * st->offset_inc);
+	if (offset)
+		rc |= set_size(ij, OPT_OFFSET, offset);
+	if (st->offset_inc)
+		rc |= set_size(ij, OPT_OFFSET_INCREMENT, st->offset_inc);
+	if (st->mix[0][0]) {
+		int d = st->op == OP_WRITE;
+
+		rc |= set_val(ij, st->mix[1][0] == 'r' ? OPT_BSRANGE : OPT_BSSPLIT, "%s", st->mix[0]);
+		if (st->random && st->blockalign[d])
+			rc |= set_size(ij, OPT_BLOCKALIGN, st->blockalign[d]);
+	} else {
+		rc |= set_size(ij, OPT_BS, st->bs);
+	}
+	if (st->rw_skip)
+		rc |= set_size(ij, OPT_SPACING, spacing);
+	return rc;
+}
+
 /* The job's extent: size (shorter for number_ios), spacing, count. */
 static int finish_extent(struct import *im, const struct fio_state *st, struct import_job *ij,
 			 const char *job_at, uint64_t size, uint64_t ios, char *err)
@@ -942,30 +1000,8 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 			size = n * st->bs;
 		}
 	}
-	if (st->rw_skip) {
-		/* checked against fio 3.33: rw=read:N does size/bs reads, and when
-		 * its holes reach the end of the region it starts over at the first
-		 * offset; number_ios stops it after one pass */
-		uint64_t pass = size >= st->bs ? (size - st->bs) / spacing + 1 : 0;
-		uint64_t fio_ios = st->number_ios && st->number_ios < size / st->bs ? st->number_ios
-										       : size / st->bs;
-
-		if (fio_ios > pass)
-			return setting_bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
-						   "the region it starts over and does the same %llu "
-						   "blocks again; iosweep does them once: add "
-						   "number_ios=%llu (one pass) to the fio job",
-				   (unsigned long long)(size / st->bs), (unsigned long long)pass,
-				   (unsigned long long)pass);
-	}
-	if (st->mix[0][0] && ios && !st->number_ios)
-		return err_set(err, "%s: job '%s': fio does size (%llu bytes) of I/O of mixed sizes "
-				    "over the larger filesize; iosweep's random mix does as many "
-				    "units as make the file's size: give fio's job number_ios",
-			       job_at, st->job->name, (unsigned long long)st->size);
-	if (st->mix[0][0] && st->number_ios && !st->random)
-		return err_set(err, "%s: job '%s': number_ios with mixed sizes in order: iosweep "
-				    "reads such a mix over the whole file", job_at, st->job->name);
+	if (count_refusals(st, job_at, size, ios, spacing, err) < 0)
+		return -1;
 	if (st->number_ios && !counted && (!ios || st->number_ios < ios))
 		ios = st->number_ios;
 	if (ios && size && st->mix[0][0]) {
@@ -984,23 +1020,7 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 		rc |= setting_note(im, NULL, job_at,
 			   "irrelevant: number_ios with a block device of unknown size");
 	}
-	if (size)
-		rc |= set_size(ij, OPT_SIZE, size + st->offset + (st->numjobs - 1) * st->offset_inc);
-	if (offset)
-		rc |= set_size(ij, OPT_OFFSET, offset);
-	if (st->offset_inc)
-		rc |= set_size(ij, OPT_OFFSET_INCREMENT, st->offset_inc);
-	if (st->mix[0][0]) {
-		int d = st->op == OP_WRITE;
-
-		rc |= set_val(ij, st->mix[1][0] == 'r' ? OPT_BSRANGE : OPT_BSSPLIT, "%s", st->mix[0]);
-		if (st->random && st->blockalign[d])
-			rc |= set_size(ij, OPT_BLOCKALIGN, st->blockalign[d]);
-	} else {
-		rc |= set_size(ij, OPT_BS, st->bs);
-	}
-	if (st->rw_skip)
-		rc |= set_size(ij, OPT_SPACING, spacing);
+	rc |= set_extent(st, ij, size, offset, spacing);
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
 

@@ -276,47 +276,56 @@ static int scan_add(struct trace_scan *s, const struct line *l)
 	return 0;
 }
 
-int trace_scan(const char *path, struct trace_scan *s, char *err)
+/* Counts line l, an I/O (an action below ACT_ADD) on file k, into s; *ios:
+ * an earlier line was a read, write or trim (whose time is the first). */
+static void scan_count(struct trace_scan *s, const struct line *l, size_t k, uint64_t wait_us,
+		       bool *ios)
 {
-	FILE *f;
-	char *buf = NULL, why[200];
-	size_t cap = 0, last = 0;
+	s->n[l->act]++;
+	s->bytes[l->act] += l->act == TRACE_READ || l->act == TRACE_WRITE || l->act == TRACE_TRIM
+			    ? l->len : 0;
+	if (l->act == TRACE_READ || l->act == TRACE_WRITE || l->act == TRACE_TRIM) {
+		if (l->off + l->len > s->reach[k])
+			s->reach[k] = l->off + l->len;
+	}
+	if (l->act == TRACE_READ || l->act == TRACE_WRITE || l->act == TRACE_TRIM) {
+		uint64_t t = s->version != 2 ? l->t_us : wait_us;
+
+		/* a trim moves no data: the buffers are the reads' and writes' */
+		if (l->act != TRACE_TRIM && l->len > s->max_len)
+			s->max_len = l->len;
+		if (!*ios)
+			s->first_us = t;
+		s->last_us = t > s->last_us ? t : s->last_us;
+		*ios = true;
+	}
+}
+
+/* Reads, checks and counts every line of f after its header, into s; buf
+ * and cap are getline's.  0, or -1 with the reason in err. */
+static int scan_lines(const char *path, FILE *f, struct trace_scan *s, char **buf, size_t *cap,
+		      char *err)
+{
+	char why[200];
+	size_t last = 0;
 	ssize_t n;
 	bool ios = false, newline = true;
 	uint64_t wait_us = 0;
 	int rc = 0;
 
-	memset(s, 0, sizeof(*s));
-	f = fopen(path, "re");
-	if (!f)
-		return err_set(err, "%s: %s", path, strerror(errno));
-	n = getline(&buf, &cap, f);
-	s->lines = n > 0;
-	s->version = n > 0 ? header_version(buf, (size_t)n) : 0;
-	if (!s->version) {
-		free(buf);
-		fclose(f);
-		return err_set(err, "%s:1: not a fio iolog: its first line is 'fio version 2 "
-				    "iolog' or 'fio version 3 iolog' (fio's write_iolog writes them), or "
-				    "a blkparse queue event (DEV CPU SEQ TIME PID Q RWBS ...)",
-			       path);
-	}
-	/* blkparse: the first line is an event, read again below */
-	if (s->version == TRACE_BLKPARSE && fseek(f, 0, SEEK_SET) == 0)
-		s->lines = 0;
-	while (rc == 0 && (n = getline(&buf, &cap, f)) > 0) {
+	while (rc == 0 && (n = getline(buf, cap, f)) > 0) {
 		struct line l;
 		ssize_t k;
 		int p;
 
 		s->lines++;
-		newline = buf[n - 1] == '\n';
+		newline = (*buf)[n - 1] == '\n';
 		if (n > TRACE_LINE_MAX) {
 			rc = err_set(err, "%s:%llu: a line longer than %d bytes", path,
 				     (unsigned long long)s->lines, TRACE_LINE_MAX);
 			break;
 		}
-		p = parse_line(buf, (size_t)n - newline, s->version, &l, why, sizeof(why));
+		p = parse_line(*buf, (size_t)n - newline, s->version, &l, why, sizeof(why));
 		if (p < 0) {
 			rc = err_set(err, "%s:%llu: %s", path, (unsigned long long)s->lines, why);
 			break;
@@ -349,30 +358,43 @@ int trace_scan(const char *path, struct trace_scan *s, char *err)
 		}
 		if (l.act >= ACT_ADD)
 			continue;
-		s->n[l.act]++;
-		s->bytes[l.act] += l.act == TRACE_READ || l.act == TRACE_WRITE || l.act == TRACE_TRIM
-				   ? l.len : 0;
-		if (l.act == TRACE_READ || l.act == TRACE_WRITE || l.act == TRACE_TRIM) {
-			if (l.off + l.len > s->reach[k])
-				s->reach[k] = l.off + l.len;
-		}
-		if (l.act == TRACE_READ || l.act == TRACE_WRITE || l.act == TRACE_TRIM) {
-			uint64_t t = s->version != 2 ? l.t_us : wait_us;
-
-			/* a trim moves no data: the buffers are the reads' and writes' */
-			if (l.act != TRACE_TRIM && l.len > s->max_len)
-				s->max_len = l.len;
-			if (!ios)
-				s->first_us = t;
-			s->last_us = t > s->last_us ? t : s->last_us;
-			ios = true;
-		}
+		scan_count(s, &l, (size_t)k, wait_us, &ios);
 	}
 	if (rc == 0 && ferror(f))
 		rc = err_set(err, "%s: %s", path, strerror(errno));
 	if (rc == 0 && !newline)
 		rc = err_set(err, "%s:%llu: the last line has no newline: the trace was cut short "
 				  "(fio ends every line with one)", path, (unsigned long long)s->lines);
+	return rc;
+}
+
+int trace_scan(const char *path, struct trace_scan *s, char *err)
+{
+	FILE *f;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	f = fopen(path, "re");
+	if (!f)
+		return err_set(err, "%s: %s", path, strerror(errno));
+	n = getline(&buf, &cap, f);
+	s->lines = n > 0;
+	s->version = n > 0 ? header_version(buf, (size_t)n) : 0;
+	if (!s->version) {
+		free(buf);
+		fclose(f);
+		return err_set(err, "%s:1: not a fio iolog: its first line is 'fio version 2 "
+				    "iolog' or 'fio version 3 iolog' (fio's write_iolog writes them), or "
+				    "a blkparse queue event (DEV CPU SEQ TIME PID Q RWBS ...)",
+			       path);
+	}
+	/* blkparse: the first line is an event, read again below */
+	if (s->version == TRACE_BLKPARSE && fseek(f, 0, SEEK_SET) == 0)
+		s->lines = 0;
+	rc = scan_lines(path, f, s, &buf, &cap, err);
 	free(buf);
 	fclose(f);
 	if (rc == 0 && !(s->n[TRACE_READ] + s->n[TRACE_WRITE]))

@@ -149,15 +149,23 @@ const struct figure figure_table[] = {
 	  dev_write_excess_bytes, "device writes unexplained", FU_BYTES, 1),
 	/* ss: the attained steady window's figures, the headline of such a run
 	 * (null: no ss, or not attained) */
-#define W(pre, key, field, title, unit, scale)                                              \
-	F("steady_" pre key, "steady_window", pre key, FIG_MAYBE, field, title, unit, scale)
-#define WINDOW(pre, part, what)                                                             \
-	W(pre, "throughput_Bps", part.throughput_Bps, "steady " what "throughput", FU_RATE, 1), \
-	W(pre, "iops", part.iops, "steady " what "IOPS", FU_PER_SECOND, 1),                     \
-	W(pre, "lat_mean_ns", part.lat_mean_ns, "steady " what "mean latency", FU_SECONDS,       \
-	  1e-9),                                                                                \
-	W(pre, "lat_p50_ns", part.lat_p50_ns, "steady " what "p50 latency", FU_SECONDS, 1e-9),  \
-	W(pre, "lat_p99_ns", part.lat_p99_ns, "steady " what "p99 latency", FU_SECONDS, 1e-9)
+	/* a window's figure sits at the window's offset (base) plus its own in
+	 * struct window_figures: two offsetof, since a macro argument cannot be
+	 * parenthesized in front of ".field" */
+#define W(pre, key, base, field, title, unit, scale)                                    \
+	{ "steady_" pre key, "steady_window", pre key,                                  \
+	  (base) + offsetof(struct window_figures, field), title, scale, FIG_MAYBE, unit }
+#define WINDOW(pre, part, what)                                                         \
+	W(pre, "throughput_Bps", offsetof(struct repeat_result, part), throughput_Bps,  \
+	  "steady " what "throughput", FU_RATE, 1),                                     \
+	W(pre, "iops", offsetof(struct repeat_result, part), iops,                      \
+	  "steady " what "IOPS", FU_PER_SECOND, 1),                                     \
+	W(pre, "lat_mean_ns", offsetof(struct repeat_result, part), lat_mean_ns,        \
+	  "steady " what "mean latency", FU_SECONDS, 1e-9),                             \
+	W(pre, "lat_p50_ns", offsetof(struct repeat_result, part), lat_p50_ns,          \
+	  "steady " what "p50 latency", FU_SECONDS, 1e-9),                              \
+	W(pre, "lat_p99_ns", offsetof(struct repeat_result, part), lat_p99_ns,          \
+	  "steady " what "p99 latency", FU_SECONDS, 1e-9)
 	WINDOW("", steady.win, ""),
 	WINDOW("read_", steady.win_dir[IO_READ], "read "),
 	WINDOW("write_", steady.win_dir[IO_WRITE], "write "),

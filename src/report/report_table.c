@@ -524,8 +524,8 @@ static void replay_note(FILE *f, const struct run_result *res, size_t k)
 		(unsigned long long)rr->ops[IO_READ], (unsigned long long)rr->rec_ops[IO_READ],
 		(unsigned long long)rr->ops[IO_WRITE], (unsigned long long)rr->rec_ops[IO_WRITE], t,
 		(unsigned long long)rr->bytes,
-		(unsigned long long)(rr->rec_bytes[IO_READ] + rr->rec_bytes[IO_WRITE] +
-				     rr->rec_trim_bytes),
+		(unsigned long long)rr->rec_bytes[IO_READ] + rr->rec_bytes[IO_WRITE] +
+			rr->rec_trim_bytes,
 		(unsigned long long)rr->flushes, (unsigned long long)rr->rec_syncs,
 		rr->replay_cut ? "cut short by a bad line" : same ? "as recorded" : "NOT as recorded");
 	if (isfinite(rr->late_max_ns)) {

@@ -524,11 +524,89 @@ static int keep_text(struct resultfile *rf, json_t *run, const char *name, json_
 	return json_is_string(text) && !v ? -1 : 0;
 }
 
+/* r's job, description, note, error and params (with a grouped job's
+ * group name gname and run grun, when gname), each held once per file;
+ * -1 when out of memory. */
+static int keep_texts(struct resultfile *rf, struct resultfile_run *r, json_t *run,
+		      json_t *params, json_t *gname, json_t *grun)
+{
+	json_t *job = json_object_get(run, "job"), *desc = json_object_get(run, "description");
+	const struct rf_value *v;
+	const char *key;
+	json_t *value;
+
+	v = intern(rf->values, job, NULL);
+	r->job = v ? v->json : NULL;
+	v = json_is_string(desc) ? intern(rf->values, desc, NULL) : NULL;
+	r->description = v ? v->json : NULL;
+	if (!r->job || (json_is_string(desc) && !r->description) ||
+	    keep_text(rf, run, "note", &r->note) < 0 || keep_text(rf, run, "error", &r->error) < 0)
+		return -1;
+	json_object_foreach(params, key, value) {
+		const struct rf_value *kv = intern(rf->values, NULL, key);
+
+		r->params[r->nparams].key = kv ? json_string_value(kv->json) : NULL;
+		r->params[r->nparams].value = intern(rf->values, value, NULL);
+		if (!r->params[r->nparams++].value || !kv)
+			return -1;
+	}
+	for (int g = 0; gname && g < 2; g++) {
+		const struct rf_value *kv = intern(rf->values, NULL, g ? "group_run" : "group");
+
+		r->params[r->nparams].key = kv ? json_string_value(kv->json) : NULL;
+		r->params[r->nparams].value = intern(rf->values, g ? grun : gname, NULL);
+		if (!r->params[r->nparams++].value || !kv)
+			return -1;
+	}
+	return 0;
+}
+
+/* r's index, whether it failed, its repeats and how many were interrupted
+ * (and their series, when rf keeps them); -1 when out of memory. */
+static int keep_repeats(const struct resultfile *rf, struct resultfile_run *r, json_t *run,
+			json_t *reps)
+{
+	json_t *index = json_object_get(run, "index");
+
+	r->index = json_is_integer(index) ? json_integer_value(index) : -1;
+	r->failed = json_is_true(json_object_get(run, "failed"));
+	r->nrepeats = json_array_size(reps);
+	for (size_t j = 0; j < r->nrepeats; j++)
+		r->ninterrupted += json_is_true(
+			json_object_get(json_array_get(reps, j), "interrupted"));
+	if ((rf->flags & RESULTFILE_SERIES) && keep_series(r, reps) < 0)
+		return -1;
+	return 0;
+}
+
+/* r's values of each figure over the repeats not interrupted, into the
+ * room after r->val: count[k] of figure k, as keep_run counted them. */
+static void keep_values(const struct resultfile *rf, struct resultfile_run *r, json_t *reps,
+			const size_t *count)
+{
+	double *x = (double *)(r->val + rf->nfigs);
+	size_t at, k;
+	json_t *rep;
+
+	for (k = 0; k < rf->nfigs; k++) {
+		r->val[k] = x;
+		x += count[k];
+	}
+	json_array_foreach(reps, at, rep)
+		if (!json_is_true(json_object_get(rep, "interrupted")))
+			for (k = 0; k < rf->nfigs; k++) {
+				json_t *fv = repeat_value(rep, rf->figs[k]);
+
+				if (json_is_number(fv))
+					r->val[k][r->nval[k]++] = json_number_value(fv);
+			}
+}
+
 /* The compact run of run (the i-th), checked, appended to rf->runs. */
 static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 {
 	json_t *params = json_object_get(run, "params"), *reps = json_object_get(run, "repeats");
-	json_t *job = json_object_get(run, "job"), *desc = json_object_get(run, "description");
+	json_t *job = json_object_get(run, "job");
 	/* a job of a group (run.group): its group and which of its runs are
 	 * part of what the run is, as two more params, so that compare matches
 	 * a job inside a group run by group and job, and labels say them */
@@ -537,9 +615,7 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 	bool grouped = json_is_string(gname) && json_is_integer(grun);
 	size_t np = json_object_size(params) + (grouped ? 2 : 0), nv = 0, at = 0, k, *count = NULL;
 	struct resultfile_run *r;
-	const struct rf_value *v;
-	const char *key;
-	json_t *value, *rep;
+	json_t *rep;
 	char *block;
 
 	if (!json_is_string(job) || !json_is_object(params) || !json_is_array(reps))
@@ -580,57 +656,10 @@ static int keep_run(struct resultfile *rf, json_t *run, size_t i, char *err)
 	r->figs = rf->figs;
 	r->nfigs = rf->nfigs;
 	rf->runs[rf->nruns++] = r;
-	v = intern(rf->values, job, NULL);
-	r->job = v ? v->json : NULL;
-	v = json_is_string(desc) ? intern(rf->values, desc, NULL) : NULL;
-	r->description = v ? v->json : NULL;
-	if (!r->job || (json_is_string(desc) && !r->description) ||
-	    keep_text(rf, run, "note", &r->note) < 0 || keep_text(rf, run, "error", &r->error) < 0)
+	if (keep_texts(rf, r, run, params, grouped ? gname : NULL, grun) < 0 ||
+	    keep_repeats(rf, r, run, reps) < 0)
 		goto oom;
-	json_object_foreach(params, key, value) {
-		const struct rf_value *kv = intern(rf->values, NULL, key);
-
-		r->params[r->nparams].key = kv ? json_string_value(kv->json) : NULL;
-		r->params[r->nparams].value = intern(rf->values, value, NULL);
-		if (!r->params[r->nparams++].value || !kv)
-			goto oom;
-	}
-	for (int g = 0; grouped && g < 2; g++) {
-		const struct rf_value *kv = intern(rf->values, NULL, g ? "group_run" : "group");
-
-		r->params[r->nparams].key = kv ? json_string_value(kv->json) : NULL;
-		r->params[r->nparams].value = intern(rf->values, g ? grun : gname, NULL);
-		if (!r->params[r->nparams++].value || !kv)
-			goto oom;
-	}
-	{
-		json_t *index = json_object_get(run, "index");
-
-		r->index = json_is_integer(index) ? json_integer_value(index) : -1;
-		r->failed = json_is_true(json_object_get(run, "failed"));
-		r->nrepeats = json_array_size(reps);
-		for (size_t j = 0; j < r->nrepeats; j++)
-			r->ninterrupted += json_is_true(
-				json_object_get(json_array_get(reps, j), "interrupted"));
-		if ((rf->flags & RESULTFILE_SERIES) && keep_series(r, reps) < 0)
-			goto oom;
-	}
-	{
-		double *x = (double *)(r->val + rf->nfigs);
-
-		for (k = 0; k < rf->nfigs; k++) {
-			r->val[k] = x;
-			x += count[k];
-		}
-		json_array_foreach(reps, at, rep)
-			if (!json_is_true(json_object_get(rep, "interrupted")))
-				for (k = 0; k < rf->nfigs; k++) {
-					json_t *fv = repeat_value(rep, rf->figs[k]);
-
-					if (json_is_number(fv))
-						r->val[k][r->nval[k]++] = json_number_value(fv);
-				}
-	}
+	keep_values(rf, r, reps, count);
 	free(count);
 	return 0;
 oom:
