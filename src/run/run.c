@@ -395,6 +395,10 @@ static int replay_rate(const struct runner *r, struct repeat_result *rr)
 	}
 	if ((uint64_t)(r->nrec_rate - 1) * rec_ns / step + 1 > n)
 		n = (size_t)((uint64_t)(r->nrec_rate - 1) * rec_ns / step + 1);
+	/* n >= 1: the trace's counts fill one interval at least; 0 intervals
+	 * would be no table, as without a series */
+	if (!n)
+		return 0;
 	rr->replay_rate = calloc(n, sizeof(*rr->replay_rate));
 	if (!rr->replay_rate)
 		return -1;
@@ -410,19 +414,15 @@ static int replay_rate(const struct runner *r, struct repeat_result *rr)
 	return 0;
 }
 
-/* Workers, their engines and buffers, histograms: once per run. */
-static int runner_init(struct runner *r, const struct run *run, volatile atomic_int *stop,
-		       struct run_status *status, char *err)
+/* The device sampler's lock, and its condition: the sampler's sleep, on
+ * the loop's clock. */
+static int sampler_init(struct runner *r, char *err)
 {
-	const union optval *v = run->v;
-	struct hist **h[IO_HISTS];
-	bool hists = true;
 	pthread_condattr_t ca;
 
-	memset(r, 0, sizeof(*r));
-	/* the device sampler's sleep, on the loop's clock (after the memset: a
-	 * zeroed condition waits on CLOCK_REALTIME, and a monotonic deadline is
-	 * then long past, so the sampler spun instead of sleeping) */
+	/* after the runner's memset: a zeroed condition waits on CLOCK_REALTIME,
+	 * and a monotonic deadline is then long past, so the sampler spun
+	 * instead of sleeping */
 	if (pthread_condattr_init(&ca) != 0 ||
 	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
 	    pthread_cond_init(&r->dev_iv_wake, &ca) != 0 ||
@@ -430,12 +430,17 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 		return err_set(err, "cannot set up the device sampler");
 	pthread_condattr_destroy(&ca);
 	r->dev_iv_inited = true;
-	r->run = run;
-	r->stop = stop;
-	r->status = status;
-	r->engine = engine_at(v[OPT_ENGINE].u);
-	r->direct = v[OPT_CACHE].u == CACHE_DIRECT;
-	r->nw = (unsigned)v[OPT_THREADS].u;
+	return 0;
+}
+
+/* The runner's memory: workers, histograms, series, data, the shares and
+ * the arrays the repeats fill (its files are runner_files'). */
+static int runner_alloc(struct runner *r, const struct run *run, char *err)
+{
+	const union optval *v = run->v;
+	struct hist **h[IO_HISTS];
+	bool hists = true;
+
 	r->w = calloc(r->nw, sizeof(*r->w));
 	r->snaps = calloc(r->nw, sizeof(*r->snaps));
 	r->period_ns = rate_period_ns(v, r->nw);
@@ -474,6 +479,16 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	if (!r->done)
 		return err_set(err, "out of memory");
 	r->mine = r->done + (size_t)r->nw * (size_t)dist_size();
+	return 0;
+}
+
+/* The runner's files: a file set's or the file's identity, a written
+ * device's claim, every worker's engine on its file, and the record that
+ * writes began (after runner_alloc). */
+static int runner_files(struct runner *r, const struct run *run, char *err)
+{
+	const union optval *v = run->v;
+
 	if (v[OPT_NRFILES].u > 1) {
 		r->nset = (unsigned)v[OPT_NRFILES].u;
 		if (set_open(r, err) < 0)
@@ -505,6 +520,26 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 		if (prepare_record_written(r->set_fds[k], set_path(r, k, path0), v[OPT_SIZE].u,
 					   err) < 0)
 			return -1;
+	return 0;
+}
+
+/* Workers, their engines and buffers, histograms: once per run.  The
+ * runner's engine is set before anything that can fail. */
+static int runner_init(struct runner *r, const struct run *run, volatile atomic_int *stop,
+		       struct run_status *status, char *err)
+{
+	const union optval *v = run->v;
+
+	memset(r, 0, sizeof(*r));
+	r->run = run;
+	r->stop = stop;
+	r->status = status;
+	r->engine = engine_at(v[OPT_ENGINE].u);
+	r->direct = v[OPT_CACHE].u == CACHE_DIRECT;
+	r->nw = (unsigned)v[OPT_THREADS].u;
+	if (sampler_init(r, err) < 0 || runner_alloc(r, run, err) < 0 ||
+	    runner_files(r, run, err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -736,6 +771,11 @@ static int repeat_measure(struct runner *rs, size_t n)
 		rs[k].running = rs[k].nw;
 		for (unsigned j = 0; j < rs[k].nw; j++)
 			args[t++] = (struct thread_arg){ .r = &rs[k], .w = &rs[k].w[j] };
+	}
+	if (t != nall) { /* nline is every job's nw added up (run_execute_group) */
+		for (size_t k = 0; k < n; k++)
+			rs[k].measure_rc = -1;
+		return -1;
 	}
 	for (; started < nall; started++)
 		if (pthread_create(&tid[started], NULL, worker_thread, &args[started]) != 0)
@@ -1090,9 +1130,9 @@ static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 	rr->replay_cut = true;
 	return err_set(err, "%s (the replay stopped there: %llu of %llu I/Os done, kept and "
 			    "marked cut)", r->trace.error,
-		       (unsigned long long)(res->ops[IO_READ] + res->ops[IO_WRITE] + res->trims),
-		       (unsigned long long)(ts->n[TRACE_READ] + ts->n[TRACE_WRITE] +
-					    ts->n[TRACE_TRIM]));
+		       (unsigned long long)res->ops[IO_READ] + res->ops[IO_WRITE] + res->trims,
+		       (unsigned long long)ts->n[TRACE_READ] + ts->n[TRACE_WRITE] +
+			       ts->n[TRACE_TRIM]);
 }
 
 /*
@@ -1130,7 +1170,7 @@ static void *dev_iv_sampler(void *arg)
 	while (dev_iv_sleep(r, t0 + r->ndev_iv * r->dev_iv_ns)) {
 		if (r->ndev_iv == DEV_IV_MAX) {
 			/* as the series coarsens: every other boundary, the interval doubled */
-			for (unsigned k = 0; 2 * k < DEV_IV_MAX; k++) {
+			for (size_t k = 0; 2 * k < DEV_IV_MAX; k++) {
 				r->dev_iv[k] = r->dev_iv[2 * k];
 				r->dev_iv_t[k] = r->dev_iv_t[2 * k];
 			}
@@ -1539,12 +1579,65 @@ int run_execute(const struct run *run, struct run_result *res, volatile atomic_i
 	return run_execute_group(run, 1, res, stop, status);
 }
 
+/* The repeats of a job's or a group's n open runners, warmups first (their
+ * figures dropped), until every repeat is measured, one fails, a stop is
+ * agreed or repeat = auto has enough: 0, 1 when stopped, or -1 with *bad
+ * the job that failed (its error in res[*bad]). */
+static int run_repeats(struct runner *r, size_t n, struct run_result *res, unsigned maxnw,
+		       struct run_status *status, size_t *bad)
+{
+	const union optval *v = res[0].run->v;
+	unsigned warmup = (unsigned)v[OPT_WARMUP].u;
+	unsigned repeat = v[OPT_REPEAT].u ? (unsigned)v[OPT_REPEAT].u : REPEAT_AUTO_MAX;
+	int rc = 0;
+
+	for (unsigned i = 0; rc == 0 && i < warmup + repeat; i++) {
+		struct repeat_result scratch[n], *rr[n];
+		double thread_s[n][(size_t)maxnw * (size_t)dist_size()], rank_s[dist_size()];
+		char errs[n][ERR_MAX];
+
+		memset(scratch, 0, sizeof(scratch));
+		memset(errs, 0, sizeof(errs));
+		if (status)
+			__atomic_store_n(&status->repeat, i + 1, __ATOMIC_RELAXED);
+		for (size_t k = 0; k < n; k++) {
+			rr[k] = i < warmup ? &scratch[k] : &res[k].rep[i - warmup];
+			if (i < warmup) { /* a warmup's figures are dropped */
+				rr[k]->thread_time_s = thread_s[k];
+				rr[k]->rank_time_s = rank_s;
+			}
+		}
+		rc = one_repeat(r, n, rr, errs, bad);
+		for (size_t k = 0; k < n; k++) {
+			free(scratch[k].series);
+			free(scratch[k].steady.crit);
+			free(scratch[k].replay_rate);
+		}
+		if (rc < 0)
+			memcpy(res[*bad].error, errs[*bad], ERR_MAX);
+		if (rc < 0 && rr[*bad]->replay_cut && i >= warmup)
+			res[*bad].nrep++; /* kept, marked */
+		if (rc < 0 && rr[*bad]->kept_failed && i >= warmup)
+			res[*bad].nrep++; /* what it measured before an I/O failed */
+		if (rc != 0)
+			break;
+		for (size_t k = 0; i >= warmup && k < n; k++)
+			res[k].nrep++;
+		/* a stop agreed by the repeat's last agree ends the run on every rank */
+		if (rr[0]->interrupted)
+			break;
+		if (!v[OPT_REPEAT].u && i >= warmup && auto_enough(&res[0])) {
+			for (size_t k = 1; k < n; k++)
+				res[k].auto_stop = res[0].auto_stop;
+			break;
+		}
+	}
+	return rc;
+}
+
 int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 		      volatile atomic_int *stop, struct run_status *status)
 {
-	const union optval *v = runs[0].v;
-	unsigned warmup = (unsigned)v[OPT_WARMUP].u;
-	unsigned repeat = v[OPT_REPEAT].u ? (unsigned)v[OPT_REPEAT].u : REPEAT_AUTO_MAX;
 	struct runner r[n];
 	struct group_state g = { .end = runs[0].group_end, .stop = stop };
 	bool inited[n];
@@ -1582,7 +1675,8 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 	for (size_t k = 0; k < n; k++) {
 		r[k].line = &r[0];
 		r[k].group = n > 1 ? &g : NULL;
-		for (unsigned t = 0; n > 1 && t < r[k].nw; t++)
+		/* a job whose runner failed before its workers were allocated has none */
+		for (unsigned t = 0; n > 1 && r[k].w && t < r[k].nw; t++)
 			r[k].w[t].in.stop = &g.cut;
 	}
 	r[0].nline = nline;
@@ -1590,47 +1684,8 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 	res[0].npre = npre;
 	if (rc < 0 && pre_err[0])
 		memcpy(res[0].error, pre_err, ERR_MAX);
-	for (unsigned i = 0; rc == 0 && i < warmup + repeat; i++) {
-		struct repeat_result scratch[n], *rr[n];
-		double thread_s[n][(size_t)maxnw * (size_t)dist_size()], rank_s[dist_size()];
-		char errs[n][ERR_MAX];
-
-		memset(scratch, 0, sizeof(scratch));
-		memset(errs, 0, sizeof(errs));
-		if (status)
-			__atomic_store_n(&status->repeat, i + 1, __ATOMIC_RELAXED);
-		for (size_t k = 0; k < n; k++) {
-			rr[k] = i < warmup ? &scratch[k] : &res[k].rep[i - warmup];
-			if (i < warmup) { /* a warmup's figures are dropped */
-				rr[k]->thread_time_s = thread_s[k];
-				rr[k]->rank_time_s = rank_s;
-			}
-		}
-		rc = one_repeat(r, n, rr, errs, &bad);
-		for (size_t k = 0; k < n; k++) {
-			free(scratch[k].series);
-			free(scratch[k].steady.crit);
-			free(scratch[k].replay_rate);
-		}
-		if (rc < 0)
-			memcpy(res[bad].error, errs[bad], ERR_MAX);
-		if (rc < 0 && rr[bad]->replay_cut && i >= warmup)
-			res[bad].nrep++; /* kept, marked */
-		if (rc < 0 && rr[bad]->kept_failed && i >= warmup)
-			res[bad].nrep++; /* what it measured before an I/O failed */
-		if (rc != 0)
-			break;
-		for (size_t k = 0; i >= warmup && k < n; k++)
-			res[k].nrep++;
-		/* a stop agreed by the repeat's last agree ends the run on every rank */
-		if (rr[0]->interrupted)
-			break;
-		if (!v[OPT_REPEAT].u && i >= warmup && auto_enough(&res[0])) {
-			for (size_t k = 1; k < n; k++)
-				res[k].auto_stop = res[0].auto_stop;
-			break;
-		}
-	}
+	if (rc == 0)
+		rc = run_repeats(r, n, res, maxnw, status, &bad);
 	if (rc < 0)
 		for (size_t k = 0; k < n; k++) {
 			res[k].failed = true;

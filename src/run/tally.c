@@ -272,10 +272,62 @@ static double mean_depth(const struct runner *r, const struct repeat_result *rr)
 	return time_s > 0 ? busy_ns / 1e9 / time_s : NAN;
 }
 
-static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
+/* rr's latencies and response times, from the merged histograms, and the
+ * per-direction and trim rates beside them (after fill_figures' times). */
+static void fill_latencies(const struct runner *r, struct repeat_result *rr,
+			   const struct tally *tl)
 {
 	const struct hist *h = r->total;
 
+	rr->lat_min_ns = hist_min(h);
+	rr->lat_mean_ns = hist_mean(h);
+	rr->lat_p50_ns = hist_percentile(h, 50);
+	rr->lat_p90_ns = hist_percentile(h, 90);
+	rr->lat_p99_ns = hist_percentile(h, 99);
+	rr->lat_p999_ns = hist_percentile(h, 99.9);
+	rr->lat_max_ns = hist_max(h);
+	for (int d = 0; d < IO_DIRS; d++) {
+		const struct hist *hd = r->dir_total[d];
+
+		rr->dir[d].lat_mean_ns = hist_mean(hd);
+		rr->dir[d].lat_p50_ns = hist_percentile(hd, 50);
+		rr->dir[d].lat_p99_ns = hist_percentile(hd, 99);
+		rr->dir[d].lat_max_ns = hist_max(hd);
+		if (rr->time_to_end_s > 0) {
+			rr->dir[d].throughput_Bps = (double)rr->dir_bytes[d] / rr->time_to_end_s;
+			rr->dir[d].iops = (double)rr->ops[d] / rr->time_to_end_s;
+		}
+	}
+	rr->flush.lat_mean_ns = hist_mean(r->flush_total);
+	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
+	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
+	rr->flush.lat_max_ns = hist_max(r->flush_total);
+	rr->trim.lat_mean_ns = hist_mean(r->trim_total);
+	rr->trim.lat_p50_ns = hist_percentile(r->trim_total, 50);
+	rr->trim.lat_p99_ns = hist_percentile(r->trim_total, 99);
+	rr->trim.lat_max_ns = hist_max(r->trim_total);
+	if (rr->time_to_end_s > 0) {
+		rr->trim.throughput_Bps = (double)rr->trim_bytes / rr->time_to_end_s;
+		rr->trim.iops = (double)rr->trims / rr->time_to_end_s;
+	}
+	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
+	rr->behind_schedule_s = rr->behind_max_s = rr->late_ops = NAN;
+	if (r->rated) {
+		rr->behind_max_s = (double)tl->max.behind_max / 1e9;
+		rr->late_ops = (double)tl->add.late;
+		rr->resp_p50_ns = (double)hist_percentile(r->resp_total, 50);
+		rr->resp_p90_ns = (double)hist_percentile(r->resp_total, 90);
+		rr->resp_p99_ns = (double)hist_percentile(r->resp_total, 99);
+		rr->resp_p999_ns = (double)hist_percentile(r->resp_total, 99.9);
+		rr->resp_max_ns = (double)hist_max(r->resp_total);
+		rr->behind_schedule_s = (double)tl->max.behind / 1e9;
+	}
+}
+
+/* rr's counts, times, rates and usage, added up over workers and ranks
+ * (tl); its latencies are fill_latencies'. */
+static void fill_figures(struct runner *r, struct repeat_result *rr, const struct tally *tl)
+{
 	for (int d = 0; d < IO_DIRS; d++) {
 		rr->ops[d] = tl->add.ops[d];
 		rr->dir_bytes[d] = tl->add.bytes[d];
@@ -302,53 +354,11 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 		rr->coverage_Bps = covered_bytes(r, ops - (rr->ops[IO_WRITE] ? rr->trims : 0)) /
 				   rr->time_to_end_s;
 	}
-	rr->lat_min_ns = hist_min(h);
-	rr->lat_mean_ns = hist_mean(h);
-	rr->lat_p50_ns = hist_percentile(h, 50);
-	rr->lat_p90_ns = hist_percentile(h, 90);
-	rr->lat_p99_ns = hist_percentile(h, 99);
-	rr->lat_p999_ns = hist_percentile(h, 99.9);
-	rr->lat_max_ns = hist_max(h);
-	for (int d = 0; d < IO_DIRS; d++) {
-		const struct hist *hd = r->dir_total[d];
-
-		rr->dir[d].lat_mean_ns = hist_mean(hd);
-		rr->dir[d].lat_p50_ns = hist_percentile(hd, 50);
-		rr->dir[d].lat_p99_ns = hist_percentile(hd, 99);
-		rr->dir[d].lat_max_ns = hist_max(hd);
-		if (rr->time_to_end_s > 0) {
-			rr->dir[d].throughput_Bps = (double)rr->dir_bytes[d] / rr->time_to_end_s;
-			rr->dir[d].iops = (double)rr->ops[d] / rr->time_to_end_s;
-		}
-	}
 	rr->flushes = tl->add.flushes;
 	rr->dirty_end_bytes = !r->writes || tl->max.dirty_unknown ? NAN : (double)tl->add.dirty;
 	rr->dirty_system_wide = tl->max.dirty_system_wide;
-	rr->flush.lat_mean_ns = hist_mean(r->flush_total);
-	rr->flush.lat_p50_ns = hist_percentile(r->flush_total, 50);
-	rr->flush.lat_p99_ns = hist_percentile(r->flush_total, 99);
-	rr->flush.lat_max_ns = hist_max(r->flush_total);
-	rr->trim.lat_mean_ns = hist_mean(r->trim_total);
-	rr->trim.lat_p50_ns = hist_percentile(r->trim_total, 50);
-	rr->trim.lat_p99_ns = hist_percentile(r->trim_total, 99);
-	rr->trim.lat_max_ns = hist_max(r->trim_total);
-	if (rr->time_to_end_s > 0) {
-		rr->trim.throughput_Bps = (double)rr->trim_bytes / rr->time_to_end_s;
-		rr->trim.iops = (double)rr->trims / rr->time_to_end_s;
-	}
-	rr->resp_p50_ns = rr->resp_p90_ns = rr->resp_p99_ns = rr->resp_p999_ns = rr->resp_max_ns = NAN;
-	rr->behind_schedule_s = rr->behind_max_s = rr->late_ops = NAN;
 	rr->mean_depth = mean_depth(r, rr);
-	if (r->rated) {
-		rr->behind_max_s = (double)tl->max.behind_max / 1e9;
-		rr->late_ops = (double)tl->add.late;
-		rr->resp_p50_ns = (double)hist_percentile(r->resp_total, 50);
-		rr->resp_p90_ns = (double)hist_percentile(r->resp_total, 90);
-		rr->resp_p99_ns = (double)hist_percentile(r->resp_total, 99);
-		rr->resp_p999_ns = (double)hist_percentile(r->resp_total, 99.9);
-		rr->resp_max_ns = (double)hist_max(r->resp_total);
-		rr->behind_schedule_s = (double)tl->max.behind / 1e9;
-	}
+	fill_latencies(r, rr, tl);
 	rr->cpu_user_s = (double)tl->add.user_us / 1e6;
 	rr->cpu_sys_s = (double)tl->add.sys_us / 1e6;
 	rr->major_faults = tl->add.major;

@@ -29,16 +29,19 @@ struct run_status;
 struct runner {
 	const struct run *run;
 	const struct engine_ops *engine;
+	volatile atomic_int *stop;
+	struct run_status *status;
 	struct io_worker *w;
 	struct io_snapshot *snaps; /* one per worker, read by the progress line */
-	unsigned nw, ready;    /* workers, and how many were initialised */
 	struct hist *total;    /* all workers' latencies of one repeat */
 	struct hist *dir_total[IO_DIRS], *flush_total; /* per direction; of the flushes */
 	struct hist *trim_total; /* of the trims (op=trim, trimwrite) */
-	struct data_gen gen;   /* what writes write, and what verify expects */
-	bool writes;           /* op=write or readwrite */
 	struct hist *resp_total; /* and their response times (rate limit) */
+	struct data_gen gen;   /* what writes write, and what verify expects */
 	double period_ns;      /* rate limit: each worker's ns between due times; 0: none */
+	unsigned nw, ready;    /* workers, and how many were initialised */
+	bool writes;           /* op=write or readwrite */
+	bool direct;
 	bool rated;            /* units have due times: a rate limit, or a trace replayed at
 				* its recorded times (read_iolog) */
 	bool traced;           /* read_iolog: the trace, scanned again, and its reader */
@@ -50,28 +53,25 @@ struct runner {
 	uint64_t rec_rate_ns;
 	struct series *series; /* all workers' series of one repeat, or NULL */
 	struct series_watch watch; /* ss: what worker 0's series watches for */
-	bool watching;
-	unsigned arrived;      /* the start line: workers there (atomic) */
-	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
 	struct runner *line;   /* the runner whose arrived and go are the start line: itself,
 				* or for a group (run.h) the group's first job's */
-	unsigned nline;        /* on line: the workers that wait there (every job's) */
 	struct group_state *group; /* a group's shared state, or NULL for a job alone */
+	unsigned arrived;      /* the start line: workers there (atomic) */
+	int go;                /* 0: wait, 1: start, -1: give up (atomic) */
+	unsigned nline;        /* on line: the workers that wait there (every job's) */
 	unsigned running;      /* group: this job's workers still in their loop (atomic) */
-	bool ended_first;      /* group, end=first: this job's end cut the others */
 	int measure_rc;        /* -1: a worker of this job failed, or threads did not start */
-	volatile atomic_int *stop;
-	struct run_status *status;
-	bool direct;
+	bool watching;         /* watch has something to watch for (steady, cliff) */
+	bool ended_first;      /* group, end=first: this job's end cut the others */
 	uint64_t first, end;   /* this rank's share of the units */
 	struct prepare_id id;  /* the file the run started with */
-	int claim_fd;          /* a block device written: its O_EXCL claim (wtarget.h) */
-	bool claimed;          /* claim_fd is open */
 	unsigned char *hists;  /* rank 0: every rank's histogram, for merging */
 	struct pattern_range *done; /* rank 0: every worker's reads done, rank after rank,
 				     * for coverage; this rank's own after them */
 	struct pattern_range *mine;
 	double *thread_s;      /* this rank's threads' times to end */
+	int claim_fd;          /* a block device written: its O_EXCL claim (wtarget.h) */
+	bool claimed;          /* claim_fd is open */
 	struct devstat dev;    /* the block device under the file (one rank only) */
 	struct devstat_sample dev_at[2]; /* its counters before and after the timed part */
 	uint64_t dev_ns[2];    /* when they were read */
@@ -88,12 +88,12 @@ struct runner {
 	 * DEV_IV_MAX) */
 	struct devstat_sample dev_iv[DEV_IV_MAX];
 	uint64_t dev_iv_t[DEV_IV_MAX]; /* when each was read */
-	unsigned ndev_iv;
 	uint64_t dev_iv_ns;
-	bool dev_iv_ok;        /* every sample was read */
-	bool dev_iv_done;      /* the loop is over: the sampler stops (under dev_iv_lock) */
 	pthread_mutex_t dev_iv_lock;
 	pthread_cond_t dev_iv_wake;
+	unsigned ndev_iv;
+	bool dev_iv_ok;        /* every sample was read */
+	bool dev_iv_done;      /* the loop is over: the sampler stops (under dev_iv_lock) */
 	bool dev_iv_inited;    /* the lock and the condition are initialised */
 };
 
