@@ -82,6 +82,46 @@ size_t tt_width(const char *s)
 	return tt_put(NULL, s);
 }
 
+/* One line of tt_fold, without its newline: n bytes at s, starting at
+ * column col (the indent already written). */
+static void fold_line(FILE *out, const char *s, size_t n, size_t width, size_t col)
+{
+	for (;;) {
+		size_t cut = 0, w = col, i;
+
+		/* the last space after a word at which the part before it fits */
+		for (i = 0; i < n && (w <= width || !cut); i++) {
+			if (s[i] == ' ' && w <= width && i > 0 && s[i - 1] != ' ')
+				cut = i;
+			w += ((unsigned char)s[i] & 0xC0) != 0x80;
+		}
+		if (w <= width || !cut)
+			cut = n;
+		fwrite(s, 1, cut, out);
+		fputc('\n', out);
+		if (cut == n)
+			return;
+		while (cut < n && s[cut] == ' ')
+			cut++;
+		if (cut == n)
+			return;
+		s += cut;
+		n -= cut;
+		fputs("  ", out);
+		col = 2;
+	}
+}
+
+void tt_fold(FILE *out, const char *text, size_t width)
+{
+	while (*text) {
+		const char *nl = strchrnul(text, '\n');
+
+		fold_line(out, text, (size_t)(nl - text), width, 0);
+		text = *nl ? nl + 1 : nl;
+	}
+}
+
 void tt_print(const struct texttable *t, FILE *out, const char *indent)
 {
 	size_t w[32] = { 0 }, nrows = t->ncells / t->ncols;

@@ -28,6 +28,11 @@ void tt_free(struct texttable *t);
  * C escape (\n, \r, \t, \x1b; C1 controls as \u0080 ... \u009f); returns
  * the columns written (out NULL: only counted). */
 size_t tt_put(FILE *out, const char *s);
+/* Writes text (lines ending in \n) to out with every line wider than width
+ * columns folded at its last space that fits, the rest indented by two
+ * spaces; a line with no such space is written whole.  Bytes are written
+ * as they are (the notes under a table, already made printable). */
+void tt_fold(FILE *out, const char *text, size_t width);
 /* The columns tt_put takes for s. */
 size_t tt_width(const char *s);
 /* The escape tt_put writes for the control character at p (C0, DEL, or C1

@@ -518,7 +518,7 @@ static void replay_note(FILE *f, const struct run_result *res, size_t k)
 	if (rr->rec_trims || rr->trims)
 		snprintf(t, sizeof(t), ", t %llu of %llu", (unsigned long long)rr->trims,
 			 (unsigned long long)rr->rec_trims);
-	fprintf(f, "run %zu: replay %zu of %s: %llu of %llu I/Os (r %llu of %llu, w %llu of "
+	fprintf(f, "run %zu: replay %zu of %s:\n  %llu of %llu I/Os (r %llu of %llu, w %llu of "
 		   "%llu%s), %llu of %llu bytes, %llu of %llu syncs: %s\n", res->run->index, k + 1,
 		res->run->v[OPT_READ_IOLOG].s, (unsigned long long)ops, (unsigned long long)rec,
 		(unsigned long long)rr->ops[IO_READ], (unsigned long long)rr->rec_ops[IO_READ],
@@ -532,7 +532,7 @@ static void replay_note(FILE *f, const struct run_result *res, size_t k)
 		figure_format(ns, rr->late_p50_ns, a, sizeof(a));
 		figure_format(ns, rr->late_p99_ns, b, sizeof(b));
 		figure_format(ns, rr->late_max_ns, c, sizeof(c));
-		fprintf(f, "  issued late p50 %s, p99 %s, max %s; first to last issue %.6f s, "
+		fprintf(f, "  issued late p50 %s, p99 %s, max %s\n  first to last issue %.6f s, "
 			   "recorded %.6f s (x %u%%: %.6f s)\n", a, b, c, rr->replay_span_s,
 			rr->rec_span_s, (unsigned)res->run->v[OPT_REPLAY_TIME_SCALE].u,
 			rr->rec_span_s * 100 / (double)res->run->v[OPT_REPLAY_TIME_SCALE].u);
@@ -999,7 +999,7 @@ static void checksum_list(FILE *f, const struct report *r)
 		fputc('\n', f);
 }
 
-void report_table_after(FILE *f, const struct report *r, const struct report_legend *lg)
+static void after(FILE *f, const struct report *r, const struct report_legend *lg)
 {
 	legend(f, lg);
 	if (!lg->device)
@@ -1007,6 +1007,26 @@ void report_table_after(FILE *f, const struct report *r, const struct report_leg
 	if (lg->checksums_below)
 		checksum_list(f, r);
 	notes(f, r);
+}
+
+/* The legend, lists and notes, each line folded to the table's width: a
+ * note's length depends on the figures and names in it. */
+void report_table_after(FILE *f, const struct report *r, const struct report_legend *lg)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&text, &n);
+
+	if (!m) {
+		after(f, r, lg);
+		return;
+	}
+	after(m, r, lg);
+	if (fclose(m) == 0)
+		tt_fold(f, text, TABLE_MAX_WIDTH);
+	else
+		after(f, r, lg);
+	free(text);
 }
 
 static int table_end(struct report_sink *s, const struct report *r, char *err)

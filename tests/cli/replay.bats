@@ -48,7 +48,7 @@ ios() {
 	run "$IOSWEEP" run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json" -o table
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"replay 1 of $TESTDIR/t.log: 60 of 60 I/Os (r 40 of 40, w 20 of 20), 245760 of 245760 bytes, 6 of 6 syncs: as recorded"* ]]
+	[[ "$output" == *"replay 1 of $TESTDIR/t.log:"$'\n'"  60 of 60 I/Os (r 40 of 40, w 20 of 20), 245760 of 245760 bytes, 6 of 6 syncs: as recorded"* ]]
 	[[ "$output" == *"issued late p50 "*", recorded 0.059000 s (x 100%: 0.059000 s)"* ]]
 	r='d["runs"][0]["repeats"][0]["replay"]'
 	[ "$(json_get "$TESTDIR/r.json" "$r[\"recorded\"] == {'reads': 40, 'writes': 20, 'trims': 0, 'read_bytes': 163840, 'write_bytes': 81920, 'trim_bytes': 0, 'syncs': 6, 'span_s': 0.059}")" = True ]
