@@ -1024,6 +1024,55 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 	return rc < 0 ? err_set(err, "out of memory") : 0;
 }
 
+/* The job's last percentage_random (its handler checked the text), and
+ * into pct its percentages for reads, writes and trims (the last given for
+ * the rest; 100 each when unset). */
+static const struct fio_setting *pct_random_of(const struct fio_state *st, unsigned pct[3])
+{
+	const struct fio_setting *at = NULL;
+	const char *p;
+
+	pct[0] = pct[1] = pct[2] = 100;
+	for (size_t i = 0; i < st->job->nset; i++)
+		if (strcmp(st->job->set[i].name, "percentage_random") == 0 && st->job->set[i].value)
+			at = &st->job->set[i];
+	p = at ? at->value : NULL;
+	for (unsigned d = 0; p && d < 3; d++) {
+		char *end;
+
+		pct[d] = (unsigned)strtoul(p, &end, 10);
+		end += strspn(end, " \t");
+		p = *end == ',' ? end + 1 : NULL;
+		for (unsigned e = d + 1; !p && e < 3; e++)
+			pct[e] = pct[d];
+	}
+	return at;
+}
+
+/* percentage_random: fio's share of random I/O in a random job, one value
+ * in iosweep, for the directions the job does. */
+static int finish_pct_random(const struct fio_state *st, struct import_job *ij, char *err)
+{
+	unsigned pct[3];
+	const struct fio_setting *at = pct_random_of(st, pct);
+	bool reads = st->op == OP_READ || st->op == OP_READWRITE;
+	bool writes = st->op == OP_WRITE || st->op == OP_READWRITE || st->op == OP_TRIMWRITE;
+	bool trims = st->op == OP_TRIM || st->op == OP_TRIMWRITE;
+	unsigned one = reads ? pct[0] : writes ? pct[1] : pct[2];
+
+	if (!at || !st->random)
+		return 0;
+	if ((reads && pct[0] != one) || (writes && pct[1] != one) || (trims && pct[2] != one))
+		return setting_bad(at, err, "reads, writes and trims at different percentages: "
+				   "iosweep takes one percentage_random for all of a job's I/O");
+	if (one < 100 && (st->mix[0][0] || st->mix[1][0]))
+		return setting_bad(at, err, "not with bssplit or bsrange in iosweep: a mix of block "
+				   "sizes is either in order or at random");
+	if (one < 100 && set_val(ij, OPT_PERCENTAGE_RANDOM, "%u", one) < 0)
+		return err_set(err, "out of memory");
+	return 0;
+}
+
 /* How the job reads: pattern, engine, cache, threads, repeats, time. */
 static int finish_reads(const struct fio_state *st, struct import_job *ij, char *err)
 {
@@ -1037,6 +1086,8 @@ static int finish_reads(const struct fio_state *st, struct import_job *ij, char 
 		rc |= set_val(ij, OPT_SEED, "%llu", (unsigned long long)st->seed);
 	if (random && st->distribution)
 		rc |= set_val(ij, OPT_RANDOM_DISTRIBUTION, "%s", st->distribution);
+	if (finish_pct_random(st, ij, err) < 0)
+		return -1;
 	rc |= set_val(ij, OPT_ENGINE, "%s", st->engine);
 	if (queued_engine(st))
 		rc |= set_val(ij, OPT_IODEPTH, "%llu", (unsigned long long)st->iodepth);
@@ -1270,6 +1321,30 @@ static int finish_replay(struct import *im, struct fio_state *st, struct import_
 	return engine_flags(st, ij, job_at, err) < 0 ? -1 : check_values(st, ij, job_at, err);
 }
 
+/* percentage_random: irrelevant in order; at 0 or 100 exactly fio's (the
+ * blocks in order from the first; fully random); in between, the same
+ * share drawn with iosweep's random numbers. */
+static int note_pct_random(struct import *im, const struct fio_state *st)
+{
+	unsigned pct[3];
+	const struct fio_setting *at = pct_random_of(st, pct);
+	unsigned one = st->op == OP_READ || st->op == OP_READWRITE ? pct[0]
+		       : st->op == OP_WRITE ? pct[1] : pct[2];
+
+	if (!at || (st->random && (one == 0 || one == 100)))
+		return 0;
+	if (!st->random)
+		return setting_note(im, at, NULL,
+				    "irrelevant: fio mixes in random I/O only in a random job");
+	return setting_note(im, at, NULL, st->norandommap ?
+			    "translated with a difference: the same share of random units, which "
+			    "units they are and their blocks drawn by iosweep's random numbers" :
+			    "translated with a difference: the same share of random units, which "
+			    "units they are and their blocks drawn by iosweep's random numbers; a "
+			    "random unit reads the block of its place in the pass (not one that "
+			    "fio's random map has left), so blocks may repeat");
+}
+
 /* What is translated with a difference, said where it was written. */
 static int note_differences(struct import *im, const struct fio_state *st)
 {
@@ -1288,6 +1363,7 @@ static int note_differences(struct import *im, const struct fio_state *st)
 			   "translated with a difference: fio's formulas, zones and hash with "
 			   "iosweep's random numbers: the same distribution, other draws" :
 			   "irrelevant: fio draws no random offsets for reads in order");
+	rc |= note_pct_random(im, st);
 	if (random && !st->randrepeat)
 		rc |= setting_note(im, st->randrepeat_at, NULL,
 			   "not supported: iosweep's random offsets are the same for every "

@@ -7,8 +7,10 @@
 #include "fio/fio_rules.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/distribution.h"
@@ -730,16 +732,34 @@ static int h_distribution(struct fio_state *st, const struct fio_setting *s, cha
 	return 0;
 }
 
+/* percentage_random: up to three numbers, 0 to 100, for reads, writes and
+ * trims (the last given for the rest); which of them the job's directions
+ * take, and whether they agree, is finish's (iosweep takes one). */
 static int h_percentage_random(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	uint64_t v;
+	const char *p;
+	unsigned n = 0;
 
 	(void)st;
-	if (value_int(s, &v, err) < 0)
+	if (!needs_value(s, err))
 		return -1;
-	if (v != 100 && !(v == 0 && !st->random))
-		return setting_bad(s, err, "iosweep does either all in order or all at random");
-	return 0;
+	for (p = s->value;; p++) {
+		char *end;
+		unsigned long v;
+
+		p += strspn(p, " \t");
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || *p == '-' || errno || v > 100)
+			return setting_bad(s, err, "a percentage is 0 to 100, one for reads, writes "
+					   "and trims each (or one for all)");
+		p = end + strspn(end, " \t");
+		if (++n > 3 || (*p != ',' && *p != '\0'))
+			return setting_bad(s, err, "expected up to three percentages, for reads, "
+					   "writes and trims");
+		if (*p == '\0')
+			return 0;
+	}
 }
 
 static int h_nrfiles(struct fio_state *st, const struct fio_setting *s, char *err)

@@ -161,6 +161,7 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
 	p->count = count;
 	p->dist_text = NULL;
 	p->mix.max = 0;
+	p->pct_random = 100;
 	p->next = kind == PATTERN_RANDOM ? next_permuted
 		: kind == PATTERN_RANDOM_REPLACE ? next_replace
 		: kind == PATTERN_REVERSE ? next_reverse : NULL;
@@ -183,6 +184,81 @@ int pattern_skew(struct pattern *p, const char *text, char *err)
 	p->next = next_skewed;
 	p->dist_text = text;
 	return 0;
+}
+
+/* ---- percentage_random ---- */
+
+/* The random pattern a percentage_random mixes with: how its units draw. */
+enum pct_kind { PCT_PERMUTED, PCT_REPLACE, PCT_SKEWED };
+
+/* Whether unit k is random (pattern.h). */
+static inline bool pct_unit_random(const struct pattern *p, uint64_t k)
+{
+	return splitmix64(p->pct_key ^ k) % 100 < p->pct_random;
+}
+
+/* The block random unit k draws; a permutation at its pass and place
+ * (p->pass, p->in_pass) for k. */
+static inline uint64_t pct_draw(const struct pattern *p, uint64_t k)
+{
+	if (p->pct_kind == PCT_PERMUTED)
+		return permute(p, p->in_pass);
+	if (p->pct_kind == PCT_SKEWED)
+		return randdist_block(&p->dist, p->seed, k);
+	return replace_block(p->seed, p->nblocks, k);
+}
+
+static bool next_pct(struct pattern *p, uint64_t *off, uint64_t *len)
+{
+	uint64_t k = p->i, b;
+
+	if (k >= p->end)
+		return false;
+	if (pct_unit_random(p, k))
+		b = pct_draw(p, k);
+	else
+		b = p->pct_prev + 1 == p->nblocks ? 0 : p->pct_prev + 1;
+	p->pct_prev = b;
+	p->i++;
+	if (p->pct_kind == PCT_PERMUTED && ++p->in_pass == p->nblocks) {
+		p->in_pass = 0;
+		set_pass(p, p->pass + 1);
+	}
+	*off = b * p->bs;
+	*len = p->bs;
+	return true;
+}
+
+/* The block of unit first - 1 (nblocks - 1 before unit 0, so that a
+ * sequential unit 0 reads block 0): from the nearest random unit before
+ * first, the units after it being sequential. */
+static uint64_t pct_start(struct pattern *p, uint64_t first)
+{
+	uint64_t j = p->pct_random ? first : 0, b;
+
+	while (j > 0 && !pct_unit_random(p, j - 1))
+		j--;
+	if (j == 0)
+		return (p->nblocks - 1 + first % p->nblocks) % p->nblocks;
+	if (p->pct_kind == PCT_PERMUTED)
+		init_permutation(p, j - 1);
+	b = pct_draw(p, j - 1);
+	if (p->pct_kind == PCT_PERMUTED)
+		init_permutation(p, first);
+	return (b + (first - j) % p->nblocks) % p->nblocks;
+}
+
+void pattern_percent(struct pattern *p, unsigned pct)
+{
+	if (pct >= 100 || !p->nblocks ||
+	    (p->next != next_permuted && p->next != next_replace && p->next != next_skewed))
+		return;
+	p->pct_random = pct;
+	p->pct_kind = p->next == next_permuted ? PCT_PERMUTED
+		      : p->next == next_skewed ? PCT_SKEWED : PCT_REPLACE;
+	p->pct_key = splitmix64(p->seed ^ PCT_SALT);
+	p->pct_prev = pct_start(p, p->i);
+	p->next = next_pct;
 }
 
 /* ---- block-size mixes ---- */
@@ -273,6 +349,9 @@ int pattern_mix(struct pattern *p, const struct bsmix *mix, int dir, unsigned rw
 	bool skewed = p->next == next_skewed;
 	struct randdist_spec spec;
 
+	if (p->next == next_pct)
+		return err_set(err, "a block-size mix is either in order or at random: not with "
+			       "percentage_random below 100");
 	if (p->next == next_reverse || (!p->next && p->step != p->bs))
 		return err_set(err, "a block-size mix reads in order or at random: not with %s",
 			       p->next ? "pattern = reverse" : "spacing");
@@ -339,7 +418,7 @@ uint64_t pattern_span(const struct pattern *p, uint64_t *first)
 	if (p->trace)
 		return p->size;
 	if (p->next == next_permuted || p->next == next_replace || p->next == next_skewed ||
-	    pattern_mixed(p))
+	    p->next == next_pct || pattern_mixed(p))
 		return p->size;
 	if (p->end <= p->i)
 		return 0;
@@ -389,14 +468,53 @@ static uint64_t distinct_by_bitmap(struct pattern *p, enum pattern_kind kind,
 	return distinct;
 }
 
-/*
- * A permutation needs no bitmap in the common cases: reads within one pass
- * are distinct blocks, and a whole pass is every block.  Ranges are merged
- * first, since threads' shares are contiguous.
- */
+/* Counts the blocks of units range[0..n) of a percentage_random pattern
+ * (p: the run's, from unit 0), one bit per block, generating each range as
+ * its share would. */
+static uint64_t distinct_by_walk(const struct pattern *p, unsigned pct,
+				 const struct pattern_range *range, size_t n)
+{
+	uint64_t *seen = calloc(p->nblocks / 64 + 1, sizeof(*seen)), distinct = 0, off, len;
+
+	if (!seen)
+		return UINT64_MAX;
+	for (size_t k = 0; k < n && distinct < p->nblocks; k++) {
+		struct pattern q = *p;
+
+		q.i = range[k].from;
+		q.end = range[k].to;
+		if (q.next == next_permuted)
+			init_permutation(&q, q.i);
+		pattern_percent(&q, pct);
+		while (distinct < q.nblocks && q.next(&q, &off, &len)) {
+			uint64_t b = off / q.bs;
+
+			if (!(seen[b / 64] >> (b % 64) & 1)) {
+				seen[b / 64] |= 1ULL << (b % 64);
+				distinct++;
+			}
+		}
+	}
+	free(seen);
+	return distinct;
+}
+
 uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t bs,
 				 uint64_t seed, const char *dist, const struct pattern_range *range,
 				 size_t n)
+{
+	return pattern_distinct_blocks_pct(kind, size, bs, seed, dist, 100, range, n);
+}
+
+/*
+ * A permutation needs no bitmap in the common cases: reads within one pass
+ * are distinct blocks, and a whole pass is every block.  Ranges are merged
+ * first, since threads' shares are contiguous.  A percentage_random below
+ * 100 breaks both: its units are walked.
+ */
+uint64_t pattern_distinct_blocks_pct(enum pattern_kind kind, uint64_t size, uint64_t bs,
+				     uint64_t seed, const char *dist, unsigned pct,
+				     const struct pattern_range *range, size_t n)
 {
 	struct pattern p;
 	struct pattern_range *m = malloc((n + 1) * sizeof(*m));
@@ -426,6 +544,11 @@ uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t
 	if (pattern_skew(&p, dist, err) < 0) {
 		free(m);
 		return UINT64_MAX; /* refused before any run: not reached */
+	}
+	if (pct < 100) {
+		d = distinct_by_walk(&p, pct, m, nm);
+		free(m);
+		return d;
 	}
 	if (p.next == next_skewed)
 		kind = PATTERN_RANDOM_REPLACE;

@@ -17,6 +17,14 @@
  * engine, thread count and repeat.  A random_distribution other than
  * random (distribution.h) makes either random pattern draw independently
  * from that distribution (fio turns its random map off for them too).
+ *
+ * percentage_random below 100 (fio's) mixes in sequential units: unit k is
+ * random when splitmix64(key ^ k) % 100 < the percentage, key being
+ * splitmix64(seed ^ PCT_SALT), and then reads the block the random pattern
+ * gives unit k; otherwise it reads the block after the previous unit's,
+ * wrapping at the region's end (unit 0, when sequential, reads block 0).  A
+ * share starting at unit first walks back at setup to the nearest random unit
+ * before it: a few units (100 / percentage on average).
  */
 #ifndef IOSWEEP_PATTERN_H
 #define IOSWEEP_PATTERN_H
@@ -66,6 +74,11 @@ struct pattern {
 	 * file; the generators draw offsets in the region [0, size) and
 	 * pattern_next() adds it (0 by pattern_init; a trace's are the file's) */
 	uint64_t base;
+	/* percentage_random (pattern_percent): pct_random, 100 by default; below,
+	 * pct_key decides which units are random, pct_prev is the block of unit
+	 * i - 1 and pct_kind the random pattern's draw (enum in pattern.c) */
+	unsigned pct_random, pct_kind;
+	uint64_t pct_key, pct_prev;
 };
 
 static inline bool pattern_is_random(uint64_t kind)
@@ -88,6 +101,15 @@ void pattern_init(struct pattern *p, enum pattern_kind kind, uint64_t size, uint
  * distribution or does not fit the file. */
 int pattern_skew(struct pattern *p, const char *text, char *err);
 
+/* percentage_random: makes pct percent of p's units random and the others
+ * follow the unit before them (see above); p made by pattern_init and
+ * pattern_skew.  Nothing changes for 100, or for a pattern that is not
+ * random. */
+void pattern_percent(struct pattern *p, unsigned pct);
+
+/* The salt of percentage_random's key (pattern.h's header comment). */
+#define PCT_SALT 0x70657263656e74ULL
+
 /* Gives p's units the lengths of mix (bsmix.h), p made by pattern_init
  * (and pattern_skew) for the same run: dir 0 when every unit reads, 1 when
  * every unit writes, -1 when io_mix_dir(rwmixread) decides by the offset
@@ -98,7 +120,7 @@ int pattern_skew(struct pattern *p, const char *text, char *err);
  * io_size), each at a random multiple of mix.align and cut at the end of
  * the file.  Sequential shares walk the lengths before theirs (a few ns a
  * unit), and counting walks the run once; the loop only draws.  -1 with why
- * for a pattern a mix does not take (reverse, spacing). */
+ * for a pattern a mix does not take (reverse, spacing, percentage_random). */
 int pattern_mix(struct pattern *p, const struct bsmix *mix, int dir, unsigned rwmixread,
 		uint64_t dir_key, uint64_t total, char *err);
 
@@ -161,5 +183,9 @@ uint64_t pattern_mix_covered(const struct pattern *mixed, const struct pattern_r
 uint64_t pattern_distinct_blocks(enum pattern_kind kind, uint64_t size, uint64_t bs,
 				 uint64_t seed, const char *dist, const struct pattern_range *range,
 				 size_t n);
+/* The same with percentage_random pct (100: pattern_distinct_blocks). */
+uint64_t pattern_distinct_blocks_pct(enum pattern_kind kind, uint64_t size, uint64_t bs,
+				     uint64_t seed, const char *dist, unsigned pct,
+				     const struct pattern_range *range, size_t n);
 
 #endif

@@ -200,7 +200,7 @@ static const struct fio_word words[] = {
 	{ .fio = "random_distribution", .to = "random_distribution", .handler = FH_DISTRIBUTION,
 	  .becomes = "random_distribution (zoned per direction refused)" },
 	{ .fio = "percentage_random", .handler = FH_PERCENTAGE_RANDOM,
-	  .becomes = "100 (or 0 in order) only; others refused" },
+	  .becomes = "percentage_random (one value for the directions the job does)" },
 	{ .fio = "nrfiles", .to = "nrfiles", .handler = FH_NRFILES,
 	  .becomes = "nrfiles (a file set: size shared out, or filesize each; filename refused)" },
 	{ .fio = "file_service_type", .to = "file_service_type", .handler = FH_FILE_SERVICE_TYPE,

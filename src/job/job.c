@@ -735,6 +735,27 @@ static int check_baselines(struct parser *ps)
 	return b ? fail(ps, b->line, "baseline '%s' names no job of this file", b->v[0].s) : 1;
 }
 
+/* percentage_random mixes sequential units into random ones: a job that
+ * has no random pattern has nothing to mix it into. */
+static void check_percentage_random(struct parser *ps)
+{
+	for (size_t i = 0; i < ps->jf->njobs; i++) {
+		const struct job *job = &ps->jf->jobs[i];
+		const struct job_value *pt = &job->opt[OPT_PATTERN];
+		bool random = false;
+
+		for (size_t k = 0; k < pt->n; k++)
+			random |= pattern_is_random(pt->v[k].u);
+		if (job->opt[OPT_PERCENTAGE_RANDOM].n && !random) {
+			fail(ps, job->opt[OPT_PERCENTAGE_RANDOM].line,
+			     "percentage_random is for pattern = random or random-replace, and job "
+			     "'%s' reads in order: set pattern = random, or remove percentage_random",
+			     job->name);
+			return;
+		}
+	}
+}
+
 int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t len, char *err)
 {
 	struct parser ps = { .jf = jf, .text = text, .end = text + len, .pos = text,
@@ -767,6 +788,8 @@ int jobfile_parse(struct jobfile *jf, const char *path, const char *text, size_t
 		fail(&ps, 0, "no jobs (every section but [global] is a job)");
 	if (!ps.failed)
 		check_baselines(&ps);
+	if (!ps.failed)
+		check_percentage_random(&ps);
 	job_clear(&ps.global);
 	free(ps.names);
 	if (ps.failed) {

@@ -97,6 +97,10 @@ const struct option_def option_table[OPT__COUNT] = {
 				      "pareto:H, normal:DEV[:CENTER], zoned:A/S:... (A% of the reads in "
 				      "the next S% of the file), zoned_abs:A/SIZE:...; skewed draws are "
 				      "independent, as fio's" },
+	[OPT_PERCENTAGE_RANDOM] = { "percentage_random", T_UINT, true, false, "100", 0, 100, NULL,
+				    "pattern=random|random-replace: percent of the units at random, "
+				    "fio's; each other unit reads the block after the previous unit's "
+				    "(wrapping at the region's end); 0: all in order" },
 	[OPT_BSSPLIT] = { "bssplit", T_TEXT, false, false, NULL, 0, 0, NULL,
 			  "a mix of block sizes, fio's: SIZE/PERCENT:SIZE/PERCENT...[,WRITES] (a "
 			  "blank percent shares what is left of 100; short of 100, the rest goes to "

@@ -951,6 +951,7 @@ int plan_pattern(const struct run *r, uint64_t first, uint64_t end, struct patte
 	p->base = base;
 	if (pattern_skew(p, v[OPT_RANDOM_DISTRIBUTION].s, err) < 0)
 		return -1;
+	pattern_percent(p, (unsigned)v[OPT_PERCENTAGE_RANDOM].u);
 	if (!has_mix(v))
 		return 0;
 	if (bsmix_parse(&m, v[OPT_BSSPLIT].s, v[OPT_BSRANGE].s, v[OPT_BLOCKALIGN].u, v[OPT_SEED].u,

@@ -236,16 +236,19 @@ static double covered_bytes(struct runner *r, uint64_t ops)
 			uint64_t per = run->reads / run->regions, from = r->done[k * r->nw + i].from;
 			struct pattern_range one = { from % per, from % per + r->done[k * r->nw + i].to -
 									from };
-			uint64_t c = pattern_distinct_blocks(v[OPT_PATTERN].u, run->region_len,
-							     v[OPT_BS].u, v[OPT_SEED].u,
-							     v[OPT_RANDOM_DISTRIBUTION].s, &one, 1);
+			uint64_t c = pattern_distinct_blocks_pct(
+				v[OPT_PATTERN].u, run->region_len, v[OPT_BS].u, v[OPT_SEED].u,
+				v[OPT_RANDOM_DISTRIBUTION].s, (unsigned)v[OPT_PERCENTAGE_RANDOM].u,
+				&one, 1);
 
 			d = c == UINT64_MAX ? c : d + c;
 		}
 		if (run->regions <= 1)
-			d = pattern_distinct_blocks(v[OPT_PATTERN].u, run_region_bytes(run),
-						    v[OPT_BS].u, v[OPT_SEED].u,
-						    v[OPT_RANDOM_DISTRIBUTION].s, r->done + k * r->nw, n);
+			d = pattern_distinct_blocks_pct(v[OPT_PATTERN].u, run_region_bytes(run),
+							v[OPT_BS].u, v[OPT_SEED].u,
+							v[OPT_RANDOM_DISTRIBUTION].s,
+							(unsigned)v[OPT_PERCENTAGE_RANDOM].u,
+							r->done + k * r->nw, n);
 		if (d == UINT64_MAX)
 			return NAN;
 		blocks += d;
