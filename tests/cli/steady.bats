@@ -69,7 +69,11 @@ ranges() {
 	[ "$(rep "['time_to_end_s'] >= 1.5")" = True ]
 	# 6 complete intervals: windows of 3 end at the 3rd to the 6th
 	[ "$(json_get "$TESTDIR/s.json" "[x['end_s'] for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")" = "[0.75, 1.0, 1.25, 1.5]" ]
-	[ "$(json_get "$TESTDIR/s.json" "[round(x['criterion'], 6) for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")" = "$(ranges 3)" ]
+	local got want
+	got=$(json_get "$TESTDIR/s.json" "[round(x['criterion'], 6) for x in d['runs'][0]['repeats'][0]['steady']['rounds']]")
+	want=$(ranges 3)
+	echo "criteria: $got; from the series: $want; series: $(json_get "$TESTDIR/s.json" "(r := d['runs'][0]['repeats'][0]) and (r['time_to_end_s'], [p['ops'] for p in r['series']['intervals']])")"
+	[ "$got" = "$want" ]
 	[[ "$output" == *"run 0 repeat 1: not steady (iops:0.000001%)"* ]]
 	[ "$(/usr/bin/python3 -c "import csv; r = list(csv.DictReader(open('$TESTDIR/s.csv'))); print(r[0]['steady'], len(r[0]['steady_rounds'].split(';')))")" = "not attained 4" ]
 }
