@@ -8,39 +8,14 @@ Unit k is random when splitmix64(key ^ k) % 100 < PERCENT, key =
 splitmix64(seed ^ SALT), and reads the block the random pattern gives unit
 k; otherwise the block after unit k - 1's, wrapping at the last whole block
 (unit 0, when not random, reads block 0)."""
+import os
 import sys
 
-M = (1 << 64) - 1
-ROUNDS = 4
+# the random pattern's permutation and mixer, as the other reference has them
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from offsets import M, permutation, splitmix64  # noqa: E402
+
 SALT = 0x70657263656E74  # "percent"
-
-
-def splitmix64(x):
-    x = (x + 0x9E3779B97F4A7C15) & M
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M
-    return x ^ (x >> 31)
-
-
-def permutation(nblocks, seed, pass_):
-    """pattern=random's pass: a 4-round Feistel network, cycle-walked."""
-    half = max(1, ((nblocks - 1).bit_length() + 1) // 2)
-    mask = (1 << half) - 1
-    base = splitmix64(seed)
-    keys = [splitmix64(base ^ ((pass_ * ROUNDS + r) & M)) for r in range(ROUNDS)]
-
-    def feistel(x):
-        left, right = x >> half, x & mask
-        for k in keys:
-            left, right = right, left ^ (splitmix64(right ^ k) & mask)
-        return (left << half) | right
-
-    def perm(k):
-        x = feistel(k)
-        while x >= nblocks:
-            x = feistel(x)
-        return x
-    return perm
 
 
 def random_block(pattern, nblocks, seed, k, perms):
