@@ -26,7 +26,8 @@ BUILD_DEBS := gcc make pkg-config libinih-dev libaio-dev liburing-dev libjansson
               libsqlite3-dev libblkid-dev
 TEST_DEBS  := $(BUILD_DEBS) libcmocka-dev bats python3 util-linux e2fsprogs fdisk gnuplot-nox mandoc fio \
               strace sqlite3 openmpi-bin libopenmpi-dev \
-              chromium tidy python3-html5lib python3-jsonschema python3-pil
+              chromium tidy python3-html5lib python3-jsonschema python3-pil \
+              python3-numpy python3-scipy
 BENCH_DEBS := $(BUILD_DEBS) fio time python3 strace
 PKGS       := inih jansson liburing libxxhash sqlite3 blkid
 

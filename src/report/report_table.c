@@ -554,7 +554,7 @@ static void write_notes(FILE *f, const struct run_result *res)
 		replay_note(f, res, k);
 	if (res->memory_fs && res->run->v[OPT_OP].u != OP_READ)
 		fprintf(f, "run %zu: its file is on %s, which keeps it only in memory: nothing it "
-			   "wrote is durable, whatever sync says, and its time to end is not a "
+			   "wrote is durable,\n  whatever sync says, and its time to end is not a "
 			   "disk's\n", res->run->index, res->memory_fs);
 	else if (share > 0.5 && !res->rep[0].dirty_system_wide)
 		fprintf(f, "run %zu: %.0f%% of the written bytes were still only in memory at the "

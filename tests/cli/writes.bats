@@ -622,7 +622,7 @@ flush p99 latency: w" ]
 	[ "$status" -eq 0 ]
 	[ "$(json_get "$TESTDIR/t.json" '[r["memory_fs"] for r in d["runs"]]')" = "['tmpfs', 'tmpfs', 'tmpfs']" ]
 	for i in 0 1; do
-		echo "$output" | grep -qx "run $i: its file is on tmpfs, which keeps it only in memory: nothing it wrote is durable, whatever sync says, and its time to end is not a disk's"
+		[[ "$output" == *"run $i: its file is on tmpfs, which keeps it only in memory: nothing it wrote is durable,"$'\n'"  whatever sync says, and its time to end is not a disk's"* ]]
 		echo "$output" | grep -E "^$i +(none|end) .* tmpfs +[0-9a-f]{16}$"
 	done
 	# a read run writes nothing: no note; and a file on a disk is not on a memory file system
