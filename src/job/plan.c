@@ -1706,7 +1706,7 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 	/* values that do not apply take their first value only */
 	if ((!((*e)->flags & ENGINE_QUEUED) && idx[OPT_IODEPTH]) ||
 	    (random && idx[OPT_SPACING]) || (!random && idx[OPT_RANDOM_DISTRIBUTION]) ||
-	    engine_options_skip(*e, idx) ||
+	    (!random && idx[OPT_PERCENTAGE_RANDOM]) || engine_options_skip(*e, idx) ||
 	    !write_options_apply(r, idx))
 		return false;
 	if (!((*e)->flags & ENGINE_QUEUED))
@@ -1719,6 +1719,7 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 	if (!random) {
 		r->v[OPT_COUNT].u = 0;
 		r->v[OPT_RANDOM_DISTRIBUTION] = default_value(OPT_RANDOM_DISTRIBUTION);
+		r->v[OPT_PERCENTAGE_RANDOM] = default_value(OPT_PERCENTAGE_RANDOM);
 	}
 	/* the default is a cold, verified start where the file can be evicted */
 	r->cache_default = !job->opt[OPT_CACHE].n;
@@ -2183,6 +2184,7 @@ static bool plan_applies(const struct run *r, enum opt_id id)
 		return !random;
 	case OPT_COUNT:
 	case OPT_RANDOM_DISTRIBUTION:
+	case OPT_PERCENTAGE_RANDOM:
 		return random;
 	default:
 		return true;
@@ -2253,6 +2255,8 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return plan_any_applies(plan, id);
 	case OPT_RANDOM_DISTRIBUTION:
 		return plan_any_applies(plan, id) && skewed(v);
+	case OPT_PERCENTAGE_RANDOM:
+		return v[id].u != 100 && plan_any_applies(plan, id);
 	case OPT_SPACING:
 		return plan->sparse;
 	case OPT_THINKTIME_BLOCKS:

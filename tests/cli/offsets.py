@@ -99,4 +99,5 @@ def main():
     sys.stdout.write("".join(f"{o} {min(bs, size - o)}\n" for o in out))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -45,4 +45,5 @@ def main():
     sys.stdout.write("".join(f"{b * bs} {bs}\n" for b, _ in out))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -123,6 +123,26 @@ per_thread() {
 	[ "$(echo "$output" | sed -n 's/^total: 1 runs, \([0-9]*\) reads, \([0-9]*\) writes, 4096000 bytes.*/\1 \2/p')" != "$planned" ]
 }
 
+@test "the table names percentage_random only where it applies: not at 100, blank for a run in order" {
+	make_file
+	job t "[t]\nfilename = $TESTDIR/data\nbs = 4k\nrepeat = 1\ncache = keep\npattern = random\n"
+	run "$IOSWEEP" run "$TESTDIR/t.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *percentage_random* ]]
+	printf 'percentage_random = 30\n' >>"$TESTDIR/t.ini"
+	run "$IOSWEEP" run "$TESTDIR/t.ini"
+	echo "$output" | grep -qE '(^|  )percentage_random=30(  |$)'
+	# a list over patterns: the run in order has a blank cell, and is one run
+	job u "[u]\nfilename = $TESTDIR/data\nbs = 4k\nrepeat = 1\ncache = keep\npattern = random, sequential\npercentage_random = 30, 60\n"
+	run "$IOSWEEP" run "$TESTDIR/u.ini"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qE '^# +pattern +percentage_random '
+	echo "$output" | grep -qE '^[01] +random +(30|60) '
+	echo "$output" | grep -qE '^2 +sequential +[0-9]'
+	[ "$(echo "$output" | grep -cE '^[0-9] +sequential ')" = 1 ]
+}
+
 @test "bad values and a job in order are refused with the line: exit 2, one line" {
 	make_file
 	for v in 101 -1 12x; do
