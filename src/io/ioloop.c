@@ -791,6 +791,19 @@ static void reap(struct io_worker *w, struct loop *L, unsigned min)
 		complete(w, L, ops->event(&w->eng, (unsigned)i), t, false);
 }
 
+/* The repeat's first I/O, at t: its time starts here, and so does a
+ * runtime without a ramp, so that a time_based repeat's time is never
+ * short of its runtime by what came before its first I/O (the loop's
+ * setup: milliseconds under a sanitizer).  After a ramp, time starts where
+ * the ramp ends, and so does the runtime (see ioloop_run). */
+static void first_io(struct io_worker *w, struct loop *L, uint64_t t)
+{
+	w->res.t_first_ns = t;
+	if (w->in.runtime_ns && !w->in.ramp_ns &&
+	    __builtin_add_overflow(t, w->in.runtime_ns, &L->deadline_ns))
+		L->deadline_ns = UINT64_MAX;
+}
+
 /* Queues every unit there is room for.  A unit the engine completes at
  * once is handled here; a queued one is committed at once. */
 __attribute__((always_inline)) static inline void issue(struct io_worker *w, struct loop *L,
@@ -803,7 +816,7 @@ __attribute__((always_inline)) static inline void issue(struct io_worker *w, str
 		uint64_t t = L->recent_ns = now_ns();
 
 		if (__builtin_expect(!w->res.t_first_ns, 0))
-			w->res.t_first_ns = t;
+			first_io(w, L, t);
 		if (!u->done)
 			io_begin(w, u, t);
 		if (__builtin_expect(u->trim, 0) && !trim_unit(w, L, u, one))
