@@ -576,12 +576,16 @@ static void write_notes(FILE *f, const struct run_result *res)
 			      sizeof(a));
 		figure_format(figure_find("flush_lat_p99_ns"), median_of("flush_lat_p99_ns", res), b,
 			      sizeof(b));
-		fprintf(f, "run %zu: %.0f flushes per repeat (%s), p50 %s, p99 %s\n",
-			res->run->index, flushes,
-			res->run->v[OPT_READ_IOLOG].s
-				? "the trace's syncs"
-				: option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u],
-			a, b);
+		const char *why = res->run->v[OPT_READ_IOLOG].s
+					  ? "the trace's syncs"
+					  : option_table[OPT_SYNC].values[res->run->v[OPT_SYNC].u];
+
+		if (flushes == 1) /* its p50 is its p99: one latency a repeat */
+			fprintf(f, "run %zu: 1 flush per repeat (%s), taking %s (median of the repeats)\n",
+				res->run->index, why, a);
+		else
+			fprintf(f, "run %zu: %.0f flushes per repeat (%s), p50 %s, p99 %s\n",
+				res->run->index, flushes, why, a, b);
 	}
 }
 

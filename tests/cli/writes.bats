@@ -155,6 +155,9 @@ fdatasync" ]
 	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][1]["repeats"][0]["dirty_end_bytes"]')" = 0.0 ]
 	[ "$(json_get "$TESTDIR/d.json" '[r["repeats"][0]["flushes"] for r in d["runs"]]')" = "[0, 1]" ]
 	[[ "$output" == *"of the written bytes were still only in memory at the end"* ]]
+	# one flush is said in the singular, with its one latency
+	[[ "$output" == *"run 1: 1 flush per repeat (end), taking "*" (median of the repeats)"* ]]
+	[[ "$output" != *"1 flushes"* ]]
 }
 
 @test "the flushes of a ramp are not counted: with sync_every = 1 the flushes are the writes, in JSON and in the table's note" {
