@@ -1,8 +1,9 @@
 /*
- * trace.c - fio iolog v2/v3 read as a pattern (see trace.h): one line
- * parser for the scan, which checks and counts every line before the plan,
- * and for the reader, which streams the trace through a fixed buffer while
- * the loop draws its units.
+ * trace.c - fio iolog v2/v3, blkparse's text and the kernel's blk tracer's
+ * read as a pattern (see trace.h): one line parser per format, for the
+ * scan, which checks and counts every line before the plan, and for the
+ * reader, which streams the trace through a fixed buffer while the loop
+ * draws its units.
  *
  * The reader parses a line where another pattern would compute an offset:
  * some 40 ns a line (a few fields of decimal digits, the file name compared
@@ -84,60 +85,55 @@ static bool number(const char *p, size_t n, uint64_t *out)
 	return true;
 }
 
-/* Parses s[0..n) (no newline) of a version's trace into l: 0, 1 for a line
- * with nothing on it, or -1 with why (a phrase). */
-/* blkparse's default output: "DEV CPU SEQ SECONDS.NANOS PID ACTION RWBS
- * [SECTOR + SECTORS] [PROCESS]", e.g. "8,0 1 7 0.000012345 4217 Q WS 2048 +
- * 8 [dd]".  Only the queue events (Q: what was asked of the device) are
- * replayed, each device a file of the trace; a line that does not start
- * with a device (blkparse's summary) is not an event.  0, 1 for a line that
- * is not replayed, -1 with why. */
-static int parse_blk(const char *s, const char *end, struct line *l, char *why, size_t whylen)
+/* "SECONDS.FRACTION" (at most 9 digits after the dot) in microseconds. */
+static bool seconds(const char *p, size_t n, uint64_t *us)
 {
-	const char *f[9], *p = s, *dot;
-	size_t len[9], k = 0;
-	uint64_t sec, ns = 0, sectors;
+	const char *dot = memchr(p, '.', n);
+	size_t frac = dot ? (size_t)(p + n - dot - 1) : 0;
+	uint64_t sec, ns = 0;
+
+	if (!dot || !number(p, (size_t)(dot - p), &sec) || frac > 9 ||
+	    (frac && !number(dot + 1, frac, &ns)) || sec > UINT64_MAX / 2000000)
+		return false;
+	for (size_t z = frac; z < 9; z++)
+		ns *= 10;
+	*us = sec * 1000000 + ns / 1000;
+	return true;
+}
+
+/* The event after its time and device, as blkparse and the kernel's blk
+ * tracer both write it: "ACTION RWBS [SECTOR + SECTORS] [PROCESS]".  Only
+ * the queue events (Q: what was asked of the device) are replayed; the
+ * process's name may hold blanks: nothing after SECTORS is read.  who names
+ * the format in the messages; cut: the message for a line without ACTION
+ * and RWBS.  0, 1 for an event that is not replayed, -1 with why. */
+static int blk_event(const char *p, const char *end, struct line *l, const char *who,
+		     const char *cut, char *why, size_t whylen)
+{
+	const char *f[5];
+	size_t len[5], k = 0;
+	uint64_t sectors;
 	bool read = false, write = false, flush = false, discard = false;
 
-	while (k < 9 && (f[k] = field(&p, end, &len[k])) != NULL)
+	while (k < 5 && (f[k] = field(&p, end, &len[k])) != NULL)
 		k++;
-	if (k == 0 || !memchr(f[0], ',', len[0]) || f[0][0] < '0' || f[0][0] > '9')
-		return 1; /* blkparse's summary, not an event */
-	if (k < 7) {
-		snprintf(why, whylen, "a blkparse line cut short: it is DEV CPU SEQ TIME PID ACTION "
-			 "RWBS [SECTOR + SECTORS] [PROCESS]");
+	if (k < 2) {
+		snprintf(why, whylen, "%s", cut);
 		return -1;
 	}
-	dot = memchr(f[3], '.', len[3]);
-	if (!dot || !number(f[3], (size_t)(dot - f[3]), &sec) ||
-	    (f[3] + len[3] > dot + 1 && !number(dot + 1, (size_t)(f[3] + len[3] - dot - 1), &ns)) ||
-	    f[3] + len[3] - dot - 1 > 9 || sec > UINT64_MAX / 2000000) {
-		snprintf(why, whylen, "'%.*s' is not a time in seconds (blkparse writes 0.000012345)",
-			 (int)len[3] > 40 ? 40 : (int)len[3], f[3]);
-		return -1;
-	}
-	for (size_t z = (size_t)(f[3] + len[3] - dot - 1); z < 9; z++)
-		ns *= 10;
-	if (len[5] != 1 || f[5][0] != 'Q')
+	/* "queue": the blk tracer's long name (ftrace's verbose option) */
+	if (!(len[0] == 1 && f[0][0] == 'Q') && !(len[0] == 5 && !memcmp(f[0], "queue", 5)))
 		return 1; /* not a queue event */
-	for (size_t i = 0; i < len[6]; i++) {
-		read |= f[6][i] == 'R';
-		write |= f[6][i] == 'W';
-		flush |= f[6][i] == 'F';
-		discard |= f[6][i] == 'D';
+	for (size_t i = 0; i < len[1]; i++) {
+		read |= f[1][i] == 'R';
+		write |= f[1][i] == 'W';
+		flush |= f[1][i] == 'F';
+		discard |= f[1][i] == 'D';
 	}
-	l->t_us = sec * 1000000 + ns / 1000;
-	l->name = f[0];
-	l->name_len = len[0];
-	/* SECTOR + SECTORS [PROCESS], or [PROCESS] alone (a flush); the
-	 * process's name may hold blanks: nothing after SECTORS is read */
-	if (k >= 8 && f[7][0] != '[') {
-		size_t n3;
-		const char *cnt = k >= 9 ? field(&p, end, &n3) : NULL;
-
-		if (k < 9 || len[8] != 1 || f[8][0] != '+' || !cnt || !number(f[7], len[7], &l->off) ||
-		    !number(cnt, n3, &sectors)) {
-			snprintf(why, whylen, "a blkparse line cut short: SECTOR + SECTORS after RWBS");
+	if (k >= 3 && f[2][0] != '[') {
+		if (k < 5 || len[3] != 1 || f[3][0] != '+' || !number(f[2], len[2], &l->off) ||
+		    !number(f[4], len[4], &sectors)) {
+			snprintf(why, whylen, "a %s line cut short: SECTOR + SECTORS after RWBS", who);
 			return -1;
 		}
 		if (l->off > UINT64_MAX / 1024 || sectors == 0 || sectors > TRACE_MAX_LEN / 512) {
@@ -151,11 +147,122 @@ static int parse_blk(const char *s, const char *end, struct line *l, char *why, 
 		l->act = discard ? TRACE_TRIM : write ? TRACE_WRITE : read ? TRACE_READ : -1;
 		return l->act < 0 ? 1 : 0;
 	}
+	/* [PROCESS] alone: a flush, or an event without sectors */
 	l->off = l->len = 0;
 	l->act = flush ? TRACE_SYNC : -1;
 	return l->act < 0 ? 1 : 0;
 }
 
+/* A device, "8,0": MAJOR,MINOR. */
+static bool device(const char *p, size_t n)
+{
+	const char *comma = memchr(p, ',', n);
+	uint64_t v;
+
+	return comma && number(p, (size_t)(comma - p), &v) &&
+	       number(comma + 1, (size_t)(p + n - comma - 1), &v);
+}
+
+/* blkparse's default output: "DEV CPU SEQ SECONDS.NANOS PID ACTION RWBS
+ * [SECTOR + SECTORS] [PROCESS]", e.g. "8,0 1 7 0.000012345 4217 Q WS 2048 +
+ * 8 [dd]".  Each device is a file of the trace; a line that does not start
+ * with a device (blkparse's summary) is not an event.  0, 1 for a line that
+ * is not replayed, -1 with why. */
+static int parse_blk(const char *s, const char *end, struct line *l, char *why, size_t whylen)
+{
+	static const char cut[] = "a blkparse line cut short: it is DEV CPU SEQ TIME PID ACTION "
+				  "RWBS [SECTOR + SECTORS] [PROCESS]";
+	const char *f[5], *p = s;
+	size_t len[5], k = 0;
+
+	while (k < 5 && (f[k] = field(&p, end, &len[k])) != NULL)
+		k++;
+	if (k == 0 || !memchr(f[0], ',', len[0]) || f[0][0] < '0' || f[0][0] > '9')
+		return 1; /* blkparse's summary, not an event */
+	if (k < 5) {
+		snprintf(why, whylen, "%s", cut);
+		return -1;
+	}
+	if (!seconds(f[3], len[3], &l->t_us)) {
+		snprintf(why, whylen, "'%.*s' is not a time in seconds (blkparse writes 0.000012345)",
+			 (int)len[3] > 40 ? 40 : (int)len[3], f[3]);
+		return -1;
+	}
+	l->name = f[0];
+	l->name_len = len[0];
+	return blk_event(p, end, l, "blkparse", cut, why, whylen);
+}
+
+/* The kernel's blk tracer, without blktrace (tracefs: current_tracer = blk,
+ * /sys/block/DEV/trace/enable = 1), as its trace file (headed "# tracer:
+ * blk") or trace_pipe gives it: ftrace's context "TASK-PID [CPU] FLAGS
+ * SECONDS.MICROS:", then "DEV ACTION RWBS [SECTOR + SECTORS] [PROCESS]" as
+ * blkparse writes them, e.g. "dd-4217 [001] d..1. 3279.766841: 8,0 Q WS
+ * 2048 + 8 [dd]".  The task's name may hold blanks: the context is found by
+ * its CPU ("[001]"), FLAGS is absent without ftrace's irq-info option, a
+ * TGID "(4217)" is before the CPU with record-tgid; with the blk_cgroup
+ * option a cgroup ("1f,0" or a path) follows the device.  Comments and
+ * another tracer's or event's lines (no device after the time) are not
+ * replayed; a lost-events line is refused: the trace is not whole. */
+static int parse_ftrace(const char *s, const char *end, struct line *l, char *why, size_t whylen)
+{
+	static const char cut[] = "a blk tracer line cut short: it is TASK-PID [CPU] FLAGS TIME: "
+				  "DEV ACTION RWBS [SECTOR + SECTORS] [PROCESS]";
+	const char *p = s, *f, *cg;
+	size_t n;
+	uint64_t cpu;
+	bool ctx = false;
+
+	/* ftrace's comments start the line; an event's task is right-aligned
+	 * after at least one blank */
+	f = field(&p, end, &n);
+	if (!f || s[0] == '#')
+		return 1; /* a blank line, the header, a comment */
+	if (n > 4 && !memcmp(f, "CPU:", 4) && memmem(f, (size_t)(end - f), "[LOST ", 6)) {
+		snprintf(why, whylen, "'%.*s': the kernel's trace buffer was full and dropped events, "
+			 "so the trace is not whole (record again with a larger buffer_size_kb, or "
+			 "read trace_pipe while recording)", (int)(end - f) > 60 ? 60 : (int)(end - f),
+			 f);
+		return -1;
+	}
+	while (!ctx && (f = field(&p, end, &n)) != NULL)
+		ctx = n >= 3 && f[0] == '[' && f[n - 1] == ']' && number(f + 1, n - 2, &cpu);
+	f = ctx ? field(&p, end, &n) : NULL; /* FLAGS, or the time */
+	if (f && f[n - 1] != ':')
+		f = field(&p, end, &n);
+	if (!ctx || !f || n < 2 || f[n - 1] != ':') {
+		snprintf(why, whylen, "%s", cut);
+		return -1;
+	}
+	if (!seconds(f, n - 1, &l->t_us)) {
+		snprintf(why, whylen, "'%.*s' is not a time in seconds (the blk tracer writes "
+			 "3279.766841: with a trace_clock of time, such as local, global or mono, "
+			 "not a counter)", (int)n > 40 ? 40 : (int)n, f);
+		return -1;
+	}
+	f = field(&p, end, &n);
+	if (!f) {
+		snprintf(why, whylen, "%s", cut);
+		return -1;
+	}
+	if (f[0] < '0' || f[0] > '9' || !memchr(f, ',', n))
+		return 1; /* another tracer's or event's line: not block I/O */
+	if (!device(f, n)) {
+		snprintf(why, whylen, "'%.*s' is not a device (MAJOR,MINOR, such as 8,0)",
+			 (int)n > 40 ? 40 : (int)n, f);
+		return -1;
+	}
+	l->name = f;
+	l->name_len = n;
+	cg = p;
+	f = field(&cg, end, &n);
+	if (f && (memchr(f, ',', n) || f[0] == '/' || f[0] == '<'))
+		p = cg; /* the cgroup: blk_cgroup's "INO,GEN", or blk_cgname's path */
+	return blk_event(p, end, l, "blk tracer", cut, why, whylen);
+}
+
+/* Parses s[0..n) (no newline) of a version's trace into l: 0, 1 for a line
+ * with nothing on it, or -1 with why (a phrase). */
 static int parse_line(const char *s, size_t n, int version, struct line *l, char *why,
 		      size_t whylen)
 {
@@ -167,6 +274,8 @@ static int parse_line(const char *s, size_t n, int version, struct line *l, char
 		end--;
 	if (version == TRACE_BLKPARSE)
 		return parse_blk(s, end, l, why, whylen);
+	if (version == TRACE_BLK_TRACER)
+		return parse_ftrace(s, end, l, why, whylen);
 	while (k < 5 && (f[k] = field(&p, end, &len[k])) != NULL)
 		k++;
 	if (k == 0)
@@ -228,7 +337,16 @@ static int parse_line(const char *s, size_t n, int version, struct line *l, char
 	return 0;
 }
 
-/* The header: "fio version N iolog"; N, or 0. */
+/* The kernel's block trace, blkparse's or the blk tracer's: read from its
+ * first line (blkparse's has no header, the blk tracer's is a comment), each
+ * device a file of the trace from its first event. */
+static bool blk_format(int version)
+{
+	return version == TRACE_BLKPARSE || version == TRACE_BLK_TRACER;
+}
+
+/* The header: "fio version N iolog"; N, TRACE_BLK_TRACER for "# tracer:
+ * blk", or 0. */
 static int header_version(const char *s, size_t n)
 {
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
@@ -237,11 +355,16 @@ static int header_version(const char *s, size_t n)
 		return 2;
 	if (n == 19 && !memcmp(s, "fio version 3 iolog", 19))
 		return 3;
-	/* blkparse's output has no header: its first line is an event's */
+	if (n == 13 && !memcmp(s, "# tracer: blk", 13))
+		return TRACE_BLK_TRACER;
+	/* blkparse's output and trace_pipe's have no header: their first line
+	 * is an event's */
 	struct line l;
 	char why[8];
 
-	return parse_blk(s, s + n, &l, why, sizeof(why)) == 0 ? TRACE_BLKPARSE : 0;
+	if (parse_blk(s, s + n, &l, why, sizeof(why)) == 0)
+		return TRACE_BLKPARSE;
+	return parse_ftrace(s, s + n, &l, why, sizeof(why)) == 0 ? TRACE_BLK_TRACER : 0;
 }
 
 static ssize_t find_file(char *const *names, size_t n, size_t *last, const char *name,
@@ -333,8 +456,8 @@ static int scan_lines(const char *path, FILE *f, struct trace_scan *s, char **bu
 		if (p > 0)
 			continue;
 		k = find_file(s->names, s->nfiles, &last, l.name, l.name_len);
-		/* blkparse: a device is a file of the trace from its first event */
-		if (k < 0 && s->version == TRACE_BLKPARSE) {
+		/* a block trace: a device is a file of the trace from its first event */
+		if (k < 0 && blk_format(s->version)) {
 			if (scan_add(s, &l) < 0) {
 				rc = err_set(err, "out of memory");
 				break;
@@ -387,12 +510,14 @@ int trace_scan(const char *path, struct trace_scan *s, char *err)
 		free(buf);
 		fclose(f);
 		return err_set(err, "%s:1: not a fio iolog: its first line is 'fio version 2 "
-				    "iolog' or 'fio version 3 iolog' (fio's write_iolog writes them), or "
-				    "a blkparse queue event (DEV CPU SEQ TIME PID Q RWBS ...)",
+				    "iolog' or 'fio version 3 iolog' (fio's write_iolog writes them), "
+				    "a blkparse queue event (DEV CPU SEQ TIME PID Q RWBS ...), or the "
+				    "kernel's blk tracer's '# tracer: blk'",
 			       path);
 	}
-	/* blkparse: the first line is an event, read again below */
-	if (s->version == TRACE_BLKPARSE && fseek(f, 0, SEEK_SET) == 0)
+	/* a block trace: the first line is an event or a comment, read again
+	 * below */
+	if (blk_format(s->version) && fseek(f, 0, SEEK_SET) == 0)
 		s->lines = 0;
 	rc = scan_lines(path, f, s, &buf, &cap, err);
 	free(buf);
@@ -589,8 +714,8 @@ int trace_pattern(struct pattern *p, struct trace_reader *tr, char *err)
 	memset(tr->handed_bytes, 0, sizeof(tr->handed_bytes));
 	if (lseek(tr->fd, 0, SEEK_SET) < 0 || !refill(tr))
 		return err_set(err, "%s: %s", tr->path, strerror(errno));
-	if (sc->version == TRACE_BLKPARSE)
-		return 0; /* no header: the first line is an event */
+	if (blk_format(sc->version))
+		return 0; /* no header: the first line is an event or a comment */
 	if (!next_line(tr, &s, &n) || header_version(s, n) != sc->version)
 		return err_set(err, "%s:1: the trace changed since it was planned", tr->path);
 	return 0;

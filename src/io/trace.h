@@ -12,6 +12,14 @@
  * ("8,0") a file of the trace, sectors of 512 bytes, a flush (F without a
  * sector) a sync, a discard a trim; the time is the event's.
  *
+ * Or the kernel's blk tracer's text, recorded without blktrace (tracefs:
+ * current_tracer = blk, /sys/block/DEV/trace/enable = 1), its trace file
+ * (headed "# tracer: blk") or trace_pipe: ftrace's "TASK-PID [CPU] FLAGS
+ * SECONDS.MICROS:" before the event blkparse would write from DEV on
+ * ("8,0 Q WS 2048 + 8 [dd]"), read as blkparse's; comments and other
+ * tracers' lines are not events; a lost-events line ("CPU:1 [LOST 12
+ * EVENTS]") is refused: the trace is not whole.
+ *
  * It is read twice, never held whole: trace_scan() reads it once before
  * the plan is made, checks every line (a bad one is TRACE:LINE, before any
  * I/O) and counts what it asks (I/Os, bytes and syncs per kind, the largest
@@ -40,8 +48,10 @@
 
 #include "io/pattern.h"
 
-/* trace_scan.version of blkparse's text output (fio's iologs are 2 and 3). */
+/* trace_scan.version of blkparse's text output and of the kernel's blk
+ * tracer's (fio's iologs are 2 and 3). */
 #define TRACE_BLKPARSE 1
+#define TRACE_BLK_TRACER 4
 
 /* What a line asks; the I/Os and flushes are counted per kind. */
 enum trace_act { TRACE_READ, TRACE_WRITE, TRACE_SYNC, TRACE_DATASYNC, TRACE_TRIM, TRACE_ACTS };
@@ -57,7 +67,7 @@ extern const char *const trace_act_names[TRACE_ACTS];
 #define TRACE_LINE_MAX 4096
 
 struct trace_scan {
-	int version;                   /* 2 or 3, or TRACE_BLKPARSE */
+	int version;                   /* 2 or 3, TRACE_BLKPARSE or TRACE_BLK_TRACER */
 	uint64_t lines;                /* lines read, the header included */
 	uint64_t n[TRACE_ACTS];        /* lines of each kind */
 	uint64_t bytes[TRACE_ACTS];    /* read, write and trim: their lengths added up */

@@ -3,7 +3,8 @@
  * counts what a trace asks and names the first bad line (TRACE:LINE); the
  * reader streams it through its fixed buffer, across refills, handing out
  * every read and write at its file's region and due time, and stopping at
- * each sync; blkparse's text output is a trace too.
+ * each sync; blkparse's text output and the kernel's blk tracer's are
+ * traces too.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -321,6 +322,138 @@ static void blkparse_text(void **state)
 	unlink(path);
 }
 
+/* The kernel's blk tracer's trace file: ftrace's context before each event,
+ * the header and comments skipped, the queue events the I/Os as blkparse's
+ * (each device a file, 512-byte sectors, the time the context's), another
+ * event's line not replayed. */
+static void blk_tracer_text(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	uint64_t off = 0, len = 0;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("# tracer: blk\n"
+				   "#\n"
+				   "              dd-14977   [001] d..1.  3279.766841:   7,1    Q  RS 40 + 8 [dd]\n"
+				   "              dd-14977   [001] d..1.  3279.766845:   7,1    G  RS 40 + 8 [dd]\n"
+				   "              dd-14977   [001] d..1.  3279.766846:   7,1    P   N [dd]\n"
+				   "              dd-14977   [001] d..1.  3279.766849:   7,1    D  RS 40 + 8 [dd]\n"
+				   "     ksoftirqd/0-14      [000] d.s1.  3279.768162:   7,1    C  RS 40 + 8 [0]\n"
+				   "           <...>-200     [000] .....  3279.768500: tracing_mark_write: hello\n"
+				   " Web Content-4242    [001] d..1.  3279.769841:   7,1    Q  WS 4096 + 16 [Web Content]\n"
+				   "     jbd2/sda1-8-200     [000] d..1.  3279.770341:   8,0    Q FWS [jbd2/sda1-8]\n"
+				   /* record-tgid on, irq-info off */
+				   "             cat-300     (  300) [000]  3279.770841:   8,0    Q   R 0 + 8 [cat]\n"
+				   /* blk_cgroup's cgroup and ftrace's verbose action names */
+				   "              dd-14977   [001] d..1.  3279.771841:   7,1 1f,0  queue  WS 8 + 8 [dd]\n"
+				   "              dd-14977   [001] d..1.  3279.772841:   7,1  Q  DS 64 + 16 [fstrim]\n"
+				   "##### CPU 1 buffer started ####\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.version, TRACE_BLK_TRACER);
+	assert_int_equal(s.n[TRACE_READ], 2);
+	assert_int_equal(s.n[TRACE_WRITE], 2);
+	assert_int_equal(s.n[TRACE_SYNC], 1);
+	assert_int_equal(s.n[TRACE_TRIM], 1);
+	assert_int_equal(s.bytes[TRACE_WRITE], 8192 + 4096);
+	assert_int_equal(s.nfiles, 2);
+	assert_string_equal(s.names[0], "7,1");
+	assert_string_equal(s.names[1], "8,0");
+	/* 7,1 reaches sector 4112: 2105344 bytes, a multiple of 4 KiB */
+	assert_int_equal(s.base[1], 4112 * 512);
+	assert_int_equal(s.size, 4112 * 512 + 4096);
+	assert_int_equal(trace_recorded_ns(&s), 6000000);
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 40 * 512);
+	assert_int_equal(len, 4096);
+	assert_int_equal(p.dir, IO_READ);
+	assert_int_equal(p.due_ns, 0);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 4096 * 512);
+	assert_int_equal(len, 8192);
+	assert_int_equal(p.dir, IO_WRITE);
+	assert_int_equal(p.due_ns, 3000000);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, TRACE_SYNC);
+	p.flush = 0;
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, s.base[1]);
+	assert_int_equal(p.dir, IO_READ);
+	assert_int_equal(p.due_ns, 4000000);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 8 * 512);
+	assert_int_equal(p.dir, IO_WRITE);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 64 * 512);
+	assert_int_equal(len, 8192);
+	assert_true(p.trim);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, 0);
+	assert_false(tr.bad);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* trace_pipe's text: no header, the first line an event; a task's name that
+ * starts with # is not a comment (only a line that starts with one is). */
+static void blk_tracer_pipe(void **state)
+{
+	struct trace_scan s;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("      dd-1   [001] d..1.  1.000001:   7,1    Q  RS 40 + 8 [dd]\n"
+				   "      #x-2   [001] d..1.  1.000002:   7,1    Q  RS 48 + 8 [#x]\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.version, TRACE_BLK_TRACER);
+	assert_int_equal(s.n[TRACE_READ], 2);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* The blk tracer's bad lines, named by their number: a line cut short (in
+ * the event or in ftrace's context), lost events, a time that is a counter's,
+ * a device that is not one. */
+static void blk_tracer_bad_lines(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "# tracer: blk\n      dd-14977   [001] d..1.  3279.766841:   7,1    Q  RS 40 +\n",
+		  ":2: a blk tracer line cut short: SECTOR + SECTORS after RWBS" },
+		{ "# tracer: blk\n      dd-14977   [001] d..1.  3279.766841:   7,1    Q  RS 40 + 8 [dd]\n"
+		  "      dd-14977   [001] d..1.  3279.7668\n",
+		  ":3: a blk tracer line cut short: it is TASK-PID [CPU] FLAGS TIME:" },
+		{ "# tracer: blk\n      dd-14977   [001] d..1.  3279.766841:   7,1\n",
+		  ":2: a blk tracer line cut short: it is TASK-PID [CPU]" },
+		{ "# tracer: blk\n      dd-14977   [001] d..1.  3279.766841:   7,1    Q  RS 40 + 8 [dd]\n"
+		  "CPU:1 [LOST 12 EVENTS]\n", ":3: 'CPU:1 [LOST 12 EVENTS]': the kernel's trace buffer" },
+		{ "# tracer: blk\n      dd-14977   [001] d..1.  832123456:   7,1    Q  RS 40 + 8 [dd]\n",
+		  ":2: '832123456:' is not a time in seconds" },
+		{ "# tracer: blk\n      dd-14977   [001] d..1.  3279.766841:   7,x    Q  RS 40 + 8 [dd]\n",
+		  ":2: '7,x' is not a device" },
+		{ "# tracer: blk\n#\n", ": the trace has no read or write" },
+	};
+	struct trace_scan s;
+	char err[ERR_MAX];
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		assert_int_equal(scan_text(bad[k].text, &s, err), -1);
+		if (!strstr(err, bad[k].want) || strncmp(err, path, strlen(path)) != 0)
+			fail_msg("case %zu: '%s' wanted in '%s'", k, bad[k].want, err);
+		trace_scan_free(&s);
+		unlink(path);
+	}
+}
+
 /* A trace that is not what the scan read (changed while it is replayed):
  * the reader stops at the first line that does not fit, names it, and has
  * counted what it handed out before. */
@@ -360,6 +493,9 @@ int main(void)
 		cmocka_unit_test(v2_waits),
 		cmocka_unit_test(streams_across_refills),
 		cmocka_unit_test(blkparse_text),
+		cmocka_unit_test(blk_tracer_text),
+		cmocka_unit_test(blk_tracer_pipe),
+		cmocka_unit_test(blk_tracer_bad_lines),
 		cmocka_unit_test(changed_while_streamed),
 		cmocka_unit_test(trims_are_units),
 	};
