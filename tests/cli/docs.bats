@@ -146,3 +146,42 @@ PY
 		"$TESTDIR/listed"
 	grep -qx 'startdelay  *refused unless 0: iosweep starts every run at once' "$TESTDIR/listed"
 }
+
+@test "each result in docs/results was run from its job file as it is now, by the script that remakes it" {
+	# a result keeps the job text it ran (job_file.text) and its --set overrides:
+	# the text must be today's job file, and run.sh (or NAME.sh) must pass the
+	# same overrides, or the published figures describe a job nobody can rerun
+	/usr/bin/python3 - "$BATS_TEST_DIRNAME/../.." <<'PY'
+import glob, json, os, re, sys
+root = sys.argv[1]
+res = os.path.join(root, "docs/results")
+runsh = open(os.path.join(res, "run.sh"), encoding="utf-8").read()
+entries = {m.group(1): (m.group(2), re.findall(r"--set (\S+)", m.group(3)))
+           for m in re.finditer(r'^\t([a-z0-9-]+)\)\s*run "\$name" (\S+)([^;]*);;', runsh, re.M)}
+bad, n = [], 0
+for path in sorted(glob.glob(os.path.join(res, "*.json"))):
+    name = os.path.basename(path)[:-5]
+    d = json.load(open(path, encoding="utf-8"))
+    job = d["job_file"]["path"]
+    n += 1
+    try:
+        text = open(os.path.join(root, job), encoding="utf-8").read()
+    except OSError as e:
+        bad.append(f"{name}: its job {job}: {e}")
+        continue
+    if text != d["job_file"]["text"]:
+        bad.append(f"{name}: {job} is not the job text the result ran (rerun docs/results/run.sh {name})")
+    if name in entries:
+        if entries[name] != (job, d["overrides"]):
+            bad.append(f"{name}: run.sh runs {entries[name]}, the result ran {(job, d['overrides'])}")
+    elif not os.path.exists(os.path.join(res, name + ".sh")):
+        bad.append(f"{name}: neither run.sh nor {name}.sh remakes it")
+    if not os.path.exists(os.path.join(res, name + ".txt")):
+        bad.append(f"{name}: no {name}.txt beside it")
+for name in entries:
+    if not os.path.exists(os.path.join(res, name + ".json")):
+        bad.append(f"{name}: run.sh makes it, but it is not committed")
+print("\n".join(bad) or f"{n} results checked")
+sys.exit(1 if bad or n == 0 else 0)
+PY
+}
