@@ -26,6 +26,13 @@
 #include "lib/units.h"
 
 #define W_ONLY "applies to writes only; this job only reads"
+/* fio 3.33 lays a read job's missing file out with the data its options
+ * say (checked: buffer_pattern=0xdeadbeef gave a file of that pattern,
+ * zero_buffers zeros; buffer_compress_percentage=50 and dedupe_percentage=50
+ * files gzip shrank to 51% and 63%); iosweep lays it out with its own data */
+#define LAYOUT "translated with a difference: this job only reads; fio lays out a missing " \
+	"file with this data, iosweep with its own: a read measures the same unless the " \
+	"storage compresses or deduplicates"
 
 static int set_val(struct import_job *ij, enum opt_id id, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -213,8 +220,8 @@ static void engines_taking(int id, char *buf, size_t n)
 /* The engine options (io_uring's, pvsync2's), where the engine takes them
  * (the engine table says); refused where it does not (fio refuses them
  * there, or, for libaio's nowait, does what iosweep's aio cannot). */
-static int engine_flags(const struct fio_state *st, struct import_job *ij, const char *job_at,
-			char *err)
+static int engine_flags(struct import *im, const struct fio_state *st, struct import_job *ij,
+			const char *job_at, char *err)
 {
 	const struct engine_ops *e = engine_find(st->engine);
 	char engines[128];
@@ -232,6 +239,21 @@ static int engine_flags(const struct fio_state *st, struct import_job *ij, const
 		if (set_val(ij, id, "1") < 0)
 			return err_set(err, "out of memory");
 	}
+	/* sqthread_poll_cpu: fio takes it with io_uring only ("Bad option"
+	 * otherwise), and pins its SQ polling thread with it only under
+	 * sqthread_poll=1 (checked with strace: IORING_SETUP_SQ_AFF and the CPU
+	 * then, neither without) */
+	if (!st->sqpoll_cpu_at)
+		return 0;
+	if (strcmp(st->engine, "uring") != 0)
+		return setting_bad(st->sqpoll_cpu_at, err, "fio refuses it too (\"Bad option\"): an "
+				   "option of ioengine=io_uring");
+	if (setting_note(im, st->sqpoll_cpu_at, NULL, st->knob[option_knob(OPT_SQTHREAD_POLL)] ?
+			 "not supported: fio pins its SQ polling thread to this CPU; iosweep "
+			 "does not pin it" :
+			 "irrelevant: fio pins its SQ polling thread only with sqthread_poll=1, "
+			 "and without it there is none") < 0)
+		return err_set(err, "out of memory");
 	return 0;
 }
 
@@ -241,9 +263,11 @@ static int note_scoped(struct import *im, const struct fio_state *st)
 {
 	for (size_t i = 0; i < st->job->nset; i++) {
 		const struct fio_word *r = fio_word_find(st->job->set[i].name);
+		bool layout = r && (r->handler == FH_PATTERN || r->handler == FH_DEDUPE ||
+				    r->handler == FH_ZERO_BUFFERS || r->handler == FH_COMPRESS);
 
 		if (r && r->scope == FW_WRITE_JOBS && st->op == OP_READ &&
-		    setting_note(im, &st->job->set[i], NULL, "irrelevant: " W_ONLY) < 0)
+		    setting_note(im, &st->job->set[i], NULL, layout ? LAYOUT : "irrelevant: " W_ONLY) < 0)
 			return -1;
 		if (r && r->scope == FW_MIXED_JOBS && st->op != OP_READWRITE &&
 		    setting_note(im, &st->job->set[i], NULL,
@@ -277,6 +301,21 @@ static int finish_time(struct import *im, const struct fio_state *st, struct imp
 	if (st->time_based && !st->runtime_us &&
 	    setting_note(im, st->time_based_at, NULL, "irrelevant: fio drops time_based without a runtime "
 					       "(and says so)") < 0)
+		return err_set(err, "out of memory");
+	/* startdelay: that it starts no job apart from others is translate()'s */
+	if (st->delay_at && st->delay_lo_us != st->delay_hi_us && st->numjobs > 1)
+		return setting_bad(st->delay_at, err, "fio draws a wait from the range for each of "
+				   "its %llu numjobs clones, so they start apart, and iosweep starts "
+				   "a job's threads at once: give one time",
+				   (unsigned long long)st->numjobs);
+	if (st->delay_at &&
+	    setting_note(im, st->delay_at, NULL, st->delay_lo_us != st->delay_hi_us ?
+			 "translated with a difference: fio waits a time it draws from the range "
+			 "before it starts the job, and leaves the wait out of the job's runtime "
+			 "and figures; iosweep does not wait" :
+			 "translated with a difference: fio waits this long before it starts the "
+			 "job, and leaves the wait out of the job's runtime and figures; iosweep "
+			 "does not wait") < 0)
 		return err_set(err, "out of memory");
 	if (st->ramp_us && !timed)
 		return setting_bad(st->ramp_at, err, "iosweep ramps up only inside time_based repeats: add "
@@ -1318,7 +1357,7 @@ static int finish_replay(struct import *im, struct fio_state *st, struct import_
 	if (st->direct && strcmp(st->engine, "mmap") == 0)
 		return err_set(err, "%s: job '%s': direct=1 with ioengine=mmap: iosweep cannot "
 				    "bypass the page cache with mmap", job_at, st->job->name);
-	return engine_flags(st, ij, job_at, err) < 0 ? -1 : check_values(st, ij, job_at, err);
+	return engine_flags(im, st, ij, job_at, err) < 0 ? -1 : check_values(st, ij, job_at, err);
 }
 
 /* percentage_random: irrelevant in order; at 0 or 100 exactly fio's (the
@@ -1420,7 +1459,7 @@ int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, c
 				    "bypass the page cache with mmap", st->job->file, st->job->line,
 			       st->job->name);
 	if (finish_extent(im, st, ij, job_at, size, ios, err) < 0 ||
-	    finish_reads(st, ij, err) < 0 || engine_flags(st, ij, job_at, err) < 0 ||
+	    finish_reads(st, ij, err) < 0 || engine_flags(im, st, ij, job_at, err) < 0 ||
 	    finish_time(im, st, ij, err) < 0 || finish_steady(im, st, ij, err) < 0 || finish_rate(im, st, ij, err) < 0 ||
 	    check_values(st, ij, job_at, err) < 0)
 		return -1;

@@ -24,7 +24,7 @@
  * first setting that cannot be translated.  With refused: each such
  * setting handed to it (the job's settings all read, so that one try
  * names every one), and the number handed. */
-static int translate_job(struct import *im, const struct fio_job *job,
+static int translate_job(struct import *im, const struct fio_job *job, const char *delay_apart,
 			 void (*refused)(void *arg, const char *why), void *arg, char *err)
 {
 	int nrefused = 0;
@@ -42,6 +42,14 @@ static int translate_job(struct import *im, const struct fio_job *job,
 	for (size_t i = 0; i < job->nset; i++) {
 		if (rules_apply(im, &st, &job->set[i], err) == 0)
 			continue;
+		if (!refused)
+			return -1;
+		refused(arg, err);
+		nrefused++;
+	}
+	/* a wait that starts this job apart from those that run with it */
+	if (st.delay_at && delay_apart) {
+		setting_bad(st.delay_at, err, "%s", delay_apart);
 		if (!refused)
 			return -1;
 		refused(arg, err);
@@ -94,6 +102,47 @@ static bool starts_set(const struct fio_input *in, size_t i)
 	return i == 0 || in->jobs[i].group != in->jobs[i - 1].group || job_ordered(&in->jobs[i]);
 }
 
+/* The job's startdelay (its last), lo to hi; 0 to 0 without one or with
+ * one fio would not read (the job's own translation refuses that). */
+static void job_delay(const struct fio_job *job, uint64_t *lo, uint64_t *hi)
+{
+	char why[ERR_MAX];
+
+	*lo = *hi = 0;
+	for (size_t i = 0; i < job->nset; i++)
+		if (strcmp(job->set[i].name, "startdelay") == 0 &&
+		    (!job->set[i].value ||
+		     rules_startdelay(job->set[i].value, lo, hi, why) < 0))
+			*lo = *hi = 0;
+}
+
+/* Why the startdelay of the set of fio jobs that run together from job
+ * first would start them apart, or NULL: a set of one job, or all of them
+ * waiting one time.  fio leaves a job's wait out of its figures, so a wait
+ * they share changes nothing measured; one that differs, or a range (fio
+ * draws each job's own), shifts a job against the others, and iosweep
+ * starts a group's jobs at once. */
+static const char *delays_apart(const struct fio_input *in, size_t first)
+{
+	uint64_t lo0, hi0, lo, hi;
+	size_t end = first + 1;
+
+	while (end < in->njobs && !starts_set(in, end))
+		end++;
+	if (end - first < 2)
+		return NULL;
+	job_delay(&in->jobs[first], &lo0, &hi0);
+	for (size_t i = first; i < end; i++) {
+		job_delay(&in->jobs[i], &lo, &hi);
+		if (lo != hi || lo != lo0 || hi != hi0)
+			return "fio starts the jobs that run together here (no stonewall between "
+			       "them) apart, each after its own startdelay (a range: fio draws "
+			       "each job's), and iosweep starts a group's jobs at once: give them "
+			       "one startdelay, or put stonewall before this job";
+	}
+	return NULL;
+}
+
 /* The translated jobs out->jobs[first..) of one set of fio jobs that run
  * together (set is its number) run together here too: a group, named
  * after the set, when there are two or more. */
@@ -127,6 +176,7 @@ static int translate(const struct fio_input *in, struct import *out,
 			return err_set(err, "out of memory");
 	size_t first = 0;
 	unsigned set = 0;
+	const char *delay_apart = NULL;
 
 	for (size_t i = 0; i < in->njobs; i++) {
 		int n;
@@ -136,7 +186,9 @@ static int translate(const struct fio_input *in, struct import *out,
 				return -1;
 			first = out->njobs;
 		}
-		n = translate_job(out, &in->jobs[i], refused, arg, err);
+		if (starts_set(in, i))
+			delay_apart = delays_apart(in, i);
+		n = translate_job(out, &in->jobs[i], delay_apart, refused, arg, err);
 		if (n < 0)
 			return -1;
 		nrefused += n;

@@ -86,6 +86,11 @@ struct fio_state {
 	const struct fio_setting *read_iolog_at, *redirect_at, *no_stall_at, *time_scale_at;
 	uint64_t time_scale;
 	bool no_stall;
+	/* startdelay: fio's wait before the job, lo to hi (a range: fio draws it);
+	 * delay_at NULL: none */
+	uint64_t delay_lo_us, delay_hi_us;
+	const struct fio_setting *delay_at;
+	const struct fio_setting *sqpoll_cpu_at; /* sqthread_poll_cpu */
 };
 
 #define MAX_LINE 198 /* the longest line iosweep's job files read (job.c) */

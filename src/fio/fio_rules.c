@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fio/fio_names.h"
 #include "io/distribution.h"
 #include "io/steady.h"
 #include "job/fio_words.h"
@@ -934,15 +935,136 @@ static int h_fallocate(struct fio_state *st, const struct fio_setting *s, char *
 	return setting_bad(s, err, "fio's fallocate is none, native, posix, keep or truncate");
 }
 
+/* The last value of setting name in job, or NULL. */
+static const char *job_value(const struct fio_job *job, const char *name)
+{
+	const char *v = NULL;
+
+	for (size_t i = 0; i < job->nset; i++)
+		if (strcmp(job->set[i].name, name) == 0)
+			v = job->set[i].value ? job->set[i].value : "";
+	return v;
+}
+
+/* Whether the job only reads and checks nothing, whatever the order of its
+ * settings: its data options then say only what fio lays a missing file
+ * out with (checked against fio 3.33: buffer_pattern=0xdeadbeef on a read
+ * job's missing file makes a file of that pattern), which a read of it
+ * measures as it measures iosweep's own data, unless the job checks it. */
+static bool job_only_reads(const struct fio_job *job)
+{
+	const char *verify = job_value(job, "verify"), *only = job_value(job, "verify_only");
+	const char *rw = NULL;
+	const struct fio_rw *word;
+	char w[32];
+
+	for (size_t i = 0; i < job->nset; i++) /* the later of rw and readwrite */
+		if (strcmp(job->set[i].name, "rw") == 0 || strcmp(job->set[i].name, "readwrite") == 0)
+			rw = job->set[i].value ? job->set[i].value : "";
+	if (verify && *verify && strcmp(verify, "0") != 0 && strcmp(verify, "null") != 0)
+		return false;
+	if (only && strcmp(only, "0") != 0)
+		return false;
+	if (!rw)
+		return true; /* fio's default: read */
+	snprintf(w, sizeof(w), "%.*s", (int)strcspn(rw, ":"), rw);
+	word = fio_rw_find(w);
+	return word && word->op == OP_READ;
+}
+
 /* A pattern of the user's in every block written is data iosweep does not
- * write (an empty one is none). */
+ * write (an empty one is none); in a job that only reads, it is noted
+ * (note_scoped in fio_finish.c). */
 static int h_pattern(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	(void)st;
 	if (!s->value || !*s->value)
+		return 0;
+	if (strcmp(s->name, "buffer_pattern") == 0 && job_only_reads(st->job))
 		return 0;
 	return setting_bad(s, err, "iosweep writes its own data (unique per block, checkable), not a "
 			   "pattern of yours");
+}
+
+/* dedupe_percentage: fio writes that share of blocks again; iosweep's are
+ * all unique.  In a job that only reads, noted as buffer_pattern is. */
+static int h_dedupe(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	if (v > 100)
+		return setting_bad(s, err, "a percentage is 0 to 100");
+	if (v == 0 || job_only_reads(st->job))
+		return 0;
+	return setting_bad(s, err, "every block iosweep writes is unique");
+}
+
+/* startdelay=T or LOW-HIGH (fio's irange of times, seconds without a unit;
+ * ':' separates a range too): the wait before the job starts, which fio
+ * leaves out of the job's runtime and figures (checked against fio 3.33:
+ * startdelay=2 on a 4 MiB read gave a runtime of 6 ms).  Whether it starts
+ * the job apart from others is known per set of jobs (fio_import.c); the
+ * note or refusal is finish_time's. */
+int rules_startdelay(const char *value, uint64_t *lo_us, uint64_t *hi_us, char *why)
+{
+	char part[2][64];
+	size_t len = strcspn(value, "-:");
+
+	if (len >= sizeof(part[0]) || strlen(value + len) >= sizeof(part[1]))
+		return err_set(why, "too long a value");
+	snprintf(part[0], sizeof(part[0]), "%.*s", (int)len, value);
+	snprintf(part[1], sizeof(part[1]), "%s", value[len] ? value + len + 1 : part[0]);
+	if (fio_parse_time_us(part[0], 1000000, lo_us, why) < 0 ||
+	    fio_parse_time_us(part[1], 1000000, hi_us, why) < 0)
+		return -1;
+	if (*lo_us > *hi_us) { /* fio swaps a range written high to low */
+		uint64_t t = *lo_us;
+
+		*lo_us = *hi_us;
+		*hi_us = t;
+	}
+	return 0;
+}
+
+static int h_startdelay(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	char why[ERR_MAX];
+
+	if (!needs_value(s, err))
+		return -1;
+	if (rules_startdelay(s->value, &st->delay_lo_us, &st->delay_hi_us, why) < 0)
+		return setting_bad(s, err, "%s", why);
+	st->delay_at = st->delay_hi_us ? s : NULL;
+	return 0;
+}
+
+/* io_submit_mode (fio 3.33: inline or offload, nothing else, case and all):
+ * inline, fio's default, is what iosweep's threads do. */
+static int h_submit_mode(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	(void)st;
+	if (!needs_value(s, err))
+		return -1;
+	if (strcmp(s->value, "inline") == 0)
+		return 0;
+	if (strcmp(s->value, "offload") == 0)
+		return setting_bad(s, err, "fio hands every I/O to a pool of its helper threads to "
+				   "submit, and times the hand-off into each I/O's latency; iosweep's "
+				   "threads submit their own I/O, as fio's default (inline) does");
+	return setting_bad(s, err, "fio refuses it too: its io_submit_mode is inline or offload");
+}
+
+/* sqthread_poll_cpu: the CPU of io_uring's SQ polling thread; what it does
+ * depends on the engine and sqthread_poll (finish_job). */
+static int h_sqpoll_cpu(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	uint64_t v;
+
+	if (value_int(s, &v, err) < 0)
+		return -1;
+	st->sqpoll_cpu_at = s;
+	return 0;
 }
 
 /* fixedbufs, registerfiles, sqthread_poll, hipri, nowait: the engine
@@ -988,6 +1110,8 @@ static const struct {
 	FN(FH_COMPRESS_CHUNK, h_compress_chunk), FN(FH_FALLOCATE, h_fallocate),
 	FLAG(FH_OVERWRITE, overwrite), FLAG(FH_CREATE_ON_OPEN, create_on_open),
 	FLAG(FH_UNLINK, unlink), FLAG(FH_UNLINK_EACH_LOOP, unlink_each_loop),
+	FN(FH_STARTDELAY, h_startdelay), FN(FH_SUBMIT_MODE, h_submit_mode),
+	FN(FH_SQPOLL_CPU, h_sqpoll_cpu), FN(FH_DEDUPE, h_dedupe),
 #undef FN
 #undef FLAG
 };
@@ -1023,6 +1147,13 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 		if (fio_flag_takes_value(s->name))
 			return setting_note(im, s, NULL, fio_why_report) < 0 ? err_set(err, "out of memory") :
 									0;
+		if (!fio_name_known(s->name)) {
+			const char *near = fio_name_nearest(s->name);
+
+			return setting_bad(s, err, "fio refuses it too (\"Bad option\"): %s%s%s",
+					   near ? "did you mean " : "remove it", near ? near : "",
+					   near ? "?" : "");
+		}
 		return setting_bad(s, err, "iosweep import does not know this fio option, so it cannot say "
 				   "that it leaves what is measured alone; remove it if it does");
 	}

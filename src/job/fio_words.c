@@ -156,6 +156,9 @@ static const struct fio_word words[] = {
 	  .unsaid = "registerfiles" },
 	{ .fio = "sqthread_poll", .to = "sqthread_poll", .handler = FH_KNOB,
 	  .unsaid = "sqthread_poll" },
+	{ .fio = "sqthread_poll_cpu", .handler = FH_SQPOLL_CPU,
+	  .becomes = "with sqthread_poll: noted (iosweep does not pin); without: nothing (fio "
+		     "ignores it); io_uring only" },
 	{ .fio = "hipri", .to = "hipri", .handler = FH_KNOB, .unsaid = "hipri" },
 	{ .fio = "nowait", .to = "nowait", .handler = FH_KNOB },
 	{ .fio = "iodepth_batch_complete_min", .handler = FH_BATCH_COMPLETE,
@@ -178,6 +181,12 @@ static const struct fio_word words[] = {
 	  .becomes = "offset (bytes or N%); size becomes the region's end" },
 	{ .fio = "offset_increment", .to = "offset_increment", .handler = FH_OFFSET,
 	  .becomes = "offset_increment (numjobs: threads, each its own region)" },
+	{ .fio = "startdelay", .handler = FH_STARTDELAY,
+	  .becomes = "nothing, noted: fio leaves the wait out of its figures; refused where it "
+		     "starts jobs that run together (or numjobs clones, with a range) apart",
+	  .hint = "iosweep starts every run at once; remove it" IMPORT },
+	{ .fio = "io_submit_mode", .handler = FH_SUBMIT_MODE,
+	  .becomes = "inline (fio's default): nothing; offload refused" },
 	{ .fio = "stonewall", .handler = FH_ORDER,
 	  .becomes = "a new group: fio's jobs between two stonewalls run together (group)",
 	  .hint = "iosweep runs jobs one after another unless they name the same group; "
@@ -256,7 +265,10 @@ static const struct fio_word words[] = {
 	{ .fio = "buffer_compress_chunk", .scope = FW_WRITE_JOBS, .handler = FH_COMPRESS_CHUNK,
 	  .becomes = "noted unless 4096 (iosweep: every 4 KiB)" },
 	{ .fio = "buffer_pattern", .scope = FW_WRITE_JOBS, .handler = FH_PATTERN,
-	  .becomes = "empty only; a pattern of yours refused" },
+	  .becomes = "empty only: a pattern of yours refused (in a job that verifies too)" },
+	{ .fio = "dedupe_percentage", .scope = FW_WRITE_JOBS, .handler = FH_DEDUPE,
+	  .becomes = "0 only: every block iosweep writes is unique (refused in a job that "
+		     "verifies too)" },
 	{ .fio = "fallocate", .to = "alloc", .scope = FW_WRITE_JOBS, .handler = FH_FALLOCATE,
 	  .becomes = "alloc: native, posix, keep: prealloc; none, truncate: allocate; then "
 		     "overwrite too (fio's later runs) unless unlink",
@@ -273,8 +285,6 @@ static const struct fio_word words[] = {
 	  .becomes = "noted (iosweep keeps the test files it makes)",
 	  .why = "irrelevant: iosweep keeps the test files it makes" },
 	/* refused unless off: they change what is measured */
-	{ .fio = "startdelay", .kind = FW_OFF_ONLY,
-	  .why = "iosweep starts every run at once" },
 	{ .fio = "latency_target", .kind = FW_OFF_ONLY,
 	  .why = "iosweep keeps iodepth fixed" },
 	{ .fio = "create_only", .kind = FW_OFF_ONLY,
@@ -289,8 +299,6 @@ static const struct fio_word words[] = {
 	  .why = "iosweep flushes with fsync or fdatasync only" },
 	{ .fio = "write_barrier", .kind = FW_OFF_ONLY,
 	  .why = "iosweep issues no barrier writes" },
-	{ .fio = "dedupe_percentage", .kind = FW_OFF_ONLY,
-	  .why = "every block iosweep writes is unique" },
 	{ .fio = "verify_backlog", .kind = FW_OFF_ONLY,
 	  .why = "fio checks blocks between its writes, in the timed phase; iosweep checks after "
 		"it" },
@@ -351,6 +359,8 @@ static const struct fio_word words[] = {
 	  .why =  REPORT },
 	{ .fio = "disable_bw_measurement", .kind = FW_IRRELEVANT,
 	  .why =  REPORT },
+	{ .fio = "disable_bw", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
 	{ .fio = "significant_figures", .kind = FW_IRRELEVANT,
 	  .why =  REPORT },
 	{ .fio = "unified_rw_reporting", .kind = FW_IRRELEVANT,
@@ -383,6 +393,9 @@ static const struct fio_word words[] = {
 	  .why =  REPORT },
 	{ .fio = "exitall", .kind = FW_IRRELEVANT,
 	  .why = "iosweep runs one job at a time" },
+	{ .fio = "exit_what", .kind = FW_IRRELEVANT,
+	  .why = "which jobs fio's exitall ends; fio reads it only with exitall (noted on its "
+		 "own)" },
 	{ .fio = "exitall_on_error", .kind = FW_IRRELEVANT,
 	  .why = "iosweep stops a run at its first error" },
 	{ .fio = "continue_on_error", .kind = FW_IRRELEVANT,

@@ -686,3 +686,126 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"a '\$' in a path"* ]]
 }
+
+@test 'startdelay: dropped with a note where no job starts apart; refused at each job it would start apart' {
+	cd "$TESTDIR"
+	# alone, and a group whose jobs all wait as long (2 and 2000ms): translated, noted once each
+	printf '[global]\nsize=1m\n[a]\nstartdelay=2\n[b]\nstonewall\nstartdelay=2000ms\n[c]\nstartdelay=2\n' >s.fio
+	"$IOSWEEP" import s.fio >s.ini 2>s.err
+	[ "$(grep -c '^group = fio1$' s.ini)" -eq 2 ]
+	grep -q '^\[a\]' s.ini
+	[ "$(grep -c '^  s.fio:[0-9]*: startdelay=.*: translated with a difference: fio waits this long' s.err)" -eq 3 ]
+	[ -z "$(grep '^startdelay' s.ini)" ]
+	# jobs that run together, one waiting: that one refused; two waiting apart: each refused
+	printf '[global]\nsize=1m\n[a]\n[b]\nstartdelay=2\n[c]\nstartdelay=3\n[d]\nstonewall\nstartdelay=1\n' >g.fio
+	run "$IOSWEEP" import g.fio
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == "iosweep: g.fio:5: startdelay=2: fio starts the jobs that run together here (no stonewall between them) apart"* ]]
+	[[ "${lines[1]}" == "iosweep: g.fio:7: startdelay=3: "* ]]
+	# a range: fio draws each job's (and each numjobs clone's) own, so only a job alone takes one
+	printf '[global]\nsize=1m\nstartdelay=1-5\n[a]\n[b]\n' >r.fio
+	run "$IOSWEEP" import r.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: r.fio:3: startdelay=1-5: fio starts the jobs that run together here"* ]]
+	run "$IOSWEEP" import -- fio --name=a --size=1m --startdelay=1-5
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"startdelay=1-5: translated with a difference: fio waits a time it draws from the range"* ]]
+	run "$IOSWEEP" import -- fio --name=a --size=1m --startdelay=1-5 --numjobs=3
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"startdelay=1-5: fio draws a wait from the range for each of its 3 numjobs clones"* ]]
+	run "$IOSWEEP" import -- fio --name=a --size=1m --startdelay=2 --numjobs=3
+	[ "$status" -eq 0 ]
+}
+
+@test 'startdelay is left out of fio runtime: what the note says (fio itself)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	fio --output-format=json --name=d --filename="$TESTDIR/d" --size=1m --rw=read --startdelay=2 >d.json
+	# a 1 MiB read takes well under the 2 s fio waited first
+	[ "$(json_get d.json 'd["jobs"][0]["read"]["runtime"] < 1500')" = True ]
+}
+
+@test 'buffer_pattern and dedupe_percentage: noted in a job that only reads, refused where it writes or checks' {
+	cd "$TESTDIR"
+	for o in buffer_pattern=0xdeadbeef dedupe_percentage=20; do
+		run "$IOSWEEP" import -- fio --name=r --size=1m --"$o" --rw=randread
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"$o: translated with a difference: this job only reads; fio lays out a missing file with this data"* ]]
+		# the rw after it decides: a write job writes the pattern
+		run "$IOSWEEP" import -- fio --name=w --size=1m --"$o" --rw=randread --rw=randwrite
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: command line: $o: "* ]]
+		run "$IOSWEEP" import -- fio --name=w --size=1m --"$o" --readwrite=rw
+		[ "$status" -eq 2 ]
+	done
+	run "$IOSWEEP" import -- fio --name=v --size=1m --buffer_pattern=0xdeadbeef --verify=md5
+	[ "$status" -eq 2 ]
+	run "$IOSWEEP" import -- fio --name=v --size=1m --buffer_pattern=0xdeadbeef --verify_only=1 --rw=read
+	[ "$status" -eq 2 ]
+}
+
+@test 'fio lays a read job missing file out with its buffer_pattern: what the note says (fio itself)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	fio --name=p --filename="$TESTDIR/p" --size=64k --rw=read --buffer_pattern=0xdeadbeef >/dev/null
+	[ "$(od -An -tx1 -v p | tr -d ' \n' | sed 's/deadbeef//g')" = "" ]
+}
+
+@test 'io_submit_mode: inline is nothing to translate; offload refused' {
+	run "$IOSWEEP" import -- fio --name=i --size=1m --io_submit_mode=inline
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"io_submit_mode=inline:"* ]]
+	run "$IOSWEEP" import -- fio --name=i --size=1m --io_submit_mode=offload
+	[ "$status" -eq 2 ]
+	[[ "$output" == "iosweep: command line: io_submit_mode=offload: fio hands every I/O to a pool of its helper threads"* ]]
+	run "$IOSWEEP" import -- fio --name=i --size=1m --io_submit_mode=Inline
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"fio refuses it too: its io_submit_mode is inline or offload" ]]
+}
+
+@test 'sqthread_poll_cpu: nothing without sqthread_poll, not supported with it, refused without io_uring' {
+	run "$IOSWEEP" import -- fio --name=u --size=1m --ioengine=io_uring --sqthread_poll_cpu=1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sqthread_poll_cpu=1: irrelevant: fio pins its SQ polling thread only with sqthread_poll=1"* ]]
+	[[ "$output" != *"sqthread_poll ="* ]]
+	run "$IOSWEEP" import -- fio --name=u --size=1m --ioengine=io_uring --sqthread_poll_cpu=1 --sqthread_poll=1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"sqthread_poll_cpu=1: not supported: fio pins its SQ polling thread to this CPU"* ]]
+	[[ "$output" == *"sqthread_poll = 1"* ]]
+	run "$IOSWEEP" import -- fio --name=u --size=1m --sqthread_poll_cpu=1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *'sqthread_poll_cpu=1: fio refuses it too ("Bad option"): an option of ioengine=io_uring' ]]
+}
+
+@test 'an option fio does not know is refused as fio refuses it, with the option fio suggests' {
+	cd "$TESTDIR"
+	for o in direcotry=/tmp io_engine=psync rw_sequencr=1 frobnicate=1 FLOW=1 zzzzzzzzzzzz=1; do
+		printf '[a]\nsize=1m\n%s\n' "$o" >u.fio
+		run "$IOSWEEP" import u.fio
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: u.fio:3: $o: fio refuses it too (\"Bad option\"): "* ]]
+		if command -v fio >/dev/null; then
+			# the same suggestion as fio's own, or none where fio makes none
+			want=$(fio --parse-only u.fio 2>&1 | sed -n 's/^Did you mean \(.*\)?$/\1/p')
+			echo "$o: fio: '$want'; iosweep: $output"
+			if [ -n "$want" ]; then
+				[[ "$output" == *": did you mean $want?" ]]
+			else
+				[[ "$output" == *": remove it" ]]
+			fi
+		fi
+	done
+	# known to fio (an option of an engine, or one the import has no row for): not fio's refusal
+	run "$IOSWEEP" import -- fio --name=a --size=1m --flow=1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"flow=1: iosweep import does not know this fio option"* ]]
+}
+
+@test 'disable_bw (fio alias of disable_bw_measurement) and exit_what are noted, not refused' {
+	run "$IOSWEEP" import -- fio --name=a --size=1m --disable_bw=1 --exit_what=all
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"disable_bw=1: irrelevant: changes how fio reports, not what it measures"* ]]
+	[[ "$output" == *"exit_what=all: irrelevant: which jobs fio's exitall ends"* ]]
+}
