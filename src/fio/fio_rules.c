@@ -1157,6 +1157,10 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 		return setting_bad(s, err, "iosweep import does not know this fio option, so it cannot say "
 				   "that it leaves what is measured alone; remove it if it does");
 	}
+	/* fio matches option names as written: Direct=1 is a "Bad option" there */
+	if (strcmp(r->fio, s->name) != 0)
+		return setting_bad(s, err, "fio refuses it too (\"Bad option\"): did you mean %s?",
+				   r->fio);
 	switch (r->kind) {
 	case FW_TRANSLATE:
 		if (actions[r->handler].fn)
