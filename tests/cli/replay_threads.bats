@@ -101,6 +101,23 @@ first_issues() {
 	[ "$(rep 2 "['replayed']['span_s'] >= 0.14 and d['runs'][2]['repeats'][0]['replay']['replayed']['span_s'] < 0.29")" = True ]
 }
 
+@test "the issue lateness of the fidelity report is every worker's: a slow thread's late lines are in it" {
+	# thread 0 reads once; thread 1 four times, 1 ms apart, each pread made 50 ms slow:
+	# its last line is issued some 150 ms after it was due, in worker 1
+	printf 'fio version 3 iolog\n0 /d/a add\n1000 /d/a read 0 4096 0\n1000 /d/a read 65536 4096 1\n2000 /d/a read 69632 4096 1\n3000 /d/a read 73728 4096 1\n4000 /d/a read 77824 4096 1\n' >"$TESTDIR/t.log"
+	mkdir "$TESTDIR/slow"
+	job r "[r]\nfilename = $TESTDIR/slow/r.dat\nread_iolog = $TESTDIR/t.log\nreplay_threads = 1\nrepeat = 1\n"
+	run env IOSWEEP_SLOW_DIR="$TESTDIR/slow" IOSWEEP_SLOW_MS=50 LD_PRELOAD="$HELPERS/slow_shim.so" \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	r="d['runs'][0]['repeats'][0]"
+	json_get "$TESTDIR/r.json" "$r['replay']['issue_late_max_ns'], $r['behind_max_s']"
+	[ "$(json_get "$TESTDIR/r.json" "$r['replay']['issue_late_max_ns'] >= 100e6")" = True ]
+	# the same maximum as the workers' own (behind_max_s: the latest of every worker)
+	[ "$(json_get "$TESTDIR/r.json" "$r['replay']['issue_late_max_ns'] == round($r['behind_max_s'] * 1e9)")" = True ]
+}
+
 @test "a program recorded with two threads replays with a worker for each, its I/Os and bytes as recorded" {
 	head -c 81920 /dev/urandom >"$TESTDIR/in.dat"
 	run "$IOSWEEP" record -o "$TESTDIR/k.iolog" -- "$HELPERS/iotrace" threads "$TESTDIR/in.dat" 2
