@@ -13,8 +13,11 @@
  * when the first of its descriptors opens, close when the last closes),
  * each read and write that transferred bytes, at the offset it started and
  * with the bytes it transferred, and fsync/fdatasync as sync/datasync;
- * timestamps in microseconds from the command's start, as fio writes them.
- * Everything else (the thread and process of each call, how long it took,
+ * timestamps in microseconds from the command's start, as fio writes them;
+ * each I/O line ends with a sixth field, the index of its thread in the
+ * meta file's "threads" (fio reads five and ignores the rest; read_iolog's
+ * replay_threads replays each thread by a worker of its own).
+ * Everything else (the process and thread ids of each call, how long it took,
  * what it asked for, lseek, ftruncate, fallocate, mmap, failed and
  * zero-byte calls) is an event of the meta file, which names the iolog
  * line of each event that has one.
@@ -320,13 +323,17 @@ static long long since_start_us(const struct merge *m, long long t_ns)
 	return t_ns > m->start_ns ? (t_ns - m->start_ns) / 1000 : 0;
 }
 
-/* One line of the iolog: its number. */
+/* One line of the iolog: its number.  An I/O line (io) ends with its
+ * thread's index in m->st, the meta file's "threads" (read_iolog's
+ * replay_threads; fio reads five fields and ignores the rest); file lines
+ * have none: fio reads them with a scan of their own. */
 static unsigned long long log_line(struct merge *m, long long t_ns, const struct file *f,
-				   const char *action, long long off, long long len, bool io)
+				   const char *action, long long off, long long len,
+				   const struct stream *io)
 {
 	if (io)
-		fprintf(m->log, "%lld %s %s %lld %lld\n", since_start_us(m, t_ns), file_name(m, f),
-			action, off, len);
+		fprintf(m->log, "%lld %s %s %lld %lld %zu\n", since_start_us(m, t_ns),
+			file_name(m, f), action, off, len, (size_t)(io - m->st));
 	else
 		fprintf(m->log, "%lld %s %s\n", since_start_us(m, t_ns), file_name(m, f), action);
 	return ++m->line;
@@ -336,11 +343,11 @@ static unsigned long long log_line(struct merge *m, long long t_ns, const struct
 static void ensure_open(struct merge *m, struct file *f, long long t_ns)
 {
 	if (!f->added) {
-		log_line(m, t_ns, f, "add", 0, 0, false);
+		log_line(m, t_ns, f, "add", 0, 0, NULL);
 		f->added = true;
 	}
 	if (f->opens <= 0) {
-		log_line(m, t_ns, f, "open", 0, 0, false);
+		log_line(m, t_ns, f, "open", 0, 0, NULL);
 		f->opens = 1;
 	}
 }
@@ -402,7 +409,7 @@ static unsigned long long take_data(struct merge *m, struct stream *st, const st
 		f->reads++;
 		m->s->read_bytes += (unsigned long long)r->ret;
 	}
-	return log_line(m, r->t_ns, f, write ? "write" : "read", r->off, r->ret, true);
+	return log_line(m, r->t_ns, f, write ? "write" : "read", r->off, r->ret, st);
 }
 
 /* fsync or fdatasync: its iolog line when it succeeded. */
@@ -418,7 +425,7 @@ static unsigned long long take_sync(struct merge *m, struct stream *st, const st
 	m->s->ios++;
 	st->ios++;
 	f->syncs++;
-	return log_line(m, r->t_ns, f, r->op[1] == 's' ? "sync" : "datasync", 0, 0, true);
+	return log_line(m, r->t_ns, f, r->op[1] == 's' ? "sync" : "datasync", 0, 0, st);
 }
 
 /* What the trace cannot follow in f, said once per file. */
@@ -468,7 +475,7 @@ static void take(struct merge *m, struct stream *st)
 		line = first ? m->line : 0;
 	} else if (strcmp(r->op, "close") == 0) {
 		if (f->opens > 0 && --f->opens == 0)
-			line = log_line(m, r->t_ns, f, "close", 0, 0, false);
+			line = log_line(m, r->t_ns, f, "close", 0, 0, NULL);
 	} else if (is_data(r->op, &write)) {
 		line = take_data(m, st, r, f, write);
 	} else if (strcmp(r->op, "fsync") == 0 || strcmp(r->op, "fdatasync") == 0) {

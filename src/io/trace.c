@@ -51,6 +51,8 @@ struct line {
 	size_t name_len;
 	int act;
 	uint64_t off, len;
+	uint64_t thread;    /* the thread that did it: a v3 line's sixth field, a PID */
+	bool has_thread;
 };
 
 /* The next field of s (blank-separated), or NULL at the end. */
@@ -190,6 +192,7 @@ static int parse_blk(const char *s, const char *end, struct line *l, char *why, 
 	}
 	l->name = f[0];
 	l->name_len = len[0];
+	l->has_thread = number(f[4], len[4], &l->thread); /* PID */
 	return blk_event(p, end, l, "blkparse", cut, why, whylen);
 }
 
@@ -208,10 +211,10 @@ static int parse_ftrace(const char *s, const char *end, struct line *l, char *wh
 {
 	static const char cut[] = "a blk tracer line cut short: it is TASK-PID [CPU] FLAGS TIME: "
 				  "DEV ACTION RWBS [SECTOR + SECTORS] [PROCESS]";
-	const char *p = s, *f, *cg;
+	const char *p = s, *f, *cg, *dash;
 	size_t n;
-	uint64_t cpu;
-	bool ctx = false;
+	uint64_t cpu, pid = 0;
+	bool ctx = false, has_pid = false;
 
 	/* ftrace's comments start the line; an event's task is right-aligned
 	 * after at least one blank */
@@ -225,8 +228,17 @@ static int parse_ftrace(const char *s, const char *end, struct line *l, char *wh
 			 f);
 		return -1;
 	}
-	while (!ctx && (f = field(&p, end, &n)) != NULL)
+	/* the PID: after the last '-' of the last TASK-PID before the CPU (a
+	 * task's name may hold blanks and dashes; record-tgid's "(  300)" has
+	 * none) */
+	dash = memrchr(f, '-', n);
+	has_pid = dash && number(dash + 1, (size_t)(f + n - dash - 1), &pid);
+	while (!ctx && (f = field(&p, end, &n)) != NULL) {
 		ctx = n >= 3 && f[0] == '[' && f[n - 1] == ']' && number(f + 1, n - 2, &cpu);
+		dash = ctx ? NULL : memrchr(f, '-', n);
+		if (dash && number(dash + 1, (size_t)(f + n - dash - 1), &pid))
+			has_pid = true;
+	}
 	f = ctx ? field(&p, end, &n) : NULL; /* FLAGS, or the time */
 	if (f && f[n - 1] != ':')
 		f = field(&p, end, &n);
@@ -254,6 +266,8 @@ static int parse_ftrace(const char *s, const char *end, struct line *l, char *wh
 	}
 	l->name = f;
 	l->name_len = n;
+	l->thread = pid;
+	l->has_thread = has_pid;
 	cg = p;
 	f = field(&cg, end, &n);
 	if (f && (memchr(f, ',', n) || f[0] == '/' || f[0] == '<'))
@@ -261,26 +275,39 @@ static int parse_ftrace(const char *s, const char *end, struct line *l, char *wh
 	return blk_event(p, end, l, "blk tracer", cut, why, whylen);
 }
 
+/* A v3 I/O line's sixth field, THREAD (iosweep record's; fio reads five
+ * fields), into l; false with why. */
+static bool v3_thread(const char *f, size_t n, struct line *l, char *why, size_t whylen)
+{
+	l->has_thread = number(f, n, &l->thread);
+	if (!l->has_thread)
+		snprintf(why, whylen, "'%.*s' is not a thread: the sixth field of a version 3 I/O "
+			 "line is the index of the thread that did it (0, 1, ...), as iosweep record "
+			 "writes it", (int)n > 40 ? 40 : (int)n, f);
+	return l->has_thread;
+}
+
 /* Parses s[0..n) (no newline) of a version's trace into l: 0, 1 for a line
  * with nothing on it, or -1 with why (a phrase). */
 static int parse_line(const char *s, size_t n, int version, struct line *l, char *why,
 		      size_t whylen)
 {
-	const char *end = s + n, *f[5];
-	size_t len[5], k = 0;
+	const char *end = s + n, *f[6];
+	size_t len[6], k = 0;
 	const char *p = s;
 
 	if (n && s[n - 1] == '\r')
 		end--;
+	l->has_thread = false;
 	if (version == TRACE_BLKPARSE)
 		return parse_blk(s, end, l, why, whylen);
 	if (version == TRACE_BLK_TRACER)
 		return parse_ftrace(s, end, l, why, whylen);
-	while (k < 5 && (f[k] = field(&p, end, &len[k])) != NULL)
+	while (k < 6 && (f[k] = field(&p, end, &len[k])) != NULL)
 		k++;
 	if (k == 0)
 		return 1;
-	if (k == 5 && field(&p, end, &len[0])) {
+	if (k == 6 && (version != 3 || field(&p, end, &len[0]))) {
 		snprintf(why, whylen, "more fields than an iolog line has");
 		return -1;
 	}
@@ -319,6 +346,9 @@ static int parse_line(const char *s, size_t n, int version, struct line *l, char
 		}
 		return 0;
 	}
+	if (t && k == 6 && !v3_thread(f[5], len[5], l, why, whylen))
+		return -1;
+	k -= l->has_thread;
 	if (k != t + 4) {
 		snprintf(why, whylen, "%s needs OFFSET and LENGTH (%sFILE %s OFFSET LENGTH): a line "
 			 "cut short?", act_words[l->act], t ? "TIME " : "", act_words[l->act]);
@@ -424,15 +454,57 @@ static void scan_count(struct trace_scan *s, const struct line *l, size_t k, uin
 	}
 }
 
+/* The thread of I/O line l, the scan's last line, counted into s (*last:
+ * the thread found last, the next one likely; *none: an I/O line before
+ * named none).  Every I/O line of a trace names its thread, or none does.
+ * 0, or -1 with the reason in err. */
+static int scan_thread(const char *path, struct trace_scan *s, const struct line *l,
+		       size_t *last, bool *none, char *err)
+{
+	const char *what = s->version == 3 ? "a thread (a sixth field)" : "a PID";
+	size_t k = *last;
+
+	if (!l->has_thread || *none) {
+		if (l->has_thread || s->nthreads)
+			return err_set(err, "%s:%llu: an I/O line %s %s, and those before it %s: every "
+					    "I/O line of a trace names its thread, or none does", path,
+				       (unsigned long long)s->lines, l->has_thread ? "with" : "without",
+				       what, l->has_thread ? "without" : "with");
+		*none = true;
+		return 0;
+	}
+	if (k >= s->nthreads || s->tids[k] != l->thread)
+		for (k = 0; k < s->nthreads && s->tids[k] != l->thread; k++)
+			;
+	if (k == s->nthreads) {
+		if (s->nthreads == TRACE_THREADS_MAX) {
+			if (!s->threads_over_line)
+				s->threads_over_line = s->lines;
+			return 0;
+		}
+		if (!s->tids) {
+			s->tids = calloc(TRACE_THREADS_MAX, sizeof(*s->tids));
+			s->thread_units = calloc(TRACE_THREADS_MAX, sizeof(*s->thread_units));
+			if (!s->tids || !s->thread_units)
+				return err_set(err, "out of memory");
+		}
+		s->tids[s->nthreads++] = l->thread;
+	}
+	*last = k;
+	if (l->act == TRACE_READ || l->act == TRACE_WRITE || l->act == TRACE_TRIM)
+		s->thread_units[k]++;
+	return 0;
+}
+
 /* Reads, checks and counts every line of f after its header, into s; buf
  * and cap are getline's.  0, or -1 with the reason in err. */
 static int scan_lines(const char *path, FILE *f, struct trace_scan *s, char **buf, size_t *cap,
 		      char *err)
 {
 	char why[200];
-	size_t last = 0;
+	size_t last = 0, last_thread = 0;
 	ssize_t n;
-	bool ios = false, newline = true;
+	bool ios = false, newline = true, no_thread = false;
 	uint64_t wait_us = 0;
 	int rc = 0;
 
@@ -482,6 +554,7 @@ static int scan_lines(const char *path, FILE *f, struct trace_scan *s, char **bu
 		if (l.act >= ACT_ADD)
 			continue;
 		scan_count(s, &l, (size_t)k, wait_us, &ios);
+		rc = scan_thread(path, s, &l, &last_thread, &no_thread, err);
 	}
 	if (rc == 0 && ferror(f))
 		rc = err_set(err, "%s: %s", path, strerror(errno));
@@ -546,6 +619,8 @@ void trace_scan_free(struct trace_scan *s)
 	free(s->names);
 	free(s->reach);
 	free(s->base);
+	free(s->tids);
+	free(s->thread_units);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -558,6 +633,7 @@ int trace_reader_open(struct trace_reader *tr, const char *path, const struct tr
 	tr->fd = -1;
 	tr->scan = scan;
 	tr->path = path;
+	tr->thread = -1;
 	tr->scale_pct = scale_pct ? scale_pct : 100;
 	tr->buf = malloc(TRACE_BUF_BYTES + 1);
 	if (!tr->buf)
@@ -659,6 +735,8 @@ static bool trace_next(struct pattern *p, uint64_t *off, uint64_t *len)
 		}
 		if (l.act >= ACT_ADD)
 			continue; /* files are regions of one open file */
+		if (tr->thread >= 0 && (!l.has_thread || l.thread != sc->tids[tr->thread]))
+			continue; /* another thread's: its own worker issues it */
 		k = find_file(sc->names, sc->nfiles, &tr->last_file, l.name, l.name_len);
 		if (k < 0) {
 			reader_bad(tr, "a file the scan of the trace did not find: the trace changed "
@@ -702,7 +780,8 @@ int trace_pattern(struct pattern *p, struct trace_reader *tr, char *err)
 	p->size = sc->size;
 	p->bs = sc->max_len;
 	p->step = sc->max_len;
-	p->end = p->total = sc->n[TRACE_READ] + sc->n[TRACE_WRITE] + sc->n[TRACE_TRIM];
+	p->end = p->total = tr->thread >= 0 ? sc->thread_units[tr->thread]
+					     : sc->n[TRACE_READ] + sc->n[TRACE_WRITE] + sc->n[TRACE_TRIM];
 	p->trace = tr;
 	p->next = trace_next;
 	tr->pos = tr->len = 0;

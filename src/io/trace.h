@@ -5,12 +5,16 @@
  * iolog", then one action a line, "[TIME] FILE add|open|close" or
  * "[TIME] FILE read|write|sync|datasync|trim|wait OFFSET LENGTH" (TIME, in
  * microseconds from the recording's start, in version 3 only; wait, a pause
- * of OFFSET microseconds, in version 2 only).
+ * of OFFSET microseconds, in version 2 only).  A version 3 I/O line (read,
+ * write, sync, datasync, trim) may carry a sixth field, THREAD: the index of
+ * the thread that did it (iosweep record writes it, 0-based in the order of
+ * TRACE.meta.json's "threads"; fio reads five fields and ignores the rest).
  *
  * Or blkparse's text output (of blktrace; blkparse -i DEV merges the
  * per-CPU files by time): its queue events (Q) are the I/Os, each device
  * ("8,0") a file of the trace, sectors of 512 bytes, a flush (F without a
- * sector) a sync, a discard a trim; the time is the event's.
+ * sector) a sync, a discard a trim; the time is the event's, the thread its
+ * PID.
  *
  * Or the kernel's blk tracer's text, recorded without blktrace (tracefs:
  * current_tracer = blk, /sys/block/DEV/trace/enable = 1), its trace file
@@ -18,7 +22,14 @@
  * SECONDS.MICROS:" before the event blkparse would write from DEV on
  * ("8,0 Q WS 2048 + 8 [dd]"), read as blkparse's; comments and other
  * tracers' lines are not events; a lost-events line ("CPU:1 [LOST 12
- * EVENTS]") is refused: the trace is not whole.
+ * EVENTS]") is refused: the trace is not whole.  The thread is TASK-PID's PID.
+ *
+ * Threads: every I/O line of a trace names its thread, or none does (fio's
+ * own iologs); the scan lists them in the order of their first I/O line.
+ * With replay_threads each is replayed by a worker of its own, through a
+ * reader of its own that streams the whole trace and keeps that thread's
+ * lines (trace_reader.thread): N threads, N times the parsing and N
+ * buffers.
  *
  * It is read twice, never held whole: trace_scan() reads it once before
  * the plan is made, checks every line (a bad one is TRACE:LINE, before any
@@ -65,6 +76,9 @@ extern const char *const trace_act_names[TRACE_ACTS];
  * TRACE_LINE_MAX bytes). */
 #define TRACE_BUF_BYTES (1u << 20)
 #define TRACE_LINE_MAX 4096
+/* The threads a scan tells apart; a trace with more is replayed, but not
+ * one worker a thread (replay_threads). */
+#define TRACE_THREADS_MAX 256
 
 struct trace_scan {
 	int version;                   /* 2 or 3, TRACE_BLKPARSE or TRACE_BLK_TRACER */
@@ -79,6 +93,12 @@ struct trace_scan {
 	uint64_t *reach;               /* how far the reads and writes reach into each */
 	uint64_t *base;                /* where each begins in the job's file */
 	uint64_t size;                 /* the job's file: every region, end to end */
+	size_t nthreads;               /* the threads the I/O lines name, 0: none does */
+	uint64_t *tids;                /* each one's id in the trace (a v3 line's THREAD, a
+					* PID), in the order of its first I/O line */
+	uint64_t *thread_units;        /* each one's reads, writes and trims */
+	uint64_t threads_over_line;    /* the first line of a thread beyond
+					* TRACE_THREADS_MAX (not counted), or 0 */
 };
 
 /* Reads and checks the whole trace at path.  0, or -1 with "PATH:LINE: why"
@@ -108,10 +128,14 @@ struct trace_reader {
 	bool bad;                      /* a line that is not what the scan found */
 	char error[512];               /* then what it was: "PATH:LINE: why" */
 	const char *path;
+	int thread;                    /* -1 (trace_reader_open's): every line; k: only
+					* those of the scan's thread k (replay_threads) */
 };
 
 /* Opens path for replay with scan's findings (after trace_scan() of the same
- * file).  0, or -1 with why in err; trace_reader_close() is due either way. */
+ * file), every thread's lines (set tr->thread before trace_pattern() for one
+ * thread's).  0, or -1 with why in err; trace_reader_close() is due either
+ * way. */
 int trace_reader_open(struct trace_reader *tr, const char *path, const struct trace_scan *scan,
 		      unsigned scale_pct, char *err);
 void trace_reader_close(struct trace_reader *tr);

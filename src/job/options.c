@@ -207,6 +207,11 @@ const struct option_def option_table[OPT__COUNT] = {
 				    NULL,
 				    "read_iolog: the recorded rate in percent (200: twice as fast, "
 				    "each due time halved)" },
+	[OPT_REPLAY_THREADS] = { "replay_threads", T_ENUM, false, false, "0", 0, 0, flag_values,
+				 "read_iolog: 1 replays each thread of the trace by a worker of "
+				 "its own, its lines in its order (threads: the trace's); with "
+				 "replay_no_stall each at its own pace, the next line when its last "
+				 "completed" },
 	[OPT_INTERVAL] = { "interval", T_DURATION, false, false, "1s", 0, INT64_MAX, NULL,
 			   "length of the intervals of a repeat's series (reads, bytes, latency "
 			   "percentiles, residency); none for a repeat shorter than three "

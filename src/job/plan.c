@@ -738,8 +738,11 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 		if (run.series && v[OPT_INTERVAL].u)
 			for (uint64_t i = v[OPT_INTERVAL].u; !n || n > TRACE_RATE_MAX; i *= 2)
 				n = span / i + 1;
-		m->part[IO_MEM_OTHER] += TRACE_BUF_BYTES + 1 + n * sizeof(uint64_t);
-		m->part[IO_MEM_HISTS] += hist_size();
+		/* replay_threads: a reader and a lateness histogram per worker */
+		uint64_t readers = v[OPT_REPLAY_THREADS].u == FLAG_ON ? threads : 1;
+
+		m->part[IO_MEM_OTHER] += readers * (TRACE_BUF_BYTES + 1) + n * sizeof(uint64_t);
+		m->part[IO_MEM_HISTS] += (readers + (readers > 1)) * hist_size();
 	}
 }
 
@@ -1625,6 +1628,48 @@ static void trace_run(struct run *r, const struct trace_scan *ts)
 	r->v[OPT_PATTERN].u = PATTERN_SEQUENTIAL;
 	/* what it means elsewhere: the percent of the units that read */
 	r->v[OPT_RWMIXREAD].u = ts->n[TRACE_READ] * 100 / (ts->n[TRACE_READ] + ts->n[TRACE_WRITE]);
+	/* replay_threads: a worker for each of the trace's threads */
+	if (r->v[OPT_REPLAY_THREADS].u == FLAG_ON)
+		r->v[OPT_THREADS].u = ts->nthreads;
+}
+
+/* read_iolog with replay_threads = 1: the trace names its threads, at most
+ * TRACE_THREADS_MAX of them; the job leaves threads to the trace, and each
+ * worker replays its thread's calls one at a time, as they were made. */
+static int trace_threads_job(const struct jobfile *jf, const struct job *job,
+			     const struct trace_scan *ts, char *err)
+{
+	const struct job_value *depth = &job->opt[OPT_IODEPTH];
+	char where[300];
+
+	if (job->opt[OPT_THREADS].n) {
+		job_where(jf, job, OPT_THREADS, where, sizeof(where));
+		return err_set(err, "%s: threads does not go with replay_threads = 1: the run has "
+				    "a thread for each of the trace's (%zu here); leave threads out "
+				    "(job '%s')", where, ts->nthreads, job->name);
+	}
+	for (size_t k = 0; k < depth->n; k++)
+		if (depth->v[k].u != 1) {
+			job_where(jf, job, OPT_IODEPTH, where, sizeof(where));
+			return err_set(err, "%s: iodepth = %llu does not go with replay_threads = 1: a "
+					    "recorded thread made its calls one at a time, and each "
+					    "worker replays them so; leave iodepth out (job '%s')",
+				       where, (unsigned long long)depth->v[k].u, job->name);
+		}
+	job_where(jf, job, OPT_REPLAY_THREADS, where, sizeof(where));
+	if (!ts->nthreads)
+		return err_set(err, "%s: replay_threads = 1, but %s does not say which thread did "
+				    "each I/O (fio's iologs do not): record it with iosweep record, "
+				    "or give blkparse or blk tracer text (job '%s')", where,
+			       job->opt[OPT_READ_IOLOG].v[0].s, job->name);
+	if (ts->threads_over_line)
+		return err_set(err, "%s:%llu: a thread beyond the trace's first %d: replay_threads "
+				    "replays at most %d, a worker each (give replay_threads = 0 to "
+				    "replay it from one thread) (job '%s', %s)",
+			       job->opt[OPT_READ_IOLOG].v[0].s,
+			       (unsigned long long)ts->threads_over_line, TRACE_THREADS_MAX,
+			       TRACE_THREADS_MAX, job->name, where);
+	return 0;
 }
 
 /* read_iolog: reads and checks the trace, and what the job says besides
@@ -1656,12 +1701,19 @@ static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
 					    "is read and written, and when (job '%s')", where,
 				       option_table[not_with[k]].name, job->name);
 		}
-	for (size_t k = 0; k < threads->n; k++)
-		if (threads->v[k].u != 1) {
-			job_where(jf, job, OPT_THREADS, where, sizeof(where));
-			return err_set(err, "%s: read_iolog replays a trace in order, in one thread: "
-					    "threads = 1 (job '%s')", where, job->name);
-		}
+	if (job->opt[OPT_REPLAY_THREADS].n && job->opt[OPT_REPLAY_THREADS].v[0].u == FLAG_ON) {
+		if (trace_threads_job(jf, job, ts, err) < 0)
+			return -1;
+	} else {
+		for (size_t k = 0; k < threads->n; k++)
+			if (threads->v[k].u != 1) {
+				job_where(jf, job, OPT_THREADS, where, sizeof(where));
+				return err_set(err, "%s: read_iolog replays a trace in order, in one "
+						    "thread: threads = 1 (or replay_threads = 1, a "
+						    "worker for each of the trace's threads) (job '%s')",
+					       where, job->name);
+			}
+	}
 	job_where(jf, job, OPT_READ_IOLOG, where, sizeof(where));
 	if (ranks > 1)
 		return err_set(err, "%s: read_iolog replays a trace in one process: run it on one "
@@ -2288,6 +2340,7 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_OFFSET_INCREMENT:
 		return v[id].s && strcmp(v[id].s, "0") != 0;
 	case OPT_REPLAY_NO_STALL:
+	case OPT_REPLAY_THREADS:
 		return v[OPT_READ_IOLOG].s && v[id].u != 0;
 	case OPT_REPLAY_TIME_SCALE:
 		return v[OPT_READ_IOLOG].s && v[id].u != 100;

@@ -154,24 +154,19 @@ static uint64_t series_interval_ns(const union optval *v)
 	return series_on(v[OPT_INTERVAL].u, v[OPT_THREADS].u, dist_size()) ? v[OPT_INTERVAL].u : 0;
 }
 
+/* read_iolog: worker t's reader: the whole trace's for one worker, its
+ * thread's with replay_threads (plan.c). */
+static struct trace_reader *worker_reader(const struct runner *r, unsigned t)
+{
+	return r->readers ? &r->readers[t] : (struct trace_reader *)&r->trace;
+}
+
 /* Units [first, end) of the run, as a pattern. */
 static void units_pattern(const struct runner *r, uint64_t first, uint64_t end,
 			  struct pattern *p)
 {
 	char err[ERR_MAX];
 
-	if (r->traced) {
-		/* read_iolog: the whole trace, one worker (plan.c), rewound; a
-		 * failure (the trace cannot be read again) is the reader's error,
-		 * which repeat_setup() returns */
-		struct trace_reader *tr = (struct trace_reader *)&r->trace;
-
-		if (trace_pattern(p, tr, err) < 0) {
-			tr->bad = true;
-			snprintf(tr->error, sizeof(tr->error), "%s", err);
-		}
-		return;
-	}
 	(void)plan_pattern(r->run, first, end, p, err); /* the plan checked it */
 }
 
@@ -188,6 +183,19 @@ static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
 {
 	uint64_t first, end;
 
+	if (r->traced) {
+		/* read_iolog: worker t's reader, rewound; a failure (the trace
+		 * cannot be read again) is the reader's error, which
+		 * repeat_setup() returns */
+		struct trace_reader *tr = worker_reader(r, t);
+		char err[ERR_MAX];
+
+		if (trace_pattern(p, tr, err) < 0) {
+			tr->bad = true;
+			snprintf(tr->error, sizeof(tr->error), "%s", err);
+		}
+		return;
+	}
 	worker_range(r, t, &first, &end);
 	units_pattern(r, first, end, p);
 }
@@ -249,7 +257,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		r->w[t].series->watch = r->watching ? &r->watch : NULL; /* threads = 1 (plan.c) */
 	}
 	r->w[t].in.trace_timed = r->traced && r->rated;
-	r->w[t].late_hist = r->traced && r->rated ? r->issue_late : NULL;
+	r->w[t].late_hist = !r->traced || !r->rated ? NULL : r->late ? r->late[t] : r->issue_late;
 	if (r->rated)
 		r->w[t].min_batch = 1; /* reap as soon as one completes: the next may be due */
 	r->w[t].in.stop = r->stop;
@@ -354,6 +362,37 @@ static void watch_init(struct runner *r, const union optval *v)
 	r->series->watch = w; /* the merged series is judged as worker 0's was */
 }
 
+/* read_iolog with replay_threads: a reader per worker, each keeping its
+ * thread's lines of the whole trace it streams (N times the parsing, N
+ * buffers of TRACE_BUF_BYTES), and a lateness histogram per worker (one
+ * shared would be written by every worker at once); trace, read once for
+ * the recorded rate, is closed. */
+static int trace_open_threads(struct runner *r, char *err)
+{
+	const struct run *run = r->run;
+	const char *path = run->v[OPT_READ_IOLOG].s;
+
+	if (r->trace_scan.nthreads != r->nw)
+		return err_set(err, "%s: the trace changed since the plan was made", path);
+	trace_reader_close(&r->trace);
+	r->readers = calloc(r->nw, sizeof(*r->readers));
+	r->late = calloc(r->nw, sizeof(*r->late));
+	if (!r->readers || !r->late)
+		return err_set(err, "out of memory for %u readers of the trace", r->nw);
+	for (unsigned t = 0; t < r->nw; t++)
+		r->readers[t].fd = -1;
+	for (unsigned t = 0; t < r->nw; t++) {
+		if (trace_reader_open(&r->readers[t], path, &r->trace_scan,
+				      (unsigned)run->v[OPT_REPLAY_TIME_SCALE].u, err) < 0)
+			return -1;
+		r->readers[t].thread = (int)t;
+		r->late[t] = hist_new();
+		if (!r->late[t])
+			return err_set(err, "out of memory");
+	}
+	return 0;
+}
+
 /* read_iolog: the trace scanned again (the plan's scan was of the file as it
  * was then: a trace changed since is refused) and opened for streaming. */
 static int trace_open(struct runner *r, char *err)
@@ -374,8 +413,11 @@ static int trace_open(struct runner *r, char *err)
 	if (trace_reader_open(&r->trace, path, ts, (unsigned)run->v[OPT_REPLAY_TIME_SCALE].u,
 			      err) < 0)
 		return -1;
+	/* the recorded rate: of the whole trace, every thread's lines */
 	r->rec_rate_ns = series_interval_ns(run->v);
-	return trace_rate(&r->trace, &r->rec_rate_ns, &r->rec_rate, &r->nrec_rate, err);
+	if (trace_rate(&r->trace, &r->rec_rate_ns, &r->rec_rate, &r->nrec_rate, err) < 0)
+		return -1;
+	return run->v[OPT_REPLAY_THREADS].u == FLAG_ON ? trace_open_threads(r, err) : 0;
 }
 
 /* read_iolog with a series: per interval of the series (or of the trace's
@@ -596,6 +638,14 @@ static void runner_free(struct runner *r)
 	set_close(r);
 	if (r->traced) {
 		trace_reader_close(&r->trace);
+		for (unsigned t = 0; r->readers && t < r->nw; t++)
+			trace_reader_close(&r->readers[t]);
+		for (unsigned t = 0; r->late && t < r->nw; t++)
+			hist_free(r->late[t]);
+		free(r->readers);
+		free(r->late);
+		r->readers = NULL;
+		r->late = NULL;
 		trace_scan_free(&r->trace_scan);
 		hist_free(r->issue_late);
 		free(r->rec_rate);
@@ -615,8 +665,8 @@ static int repeat_setup(struct runner *r, char *err)
 		struct io_worker *w = &r->w[t];
 
 		worker_share(r, t, &w->in.pat);
-		if (r->traced && r->trace.bad)
-			return err_set(err, "%s", r->trace.error);
+		if (r->traced && worker_reader(r, t)->bad)
+			return err_set(err, "%s", worker_reader(r, t)->error);
 		if (ioloop_advise(w, err) < 0) {
 			char why[ERR_MAX];
 
@@ -1103,8 +1153,23 @@ static double files_residency(const struct runner *r)
 static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 {
 	const struct trace_scan *ts = &r->trace_scan;
-	const struct io_results *res = &r->w[0].res;
+	const struct trace_reader *bad = NULL;
+	uint64_t first = 0, last = 0, done = 0;
 
+	/* every worker's (replay_threads: one a thread of the trace): the span
+	 * from the earliest first issue to the latest last one, the I/Os done,
+	 * the first bad line met */
+	for (unsigned t = 0; t < r->nw; t++) {
+		const struct io_results *res = &r->w[t].res;
+
+		if (res->t_first_ns && (!first || res->t_first_ns < first))
+			first = res->t_first_ns;
+		if (res->t_last_issue_ns > last)
+			last = res->t_last_issue_ns;
+		done += res->ops[IO_READ] + res->ops[IO_WRITE] + res->trims;
+		if (!bad && worker_reader(r, t)->bad)
+			bad = worker_reader(r, t);
+	}
 	rr->replay = true;
 	rr->rec_ops[IO_READ] = ts->n[TRACE_READ];
 	rr->rec_ops[IO_WRITE] = ts->n[TRACE_WRITE];
@@ -1114,10 +1179,13 @@ static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 	rr->rec_trims = ts->n[TRACE_TRIM];
 	rr->rec_trim_bytes = ts->bytes[TRACE_TRIM];
 	rr->rec_span_s = (double)trace_recorded_ns(ts) / 1e9;
-	rr->replay_span_s = res->t_last_issue_ns > res->t_first_ns
-				    ? (double)(res->t_last_issue_ns - res->t_first_ns) / 1e9
-				    : 0;
+	rr->replay_span_s = first && last > first ? (double)(last - first) / 1e9 : 0;
 	rr->late_p50_ns = rr->late_p99_ns = rr->late_max_ns = NAN;
+	if (r->rated && r->late) {
+		hist_reset(r->issue_late);
+		for (unsigned t = 0; t < r->nw; t++)
+			hist_merge(r->issue_late, r->late[t]);
+	}
 	if (r->rated) {
 		rr->late_p50_ns = (double)hist_percentile(r->issue_late, 50);
 		rr->late_p99_ns = (double)hist_percentile(r->issue_late, 99);
@@ -1125,12 +1193,11 @@ static int trace_fidelity(struct runner *r, struct repeat_result *rr, char *err)
 	}
 	if (replay_rate(r, rr) < 0)
 		return err_set(err, "out of memory");
-	if (!r->trace.bad)
+	if (!bad)
 		return 0;
 	rr->replay_cut = true;
 	return err_set(err, "%s (the replay stopped there: %llu of %llu I/Os done, kept and "
-			    "marked cut)", r->trace.error,
-		       (unsigned long long)res->ops[IO_READ] + res->ops[IO_WRITE] + res->trims,
+			    "marked cut)", bad->error, (unsigned long long)done,
 		       (unsigned long long)ts->n[TRACE_READ] + ts->n[TRACE_WRITE] +
 			       ts->n[TRACE_TRIM]);
 }

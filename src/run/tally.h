@@ -48,6 +48,11 @@ struct runner {
 	struct trace_scan trace_scan;
 	struct trace_reader trace;
 	struct hist *issue_late; /* read_iolog: issue lateness (issue - due) of every worker */
+	/* read_iolog with replay_threads: worker t's reader (the trace's thread t's
+	 * lines) and its own issue lateness, merged into issue_late; NULL: worker
+	 * 0 alone replays, through trace, into issue_late */
+	struct trace_reader *readers;
+	struct hist **late;
 	uint64_t *rec_rate;    /* read_iolog with a series: the trace's I/Os per rec_rate_ns */
 	size_t nrec_rate;
 	uint64_t rec_rate_ns;

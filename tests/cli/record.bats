@@ -9,8 +9,9 @@
 load helpers
 
 # ops TRACE [FILE]: the I/O lines of an iolog (action offset length), of FILE only if given
+# (each ends with its thread's index, a sixth field)
 ops() {
-	awk -v f="${2:-}" 'NR > 1 && NF == 5 && (f == "" || $2 == f) {print $3, $4, $5}' "$1"
+	awk -v f="${2:-}" 'NR > 1 && NF == 6 && (f == "" || $2 == f) {print $3, $4, $5}' "$1"
 }
 
 @test "a program's known preads, pwrites, write and syncs are the trace's I/Os, exactly" {
@@ -86,6 +87,10 @@ write 4096 100"
 	m=$TESTDIR/t.iolog.meta.json
 	[ "$(json_get "$m" "sorted(t['ios'] for t in d['threads'])")" = "[0, 10, 10, 10, 10]" ]
 	[ "$(json_get "$m" "len({e[3] for e in d['events'] if e[4] == 'read'}), len({e[2] for e in d['events']})")" = "(4, 1)" ]
+	# each I/O line's sixth field is its thread's index in the meta file's threads:
+	# that thread's tid is the one of the line's event
+	[ "$(json_get "$m" "sorted({(e[0], e[3]) for e in d['events'] if e[4] == 'read'})")" = \
+	  "$(awk 'NR > 1 && NF == 6 { print NR, $6 }' "$TESTDIR/t.iolog" | json_get "$m" "sorted({(int(l.split()[0]), d['threads'][int(l.split()[1])]['tid']) for l in sys.stdin})")" ]
 	# the file is added once; an open in the iolog when none of its descriptors
 	# was open, a close when the last one closes: as many of each, alternating
 	[ "$(grep -c ' add$' "$TESTDIR/t.iolog")" -eq 1 ]

@@ -40,3 +40,18 @@ counts() {
 	echo "fio: $got, recorded $want"
 	[ "$got" = "${want% *}" ]
 }
+
+@test "a recording of two threads carries each I/O's thread as a sixth field, which fio ignores: it replays every I/O" {
+	head -c 81920 /dev/urandom >"$TESTDIR/in.dat"
+	run "$IOSWEEP" record -o "$TESTDIR/t.iolog" -- "$HELPERS/iotrace" threads "$TESTDIR/in.dat" 2
+	[ "$status" -eq 0 ]
+	# the I/O lines have six fields, the file lines three: two threads, ten reads each
+	[ "$(awk 'NR > 1 && $3 == "read" && NF == 6 { print $6 }' "$TESTDIR/t.iolog" | sort | uniq -c | awk '{ print $1 }' | paste -sd ' ')" = "10 10" ]
+	[ "$(awk 'NR > 1 && ($3 == "add" || $3 == "open" || $3 == "close") && NF != 3' "$TESTDIR/t.iolog" | wc -l)" = 0 ]
+	command -v fio >/dev/null || skip "fio is not installed (the trace's fields checked)"
+	fio --name=replay --read_iolog="$TESTDIR/t.iolog" --output-format=json \
+		--output="$TESTDIR/t.fio.json" >/dev/null 2>&1
+	got=$(json_get "$TESTDIR/t.fio.json" "' '.join(str(x) for x in (d['jobs'][0]['read']['total_ios'], d['jobs'][0]['read']['io_bytes']))")
+	echo "fio: $got"
+	[ "$got" = "20 81920" ]
+}

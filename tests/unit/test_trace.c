@@ -4,7 +4,8 @@
  * reader streams it through its fixed buffer, across refills, handing out
  * every read and write at its file's region and due time, and stopping at
  * each sync; blkparse's text output and the kernel's blk tracer's are
- * traces too.
+ * traces too.  Each I/O line's thread (a v3 line's sixth field, an event's
+ * PID) is counted, and a reader of one thread hands out its lines only.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -485,6 +486,180 @@ static void changed_while_streamed(void **state)
 	unlink(scanned);
 }
 
+/* A v3 I/O line's sixth field, THREAD (iosweep record's): the scan lists the
+ * threads in the order of their first I/O line and counts each one's units;
+ * a reader of one thread hands out that thread's lines only, in order, at
+ * the trace's due times, and stops at that thread's syncs only. */
+static void v3_threads(void **state)
+{
+	struct trace_scan s;
+	struct trace_reader tr;
+	struct pattern p;
+	uint64_t off = 0, len = 0;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("fio version 3 iolog\n"
+				   "0 /d/a add\n0 /d/a open\n"
+				   "100 /d/a read 0 4096 5\n"
+				   "150 /d/a read 40960 4096 2\n"
+				   "200 /d/a write 4096 4096 5\n"
+				   "250 /d/a sync 0 0 2\n"
+				   "300 /d/a read 45056 512 2\n"
+				   "350 /d/a trim 8192 4096 5\n"
+				   "400 /d/a close\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.nthreads, 2);
+	assert_int_equal(s.tids[0], 5);
+	assert_int_equal(s.tids[1], 2);
+	assert_int_equal(s.thread_units[0], 3);
+	assert_int_equal(s.thread_units[1], 2);
+	assert_int_equal(s.threads_over_line, 0);
+	assert_int_equal(s.n[TRACE_READ], 3);
+	assert_int_equal(s.n[TRACE_SYNC], 1);
+	assert_int_equal(trace_reader_open(&tr, path, &s, 100, err), 0);
+	assert_int_equal(tr.thread, -1);
+	tr.thread = 1; /* the trace's thread 2 */
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	assert_int_equal(p.total, 2);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 40960);
+	assert_int_equal(p.due_ns, 50000);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, TRACE_SYNC);
+	p.flush = 0;
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 45056);
+	assert_int_equal(len, 512);
+	assert_int_equal(p.due_ns, 200000);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, 0);
+	assert_int_equal(tr.handed[TRACE_READ], 2);
+	assert_int_equal(tr.handed[TRACE_WRITE], 0);
+	tr.thread = 0; /* the trace's thread 5: no sync of its own */
+	assert_int_equal(trace_pattern(&p, &tr, err), 0);
+	assert_int_equal(p.total, 3);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 0);
+	assert_int_equal(p.due_ns, 0);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 4096);
+	assert_int_equal(p.dir, IO_WRITE);
+	assert_int_equal(p.due_ns, 100000);
+	assert_true(pattern_next(&p, &off, &len));
+	assert_int_equal(off, 8192);
+	assert_true(p.trim);
+	assert_int_equal(p.due_ns, 250000);
+	assert_false(pattern_next(&p, &off, &len));
+	assert_int_equal(p.flush, 0);
+	assert_false(tr.bad);
+	trace_reader_close(&tr);
+	trace_scan_free(&s);
+	unlink(path);
+	/* fio's own iologs name no thread */
+	assert_int_equal(scan_text("fio version 3 iolog\n0 /d/a add\n100 /d/a read 0 4096\n", &s,
+				   err),
+			 0);
+	assert_int_equal(s.nthreads, 0);
+	assert_null(s.tids);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* The thread field's bad lines; every I/O line names its thread or none
+ * does; beyond TRACE_THREADS_MAX threads the scan says where, and the
+ * trace still scans. */
+static void thread_field_bad(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "fio version 3 iolog\n1 /a add\n2 /a read 0 1 x1\n", ":3: 'x1' is not a thread" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a read 0 1 -1\n", ":3: '-1' is not a thread" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a read 0 1 0 7\n", ":3: more fields than" },
+		{ "fio version 3 iolog\n1 /a add 0\n", ":2: add takes no OFFSET" },
+		{ "fio version 2 iolog\n/a add\n/a read 0 1 0\n", ":3: read needs OFFSET and LENGTH" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a read 0 1 0\n3 /a read 1 1\n",
+		  ":4: an I/O line without a thread (a sixth field), and those before it with" },
+		{ "fio version 3 iolog\n1 /a add\n2 /a read 0 1\n3 /a sync 0 0 4\n",
+		  ":4: an I/O line with a thread (a sixth field), and those before it without" },
+	};
+	struct trace_scan s;
+	char err[ERR_MAX], *text;
+	size_t n = 0;
+	FILE *f;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		assert_int_equal(scan_text(cases[k].text, &s, err), -1);
+		if (!strstr(err, cases[k].want) || strncmp(err, path, strlen(path)))
+			fail_msg("case %zu: '%s' wanted in '%s'", k, cases[k].want, err);
+		trace_scan_free(&s);
+		unlink(path);
+	}
+	f = open_memstream(&text, &n);
+	assert_non_null(f);
+	fputs("fio version 3 iolog\n0 /a add\n", f);
+	for (int t = 0; t <= TRACE_THREADS_MAX; t++)
+		fprintf(f, "%d /a read %d 4096 %d\n", t, t * 4096, 1000 + t);
+	fprintf(f, "9999 /a read 0 4096 1000\n");
+	fclose(f);
+	assert_int_equal(scan_text(text, &s, err), 0);
+	free(text);
+	assert_int_equal(s.nthreads, TRACE_THREADS_MAX);
+	assert_int_equal(s.tids[TRACE_THREADS_MAX - 1], 1000 + TRACE_THREADS_MAX - 1);
+	/* line 1 the header, 2 the add, 3 thread 0's read: the 257th's is 259 */
+	assert_int_equal(s.threads_over_line, TRACE_THREADS_MAX + 3);
+	assert_int_equal(s.thread_units[0], 2);
+	assert_int_equal(s.n[TRACE_READ], TRACE_THREADS_MAX + 2);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
+/* blkparse's and the blk tracer's threads are their events' PIDs. */
+static void blk_threads(void **state)
+{
+	struct trace_scan s;
+	char err[ERR_MAX];
+
+	(void)state;
+	assert_int_equal(scan_text("  8,0    1        1     0.000000000  4217  Q   R 2048 + 8 [dd]\n"
+				   "  8,0    0        1     0.001000000  4217  Q  WS 4096 + 16 [a b]\n"
+				   "  8,0    0        2     0.001500000   200  Q FWS [jbd2/sda1-8]\n"
+				   "  8,16   0        3     0.002000000   300  Q   R 0 + 8 [cat]\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.nthreads, 3);
+	assert_int_equal(s.tids[0], 4217);
+	assert_int_equal(s.tids[1], 200);
+	assert_int_equal(s.tids[2], 300);
+	assert_int_equal(s.thread_units[0], 2);
+	assert_int_equal(s.thread_units[1], 0); /* a flush: no unit */
+	assert_int_equal(s.thread_units[2], 1);
+	trace_scan_free(&s);
+	unlink(path);
+	assert_int_equal(scan_text("# tracer: blk\n"
+				   "              dd-14977   [001] d..1.  3279.766841:   7,1    Q  RS 40 + 8 [dd]\n"
+				   " Web Content-4242    [001] d..1.  3279.769841:   7,1    Q  WS 4096 + 16 [Web Content]\n"
+				   "     jbd2/sda1-8-200     [000] d..1.  3279.770341:   8,0    Q FWS [jbd2/sda1-8]\n"
+				   "             cat-300     (  300) [000]  3279.770841:   8,0    Q   R 0 + 8 [cat]\n"
+				   "              dd-14977   [001] d..1.  3279.772841:   7,1  Q  DS 64 + 16 [fstrim]\n",
+				   &s, err),
+			 0);
+	assert_int_equal(s.nthreads, 4);
+	assert_int_equal(s.tids[0], 14977);
+	assert_int_equal(s.tids[1], 4242);
+	assert_int_equal(s.tids[2], 200);
+	assert_int_equal(s.tids[3], 300);
+	assert_int_equal(s.thread_units[0], 2);
+	assert_int_equal(s.thread_units[1], 1);
+	assert_int_equal(s.thread_units[2], 0);
+	assert_int_equal(s.thread_units[3], 1);
+	trace_scan_free(&s);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +673,9 @@ int main(void)
 		cmocka_unit_test(blk_tracer_bad_lines),
 		cmocka_unit_test(changed_while_streamed),
 		cmocka_unit_test(trims_are_units),
+		cmocka_unit_test(v3_threads),
+		cmocka_unit_test(thread_field_bad),
+		cmocka_unit_test(blk_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
