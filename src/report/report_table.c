@@ -832,7 +832,8 @@ static void notes(FILE *f, const struct report *r)
 		if (cut)
 			fprintf(f, "run %zu: stopped by runtime before the end of the file\n",
 				res->run->index);
-		if (skew > SKEW_NOTED)
+		/* replay_threads: each thread's first I/O is due when the trace's was */
+		if (skew > SKEW_NOTED && res->run->v[OPT_REPLAY_THREADS].u != FLAG_ON)
 			fprintf(f, "run %zu: the threads' first %s were up to %.0f%% of the time "
 				   "to end apart (start_skew_s in JSON)\n", res->run->index,
 				res->run->v[OPT_OP].u == OP_READ ? "reads" : "I/Os", 100 * skew);

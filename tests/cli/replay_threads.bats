@@ -88,6 +88,8 @@ first_issues() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	rep() { json_get "$TESTDIR/r.json" "d['runs'][$1]['repeats'][0]['replay']$2"; }
+	# a thread due 300 ms later starts 300 ms later: not a start skew to be noted
+	[[ "$output" != *"threads' first reads were up to"* ]]
 	for k in 0 1 2; do
 		[ "$(rep $k "['as_recorded']")" = True ]
 		[ "$(rep $k "['recorded']['span_s']")" = 0.303 ]
