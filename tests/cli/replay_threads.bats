@@ -163,3 +163,24 @@ first_issues() {
 	refused run r "$TESTDIR/bad.log:5: an I/O line without a thread (a sixth field), and those before it with"
 	[ -z "$(ls "$TESTDIR" | grep '\.dat$')" ]
 }
+
+@test "a blkparse trace's PIDs are its threads: each replayed by a worker, its sectors in its order (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	# PID 300 reads sectors 0, 8, 16; PID 301 sectors 128, 136, interleaved in time
+	cat >"$TESTDIR/b.txt" <<'TXT'
+  8,0    0        1     0.000000000   300  Q   R 0 + 8 [db]
+  8,0    1        2     0.000500000   301  Q   R 128 + 8 [backup]
+  8,0    0        3     0.001000000   300  Q   R 8 + 8 [db]
+  8,0    1        4     0.001500000   301  Q   R 136 + 8 [backup]
+  8,0    0        5     0.002000000   300  Q   R 16 + 8 [db]
+TXT
+	job r "[r]\nfilename = $TESTDIR/r.dat\nread_iolog = $TESTDIR/b.txt\nreplay_threads = 1\nengine = sync\nrepeat = 1\n"
+	strace -ff -e trace=pread64 -o "$TESTDIR/s.tr" \
+		"$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
+	run per_thread "$TESTDIR/s.tr"
+	echo "$output"
+	[ "$output" = "$(printf '0 4096 8192\n65536 69632')" ]
+	r='d["runs"][0]'
+	[ "$(json_get "$TESTDIR/r.json" "$r['params']['threads']")" = 2 ]
+	[ "$(json_get "$TESTDIR/r.json" "$r['repeats'][0]['replay']['as_recorded']")" = True ]
+}
