@@ -926,8 +926,9 @@ static size_t table_width(const struct texttable *t)
 static void table_build(struct texttable *t, const struct report *r, const struct columns *c,
 			struct report_legend *lg)
 {
-	size_t ncols = 7 + c->device + c->job + 3 * c->rated + c->depth + c->dirty + c->baseline +
-		       c->consume;
+	/* one a cell header() and row() add */
+	size_t ncols = 7 + c->job + c->group + c->steady + c->device + 3 * c->rated + c->depth +
+		       c->dirty + c->baseline + c->consume;
 
 	for (int i = 0; i < OPT__COUNT; i++)
 		ncols += plan_column(r->plan, i);

@@ -18,6 +18,8 @@ grp() {
 	job g "[global]\ngroup = pair\nrepeat = 2\ncache = keep\nbs = 64k\n[a]\nfilename = $TESTDIR/a\n[b]\nfilename = $TESTDIR/b\n"
 	run "$IOSWEEP" run "$TESTDIR/g.ini" -o json:"$TESTDIR/g.json" -o table
 	[ "$status" -eq 0 ]
+	# the group column is one of the table's: its rows are whole
+	table_rows 2 <<<"$output"
 	[[ "$output" == *"group pair 0 (runs 0-1): its jobs started at one start line"* ]]
 	[ "$(grp g "len(d['runs'])")" -eq 2 ]
 	[ "$(grp g "[r['group']['name'] for r in d['runs']]")" = "['pair', 'pair']" ]

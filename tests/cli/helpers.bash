@@ -154,3 +154,13 @@ refused() {
 		i=$((i + 1))
 	done
 }
+
+# table_rows N: the table on stdin has N rows under its header, each one
+# line beginning with its run's index (a row with a cell too many or too few
+# wraps into the next: `cached  0  a ...`)
+table_rows() {
+	awk -v n="$1" '/^#/ { h = 1; next }
+		h && /^[0-9]/ { if ($1 != k) exit 1; k++; next }
+		h { exit }
+		END { exit k != n }'
+}

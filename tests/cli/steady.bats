@@ -23,6 +23,8 @@ criteria_match() {
 	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" -o table
 	echo "$output"
 	[ "$status" -eq 0 ]
+	# the steady column is one of the table's: its row is whole
+	table_rows 1 <<<"$output"
 	[ "$(rep "['steady']['attained']")" = True ]
 	[ "$(rep "['runtime_limited']")" = False ]
 	# it stopped at the window's end: no complete interval after it
