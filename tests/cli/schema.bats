@@ -16,14 +16,17 @@ schema_check() {
 	job r "[global]\nfilename = $TESTDIR/f\nsize = 256k\nrepeat = 2\n[r]\nbs = 4k, 64k\npattern = sequential, random\n"
 	job w "[global]\nfilename = $TESTDIR/w\nsize = 256k\nrepeat = 2\n[w]\nop = write\nsync = end\nverify = after\n[rw]\nop = readwrite\nsync = fsync\n"
 	job s "[global]\nfilename = $TESTDIR/s\nsize = 512k\nrepeat = 2\ninterval = 5ms\nrate = 16m\n[s]\n"
-	for n in r w s; do
+	job t "[t]\nfilename = $TESTDIR/t\nsize = 256k\nrepeat = 1\ntime_based = 1\nruntime = 50ms\n"
+	for n in r w s t; do
 		run "$IOSWEEP" run "$TESTDIR/$n.ini" -q -o json:"$TESTDIR/$n.json"
 		[ "$status" -eq 0 ] || { echo "$n: $output"; false; }
 	done
 	# what the schema is checked on has what it is there to check
 	[ "$(json_get "$TESTDIR/w.json" 'd["runs"][1]["repeats"][0]["writes"] > 0 and d["runs"][1]["repeats"][0]["reads"] > 0')" = True ]
 	[ "$(json_get "$TESTDIR/s.json" 'len(d["runs"][0]["repeats"][0]["series"]["intervals"]) > 2')" = True ]
-	run schema_check "$TESTDIR/r.json" "$TESTDIR/w.json" "$TESTDIR/s.json"
+	# a time_based run without a rate has no planned count
+	[ "$(json_get "$TESTDIR/t.json" 'd["runs"][0]["planned_reads"]')" = None ]
+	run schema_check "$TESTDIR/r.json" "$TESTDIR/w.json" "$TESTDIR/s.json" "$TESTDIR/t.json"
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
