@@ -3,13 +3,14 @@
 # writes NAME.json (everything iosweep measured, with the host) and NAME.txt
 # (the table) here, then NAME.svg when `iosweep plot` works.
 #
-#   docs/results/run.sh [NAME...]     default: all of them, about 35 minutes
+#   docs/results/run.sh [NAME...]     default: all of them, about 36 minutes
 #
 # Sizes are those of the published results in this folder, larger than the
 # jobs' defaults where the disk and the time allowed: sparse-time-to-end at
 # 4 GiB (with cache=fadvise, and as root again with cache=drop),
 # buffer-size-cold at 1 GiB, cached-random-vs-sequential and sum-integers at
-# 2 GiB.  Environment: IOSWEEP (the binary, default
+# 2 GiB; noisy-neighbour at its defaults (a 1 GiB file read, a 4 GiB one
+# written), plotted twice: NAME.svg and NAME.resp.svg.  Environment: IOSWEEP (the binary, default
 # build/iosweep), PLOT (the binary that plots, default $IOSWEEP), IOSWEEP_DIR (where the test files go, default /var/tmp;
 # the ones made here are removed at the end unless KEEP=1).
 set -euo pipefail
@@ -19,24 +20,33 @@ PLOT=${PLOT:-$IOSWEEP}
 OUT=docs/results
 DIR=${IOSWEEP_DIR:-/var/tmp}
 
-run() { # NAME JOB [--set ...]
+# plot NAME SVG [PLOT OPTION...]: draws NAME.json to SVG, or says why not
+plot() {
+	local name=$1 svg=$2
+	shift 2
+	if "$PLOT" plot "$OUT/$name.json" -o "$svg" "$@" 2>/dev/null; then
+		echo "   plotted $svg" >&2
+	else
+		rm -f "$svg"
+		echo "   (no plot: iosweep plot is not available or failed)" >&2
+	fi
+}
+
+run() { # NAME JOB [--set ...]; the plot's options, if any, in the array plot_args
 	local name=$1 job=$2
 	shift 2
 	if [ "${PLOT_ONLY:-0}" != 1 ]; then
 		echo "== $name: $IOSWEEP run $job $*" >&2
 		"$IOSWEEP" run "$job" "$@" -o "json:$OUT/$name.json" -o table | tee "$OUT/$name.txt"
 	fi
-	if "$PLOT" plot "$OUT/$name.json" -o "$OUT/$name.svg" 2>/dev/null; then
-		echo "   plotted $OUT/$name.svg" >&2
-	else
-		rm -f "$OUT/$name.svg"
-		echo "   (no plot: iosweep plot is not available or failed)" >&2
-	fi
+	plot "$name" "$OUT/$name.svg" "${plot_args[@]}"
 }
+plot_args=()
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(sparse-time-to-end sparse-time-to-end-drop buffer-size-cold
-	cached-random-vs-sequential sum-integers commit-check write-cache-lie write-allocation dataset)
+	cached-random-vs-sequential sum-integers commit-check write-cache-lie write-allocation dataset
+	noisy-neighbour)
 for name in "${names[@]}"; do
 	case $name in
 	sparse-time-to-end) run "$name" jobs/sparse-time-to-end.ini --set size=4g ;;
@@ -50,6 +60,15 @@ for name in "${names[@]}"; do
 	write-cache-lie) run "$name" jobs/write-cache-lie.ini --set size=512m ;;
 	write-allocation) run "$name" jobs/write-allocation.ini --set size=256m ;;
 	dataset) run "$name" jobs/dataset.ini ;;
+	noisy-neighbour)
+		# the reader's three runs side by side: alone, beside the direct
+		# writer, beside the buffered one; its p99 latency, then its p99
+		# response time at the rate
+		readers=(--x job --job alone --job beside-direct --job beside-buffered)
+		plot_args=("${readers[@]}" --y lat_p99_ns)
+		run "$name" jobs/noisy-neighbour.ini
+		plot "$name" "$OUT/$name.resp.svg" "${readers[@]}" --y resp_p99_ns
+		plot_args=() ;;
 	*) echo "unknown experiment '$name'" >&2; exit 2 ;;
 	esac
 done
@@ -57,6 +76,6 @@ done
 if [ "${KEEP:-0}" != 1 ]; then
 	rm -f "$DIR/iosweep-sparse.dat" "$DIR/iosweep-bufsize.dat" "$DIR/iosweep-cached.dat" \
 		"$DIR/iosweep-ints.txt" "$DIR/iosweep-commit.dat" "$DIR/iosweep-wcache.dat" \
-		"$DIR/iosweep-walloc.dat"
+		"$DIR/iosweep-walloc.dat" "$DIR/iosweep-noisy-read.dat" "$DIR/iosweep-noisy-write.dat"
 	rm -f "$DIR"/dataset.[0-9]*
 fi

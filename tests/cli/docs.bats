@@ -156,8 +156,13 @@ import glob, json, os, re, sys
 root = sys.argv[1]
 res = os.path.join(root, "docs/results")
 runsh = open(os.path.join(res, "run.sh"), encoding="utf-8").read()
-entries = {m.group(1): (m.group(2), re.findall(r"--set (\S+)", m.group(3)))
-           for m in re.finditer(r'^\t([a-z0-9-]+)\)\s*run "\$name" (\S+)([^;]*);;', runsh, re.M)}
+# each case of run.sh: NAME) ... run "$name" JOB [--set KEY=VALUE]... ;;
+entries = {}
+for m in re.finditer(r'^\t([a-z0-9-]+)\)(.*?);;', runsh[runsh.index("case $name in"):],
+                     re.M | re.S):
+    r = re.search(r'run "\$name" (\S+)([^\n;]*)', m.group(2))
+    if r:
+        entries[m.group(1)] = (r.group(1), re.findall(r"--set (\S+)", r.group(2)))
 bad, n = [], 0
 for path in sorted(glob.glob(os.path.join(res, "*.json"))):
     name = os.path.basename(path)[:-5]
