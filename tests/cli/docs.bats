@@ -190,3 +190,9 @@ print("\n".join(bad) or f"{n} results checked")
 sys.exit(1 if bad or n == 0 else 0)
 PY
 }
+
+@test "the README names every job file of jobs/" {
+	for f in "$BATS_TEST_DIRNAME"/../../jobs/*.ini; do
+		grep -q "\`$(basename "$f")\`" "$BATS_TEST_DIRNAME/../../README.md" || { echo "README lacks $(basename "$f")"; false; }
+	done
+}
