@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# docs/results/run.sh - reruns the four source experiments of jobs/ and
+# docs/results/run.sh - reruns the experiments of jobs/ published here (the
+# four source experiments, the writes, the dataset, the noisy neighbour) and
 # writes NAME.json (everything iosweep measured, with the host) and NAME.txt
 # (the table) here, then NAME.svg when `iosweep plot` works.
 #
@@ -9,7 +10,8 @@
 # jobs' defaults where the disk and the time allowed: sparse-time-to-end at
 # 4 GiB (with cache=fadvise, and as root again with cache=drop),
 # buffer-size-cold at 1 GiB, cached-random-vs-sequential and sum-integers at
-# 2 GiB; noisy-neighbour at its defaults (a 1 GiB file read, a 4 GiB one
+# 2 GiB, commit-check at 4 MiB, write-cache-lie at 512 MiB, write-allocation
+# at 256 MiB; dataset and noisy-neighbour at their defaults (a 1 GiB file read, a 4 GiB one
 # written), plotted twice: NAME.svg and NAME.resp.svg.  Environment: IOSWEEP (the binary, default
 # build/iosweep), PLOT (the binary that plots, default $IOSWEEP), IOSWEEP_DIR (where the test files go, default /var/tmp;
 # the ones made here are removed at the end unless KEEP=1).
