@@ -1150,7 +1150,7 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 		if (!fio_name_known(s->name)) {
 			const char *near = fio_name_nearest(s->name);
 
-			return setting_bad(s, err, "fio refuses it too (\"Bad option\"): %s%s%s",
+			return setting_bad(s, err, "fio 3.33 refuses it too (\"Bad option\"): %s%s%s",
 					   near ? "did you mean " : "remove it", near ? near : "",
 					   near ? "?" : "");
 		}

@@ -785,7 +785,7 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 		printf '[a]\nsize=1m\n%s\n' "$o" >u.fio
 		run "$IOSWEEP" import u.fio
 		[ "$status" -eq 2 ]
-		[[ "$output" == "iosweep: u.fio:3: $o: fio refuses it too (\"Bad option\"): "* ]]
+		[[ "$output" == "iosweep: u.fio:3: $o: fio 3.33 refuses it too (\"Bad option\"): "* ]]
 		if command -v fio >/dev/null; then
 			# the same suggestion as fio's own, or none where fio makes none
 			want=$(fio --parse-only u.fio 2>&1 | sed -n 's/^Did you mean \(.*\)?$/\1/p')
