@@ -41,7 +41,7 @@ writes() {
 	[[ "$output" == *"run 1: a mean of "* ]]
 }
 
-@test "sync_mode=inflight queues the flushes with the writes in flight: the depth stays above 16" {
+@test "sync_mode=inflight queues the flushes with the writes in flight: the depth stays above 8" {
 	writes "engine = aio, uring\nsync_mode = inflight\n"
 	run "$IOSWEEP" run "$TESTDIR/w.ini" -o table -o json:"$TESTDIR/r.json"
 	[ "$status" -eq 0 ]
@@ -49,10 +49,14 @@ writes() {
 		[ "$(rep $k "['writes']")" -eq 256 ]
 		# 64 in the loop, and one after the queue has drained
 		[ "$(rep $k "['flushes']")" -eq 65 ]
-		[ "$(rep $k "['mean_depth'] > 16")" = True ]
+		# draining every 4 writes keeps about 2.3 in flight (the test above holds it under
+		# 8); queued flushes keep 15 to 23 here, the filling and emptying of the queue at the
+		# ends of 256 writes taking their share (16 failed 1 run in 7)
+		[ "$(rep $k "['mean_depth'] > 8")" = True ]
 		[ "$(rep $k "['flush_lat_ns']['max'] > 0")" = True ]
 	done
-	[[ "$output" != *"I/Os were in flight, of iodepth"* ]]
+	# no note blames draining flushes (one may still say the depth was under half of 32)
+	[[ "$output" != *"(sync_mode=drain)"* ]]
 }
 
 # fsyncs JOBOPTS: the fsync(2) calls of a run (its result to stdout, which is not synced)
