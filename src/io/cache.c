@@ -142,8 +142,8 @@ static int warm(const char *path, uint64_t size, volatile atomic_int *stop, char
  * past size ("to the end of the file": nothing of the file stays cached).
  * 1 when *stop was set.
  */
-static int evict_fd(int fd, const char *path, uint64_t size, volatile atomic_int *stop,
-		    char *err)
+int cache_evict_fd(int fd, const char *path, uint64_t size, volatile atomic_int *stop,
+		   char *err)
 {
 	const unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
 			       SYNC_FILE_RANGE_WAIT_AFTER;
@@ -177,7 +177,7 @@ static int evict(const char *path, uint64_t size, volatile atomic_int *stop, cha
 
 	if (fd < 0)
 		return -1;
-	rc = evict_fd(fd, path, size, stop, err);
+	rc = cache_evict_fd(fd, path, size, stop, err);
 	if (rc != 0) {
 		(void)close(fd);
 		return rc;

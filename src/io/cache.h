@@ -33,6 +33,12 @@ extern const char *const cache_policy_names[];
 int cache_apply(enum cache_policy policy, const char *path, uint64_t size,
 		volatile atomic_int *stop, char *err);
 
+/* cache=fadvise on an open file: its dirty pages of [0, size) written back,
+ * then all its pages dropped (path names it in err).  0, 1 when *stop was
+ * set, or -1 with err. */
+int cache_evict_fd(int fd, const char *path, uint64_t size, volatile atomic_int *stop,
+		   char *err);
+
 /*
  * Fraction (0..1) of the pages of the first `size` bytes of `path` that are
  * in the page cache, from cachestat(2) where the kernel has it, else from

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "io/cache.h"
 #include "lib/error.h"
 #include "lib/splitmix.h"
 
@@ -36,6 +38,8 @@ const char *const dirscan_skip_names[DIRSCAN__SKIPS] = {
 
 /* The longest relative path the walk can build. */
 #define PATH_BUF (DIRSCAN_MAX_DEPTH * (NAME_MAX + 1) + 1)
+/* what warming reads a file with, at a time */
+#define WARM_BUF ((size_t)1 << 20)
 
 static void skip(struct dirscan *s, enum dirscan_skip kind, const char *path)
 {
@@ -148,7 +152,9 @@ static int walk_dir(struct walk *w, int fd, size_t len, unsigned depth)
 		if (len)
 			w->path[len] = '/';
 		memcpy(w->path + (len ? len + 1 : 0), de->d_name, nlen + 1);
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		/* a file the user may not read (access) is no file of its dataset */
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    (S_ISREG(st.st_mode) && faccessat(dirfd(d), de->d_name, R_OK, AT_EACCESS) < 0)) {
 			skip(w->s, errno == ENOENT ? DIRSCAN_VANISHED : DIRSCAN_UNREADABLE, w->path);
 		} else if (S_ISLNK(st.st_mode)) {
 			skip(w->s, DIRSCAN_SYMLINK, w->path);
@@ -274,11 +280,12 @@ static int open_beneath(int rootfd, const char *name, int flags)
 int dirscan_open(const struct dirscan *s, uint32_t k, struct dirscan_reader *r,
 		 enum dirscan_skip *kind)
 {
-	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (r->direct ? O_DIRECT : 0);
 	const char *name = dirscan_name(s, k);
 	struct stat st;
 	int fd = -1, e;
 
+	r->last = k;
 	if (!r->no_noatime) {
 		fd = open_beneath(s->rootfd, name, flags | O_NOATIME);
 		if (fd < 0 && errno == EPERM) {
@@ -299,9 +306,128 @@ int dirscan_open(const struct dirscan *s, uint32_t k, struct dirscan_reader *r,
 		e = EINVAL;
 		*kind = DIRSCAN_SPECIAL;
 	} else {
+		r->size = (uint64_t)st.st_size;
 		return fd;
 	}
 	close(fd);
 	errno = e;
 	return -1;
+}
+
+/* Each file of s opened as for reading, given to fn (fd, its size, arg);
+ * 1 when *stop was set, -1 when fn failed (err set). */
+static int each_file(const struct dirscan *s, int (*fn)(int, uint64_t, void *, char *), void *arg,
+		     volatile atomic_int *stop, char *err)
+{
+	struct dirscan_reader r = { 0 };
+	enum dirscan_skip why;
+
+	for (uint32_t k = 0; k < s->nfiles; k++) {
+		int fd, rc;
+
+		if (stop && atomic_load(stop))
+			return 1;
+		fd = dirscan_open(s, k, &r, &why);
+		if (fd < 0)
+			continue; /* the run counts it when it meets it */
+		rc = fn(fd, r.size, arg, err);
+		close(fd);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int evict_one(int fd, uint64_t size, void *arg, char *err)
+{
+	(void)arg;
+	return cache_evict_fd(fd, "a file of the tree", size, NULL, err) == 0 ? 0 : -1;
+}
+
+int dirscan_evict(const struct dirscan *s, volatile atomic_int *stop, char *err)
+{
+	return each_file(s, evict_one, NULL, stop, err);
+}
+
+static int warm_one(int fd, uint64_t size, void *arg, char *err)
+{
+	unsigned char *buf = arg;
+	ssize_t n;
+
+	(void)size;
+	do
+		n = read(fd, buf, WARM_BUF);
+	while (n > 0 || (n < 0 && errno == EINTR));
+	if (n < 0)
+		return err_set(err, "read: %s", strerror(errno));
+	return 0;
+}
+
+int dirscan_warm(const struct dirscan *s, volatile atomic_int *stop, char *err)
+{
+	unsigned char *buf = malloc(WARM_BUF);
+	int rc;
+
+	if (!buf)
+		return err_set(err, "out of memory");
+	rc = each_file(s, warm_one, buf, stop, err);
+	free(buf);
+	return rc;
+}
+
+struct resident {
+	double cached, bytes;
+	bool unknown;
+};
+
+static int resident_one(int fd, uint64_t size, void *arg, char *err)
+{
+	struct resident *r = arg;
+	double f = size ? cache_resident_cheap(fd, size) : 0;
+
+	(void)err;
+	if (f < 0)
+		r->unknown = true;
+	else
+		r->cached += f * (double)size;
+	return 0;
+}
+
+double dirscan_residency(const struct dirscan *s)
+{
+	struct resident r = { .bytes = (double)s->bytes };
+	char err[ERR_MAX];
+
+	if (each_file(s, resident_one, &r, NULL, err) != 0 || r.unknown)
+		return -1;
+	return r.bytes > 0 ? r.cached / r.bytes : 0;
+}
+
+static double first_field(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[256], *end;
+	double v = NAN;
+
+	if (f) {
+		if (fgets(line, sizeof(line), f)) {
+			errno = 0;
+			unsigned long long n = strtoull(line, &end, 10);
+
+			if (end != line && errno == 0)
+				v = (double)n;
+		}
+		fclose(f);
+	}
+	return v;
+}
+
+double dirscan_dentries(void)
+{
+	return first_field("/proc/sys/fs/dentry-state");
+}
+
+double dirscan_inodes(void)
+{
+	return first_field("/proc/sys/fs/inode-nr");
 }

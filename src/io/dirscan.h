@@ -19,7 +19,8 @@
  *   special     FIFOs, sockets, character and block devices (never opened:
  *               a FIFO would block);
  *   unreadable  a directory or file the running user may not read (EACCES,
- *               EPERM);
+ *               EPERM; a file by access(R_OK) at the scan, so that the files
+ *               listed are the ones the user can read);
  *   vanished    a name gone between readdir and its lstat or open (ENOENT,
  *               ENOTDIR), or a directory removed while it was read;
  *   deep        directories deeper than DIRSCAN_MAX_DEPTH below the root.
@@ -36,6 +37,7 @@
 #ifndef IOSWEEP_DIRSCAN_H
 #define IOSWEEP_DIRSCAN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -105,11 +107,29 @@ void dirscan_order(const struct dirscan *s, enum dirscan_order how, uint64_t see
 struct dirscan_reader {
 	bool no_noatime;
 	bool noatime_refused;
+	bool direct;       /* open with O_DIRECT (cache=direct) */
+	uint32_t last;     /* the file last opened, */
+	uint64_t size;     /* and its size, as fstat saw it when it was opened */
 };
 
 /* Opens file k for reading as described above: a descriptor, or -1 with
  * *skip set (the kind to count) and errno. */
 int dirscan_open(const struct dirscan *s, uint32_t k, struct dirscan_reader *r,
 		 enum dirscan_skip *skip);
+
+/* Before a repeat (not timed), on every file of the scan, opened as
+ * dirscan_open opens them: evict (posix_fadvise DONTNEED) or warm (read
+ * whole) its pages.  0, 1 when *stop was set, or -1 with err. */
+int dirscan_evict(const struct dirscan *s, volatile atomic_int *stop, char *err);
+int dirscan_warm(const struct dirscan *s, volatile atomic_int *stop, char *err);
+
+/* The share of the files' bytes in the page cache (cachestat), or -1 when
+ * it cannot be told; files that cannot be opened count as not cached. */
+double dirscan_residency(const struct dirscan *s);
+
+/* The kernel's dentries and inodes in use, the first field of
+ * /proc/sys/fs/dentry-state and inode-nr; NAN when unreadable. */
+double dirscan_dentries(void);
+double dirscan_inodes(void);
 
 #endif

@@ -13,7 +13,8 @@
 
 const char *const fileset_service_names[] = { [FILESET_ROUNDROBIN] = "roundrobin",
 					      [FILESET_SEQUENTIAL] = "sequential",
-					      [FILESET_RANDOM] = "random", NULL };
+					      [FILESET_RANDOM] = "random",
+					      [FILESET_SHUFFLE] = "shuffle", NULL };
 
 void fileset_map_init(struct fileset_map *m, unsigned n, uint64_t size, uint64_t bs,
 		      enum fileset_service service, uint64_t seed, const int *fds)

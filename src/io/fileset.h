@@ -33,7 +33,8 @@
 #include "lib/splitmix.h"
 
 /* The values of the job option `file_service_type`, in its order. */
-enum fileset_service { FILESET_ROUNDROBIN, FILESET_SEQUENTIAL, FILESET_RANDOM };
+/* shuffle is opendir's only (a new order of its files every repeat: io/dirscan.h) */
+enum fileset_service { FILESET_ROUNDROBIN, FILESET_SEQUENTIAL, FILESET_RANDOM, FILESET_SHUFFLE };
 extern const char *const fileset_service_names[];
 
 /* The most files a set may have (each is open for the whole run). */

@@ -292,14 +292,13 @@ __attribute__((noinline)) static void resp_record(struct io_worker *w, const str
 	s->slot[s->cur].late[u->dir] += late;
 }
 
-__attribute__((always_inline)) static inline void io_end(struct io_worker *w, const struct io_unit *u,
-						       uint64_t t, uint64_t *deadline_ns)
+/* A unit done at t counted: its latency, its bytes, the series. */
+__attribute__((always_inline)) static inline void io_count(struct io_worker *w, const struct io_unit *u,
+							 uint64_t t, uint64_t *deadline_ns)
 {
 	struct io_results *r = &w->res;
 	struct series *s = w->series;
 
-	if (w->cons.step)
-		w->cons.step(&w->cons, u->buf, u->len, u->off);
 	if (__builtin_expect(t < w->measure_ns, 0))
 		return; /* during the ramp: consumed, not counted */
 	/* one histogram per unit: the series' interval, or the direction's;
@@ -322,6 +321,14 @@ __attribute__((always_inline)) static inline void io_end(struct io_worker *w, co
 	r->bytes[u->dir] += u->len;
 	/* the progress line reads the snapshot from another thread */
 	__atomic_store_n(&w->snap->bytes, w->snap->bytes + u->len, __ATOMIC_RELAXED);
+}
+
+__attribute__((always_inline)) static inline void io_end(struct io_worker *w, const struct io_unit *u,
+						       uint64_t t, uint64_t *deadline_ns)
+{
+	if (w->cons.step)
+		w->cons.step(&w->cons, u->buf, u->len, u->off);
+	io_count(w, u, t, deadline_ns);
 }
 
 /* After the loop (not timed): the per-direction histograms from the series'
@@ -666,6 +673,62 @@ __attribute__((noinline)) static bool trim_unit(struct io_worker *w, struct loop
 	return true;
 }
 
+/* opendir: unit u's file (u->off: its place in the order) opened, read
+ * whole bs bytes at a time through the engine, each block consumed (seeded
+ * by its offset in the file) and closed, timed issue -> close as one read of
+ * the file's bytes.  A file that cannot be opened is counted by why and not
+ * read (dirscan.h); a read that fails fails the worker. */
+__attribute__((noinline)) static void tree_unit(struct io_worker *w, struct loop *L,
+					       struct io_unit *u, const bool one)
+{
+	struct dirscan_reader *rd = &w->reader;
+	enum dirscan_skip why;
+	uint64_t got = 0, t, bs = w->eng.bs;
+	int fd = dirscan_open(w->in.tree, w->in.tree_order[u->off], rd, &why);
+
+	if (fd < 0) {
+		unit_free(w, L, u, one);
+		w->res.tree_skipped[why]++;
+		if (__builtin_expect(now_ns() >= L->deadline_ns || *w->in.stop, 0))
+			stop_now(w, L);
+		return;
+	}
+	u->fd = fd;
+	u->base = 0;
+	u->dir = IO_READ;
+	for (;;) {
+		u->off = got;
+		u->len = u->want = bs;
+		u->done = 0;
+		u->res = 0;
+		u->what = NULL;
+		(void)w->in.ops->queue(&w->eng, u); /* completes in queue (plan.c) */
+		if (u->res == -EINTR && !*w->in.stop)
+			continue;
+		if (u->res <= 0)
+			break;
+		if (w->cons.step)
+			w->cons.step(&w->cons, u->buf, (uint64_t)u->res, got);
+		got += (uint64_t)u->res;
+		if (got >= rd->size)
+			break;
+	}
+	close(fd);
+	t = L->recent_ns = now_ns();
+	unit_free(w, L, u, one);
+	if (u->res < 0) {
+		if (u->res == -EINTR)
+			stop_now(w, L); /* interrupted by the signal that stops us */
+		else
+			loop_fail(w, L, (int)-u->res, got, u->what ? u->what : "read");
+		return;
+	}
+	u->len = got;
+	io_count(w, u, t, &L->deadline_ns);
+	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
+		stop_now(w, L);
+}
+
 /* What a result means: a unit done (counted and consumed), a remainder to
  * queue again, a failure, or, once the worker is stopping, nothing. */
 __attribute__((always_inline)) static inline void complete(struct io_worker *w, struct loop *L,
@@ -821,6 +884,10 @@ __attribute__((always_inline)) static inline void issue(struct io_worker *w, str
 			io_begin(w, u, t);
 		if (__builtin_expect(u->trim, 0) && !trim_unit(w, L, u, one))
 			continue;
+		if (__builtin_expect(w->in.tree != NULL, 0)) {
+			tree_unit(w, L, u, one);
+			continue;
+		}
 		u->res = 0;
 		u->what = NULL;
 		switch (ops->queue(&w->eng, u)) {

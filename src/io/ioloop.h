@@ -42,6 +42,7 @@
 
 #include "io/consume.h"
 #include "io/data.h"
+#include "io/dirscan.h"
 #include "io/engines/engine.h"
 #include "io/fileset.h"
 #include "io/pattern.h"
@@ -108,6 +109,12 @@ struct io_inputs {
 	 * think_ns 0: none (a copy of the loop without it) */
 	uint64_t think_ns, think_spin_ns, think_blocks;
 	io_trim_fn trim;             /* op=trim, trimwrite: how a block is trimmed; else NULL */
+	/* opendir: unit k (its offset) is file tree_order[k] of the tree,
+	 * opened, read whole bs at a time through the engine (one that
+	 * completes in queue) and closed, timed issue -> close as one read of
+	 * the file's bytes (tree_unit in ioloop.c); NULL: not a tree */
+	const struct dirscan *tree;
+	const uint32_t *tree_order;
 };
 
 /* What a worker measured in one repeat. */
@@ -119,6 +126,7 @@ struct io_results {
 	uint64_t flushes;                      /* fsync/fdatasync/msync calls made */
 	uint64_t thinks;                       /* thinktime: think periods taken */
 	uint64_t trims, trim_bytes;            /* trims completed, and their bytes */
+	uint64_t tree_skipped[DIRSCAN__SKIPS]; /* opendir: files not read, by why */
 	bool truncated;                        /* stopped by runtime or a signal */
 	uint64_t behind_ns;                    /* rate limit: the last unit issued this
 						* long after it was due */
@@ -161,6 +169,7 @@ struct io_worker {
 	uint64_t lat[IO_LAT_BATCH];  /* latencies not yet in a histogram, as 2 * ns + direction */
 	unsigned nlat;
 	struct io_snapshot *snap;    /* published: the runner's, for the progress line */
+	struct dirscan_reader reader; /* opendir: how this worker opens the tree's files */
 	unsigned *free_units;        /* stack of free unit numbers */
 	unsigned *retry_units;       /* units whose remainder is to be queued again */
 	unsigned min_batch;          /* completions to wait for while the queue is full */

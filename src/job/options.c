@@ -72,7 +72,14 @@ const struct option_def option_table[OPT__COUNT] = {
 				    fileset_service_names,
 				    "nrfiles > 1: which file each I/O goes to; roundrobin: the next "
 				    "file each I/O; sequential: each file done before the next; "
-				    "random: a seeded shuffle of the files every nrfiles I/Os" },
+				    "random: a seeded shuffle of the files every nrfiles I/Os; "
+				    "with opendir, the order its files are read in: sequential "
+				    "(sorted, the default there), random (one seeded order, each "
+				    "file once), shuffle (a new order every repeat)" },
+	[OPT_OPENDIR] = { "opendir", T_PATH, false, false, NULL, 0, 0, NULL,
+			  "read every regular file under this directory (a dataset), each "
+			  "opened, read whole and closed, as a data loader does; only read, "
+			  "never written; symlinks, special and unreadable files skipped, counted" },
 	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL,
 		     "bytes per read" },
 	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL,

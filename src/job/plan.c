@@ -27,6 +27,7 @@
 
 #include "io/cache.h"
 #include "io/data.h"
+#include "io/dirscan.h"
 #include "io/engines/engine.h"
 #include "io/fileset.h"
 #include "io/ioloop.h"
@@ -87,6 +88,7 @@ struct target {
 				      * this plan: its record says so; or an earlier run) */
 	const char *writer;          /* the job of this plan that writes it, if one does */
 	struct known_file *known;    /* what earlier jobs found, when seen */
+	uint64_t tree_files;         /* opendir: the regular files found under it */
 };
 
 /* A file the plan names, by name: looked at once however many jobs name it,
@@ -518,9 +520,20 @@ static int check_set_run(const struct jobfile *jf, const struct run *r,
 	const union optval *v = r->v;
 	char where[300];
 
+	if (v[OPT_NRFILES].u <= 1 && v[OPT_FILE_SERVICE_TYPE].u == FILESET_SHUFFLE &&
+	    !v[OPT_OPENDIR].s) {
+		job_where(jf, job, OPT_FILE_SERVICE_TYPE, where, sizeof(where));
+		return err_set(err, "%s: file_service_type = shuffle orders the files of opendir "
+				    "(a new order every repeat); a file set's are roundrobin, "
+				    "sequential or random (job '%s')", where, job->name);
+	}
 	if (v[OPT_NRFILES].u <= 1)
 		return 0;
 	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
+	if (v[OPT_FILE_SERVICE_TYPE].u == FILESET_SHUFFLE)
+		return err_set(err, "%s: file_service_type = shuffle orders the files of opendir "
+				    "(a new order every repeat); a file set's are roundrobin, "
+				    "sequential or random (job '%s')", where, job->name);
 	if (e->flags & ENGINE_MAPPED)
 		return err_set(err, "%s: engine=%s maps one file, and nrfiles=%llu is a set: use "
 				    "engine=sync, psync2, aio or uring (job '%s')", where, e->name,
@@ -940,6 +953,10 @@ int plan_pattern(const struct run *r, uint64_t first, uint64_t end, struct patte
 	int dir = v[OPT_OP].u == OP_READ ? 0 : v[OPT_OP].u == OP_WRITE ? 1 : -1;
 	uint64_t base = r->regions ? r->region_off : 0;
 
+	if (v[OPT_OPENDIR].s) { /* unit k is the k-th file of the repeat's order */
+		pattern_init(p, PATTERN_SEQUENTIAL, r->reads, 1, 1, 0, v[OPT_SEED].u, first, end);
+		return 0;
+	}
 	/* a region per thread: units [k * n, (k + 1) * n) are region k's pattern,
 	 * the threads' shares of the run's units being exactly those */
 	if (r->regions > 1 && end > first) {
@@ -1730,6 +1747,92 @@ static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
 	return 0;
 }
 
+/* opendir: what a tree's run takes besides the job's own words; anything
+ * else would read or write something other than its files, read whole. */
+static bool tree_takes(enum opt_id id)
+{
+	static const enum opt_id ok[] = {
+		OPT_OPENDIR, OPT_FILE_SERVICE_TYPE, OPT_BS, OPT_SEED, OPT_ENGINE, OPT_HIPRI,
+		OPT_NOWAIT, OPT_CACHE, OPT_THREADS, OPT_CONSUME, OPT_OP, OPT_REPEAT,
+		OPT_WARMUP, OPT_RUNTIME, OPT_TIME_BASED, OPT_RAMP, OPT_THINKTIME,
+		OPT_THINKTIME_BLOCKS, OPT_THINKTIME_SPIN, OPT_RATE_IOPS, OPT_INTERVAL, OPT_SS,
+		OPT_SS_DUR, OPT_SS_RAMP, OPT_SS_DIR, OPT_STOP_AT_CLIFF,
+	};
+
+	if (option_table[id].per_job)
+		return true;
+	for (size_t k = 0; k < sizeof(ok) / sizeof(ok[0]); k++)
+		if (ok[k] == id)
+			return true;
+	return false;
+}
+
+/* opendir: the job's words checked, and the tree scanned (io/dirscan.h) as
+ * its target: the root, the bytes of its regular files and how many. */
+static int tree_target(const struct plan *plan, const struct job *job, struct target *t,
+		       char *err)
+{
+	const struct jobfile *jf = plan->jf;
+	const struct job_value *op = &job->opt[OPT_OP], *eng = &job->opt[OPT_ENGINE],
+			       *fst = &job->opt[OPT_FILE_SERVICE_TYPE];
+	const char *root = job->opt[OPT_OPENDIR].v[0].s;
+	struct dirscan ds;
+	char where[300], why[ERR_MAX];
+
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (job->opt[i].n && !tree_takes((enum opt_id)i)) {
+			job_where(jf, job, (enum opt_id)i, where, sizeof(where));
+			return err_set(err, "%s: %s does not go with opendir, which reads every file "
+					    "under %s whole, one after the other, and never writes "
+					    "there (job '%s')", where, option_table[i].name, root,
+				       job->name);
+		}
+	for (size_t k = 0; k < op->n; k++)
+		if (op->v[k].u != OP_READ) {
+			job_where(jf, job, OPT_OP, where, sizeof(where));
+			return err_set(err, "%s: opendir only reads: a user's tree is never "
+					    "written; use op = read (job '%s')", where, job->name);
+		}
+	for (size_t k = 0; k < eng->n; k++) {
+		const struct engine_ops *e = engine_at(eng->v[k].u);
+
+		if (e->commit || (e->flags & ENGINE_MAPPED)) {
+			job_where(jf, job, OPT_ENGINE, where, sizeof(where));
+			return err_set(err, "%s: opendir reads each file with engine = sync or "
+					    "psync2: %s over many files (a queue or a mapping per "
+					    "file) is not built (job '%s')", where, e->name,
+				       job->name);
+		}
+	}
+	for (size_t k = 0; k < fst->n; k++)
+		if (fst->v[k].u == FILESET_ROUNDROBIN) {
+			job_where(jf, job, OPT_FILE_SERVICE_TYPE, where, sizeof(where));
+			return err_set(err, "%s: opendir reads each file whole, one after the "
+					    "other: file_service_type = sequential (sorted), random "
+					    "(one seeded order) or shuffle (a new order every "
+					    "repeat), not roundrobin (job '%s')", where, job->name);
+		}
+	if (dirscan_scan(root, &ds, why) < 0) {
+		job_where(jf, job, OPT_OPENDIR, where, sizeof(where));
+		return err_set(err, "%s: opendir: %s (job '%s')", where, why, job->name);
+	}
+	t->tree_files = ds.nfiles;
+	t->size = ds.bytes;
+	dirscan_free(&ds);
+	if (!t->tree_files) {
+		job_where(jf, job, OPT_OPENDIR, where, sizeof(where));
+		return err_set(err, "%s: opendir: no regular file under %s to read (job '%s')",
+			       where, root, job->name);
+	}
+	t->filename = strdup(root);
+	if (!t->filename)
+		return err_set(err, "out of memory");
+	t->exists = true;
+	t->evictable = cache_evict_obstacle(root, why, sizeof(why)) != CACHE_CANNOT_EVICT;
+	t->seen = true; /* not a file later jobs may name */
+	return 0;
+}
+
 /* Combination c of the job's lists (d; idx: each option's value index) as
  * a run on target t, or on trace ts, with its engine in *e; the values that
  * do not apply to it are set to what they mean there.  False: a duplicate,
@@ -1779,6 +1882,10 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 		r->v[OPT_CACHE].u = CACHE_KEEP;
 	r->v[OPT_SIZE].u = t->size;
 	r->v[OPT_FILENAME].s = t->filename;
+	/* opendir: its files in sorted order unless the job says otherwise */
+	r->tree_files = t->tree_files;
+	if (r->v[OPT_OPENDIR].s && !job->opt[OPT_FILE_SERVICE_TYPE].n)
+		r->v[OPT_FILE_SERVICE_TYPE].u = FILESET_SEQUENTIAL;
 	return true;
 }
 
@@ -1787,6 +1894,13 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 static int count_run(const struct jobfile *jf, struct run *r, const struct trace_scan *ts,
 		     char *err)
 {
+	if (r->v[OPT_OPENDIR].s) { /* a unit is a file, read whole */
+		r->reads = r->tree_files;
+		r->bytes = r->v[OPT_SIZE].u;
+		r->regions = 1;
+		r->region_len = r->bytes;
+		return 0;
+	}
 	if (plan_region(jf, r, ts != NULL, err) < 0)
 		return -1;
 	r->reads = r->regions * pattern_reads(r->v[OPT_PATTERN].u, r->region_len, r->v[OPT_BS].u,
@@ -2185,7 +2299,9 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 				break;
 			}
 		}
-		rc = resolve_target(plan, &jf->jobs[j], &t, &known, ts, err);
+		rc = jf->jobs[j].opt[OPT_OPENDIR].n
+			     ? tree_target(plan, &jf->jobs[j], &t, err)
+			     : resolve_target(plan, &jf->jobs[j], &t, &known, ts, err);
 		if (rc == 0) {
 			if (!t.seen)
 				t.evictable = cache_evict_obstacle(t.filename, why, sizeof(why)) !=
@@ -2228,6 +2344,9 @@ static bool plan_applies(const struct run *r, enum opt_id id)
 {
 	bool random = pattern_is_random(r->v[OPT_PATTERN].u);
 
+	/* opendir: its own words, and size (its files' bytes) */
+	if (r->v[OPT_OPENDIR].s && id != OPT_SIZE)
+		return tree_takes(id);
 	switch (id) {
 	case OPT_IODEPTH:
 		return engine_find(option_table[OPT_ENGINE].values[r->v[OPT_ENGINE].u])->flags &
@@ -2288,6 +2407,8 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 
 	if (plan->varies[id] || option_table[id].per_job || (write_option(id) && !plan->writes))
 		return false;
+	if (!plan_any_applies(plan, id))
+		return false;
 	switch (id) {
 	case OPT_OP:
 	case OPT_VERIFY:
@@ -2331,8 +2452,10 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_FILESIZE:
 	case OPT_DIRECTORY:
 	case OPT_FILENAME_FORMAT:
-	case OPT_FILE_SERVICE_TYPE:
 		return v[OPT_NRFILES].u > 1; /* a file set's only */
+	case OPT_FILE_SERVICE_TYPE:
+		return v[OPT_NRFILES].u > 1 || v[OPT_OPENDIR].s; /* a file set's or a tree's */
+	case OPT_OPENDIR:
 	case OPT_READ_IOLOG:
 	case OPT_PRECONDITION:
 		return v[id].s != NULL;

@@ -66,6 +66,9 @@ struct run {
 	 * file (set) from 0. */
 	uint64_t region_off, region_inc, region_len;
 	unsigned regions;
+	/* opendir: the regular files found under it when the plan was made (the
+	 * run's units: one a file, read whole; size is their bytes) */
+	uint64_t tree_files;
 };
 
 /* The bytes each of r's regions holds: the pattern's size. */

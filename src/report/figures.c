@@ -121,6 +121,17 @@ const struct figure figure_table[] = {
 	  "dirty at end", FU_BYTES, 1),
 	F("verified_bytes", NULL, "verified_bytes", FIG_U64, verified_bytes,
 	  "verified", FU_BYTES, 1),
+	/* opendir: files not read, and the dentry and inode caches (null otherwise) */
+	F("files_skipped", "tree", "files_skipped", FIG_MAYBE, files_skipped,
+	  "files skipped", FU_COUNT, 1),
+	F("dentries_before", "tree", "dentries_before", FIG_MAYBE, dentries_before,
+	  "dentries before", FU_COUNT, 1),
+	F("dentries_added", "tree", "dentries_added", FIG_MAYBE, dentries_added,
+	  "dentries added", FU_COUNT, 1),
+	F("inodes_before", "tree", "inodes_before", FIG_MAYBE, inodes_before,
+	  "inodes before", FU_COUNT, 1),
+	F("inodes_added", "tree", "inodes_added", FIG_MAYBE, inodes_added,
+	  "inodes added", FU_COUNT, 1),
 	/* what the block device under the file did (null: no block device) */
 	F("dev_reads", "device", "reads", FIG_MAYBE, dev_reads, "device reads", FU_COUNT, 1),
 	F("dev_writes", "device", "writes", FIG_MAYBE, dev_writes, "device writes", FU_COUNT, 1),

@@ -401,6 +401,20 @@ static json_t *precondition_json(const struct run_result *res)
 	return list;
 }
 
+/* opendir: the tree as the run's scan found it. */
+static json_t *tree_json(const struct run_result *res)
+{
+	json_t *skipped = json_object();
+
+	for (int k = 0; skipped && k < DIRSCAN__SKIPS; k++)
+		set(skipped, dirscan_skip_names[k], json_integer((json_int_t)res->tree_skipped[k]));
+	return json_pack("{s:o, s:I, s:I, s:I, s:o, s:b}", "root",
+			 json_text(res->run->v[OPT_OPENDIR].s), "files",
+			 (json_int_t)res->run->tree_files, "bytes",
+			 (json_int_t)res->run->v[OPT_SIZE].u, "dirs", (json_int_t)res->tree_dirs,
+			 "skipped", skipped, "noatime_refused", res->tree_noatime_refused);
+}
+
 static json_t *run_json(const struct report *r, const struct run_result *res)
 {
 	const struct run *run = res->run;
@@ -438,6 +452,8 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		set(o, "group", group_json(run));
 	if (o && res->npre)
 		set(o, "precondition", precondition_json(res));
+	if (o && run->v[OPT_OPENDIR].s)
+		set(o, "tree", tree_json(res));
 	if (o)
 		set(o, "device", json_text(res->device[0] ? res->device : NULL));
 	if (o)

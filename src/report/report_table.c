@@ -152,6 +152,14 @@ static void cached_text(const struct run_result *res, struct report_legend *lg, 
 		snprintf(buf, n, "%s", "bypassed");
 		return;
 	}
+	/* a dropped tree's is not read (run.c); its dentries tell (tree_notes) */
+	if (res->run->v[OPT_OPENDIR].s && res->run->v[OPT_CACHE].u == CACHE_DROP) {
+		for (size_t k = 0; k < res->nrep; k++)
+			missed |= !res->rep[k].cache_as_asked;
+		lg->missed |= missed;
+		snprintf(buf, n, "dropped%s", missed ? " !" : "");
+		return;
+	}
 	for (size_t k = 0; k < res->nrep; k++) {
 		double x = res->rep[k].resident_before;
 
@@ -589,6 +597,53 @@ static void write_notes(FILE *f, const struct run_result *res)
 	}
 }
 
+/* opendir: what a read is, what the scan left out, and the metadata cache
+ * a dropped tree was read with. */
+static void tree_notes(FILE *f, const struct run_result *res, const char **last_root)
+{
+	const struct run *run = res->run;
+	double added = median_of("dentries_added", res), skipped = median_of("files_skipped", res);
+	bool said = false;
+
+	if (!run->v[OPT_OPENDIR].s)
+		return;
+	if (run->v[OPT_CACHE].u == CACHE_DROP && !isnan(added) &&
+	    added < (double)run->tree_files / 2)
+		fprintf(f, "run %zu: cache=drop, but its lookups added %.0f dentries (median) for "
+			   "%llu files: not a cold tree (dentries_added in JSON)\n", run->index,
+			added, (unsigned long long)run->tree_files);
+	if (skipped > 0)
+		fprintf(f, "run %zu: %.0f file%s per repeat could not be opened (gone, unreadable "
+			   "or special since the scan)\n", run->index, skipped, skipped == 1 ? "" : "s");
+	if (res->tree_noatime_refused)
+		fprintf(f, "run %zu: some files are not the user's: opened without O_NOATIME, "
+			   "their access times moved\n", run->index);
+	/* what the tree is: once for the runs of one tree */
+	if (*last_root && strcmp(*last_root, run->v[OPT_OPENDIR].s) == 0)
+		return;
+	*last_root = run->v[OPT_OPENDIR].s;
+	fprintf(f, "run %zu and others of its tree: opendir: each read is one of the %llu files "
+		   "under\n  %s (%llu director%s), opened, read whole and closed; latency is all "
+		   "three\n",
+		run->index, (unsigned long long)run->tree_files, run->v[OPT_OPENDIR].s,
+		(unsigned long long)res->tree_dirs, res->tree_dirs == 1 ? "y" : "ies");
+	for (int k = 0; k < DIRSCAN__SKIPS; k++) {
+		if (!res->tree_skipped[k])
+			continue;
+		fprintf(f, "%s %llu %s (", said ? "," : "  not read:",
+			(unsigned long long)res->tree_skipped[k], dirscan_skip_names[k]);
+		tt_put(f, res->tree_first_skip[k]);
+		fputc(')', f);
+		said = true;
+	}
+	if (said)
+		fputc('\n', f);
+	if (run->v[OPT_CACHE].u == CACHE_DROP)
+		fprintf(f, "  cached \"dropped\": what cache=drop leaves of a tree is not read "
+			   "before a repeat (its files would be opened);\n  a cold tree's lookups add "
+			   "a dentry a file (dentries_added in JSON), and ! marks a repeat whose did not\n");
+}
+
 /* The device saw I/O the run cannot explain (devstat_excess): another
  * process used it during the measurement. */
 static void device_notes(FILE *f, const struct run_result *res)
@@ -795,7 +850,7 @@ static void group_notes(FILE *f, const struct report *r, size_t i)
 
 static void notes(FILE *f, const struct report *r)
 {
-	const char *last_note = NULL;
+	const char *last_note = NULL, *last_root = NULL;
 
 	for (size_t i = 0; i < r->ndone; i++) {
 		const struct run_result *res = &r->results[i];
@@ -841,6 +896,7 @@ static void notes(FILE *f, const struct report *r)
 			rank_spread(f, r, res);
 		if (res->nrep)
 			write_notes(f, res);
+		tree_notes(f, res, &last_root);
 		if (res->nrep)
 			device_notes(f, res);
 		if (figure_ncompleted(res))

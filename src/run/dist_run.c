@@ -162,6 +162,8 @@ int dist_prepare(const struct run *run, volatile atomic_int *stop,
 	struct stat st;
 	int rc = 0;
 
+	if (run->v[OPT_OPENDIR].s) /* a user's tree: only read, scanned by each rank */
+		return agreed(0, err);
 	if (dist_size() == 1)
 		return agreed(create(run, stop, progress, arg, err), err);
 	if (run->rank_file) {

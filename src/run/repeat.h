@@ -82,6 +82,13 @@ struct repeat_result {
 				      * (dirty or under writeback); NAN: unknown or no writes */
 	bool dirty_system_wide;      /* that figure is the whole system's (no cachestat) */
 	uint64_t verified_bytes;     /* verify=after: bytes read back and found good */
+	/* opendir (NAN otherwise): files the repeat could not open (gone,
+	 * unreadable, a special file since the scan: dirscan.h), and the
+	 * kernel's dentries and inodes in use (/proc/sys/fs/dentry-state,
+	 * inode-nr) before the repeat and how many more there were after it: a
+	 * cold tree's lookups add about one of each per file */
+	double files_skipped;
+	double dentries_before, dentries_added, inodes_before, inodes_added;
 	double start_skew_s;         /* latest first issue of a worker - earliest */
 	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
 	double lat_mean_ns;

@@ -30,6 +30,7 @@
 #include "io/cache.h"
 #include "io/consume.h"
 #include "io/devstat.h"
+#include "io/dirscan.h"
 #include "io/engines/engine.h"
 #include "io/fileset.h"
 #include "io/ioloop.h"
@@ -233,9 +234,12 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	char path0[PATH_MAX];
 	const char *path = r->nset ? set_path(r, 0, path0) : v[OPT_FILENAME].s;
 
-	shape.fd = r->writes ? open_for_writing(r, path, &r->id, err) : prepare_open(path, v[OPT_CACHE].u == CACHE_DIRECT,
-							      v[OPT_BS].u, v[OPT_SPACING].u, &r->id, err);
-	if (shape.fd < 0)
+	/* opendir: each unit opens its own file (ioloop.h) */
+	shape.fd = r->treed  ? -1
+		   : r->writes ? open_for_writing(r, path, &r->id, err)
+			       : prepare_open(path, v[OPT_CACHE].u == CACHE_DIRECT, v[OPT_BS].u,
+					      v[OPT_SPACING].u, &r->id, err);
+	if (shape.fd < 0 && !r->treed)
 		return -1;
 	r->ready = t + 1;
 	if (ioloop_init(&r->w[t], r->engine, &shape, (enum consume_kind)v[OPT_CONSUME].u,
@@ -277,6 +281,11 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 		fileset_map_init(&r->w[t].in.set, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
 				 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u,
 				 r->set_fds);
+	if (r->treed) {
+		r->w[t].in.tree = &r->tree;
+		r->w[t].in.tree_order = r->order;
+		r->w[t].reader.direct = r->direct;
+	}
 	r->w[t].in.think_ns = v[OPT_THINKTIME].u;
 	r->w[t].in.think_spin_ns = v[OPT_THINKTIME_SPIN].u;
 	r->w[t].in.think_blocks = v[OPT_THINKTIME_BLOCKS].u;
@@ -524,6 +533,26 @@ static int runner_alloc(struct runner *r, const struct run *run, char *err)
 	return 0;
 }
 
+/* opendir: the tree scanned again (the plan's scan counted its files: the
+ * run's units), and room for the order of its files. */
+static int tree_open(struct runner *r, const struct run *run, char *err)
+{
+	const char *root = run->v[OPT_OPENDIR].s;
+
+	if (dirscan_scan(root, &r->tree, err) < 0)
+		return -1;
+	r->treed = true;
+	if (r->tree.nfiles != run->tree_files)
+		return err_set(err, "%s: the tree changed since the plan was made: %llu files "
+				    "then, %u now (a run reads the files the plan counted); run "
+				    "it again", root, (unsigned long long)run->tree_files,
+			       r->tree.nfiles);
+	r->order = malloc((size_t)r->tree.nfiles * sizeof(*r->order));
+	if (!r->order)
+		return err_set(err, "out of memory for the order of %u files", r->tree.nfiles);
+	return 0;
+}
+
 /* The runner's files: a file set's or the file's identity, a written
  * device's claim, every worker's engine on its file, and the record that
  * writes began (after runner_alloc). */
@@ -531,6 +560,15 @@ static int runner_files(struct runner *r, const struct run *run, char *err)
 {
 	const union optval *v = run->v;
 
+	if (v[OPT_OPENDIR].s) {
+		if (tree_open(r, run, err) < 0)
+			return -1;
+		for (unsigned t = 0; t < r->nw; t++)
+			if (worker_init(r, t, r->direct ? cache_logical_block_size(v[OPT_OPENDIR].s)
+							: 1, err) < 0)
+				return -1;
+		return 0;
+	}
 	if (v[OPT_NRFILES].u > 1) {
 		r->nset = (unsigned)v[OPT_NRFILES].u;
 		if (set_open(r, err) < 0)
@@ -636,6 +674,9 @@ static void runner_free(struct runner *r)
 	free(r->series);
 	devstat_close(&r->dev);
 	set_close(r);
+	if (r->treed)
+		dirscan_free(&r->tree);
+	free(r->order);
 	if (r->traced) {
 		trace_reader_close(&r->trace);
 		for (unsigned t = 0; r->readers && t < r->nw; t++)
@@ -654,6 +695,19 @@ static void runner_free(struct runner *r)
 		close(r->claim_fd);
 }
 
+/* opendir: file_service_type as the order of the tree's files. */
+static enum dirscan_order tree_order_kind(const union optval *v)
+{
+	switch (v[OPT_FILE_SERVICE_TYPE].u) {
+	case FILESET_RANDOM:
+		return DIRSCAN_RANDOM;
+	case FILESET_SHUFFLE:
+		return DIRSCAN_SHUFFLE;
+	default:
+		return DIRSCAN_SEQUENTIAL;
+	}
+}
+
 /* Each worker's share of the units, and the hints, for one repeat (not
  * timed).  The hints come after the cache policy, so that what they do
  * (willneed reads ahead) is in the residency measured before the reads. */
@@ -661,10 +715,14 @@ static int repeat_setup(struct runner *r, char *err)
 {
 	const union optval *v = r->run->v;
 
+	if (r->treed) /* shuffle: a new order every repeat, warmups included */
+		dirscan_order(&r->tree, tree_order_kind(v), v[OPT_SEED].u, r->epoch++, r->order);
 	for (unsigned t = 0; t < r->nw; t++) {
 		struct io_worker *w = &r->w[t];
 
 		worker_share(r, t, &w->in.pat);
+		if (r->treed)
+			continue; /* no file to advise: each is opened as it is read */
 		if (r->traced && worker_reader(r, t)->bad)
 			return err_set(err, "%s", worker_reader(r, t)->error);
 		if (ioloop_advise(w, err) < 0) {
@@ -1103,6 +1161,8 @@ static int files_check(const struct runner *r, char *err)
 {
 	char path[PATH_MAX];
 
+	if (r->treed)
+		return 0; /* each file is checked as it is opened (dirscan_open) */
 	if (!r->nset)
 		return prepare_check(r->run->v[OPT_FILENAME].s, &r->id, err);
 	for (unsigned k = 0; k < r->nset; k++)
@@ -1119,6 +1179,19 @@ static int files_cache(const struct runner *r, char *err)
 	char path[PATH_MAX];
 	int rc = 0;
 
+	if (r->treed && v[OPT_CACHE].u == CACHE_FADVISE)
+		rc = dirscan_evict(&r->tree, r->stop, err);
+	else if (r->treed && v[OPT_CACHE].u == CACHE_WARM)
+		rc = dirscan_warm(&r->tree, r->stop, err);
+	if (r->treed && v[OPT_CACHE].u != CACHE_DROP) {
+		if (rc < 0) {
+			memcpy(path, err, sizeof(path) < ERR_MAX ? sizeof(path) : ERR_MAX);
+			path[PATH_MAX - 1] = '\0';
+			return err_set(err, "%s: cache=%s: %s", v[OPT_OPENDIR].s,
+				       cache_policy_names[v[OPT_CACHE].u], path);
+		}
+		return rc;
+	}
 	if (!r->nset || v[OPT_CACHE].u == CACHE_DROP)
 		return cache_apply(v[OPT_CACHE].u, r->nset ? set_path(r, 0, path) : v[OPT_FILENAME].s,
 				   v[OPT_SIZE].u, r->stop, err);
@@ -1135,6 +1208,8 @@ static double files_residency(const struct runner *r)
 	char path[PATH_MAX];
 	double sum = 0;
 
+	if (r->treed)
+		return dirscan_residency(&r->tree);
 	if (!r->nset)
 		return cache_residency(v[OPT_FILENAME].s, v[OPT_SIZE].u);
 	for (unsigned k = 0; k < r->nset; k++) {
@@ -1295,14 +1370,20 @@ static int repeat_before(struct runner *r, struct repeat_result *rr, char *err)
 	 * at the start line and the repeat is not measured */
 	if (files_check(r, err) < 0 || alloc_reset(r, err) < 0 || files_cache(r, err) < 0)
 		return -1;
-	/* whether the policy did its part, before a willneed hint reads ahead */
-	rr->resident_before = files_residency(r);
+	/* whether the policy did its part, before a willneed hint reads ahead;
+	 * not of a dropped tree, whose files it would have to open, bringing
+	 * their metadata back: the inodes its lookups add tell (tree_caches) */
+	rr->resident_before = r->treed && v[OPT_CACHE].u == CACHE_DROP ? -1 : files_residency(r);
 	rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before,
 					    run_set_bytes(v), r->run->bytes);
 	rc = repeat_setup(r, err);
 	/* the residency the reads meet: measured last before they start */
 	if (rc == 0 && v[OPT_HINT].u == HINT_WILLNEED && !r->direct)
 		rr->resident_before = files_residency(r);
+	if (r->treed) {
+		r->dentries0 = dirscan_dentries();
+		r->inodes0 = dirscan_inodes();
+	}
 	return rc;
 }
 
@@ -1318,6 +1399,25 @@ static bool group_cut_job(const struct runner *r)
 		       __atomic_load_n(&r->group->cut_by_rule, __ATOMIC_ACQUIRE);
 	dist_max_u64(&cut, 1);
 	return cut != 0;
+}
+
+/* opendir: the dentries and inodes in use before the repeat and what it
+ * added (after: dentries1, inodes1).  A tree whose metadata was dropped
+ * (cache=drop) adds a dentry and an inode for about every file it opens: a
+ * repeat that added fewer than half as many dentries was not cold as
+ * asked.  An inode the kernel evicted took its cached pages with it, so a
+ * tree whose lookups brought its inodes back read its data cold too. */
+static void tree_caches(const struct runner *r, struct repeat_result *rr, double dentries1,
+			double inodes1)
+{
+	double files = (double)rr->ops[IO_READ] + (isnan(rr->files_skipped) ? 0 : rr->files_skipped);
+
+	rr->dentries_before = r->dentries0;
+	rr->inodes_before = r->inodes0;
+	rr->dentries_added = dentries1 - r->dentries0;
+	rr->inodes_added = inodes1 - r->inodes0;
+	if (r->run->v[OPT_CACHE].u == CACHE_DROP && rr->dentries_added < files / 2)
+		rr->cache_as_asked = false;
 }
 
 /* After the timed part (mrc: how it went): errors, the checks, the figures,
@@ -1366,9 +1466,14 @@ static int repeat_after(struct runner *r, struct repeat_result *rr, int mrc, uin
 	/* the timed part ended everywhere; a failure anywhere fails the run */
 	if (dist_agree(rc < 0 ? DIST_FAILED : 0, err) & DIST_FAILED)
 		return -1;
+	double dentries1 = r->treed ? dirscan_dentries() : NAN,
+	       inodes1 = r->treed ? dirscan_inodes() : NAN;
+
 	rr->resident_after = files_residency(r);
 	if (tally_repeat(r, rr, t0, wall0, ru0, ru1) < 0)
 		return err_set(err, "out of memory for a series");
+	if (r->treed)
+		tree_caches(r, rr, dentries1, inodes1);
 	if (r->traced && trace_fidelity(r, rr, err) < 0)
 		return -1;
 	if (r->group && group_cut_job(r)) {
@@ -1583,7 +1688,9 @@ static int run_open(const struct run *run, struct runner *r, struct run_result *
 	if (r->engine->note && !r->direct)
 		res->note = r->engine->note;
 	/* a device node lives on devtmpfs: its own statfs says nothing of the device */
-	res->memory_fs = run->blockdev ? NULL : prepare_memory_fs(r->w[0].eng.fd);
+	int fd = r->treed ? r->tree.rootfd : r->w[0].eng.fd;
+
+	res->memory_fs = run->blockdev ? NULL : prepare_memory_fs(fd);
 	/* ranks on several hosts have several devices: none is the run's */
 	if (dist_size() > 1)
 		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "it ran on several ranks");
@@ -1594,7 +1701,7 @@ static int run_open(const struct run *run, struct runner *r, struct run_result *
 		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "it ran in a group: the device's "
 			 "counters cannot tell its jobs apart");
 	else
-		devstat_open(&r->dev, r->w[0].eng.fd);
+		devstat_open(&r->dev, fd);
 	snprintf(res->device, sizeof(res->device), "%s", r->dev.n ? r->dev.name : "");
 	snprintf(res->device_absent, sizeof(res->device_absent), "%s", r->dev.n ? "" : r->dev.why);
 	return 0;
@@ -1702,6 +1809,17 @@ static int run_repeats(struct runner *r, size_t n, struct run_result *res, unsig
 	return rc;
 }
 
+/* opendir: what the run's scan found and its workers met, for the report. */
+static void tree_result(const struct runner *r, struct run_result *res)
+{
+	res->tree_dirs = r->tree.dirs;
+	memcpy(res->tree_skipped, r->tree.skipped, sizeof(res->tree_skipped));
+	memcpy(res->tree_first_skip, r->tree.first_skip, sizeof(res->tree_first_skip));
+	res->tree_noatime_refused = r->tree.noatime_refused;
+	for (unsigned t = 0; t < r->ready; t++)
+		res->tree_noatime_refused |= r->w[t].reader.noatime_refused;
+}
+
 int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 		      volatile atomic_int *stop, struct run_status *status)
 {
@@ -1765,9 +1883,12 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 	if (rc > 0 && npre) /* stopped while preconditioning */
 		res[0].interrupted = true;
 	status_idle(status);
-	for (size_t k = 0; k < opened; k++)
+	for (size_t k = 0; k < opened; k++) {
+		if (r[k].treed)
+			tree_result(&r[k], &res[k]);
 		if (inited[k])
 			runner_free(&r[k]);
+	}
 	return rc < 0 ? -1 : 0;
 }
 

@@ -44,6 +44,12 @@ struct run_result {
 	double auto_spread_pct;
 	char device[128];          /* the block device(s) sampled ("loop0"), or "" */
 	char device_absent[160];   /* why none was, or "" */
+	/* opendir: the directories the run's scan read and the names it did not
+	 * read, by why (io/dirscan.h), the first of each; and whether an open
+	 * was refused O_NOATIME (files not the user's: their access times moved) */
+	uint64_t tree_dirs, tree_skipped[DIRSCAN__SKIPS];
+	char tree_first_skip[DIRSCAN__SKIPS][256];
+	bool tree_noatime_refused;
 	/* precondition: its passes, run before the warmup and repeats, each
 	 * timed and tallied apart (never in rep) */
 	struct precond_result *pre;

@@ -31,7 +31,7 @@ static uint64_t tv_us(struct timeval tv)
 struct tally {
 	struct { /* summed */
 		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, trims, trim_bytes, user_us, sys_us, major, minor,
-			vcsw, ivcsw, dirty, late;
+			vcsw, ivcsw, dirty, late, skipped;
 	} add;
 	/* earliest first issue, wall-clock ns; and the same of each worker's
 	 * first issue less its place in a rate limit's schedule (in.phase) */
@@ -94,6 +94,8 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 		hist_merge(r->trim_total, r->w[t].trim_hist);
 		tl->add.trims += res->trims;
 		tl->add.trim_bytes += res->trim_bytes;
+		for (int k = 0; k < DIRSCAN__SKIPS; k++)
+			tl->add.skipped += res->tree_skipped[k];
 		hist_merge(r->resp_total, r->w[t].resp_hist);
 		if (res->behind_ns > tl->max.behind)
 			tl->max.behind = res->behind_ns;
@@ -337,6 +339,9 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	}
 	rr->trims = tl->add.trims;
 	rr->trim_bytes = tl->add.trim_bytes;
+	rr->files_skipped = r->run->v[OPT_OPENDIR].s ? (double)tl->add.skipped : NAN;
+	rr->dentries_before = rr->dentries_added = NAN; /* opendir's runner reads them */
+	rr->inodes_before = rr->inodes_added = NAN;
 	/* a trim moves no data, but it is a unit of the run: op=trim's throughput
 	 * and IOPS are its trims' */
 	rr->bytes = tl->add.bytes[IO_READ] + tl->add.bytes[IO_WRITE] + tl->add.trim_bytes;

@@ -86,6 +86,14 @@ struct runner {
 	unsigned nset;
 	int *set_fds;
 	struct prepare_id *set_ids;
+	/* opendir: the tree as the run scanned it, the order of its files in
+	 * this repeat (file_service_type), the repeats ordered so far, and the
+	 * dentries and inodes in use before this repeat */
+	bool treed;
+	struct dirscan tree;
+	uint32_t *order;
+	unsigned epoch;
+	double dentries0, inodes0;
 	/* with a series: the device's counters at the series' boundaries, read by
 	 * a thread of the runner's own that sleeps between them (never the
 	 * workers, never in the per-I/O path); [0] is dev_at[0], [k] boundary k

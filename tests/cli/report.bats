@@ -4,6 +4,16 @@
 
 load helpers
 
+# small_tree: a tree of 20 small files in $TESTDIR/tree (made once), for a
+# job that reads a directory (opendir)
+small_tree() {
+	if [ ! -d "$TESTDIR/tree" ]; then
+		mkdir -p "$TESTDIR/tree/sub"
+		for k in $(seq 1 20); do head -c $((k * 300)) /dev/urandom >"$TESTDIR/tree/sub/f$k"; done
+	fi
+	echo "$TESTDIR/tree"
+}
+
 @test "every example job gives JSON and CSV that match the contract and the plan" {
 	for j in "$BATS_TEST_DIRNAME"/../../jobs/*.ini; do
 		# a time_based job writes what its time allows, not what was planned
@@ -16,6 +26,9 @@ load helpers
 		set -- --set size=2m --set repeat=2
 		# a file set's size is its files' (dataset.ini: 64 KiB each): 32 of them
 		grep -q '^nrfiles' "$j" && set -- --set size=2m --set nrfiles=32 --set repeat=2
+		# a tree's size is its files' (dataset-tree.ini): a small one of its own
+		grep -q '^opendir' "$j" && set -- --set opendir="$(small_tree)" --set repeat=2 \
+			$([ "$(id -u)" = 0 ] || echo --set cache=fadvise,warm) # drop needs root
 		"$IOSWEEP" plan "$j" "$@" -o json >"$TESTDIR/$n.plan.json"
 		run "$IOSWEEP" run "$j" "$@" -o json:"$TESTDIR/$n.json" -o csv:"$TESTDIR/$n.csv" -o table
 		[ "$status" -eq 0 ] || { echo "$n: $output"; false; }
@@ -59,6 +72,8 @@ load helpers
 		set -- --set size=1m --set repeat=1
 		# a file set's size is its files' (dataset.ini: 64 KiB each); a trace's, what it reaches
 		grep -q '^nrfiles' "$j" && set -- --set size=1m --set nrfiles=16 --set repeat=1
+		grep -q '^opendir' "$j" && set -- --set opendir="$(small_tree)" --set repeat=1 \
+			$([ "$(id -u)" = 0 ] || echo --set cache=fadvise,warm)
 		# (replay-seeds.ini: its two traces side by side vary in six columns, and
 		# its fidelity notes name the trace: wider than 120, not yet folded)
 		grep -q '^read_iolog *=' "$j" && continue
