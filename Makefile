@@ -130,14 +130,14 @@ sanitize:
 
 # the unit tests and the bats files where threads meet (workers, the mmap
 # engine's helpers, the stdout watcher, the progress line, signals, the jobs
-# of a group, the threads of a replay) under
+# of a group, the threads of a replay, the threads reading a tree) under
 # ThreadSanitizer: a data race fails them.  The tests' LD_PRELOAD shims are
 # not instrumented and are ignored: TSan models one descriptor table per
 # process, and iosweep's threads have their own (run_own_files), so a shim's
 # open() and write() of the same number in two threads read as a race.
 TSAN_SUITES := tests/cli/core.bats tests/cli/faults.bats tests/cli/signals.bats \
 	tests/cli/rate.bats tests/cli/progress.bats tests/cli/writes.bats \
-	tests/cli/groups.bats tests/cli/replay_threads.bats
+	tests/cli/groups.bats tests/cli/replay_threads.bats tests/cli/opendir.bats
 tsan:
 	@BATS_SUITES="$(TSAN_SUITES)" TSAN_OPTIONS=halt_on_error=1:ignore_noninstrumented_modules=1 \
 		$(MAKE) --no-print-directory check BUILD=build-tsan CFLAGS="-O2 -g -fsanitize=thread"

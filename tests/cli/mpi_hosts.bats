@@ -88,6 +88,24 @@ hosts() {
 	[ "$(json_get "$TESTDIR/three.json" 'd["rank_hosts"]')" = "['$SIM-h1', '$SIM-h2', '$SIM-h3']" ]
 }
 
+@test "three hosts share one tree (opendir): together they read its files once, as one host does, in a shuffled order" {
+	mkdir -p "$TESTDIR/tree/a" "$TESTDIR/tree/b"
+	for k in $(seq 1 90); do head -c $((k * 111)) /dev/urandom >"$TESTDIR/tree/$([ $((k % 2)) = 0 ] && echo a || echo b)/f$k"; done
+	job t "[tree]\nopendir = $TESTDIR/tree\nfile_service_type = shuffle\nthreads = 2\nrepeat = 2\ncache = keep\n"
+	run hosts run "$TESTDIR/t.ini" -o json:"$TESTDIR/three.json"
+	[ "$status" -eq 0 ]
+	run "$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/one.json"
+	[ "$status" -eq 0 ]
+	for k in 0 1; do
+		for f in reads bytes checksum; do
+			[ "$(json_get "$TESTDIR/three.json" "d['runs'][0]['repeats'][$k]['$f']")" = \
+			  "$(json_get "$TESTDIR/one.json" "d['runs'][0]['repeats'][$k]['$f']")" ]
+		done
+	done
+	[ "$(json_get "$TESTDIR/three.json" 'd["runs"][0]["repeats"][0]["reads"]')" = 90 ]
+	[ "$(json_get "$TESTDIR/three.json" 'len(d["runs"][0]["repeats"][0]["thread_time_to_end_s"])')" = 6 ]
+}
+
 @test "{host} makes one file per simulated host, and a node-local path one per host too" {
 	job h "[named]\nfilename = $TESTDIR/f-{host}.dat\nsize = 2m\nrepeat = 1\n[local]\nfilename = $TESTDIR/local/f.dat\nsize = 3m\nrepeat = 1\n"
 	SIMHOSTS_LOCAL=$TESTDIR/local run hosts run "$TESTDIR/h.ini" -o json:"$TESTDIR/h.json"
