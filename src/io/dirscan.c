@@ -119,6 +119,7 @@ struct walk {
 	struct dirscan *s;
 	char *path;  /* PATH_BUF bytes: the relative path being built */
 	bool no_noatime, refused;
+	volatile atomic_int *stop; /* set: the walk ends (a signal) */
 	char *err;
 };
 
@@ -127,6 +128,7 @@ static int walk_dir(struct walk *w, int fd, size_t len, unsigned depth)
 {
 	DIR *d = fdopendir(fd);
 	struct dirent *de;
+	int rc;
 
 	if (!d) {
 		close(fd);
@@ -137,6 +139,10 @@ static int walk_dir(struct walk *w, int fd, size_t len, unsigned depth)
 		struct stat st;
 		size_t nlen, plen;
 
+		if (w->stop && atomic_load(w->stop)) {
+			closedir(d);
+			return 1;
+		}
 		errno = 0;
 		de = readdir(d);
 		if (!de) {
@@ -178,9 +184,9 @@ static int walk_dir(struct walk *w, int fd, size_t len, unsigned depth)
 				return err_set(w->err, "%s: %s", w->path, strerror(errno));
 			} else if (sub < 0) {
 				skip(w->s, open_error_kind(errno), w->path);
-			} else if (walk_dir(w, sub, plen, depth + 1) < 0) {
+			} else if ((rc = walk_dir(w, sub, plen, depth + 1)) != 0) {
 				closedir(d);
-				return -1;
+				return rc;
 			}
 		}
 		w->path[len] = '\0';
@@ -196,10 +202,10 @@ static int by_name(const void *a, const void *b, void *arena)
 	return strcmp((const char *)arena + x->name, (const char *)arena + y->name);
 }
 
-int dirscan_scan(const char *root, struct dirscan *s, char *err)
+int dirscan_scan(const char *root, struct dirscan *s, volatile atomic_int *stop, char *err)
 {
-	struct walk w = { .s = s, .err = err };
-	int fd;
+	struct walk w = { .s = s, .stop = stop, .err = err };
+	int fd, rc;
 
 	*s = (struct dirscan){ .rootfd = -1 };
 	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -218,10 +224,11 @@ int dirscan_scan(const char *root, struct dirscan *s, char *err)
 		dirscan_free(s);
 		return err_set(err, "%s: out of memory", root);
 	}
-	if (walk_dir(&w, fd, 0, 0) < 0) {
+	rc = walk_dir(&w, fd, 0, 0);
+	if (rc != 0) {
 		free(w.path);
 		dirscan_free(s);
-		return -1;
+		return rc;
 	}
 	free(w.path);
 	s->noatime_refused = w.refused;
@@ -283,28 +290,36 @@ int dirscan_open(const struct dirscan *s, uint32_t k, struct dirscan_reader *r,
 	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (r->direct ? O_DIRECT : 0);
 	const char *name = dirscan_name(s, k);
 	struct stat st;
-	int fd = -1, e;
+	int fd = -1, e, used = flags;
 
 	r->last = k;
 	if (!r->no_noatime) {
-		fd = open_beneath(s->rootfd, name, flags | O_NOATIME);
+		used = flags | O_NOATIME;
+		fd = open_beneath(s->rootfd, name, used);
 		if (fd < 0 && errno == EPERM) {
 			r->no_noatime = true;
 			r->noatime_refused = true;
 		}
 	}
-	if (fd < 0 && r->no_noatime)
+	if (fd < 0 && r->no_noatime) {
+		used = flags;
 		fd = open_beneath(s->rootfd, name, flags);
+	}
 	if (fd < 0) {
 		*kind = open_error_kind(errno);
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+	/* the status flags it was opened with, but O_NONBLOCK: known, so one
+	 * call (F_SETFL keeps only O_NOATIME, O_DIRECT and the like of them) */
+	if (fstat(fd, &st) < 0) {
 		e = errno;
 		*kind = DIRSCAN_UNREADABLE;
 	} else if (!S_ISREG(st.st_mode)) {
 		e = EINVAL;
 		*kind = DIRSCAN_SPECIAL;
+	} else if (fcntl(fd, F_SETFL, used & ~O_NONBLOCK) < 0) {
+		e = errno;
+		*kind = DIRSCAN_UNREADABLE;
 	} else {
 		r->size = (uint64_t)st.st_size;
 		return fd;
@@ -393,12 +408,12 @@ static int resident_one(int fd, uint64_t size, void *arg, char *err)
 	return 0;
 }
 
-double dirscan_residency(const struct dirscan *s)
+double dirscan_residency(const struct dirscan *s, volatile atomic_int *stop)
 {
 	struct resident r = { .bytes = (double)s->bytes };
 	char err[ERR_MAX];
 
-	if (each_file(s, resident_one, &r, NULL, err) != 0 || r.unknown)
+	if (each_file(s, resident_one, &r, stop, err) != 0 || r.unknown)
 		return -1;
 	return r.bytes > 0 ? r.cached / r.bytes : 0;
 }

@@ -77,12 +77,13 @@ struct dirscan {
 };
 
 /* Scans the tree at root, a directory (a link the user names as the root
- * itself is followed, as `find -H` does; none below it is).  0, or -1 with
- * err ("ROOT: why") when the root cannot be read at all, memory or
- * descriptors run out; what is skipped below it is counted, not an error.
+ * itself is followed, as `find -H` does; none below it is).  0, 1 when
+ * *stop was set (a signal; stop may be NULL), or -1 with err ("ROOT: why")
+ * when the root cannot be read at all, memory or descriptors run out; what
+ * is skipped below it is counted, not an error.  s holds nothing but on 0.
  * Mount points below the root are crossed; a file with two hard links is
  * listed twice (two names, as a data loader reading a listing would). */
-int dirscan_scan(const char *root, struct dirscan *s, char *err);
+int dirscan_scan(const char *root, struct dirscan *s, volatile atomic_int *stop, char *err);
 void dirscan_free(struct dirscan *s);
 
 static inline const char *dirscan_name(const struct dirscan *s, uint32_t k)
@@ -124,8 +125,9 @@ int dirscan_evict(const struct dirscan *s, volatile atomic_int *stop, char *err)
 int dirscan_warm(const struct dirscan *s, volatile atomic_int *stop, char *err);
 
 /* The share of the files' bytes in the page cache (cachestat), or -1 when
- * it cannot be told; files that cannot be opened count as not cached. */
-double dirscan_residency(const struct dirscan *s);
+ * it cannot be told or *stop was set; files that cannot be opened count as
+ * not cached. */
+double dirscan_residency(const struct dirscan *s, volatile atomic_int *stop);
 
 /* The kernel's dentries and inodes in use, the first field of
  * /proc/sys/fs/dentry-state and inode-nr; NAN when unreadable. */

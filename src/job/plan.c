@@ -1812,7 +1812,7 @@ static int tree_target(const struct plan *plan, const struct job *job, struct ta
 					    "(one seeded order) or shuffle (a new order every "
 					    "repeat), not roundrobin (job '%s')", where, job->name);
 		}
-	if (dirscan_scan(root, &ds, why) < 0) {
+	if (dirscan_scan(root, &ds, NULL, why) < 0) {
 		job_where(jf, job, OPT_OPENDIR, where, sizeof(where));
 		return err_set(err, "%s: opendir: %s (job '%s')", where, why, job->name);
 	}

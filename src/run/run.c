@@ -539,8 +539,10 @@ static int tree_open(struct runner *r, const struct run *run, char *err)
 {
 	const char *root = run->v[OPT_OPENDIR].s;
 
-	if (dirscan_scan(root, &r->tree, err) < 0)
-		return -1;
+	int rc = dirscan_scan(root, &r->tree, r->stop, err);
+
+	if (rc != 0)
+		return rc; /* 1: stopped by a signal (run_open says so) */
 	r->treed = true;
 	if (r->tree.nfiles != run->tree_files)
 		return err_set(err, "%s: the tree changed since the plan was made: %llu files "
@@ -561,8 +563,10 @@ static int runner_files(struct runner *r, const struct run *run, char *err)
 	const union optval *v = run->v;
 
 	if (v[OPT_OPENDIR].s) {
-		if (tree_open(r, run, err) < 0)
-			return -1;
+		int rc = tree_open(r, run, err);
+
+		if (rc != 0)
+			return rc;
 		for (unsigned t = 0; t < r->nw; t++)
 			if (worker_init(r, t, r->direct ? cache_logical_block_size(v[OPT_OPENDIR].s)
 							: 1, err) < 0)
@@ -617,10 +621,9 @@ static int runner_init(struct runner *r, const struct run *run, volatile atomic_
 	r->engine = engine_at(v[OPT_ENGINE].u);
 	r->direct = v[OPT_CACHE].u == CACHE_DIRECT;
 	r->nw = (unsigned)v[OPT_THREADS].u;
-	if (sampler_init(r, err) < 0 || runner_alloc(r, run, err) < 0 ||
-	    runner_files(r, run, err) < 0)
+	if (sampler_init(r, err) < 0 || runner_alloc(r, run, err) < 0)
 		return -1;
-	return 0;
+	return runner_files(r, run, err); /* 1: a tree's scan was stopped */
 }
 
 static void *worker_free(void *p)
@@ -1209,7 +1212,7 @@ static double files_residency(const struct runner *r)
 	double sum = 0;
 
 	if (r->treed)
-		return dirscan_residency(&r->tree);
+		return dirscan_residency(&r->tree, r->stop);
 	if (!r->nset)
 		return cache_residency(v[OPT_FILENAME].s, v[OPT_SIZE].u);
 	for (unsigned k = 0; k < r->nset; k++) {
@@ -1680,10 +1683,14 @@ static int run_open(const struct run *run, struct runner *r, struct run_result *
 		*inited = true;
 	if (rc == 0)
 		rc = runner_init(r, run, stop, status, res->error);
-	agreed = dist_agree(rc < 0 ? DIST_FAILED : 0, res->error);
+	agreed = dist_agree(rc < 0 ? DIST_FAILED : rc > 0 ? DIST_STOP : 0, res->error);
 	if (rc < 0 || agreed & DIST_FAILED) {
 		res->failed = true;
 		return -1;
+	}
+	if (agreed & DIST_STOP) { /* stopped before anything was measured */
+		res->interrupted = true;
+		return 1;
 	}
 	if (r->engine->note && !r->direct)
 		res->note = r->engine->note;

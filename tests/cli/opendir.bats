@@ -205,6 +205,16 @@ PY
 	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][0]["repeats"][0]["reads"] > 0')" = True ]
 }
 
+@test "SIGTERM while the run scans the tree: exit 143 at once, nothing measured, the results marked interrupted" {
+	tree "$TESTDIR/t" 30
+	job d "[d]\nopendir = $TESTDIR/t\nrepeat = 1\ncache = keep\n"
+	# the 31st access check is the run's scan's first (the plan's made 30)
+	run timeout 20 env LD_PRELOAD="$HELPERS/signal_shim.so" IOSWEEP_SIGNAL_AT=access \
+		IOSWEEP_SIGNAL_COUNT=31 IOSWEEP_SIGNAL=TERM "$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json"
+	[ "$status" -eq 143 ]
+	[ "$(json_get "$TESTDIR/d.json" 'd["interrupted"], d["stopped_by"], len(d["runs"])')" = "(True, 'SIGTERM', 0)" ]
+}
+
 @test "what opendir cannot do is refused, one line each, and the tree is left alone" {
 	tree "$TESTDIR/t" 3
 	mkdir "$TESTDIR/empty"

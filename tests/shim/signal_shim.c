@@ -12,9 +12,15 @@
  * file) or its first pread() (the timed loop of engine=sync) to a regular
  * file whose path contains TEXT (any regular file when unset).  Other
  * descriptors (MPI's sockets and pipes, the terminal) are never counted.
+ *
+ * IOSWEEP_SIGNAL_AT=access with IOSWEEP_SIGNAL_COUNT=K sends it at the K-th
+ * faccessat() instead (from 1): the scan of an opendir tree makes one per
+ * regular file, so K = the tree's files + 1 is the first of the run's own
+ * scan, after the plan's.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -91,4 +97,23 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 ssize_t pread64(int fd, void *buf, size_t n, off_t off)
 {
 	return signalling_pread("pread64", fd, buf, n, off);
+}
+
+typedef int (*faccessat_fn)(int dirfd, const char *path, int mode, int flags);
+
+int faccessat(int dirfd, const char *path, int mode, int flags)
+{
+	static unsigned long calls;
+	faccessat_fn real = (faccessat_fn)dlsym(RTLD_NEXT, "faccessat");
+	const char *want = getenv("IOSWEEP_SIGNAL_AT"), *sig = getenv("IOSWEEP_SIGNAL");
+	const char *count = getenv("IOSWEEP_SIGNAL_COUNT");
+
+	if (want && sig && count && strcmp(want, "access") == 0 &&
+	    __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) == strtoul(count, NULL, 10))
+		kill(getpid(), strcmp(sig, "TERM") == 0 ? SIGTERM : SIGINT);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(dirfd, path, mode, flags);
 }

@@ -128,7 +128,7 @@ static void test_scan_finds_regular_files_sorted_and_counts_the_rest(void **stat
 	char err[512] = "";
 
 	(void)state;
-	assert_int_equal(dirscan_scan(root, &s, err), 0);
+	assert_int_equal(dirscan_scan(root, &s, NULL, err), 0);
 	assert_int_equal(s.nfiles, 4);
 	assert_string_equal(dirscan_name(&s, 0), "a");
 	assert_string_equal(dirscan_name(&s, 1), "b/c");
@@ -193,7 +193,7 @@ static void test_open_reads_without_nonblock_or_atime_change(void **state)
 	at("b", p, sizeof(p));
 	assert_int_equal(utimensat(AT_FDCWD, p, old, AT_SYMLINK_NOFOLLOW), 0);
 	assert_int_equal(lstat(p, &before), 0);
-	assert_int_equal(dirscan_scan(root, &s, err), 0);
+	assert_int_equal(dirscan_scan(root, &s, NULL, err), 0);
 	fd = dirscan_open(&s, 1, &r, &kind);
 	assert_true(fd >= 0);
 	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
@@ -222,7 +222,7 @@ static void test_open_counts_what_changed_after_the_scan(void **state)
 	int fd;
 
 	(void)state;
-	assert_int_equal(dirscan_scan(root, &s, err), 0);
+	assert_int_equal(dirscan_scan(root, &s, NULL, err), 0);
 	assert_int_equal(s.nfiles, 4);
 	/* z removed: vanished */
 	at("z", p, sizeof(p));
@@ -258,7 +258,7 @@ static void test_a_name_removed_mid_scan_is_counted_vanished(void **state)
 	(void)state;
 	put("vanishing", 7);
 	vanish_name = "vanishing";
-	assert_int_equal(dirscan_scan(root, &s, err), 0);
+	assert_int_equal(dirscan_scan(root, &s, NULL, err), 0);
 	vanish_name = NULL;
 	assert_int_equal(s.nfiles, 4);
 	assert_int_equal(s.skipped[DIRSCAN_VANISHED], 1);
@@ -298,7 +298,7 @@ static void test_unreadable_names_are_counted_for_another_user(void **state)
 		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
 		    setresuid(65534, 65534, 65534) < 0)
 			_exit(10);
-		if (dirscan_scan(root, &s, e) < 0)
+		if (dirscan_scan(root, &s, NULL, e) < 0)
 			_exit(11);
 		/* a b/c b/d/e z: neither the file nor the directory is read */
 		if (s.nfiles != 4 || s.skipped[DIRSCAN_UNREADABLE] != 2 ||
@@ -346,7 +346,7 @@ static void test_depth_is_bounded_and_memory_follows_the_names(void **state)
 		put(rel, 1);
 		names += strlen(rel) + 1;
 	}
-	assert_int_equal(dirscan_scan(root, &s, err), 0);
+	assert_int_equal(dirscan_scan(root, &s, NULL, err), 0);
 	assert_int_equal(s.skipped[DIRSCAN_DEEP], 1);
 	assert_int_equal(s.nfiles, 4 + 3000);
 	assert_true(dirscan_memory(&s) <= 2 * (names + 16 + (4 + 3000) * 16) + 65536);
@@ -364,7 +364,7 @@ static void test_a_root_that_is_missing_is_an_error(void **state)
 
 	(void)state;
 	at("no-such-dir", p, sizeof(p));
-	assert_int_equal(dirscan_scan(p, &s, err), -1);
+	assert_int_equal(dirscan_scan(p, &s, NULL, err), -1);
 	assert_non_null(strstr(err, "no-such-dir"));
 }
 
