@@ -1227,7 +1227,7 @@ static int absolute_at(struct import *im, const struct fio_setting *at, const ch
 static const char *const replaced_by_trace[] = {
 	"rw", "readwrite", "bs", "blocksize", "bsrange", "blocksize_range", "bssplit", "size",
 	"filesize", "filename", "directory", "random_distribution", "norandommap", "randrepeat",
-	"randseed", "rwmixread", "rwmixwrite", "percentage_random", "blockalign", "ba",
+	"randseed", "rwmixread", "rwmixwrite", "percentage_random", "blockalign", "ba", "opendir",
 };
 
 /* What a replay cannot go with in iosweep, and why (plan.c, trace_job). */
@@ -1424,6 +1424,152 @@ static int note_differences(struct import *im, const struct fio_state *st)
 	return rc;
 }
 
+/* The last setting of the job named name (one of several names), or NULL. */
+static const struct fio_setting *setting_named(const struct fio_state *st, const char *const *names)
+{
+	const struct fio_setting *at = NULL;
+
+	for (size_t i = 0; i < st->job->nset; i++)
+		for (size_t k = 0; names[k]; k++)
+			if (strcmp(st->job->set[i].name, names[k]) == 0)
+				at = &st->job->set[i];
+	return at;
+}
+
+#define TREE_WHOLE "iosweep's opendir reads every file whole"
+#define TREE_FILES "iosweep's opendir counts, times and paces whole files, fio each read of bs"
+
+/* What fio would do with opendir that iosweep's opendir does not (checked
+ * with fio 3.33 under strace): a write, reads at random offsets in each
+ * file, numjobs clones each reading every file, a size (or io_size,
+ * number_ios, offset) stopping fio short of the tree's bytes, more files
+ * than the tree's, a pace or a steady state of bs reads. */
+static int tree_refusals(const struct fio_state *st, const char *job_at, char *err)
+{
+	static const char *const sizes[] = { "size", "filesize", "io_size", "io_limit",
+					     "number_ios", NULL };
+	static const char *const offsets[] = { "offset", "offset_increment", NULL };
+	static const char *const files[] = { "filename", NULL };
+	static const char *const think[] = { "thinktime", "thinktime_spin", "thinktime_blocks", NULL };
+	static const char *const engine[] = { "ioengine", NULL };
+	const struct fio_setting *at;
+
+	if (st->op != OP_READ)
+		return setting_bad(st->rw_at, err, "with opendir fio writes into the tree's files; "
+				   "iosweep's opendir only reads them: rw=read");
+	if (st->random)
+		return setting_bad(st->rw_at, err, "fio reads each file's blocks at random offsets; "
+				   TREE_WHOLE " in order: rw=read");
+	if (st->rw_skip)
+		return setting_bad(st->rw_at, err, "fio skips bytes between reads of each file; "
+				   TREE_WHOLE ": rw=read");
+	if (st->mix[0][0])
+		return setting_bad(st->bs_at[0], err, "a mix of block sizes: iosweep's opendir reads "
+				   "with one bs");
+	if (st->numjobs > 1)
+		return setting_bad(st->numjobs_at, err, "fio's %llu clones each read every file of the "
+				   "tree; iosweep's threads share the files: numjobs=1 (then set "
+				   "threads yourself)", (unsigned long long)st->numjobs);
+	if ((at = setting_named(st, sizes)))
+		return setting_bad(at, err, "fio stops after this much of the tree; " TREE_WHOLE
+				   ": remove it");
+	if ((at = setting_named(st, offsets)))
+		return setting_bad(at, err, "fio starts reading each file there; " TREE_WHOLE
+				   ": remove it");
+	if ((at = setting_named(st, files)))
+		return setting_bad(at, err, "with opendir fio reads this file too; iosweep's opendir "
+				   "reads only the tree's files: remove it");
+	if (st->nrfiles > 1)
+		return setting_bad(st->nrfiles_at, err, "fio then reads at most that many of the tree's "
+				   "files; iosweep's opendir reads all of them: remove it");
+	if (st->service_at && strcmp(st->service, "random") == 0)
+		return setting_bad(st->service_at, err, "fio draws a file at random for each read of "
+				   "bs; iosweep's opendir reads each file whole: sequential or "
+				   "roundrobin");
+	if (strcmp(st->engine, "sync") != 0 && strcmp(st->engine, "psync2") != 0) {
+		at = setting_named(st, engine);
+		if (at)
+			return setting_bad(at, err, "iosweep's opendir reads with sync or psync2 only: "
+					   "ioengine=psync or pvsync2");
+		return err_set(err, "%s: job '%s': iosweep's opendir reads with sync or psync2 only",
+			       job_at, st->job->name);
+	}
+	if (st->rate_at && (st->rate[0] || st->rate[1]))
+		return setting_bad(st->rate_at, err, TREE_FILES ": remove it");
+	if (st->rate_iops_at && (st->rate_iops[0] || st->rate_iops[1]))
+		return setting_bad(st->rate_iops_at, err, TREE_FILES ": remove it");
+	if ((at = setting_named(st, think)) && st->think_us)
+		return setting_bad(at, err, TREE_FILES ": remove it");
+	if (st->ss_dur_us)
+		return setting_bad(st->ss_dur_at, err, TREE_FILES ": remove it");
+	if (st->verify && st->verify_at)
+		return setting_bad(st->verify_at, err, "verify checks blocks fio wrote; iosweep's "
+				   "opendir only reads: remove it");
+	return 0;
+}
+
+/* opendir: every regular file under the directory, read with rw=read.
+ * fio 3.33 (strace) walks the tree in directory order, skips symlinks,
+ * FIFOs and devices, and reads only each file's whole blocks of bs (none
+ * of a file shorter than bs).  file_service_type=sequential opens, reads
+ * and closes one file after another, as iosweep's opendir does, in sorted
+ * order; roundrobin (fio's default) opens every file and reads one block
+ * of each in turn: the same blocks in another order. */
+static int finish_tree(struct import *im, struct fio_state *st, struct import_job *ij,
+		       const char *job_at, char *err)
+{
+	bool rr = !st->service_at || strcmp(st->service, "roundrobin") == 0;
+	bool advice = !st->hint || strcmp(st->hint, "none") != 0;
+	char *dir = NULL, note[1200];
+	int rc = 0;
+
+	if (tree_refusals(st, job_at, err) < 0)
+		return -1;
+	if (absolute_at(im, st->opendir_at, st->opendir, &dir, err) < 0)
+		return -1;
+	rc |= set_val(ij, OPT_OPENDIR, "%s", dir);
+	free(dir);
+	snprintf(note, sizeof(note),
+		 "translated with a difference: the same files; %s"
+		 "fio walks the tree in directory order, iosweep in sorted names; fio reads "
+		 "only each file's whole blocks of bs (none of a file shorter than bs), iosweep "
+		 "each file to its end: the same bytes when every file is a multiple of bs; fio "
+		 "times each read of bs, iosweep each file's open, reads and close (IOPS: files/s)%s",
+		 rr ? "fio's file_service_type=roundrobin (its default) opens every file and reads "
+		      "one block of each in turn, iosweep one file after another "
+		      "(file_service_type = sequential): the same blocks in another order; " : "",
+		 advice ? "; fio advises each file (fadvise_hint, by default sequential), "
+			  "iosweep's opendir gives no advice" : "");
+	rc |= setting_note(im, st->opendir_at, NULL, note);
+	if (st->openfiles_at)
+		rc |= setting_note(im, st->openfiles_at, NULL, "irrelevant: iosweep's opendir has "
+				   "one file open at a time");
+	if (st->directory_at)
+		rc |= setting_note(im, st->directory_at, NULL, "irrelevant: with opendir and no "
+				   "filename fio reads only the tree's files");
+	if (st->name_format_at)
+		rc |= setting_note(im, st->name_format_at, NULL, "irrelevant: opendir reads the "
+				   "tree's own files");
+	rc |= set_val(ij, OPT_FILE_SERVICE_TYPE, "%s", "sequential");
+	rc |= set_size(ij, OPT_BS, st->bs);
+	rc |= set_val(ij, OPT_ENGINE, "%s", st->engine);
+	rc |= set_val(ij, OPT_CACHE, "%s", st->direct ? "direct" : st->pre_read ? "warm" :
+					   st->invalidate ? "fadvise" : "keep");
+	rc |= set_val(ij, OPT_THREADS, "1");
+	rc |= set_val(ij, OPT_CONSUME, "%s", "none");
+	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
+	if (st->runtime_us)
+		rc |= set_duration(ij, OPT_RUNTIME, st->runtime_us);
+	if (st->description)
+		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
+	if (rc < 0)
+		return err_set(err, "out of memory");
+	if (finish_time(im, st, ij, err) < 0 || finish_steady(im, st, ij, err) < 0 ||
+	    engine_flags(im, st, ij, job_at, err) < 0 || check_values(st, ij, job_at, err) < 0)
+		return -1;
+	return note_differences(im, st) < 0 ? err_set(err, "out of memory") : 0;
+}
+
 int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
 {
 	char job_at[300];
@@ -1445,6 +1591,8 @@ int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, c
 		return -1;
 	if (st->read_iolog)
 		return finish_replay(im, st, ij, job_at, err);
+	if (st->opendir)
+		return finish_tree(im, st, ij, job_at, err);
 	const struct fio_setting *replay_at[] = { st->redirect_at, st->no_stall_at,
 						  st->time_scale_at };
 

@@ -80,6 +80,9 @@ struct fio_state {
 	uint64_t nrfiles, openfiles;
 	const char *service, *name_format;
 	const struct fio_setting *nrfiles_at, *openfiles_at, *service_at, *name_format_at;
+	/* opendir: every regular file under a directory, fio's walk of it */
+	const char *opendir;
+	const struct fio_setting *opendir_at;
 	/* read_iolog: the trace and how it is replayed (fio's defaults: as
 	 * recorded, scale 100, onto the files it names; redirect: onto one) */
 	const char *read_iolog, *redirect;

@@ -804,6 +804,19 @@ static int h_openfiles(struct fio_state *st, const struct fio_setting *s, char *
 	return 0;
 }
 
+/* opendir: the tree fio adds every regular file of (finish_tree says what
+ * of the job goes with it). */
+static int h_opendir(struct fio_state *st, const struct fio_setting *s, char *err)
+{
+	if (!needs_value(s, err))
+		return -1;
+	if (!s->value[0])
+		return setting_bad(s, err, "an empty directory name: give the directory to read");
+	st->opendir = s->value;
+	st->opendir_at = s;
+	return 0;
+}
+
 /* filename_format: fio's $jobname and $filenum are iosweep's; $jobnum is 0
  * (one copy of a job: numjobs becomes threads); $clientuid is not. */
 static int h_filename_format(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -1112,6 +1125,7 @@ static const struct {
 	FLAG(FH_UNLINK, unlink), FLAG(FH_UNLINK_EACH_LOOP, unlink_each_loop),
 	FN(FH_STARTDELAY, h_startdelay), FN(FH_SUBMIT_MODE, h_submit_mode),
 	FN(FH_SQPOLL_CPU, h_sqpoll_cpu), FN(FH_DEDUPE, h_dedupe),
+	FN(FH_OPENDIR, h_opendir),
 #undef FN
 #undef FLAG
 };

@@ -219,6 +219,11 @@ static const struct fio_word words[] = {
 	  .becomes = "nothing, when at least nrfiles (iosweep opens every file of a set); fewer "
 		     "refused",
 	  .hint = "iosweep opens every file of a set before the run" IMPORT },
+	{ .fio = "opendir", .to = "opendir", .handler = FH_OPENDIR,
+	  .becomes = "opendir with file_service_type = sequential, for rw=read and one job (fio's "
+		     "order, its reads of whole blocks only and its timing of each bs read, "
+		     "noted); random reads, numjobs > 1, a size, writes and other engines than "
+		     "sync/psync2 refused" },
 	{ .fio = "filename_format", .to = "filename_format", .handler = FH_FILENAME_FORMAT,
 	  .becomes = "filename_format ($jobnum made 0: iosweep runs one copy of a job)" },
 	{ .fio = "verify", .to = "verify", .handler = FH_VERIFY,

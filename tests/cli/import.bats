@@ -809,3 +809,116 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 	[[ "$output" == *"disable_bw=1: irrelevant: changes how fio reports, not what it measures"* ]]
 	[[ "$output" == *"exit_what=all: irrelevant: which jobs fio's exitall ends"* ]]
 }
+
+# fio_tree_json OUT FIO ARGS...: fio's JSON of a job, read only (fio 3.33
+# writes "fio: opendir added N files" into the output file before the JSON)
+fio_tree_json() {
+	local out=$1
+	shift
+	fio "$@" --readonly --output-format=json --output="$out.raw" >/dev/null
+	sed -n '/^{/,$p' "$out.raw" >"$out"
+}
+
+@test 'opendir: the translation reads the files and bytes fio reads (roundrobin and sequential), skipping what fio skips' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	mkdir -p tree/sub/deeper
+	head -c 8192 /dev/urandom >tree/a
+	head -c 4096 /dev/urandom >tree/sub/b
+	head -c 12288 /dev/urandom >tree/sub/deeper/c
+	head -c 20480 /dev/urandom >tree/d
+	ln -s a tree/link        # neither follows a symlink
+	mkfifo tree/fifo         # nor opens a FIFO
+	for svc in '' sequential; do
+		printf '[t]\nopendir=tree\nrw=read\nbs=4k\n%s\n' "${svc:+file_service_type=$svc}" >t.fio
+		"$IOSWEEP" import t.fio -o t.ini 2>err
+		grep -qx "opendir = $TESTDIR/tree" t.ini
+		grep -qx 'file_service_type = sequential' t.ini
+		grep -qx 'bs = 4KiB' t.ini
+		grep -q "t.fio:2: opendir=tree: translated with a difference: the same files; " err
+		if [ -z "$svc" ]; then
+			grep -q "file_service_type=roundrobin (its default) opens every file" err
+		else
+			run grep -c roundrobin err
+			[ "$output" = 0 ]
+		fi
+		"$IOSWEEP" run t.ini --quiet -o json:t.json
+		fio_tree_json f.json t.fio
+		# fio: 11 reads of 4 KiB over 4 files; iosweep: the same 45 056 bytes, one read a file
+		[ "$(json_get f.json 'd["jobs"][0]["read"]["io_bytes"]')" = 45056 ]
+		[ "$(json_get f.json 'd["jobs"][0]["read"]["total_ios"]')" = 11 ]
+		grep -qx 'fio: opendir added 4 files' f.json.raw
+		[ "$(json_get t.json 'd["runs"][0]["repeats"][0]["read_bytes"]')" = 45056 ]
+		[ "$(json_get t.json 'd["runs"][0]["repeats"][0]["reads"]')" = 4 ]
+	done
+}
+
+@test 'opendir: fio reads only whole blocks of bs of each file, iosweep every byte, as the note says (fio itself)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	mkdir tree
+	head -c 10000 /dev/urandom >tree/a   # 2 blocks and 1808 bytes
+	head -c 100 /dev/urandom >tree/b     # shorter than bs: fio reads none of it
+	printf '[t]\nopendir=tree\nrw=read\nbs=4k\nfile_service_type=sequential\n' >t.fio
+	"$IOSWEEP" import t.fio -o t.ini 2>err
+	grep -q "fio reads only each file's whole blocks of bs (none of a file shorter than bs), iosweep each file to its end" err
+	fio_tree_json f.json t.fio
+	[ "$(json_get f.json 'd["jobs"][0]["read"]["io_bytes"]')" = 8192 ]
+	"$IOSWEEP" run t.ini --quiet -o json:t.json
+	[ "$(json_get t.json 'd["runs"][0]["repeats"][0]["read_bytes"]')" = 10100 ]
+}
+
+@test 'opendir: what fio does otherwise is refused, one line each, all at once' {
+	cd "$TESTDIR"
+	mkdir tree
+	local n=0
+	for o in rw=randread rw=write rw=read:4k numjobs=2 size=8k io_size=8k number_ios=2 \
+		offset=4k filename=/etc/hostname nrfiles=2 file_service_type=random \
+		ioengine=libaio bssplit=4k/50:8k/50 rate_iops=10 thinktime=10 verify=md5; do
+		printf '[j%d]\nopendir=tree\nrw=read\nbs=4k\n%s\n' $((n += 1)) "$o"
+	done >refused.fio
+	run "$IOSWEEP" import refused.fio -o out.ini
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 16 ]
+	[ ! -e out.ini ]
+	[ "${lines[0]}" = "iosweep: refused.fio:5: rw=randread: fio reads each file's blocks at random offsets; iosweep's opendir reads every file whole in order: rw=read" ]
+	[ "${lines[1]}" = "iosweep: refused.fio:10: rw=write: with opendir fio writes into the tree's files; iosweep's opendir only reads them: rw=read" ]
+	[[ "${lines[2]}" == "iosweep: refused.fio:15: rw=read:4k: fio skips bytes between reads"* ]]
+	[ "${lines[3]}" = "iosweep: refused.fio:20: numjobs=2: fio's 2 clones each read every file of the tree; iosweep's threads share the files: numjobs=1 (then set threads yourself)" ]
+	[[ "${lines[4]}" == "iosweep: refused.fio:25: size=8k: fio stops after this much of the tree; "* ]]
+	[[ "${lines[5]}" == "iosweep: refused.fio:30: io_size=8k: fio stops after this much of the tree; "* ]]
+	[[ "${lines[6]}" == "iosweep: refused.fio:35: number_ios=2: fio stops after this much of the tree; "* ]]
+	[[ "${lines[7]}" == "iosweep: refused.fio:40: offset=4k: fio starts reading each file there; "* ]]
+	[[ "${lines[8]}" == "iosweep: refused.fio:45: filename=/etc/hostname: with opendir fio reads this file too; "* ]]
+	[[ "${lines[9]}" == "iosweep: refused.fio:50: nrfiles=2: fio then reads at most that many of the tree's files; "* ]]
+	[[ "${lines[10]}" == "iosweep: refused.fio:55: file_service_type=random: fio draws a file at random for each read of bs; "* ]]
+	[ "${lines[11]}" = "iosweep: refused.fio:60: ioengine=libaio: iosweep's opendir reads with sync or psync2 only: ioengine=psync or pvsync2" ]
+	[[ "${lines[12]}" == "iosweep: refused.fio:65: bssplit=4k/50:8k/50: a mix of block sizes: "* ]]
+	[[ "${lines[13]}" == "iosweep: refused.fio:70: rate_iops=10: iosweep's opendir counts, times and paces whole files, fio each read of bs: remove it" ]]
+	[[ "${lines[14]}" == "iosweep: refused.fio:75: thinktime=10: iosweep's opendir counts, times and paces whole files"* ]]
+	[[ "${lines[15]}" == "iosweep: refused.fio:80: verify=md5: verify checks blocks fio wrote; "* ]]
+}
+
+@test 'opendir: fio numjobs clones each read the whole tree, which is why numjobs is refused (fio itself)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	mkdir tree
+	head -c 8192 /dev/urandom >tree/a
+	head -c 4096 /dev/urandom >tree/b
+	fio_tree_json f.json --name=t --opendir=tree --rw=read --bs=4k --numjobs=2
+	[ "$(json_get f.json '[j["read"]["io_bytes"] for j in d["jobs"]]')" = "[12288, 12288]" ]
+}
+
+@test 'opendir: psync2, direct and loops keep their translation' {
+	cd "$TESTDIR"
+	mkdir tree
+	head -c 8192 /dev/urandom >tree/a
+	"$IOSWEEP" import -o t.ini -- fio --name=t --opendir="$TESTDIR/tree" --rw=read --bs=4k \
+		--ioengine=pvsync2 --direct=1 --loops=3 --directory=/nonexistent 2>err
+	grep -qx 'engine = psync2' t.ini
+	grep -qx 'cache = direct' t.ini
+	grep -qx 'repeat = 3' t.ini
+	grep -q 'directory=/nonexistent: irrelevant: with opendir and no filename fio reads only the tree' err
+	"$IOSWEEP" plan t.ini >/dev/null
+}
