@@ -311,15 +311,13 @@ int dirscan_open(const struct dirscan *s, uint32_t k, struct dirscan_reader *r,
 	}
 	/* the status flags it was opened with, but O_NONBLOCK: known, so one
 	 * call (F_SETFL keeps only O_NOATIME, O_DIRECT and the like of them) */
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, &st) < 0 ||
+	    (S_ISREG(st.st_mode) && fcntl(fd, F_SETFL, used & ~O_NONBLOCK) < 0)) {
 		e = errno;
 		*kind = DIRSCAN_UNREADABLE;
 	} else if (!S_ISREG(st.st_mode)) {
 		e = EINVAL;
 		*kind = DIRSCAN_SPECIAL;
-	} else if (fcntl(fd, F_SETFL, used & ~O_NONBLOCK) < 0) {
-		e = errno;
-		*kind = DIRSCAN_UNREADABLE;
 	} else {
 		r->size = (uint64_t)st.st_size;
 		return fd;
