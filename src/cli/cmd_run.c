@@ -438,6 +438,10 @@ static int run_all(struct plan *plan, struct report *rep, struct report_sink *si
 		if (stopped)
 			break; /* interrupted before its first repeat */
 		for (size_t k = i; k < i + n; k++) {
+			if (dist_rank() == 0 && rep->results[k].tree_swept) {
+				progress_clear(prog);
+				cli_error("run %zu: %s", k, rep->results[k].tree_swept);
+			}
 			if (dist_rank() == 0)
 				warn_cache(&rep->results[k], prog);
 			if (rep->ndone == 0) /* collective: every rank, once */
@@ -452,6 +456,12 @@ static int run_all(struct plan *plan, struct report *rep, struct report_sink *si
 			if (tell_sinks(sinks, nsinks, rep, 1, k) < 0)
 				*outputs_failed = true;
 		i += n;
+	}
+	/* a tree the runs made is removed once they are done with it */
+	if (run_tree_release(err) < 0) {
+		progress_clear(prog);
+		cli_error("%s", err);
+		rc = EXIT_RUN;
 	}
 	return rc;
 }

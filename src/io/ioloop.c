@@ -729,6 +729,59 @@ __attribute__((noinline)) static void tree_unit(struct io_worker *w, struct loop
 		stop_now(w, L);
 }
 
+/* tree: item u->off of the worker's phase, timed issue -> return as one
+ * unit (mdtree.h); read opens the file, reads it whole bs bytes at a time,
+ * each block consumed (seeded by its offset in the file), and closes it.  A
+ * call that fails fails the worker (an item that should be there is not:
+ * the tree changed under the run, or the file system is full). */
+__attribute__((noinline)) static void md_unit(struct io_worker *w, struct loop *L,
+					     struct io_unit *u, const bool one)
+{
+	const struct mdtree *m = w->in.md;
+	const enum md_op op = w->in.md_op;
+	unsigned char list[32768];
+	uint64_t k = u->off, got = 0, t;
+	long rc;
+
+	if (op == MD_READ) {
+		int fd = mdtree_open_file(m, k);
+
+		rc = fd < 0 ? fd : 0;
+		while (fd >= 0) {
+			ssize_t n = read(fd, u->buf, w->eng.bs);
+
+			if (n < 0 && errno == EINTR && !*w->in.stop)
+				continue;
+			if (n <= 0) {
+				rc = n < 0 ? -errno : 0;
+				break;
+			}
+			if (w->cons.step)
+				w->cons.step(&w->cons, u->buf, (uint64_t)n, got);
+			got += (uint64_t)n;
+		}
+		if (fd >= 0)
+			close(fd);
+	} else {
+		rc = mdtree_do(m, op, k, list, sizeof(list));
+		got = op == MD_CREATE ? m->filesize : 0;
+	}
+	t = L->recent_ns = now_ns();
+	unit_free(w, L, u, one);
+	if (rc < 0) {
+		if (rc == -EINTR)
+			stop_now(w, L); /* interrupted by the signal that stops us */
+		else
+			loop_fail(w, L, (int)-rc, k, md_op_names[op]);
+		return;
+	}
+	u->dir = md_op_writes(op) ? IO_WRITE : IO_READ;
+	u->len = got;
+	io_count(w, u, t, &L->deadline_ns);
+	if (__builtin_expect(t >= L->deadline_ns || *w->in.stop, 0))
+		stop_now(w, L);
+}
+
 /* What a result means: a unit done (counted and consumed), a remainder to
  * queue again, a failure, or, once the worker is stopping, nothing. */
 __attribute__((always_inline)) static inline void complete(struct io_worker *w, struct loop *L,
@@ -884,8 +937,11 @@ __attribute__((always_inline)) static inline void issue(struct io_worker *w, str
 			io_begin(w, u, t);
 		if (__builtin_expect(u->trim, 0) && !trim_unit(w, L, u, one))
 			continue;
-		if (__builtin_expect(w->in.tree != NULL, 0)) {
-			tree_unit(w, L, u, one);
+		if (__builtin_expect(w->in.tree != NULL || w->in.md != NULL, 0)) {
+			if (w->in.md)
+				md_unit(w, L, u, one);
+			else
+				tree_unit(w, L, u, one);
 			continue;
 		}
 		u->res = 0;

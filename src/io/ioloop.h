@@ -45,12 +45,17 @@
 #include "io/dirscan.h"
 #include "io/engines/engine.h"
 #include "io/fileset.h"
+#include "io/mdtree.h"
 #include "io/pattern.h"
 #include "io/series.h"
 #include "lib/hist.h"
 
 /* The values of the job options `op` and `sync`, in their order (job/options.c). */
-enum op_kind { OP_READ, OP_WRITE, OP_READWRITE, OP_TRIM, OP_TRIMWRITE };
+enum op_kind { OP_READ, OP_WRITE, OP_READWRITE, OP_TRIM, OP_TRIMWRITE,
+	       /* the metadata phases of a tree iosweep makes (io/mdtree.h), in
+		* enum md_op's order from mkdir (read is OP_READ there) */
+	       OP_MKDIR, OP_CREATE, OP_FSYNC, OP_STAT, OP_READDIR, OP_RENAME, OP_UNLINK,
+	       OP_RMDIR };
 
 /*
  * Discard (op=trim, and op=trimwrite: each block trimmed, then written, as
@@ -115,6 +120,11 @@ struct io_inputs {
 	 * the file's bytes (tree_unit in ioloop.c); NULL: not a tree */
 	const struct dirscan *tree;
 	const uint32_t *tree_order;
+	/* tree: unit k (its offset) is item k of phase md_op on md (mdtree.h),
+	 * timed issue -> return as one unit, a write when the phase changes
+	 * the tree (a read else), of the bytes it wrote or read; NULL: none */
+	const struct mdtree *md;
+	enum md_op md_op;
 };
 
 /* What a worker measured in one repeat. */

@@ -33,8 +33,9 @@ static const char *const flag_values[] = { [FLAG_OFF] = "0", [FLAG_ON] = "1", NU
 static const char *const hint_values[] = { "none", "sequential", "random", "willneed",
 					    "noreuse", NULL };
 static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
-static const char *const op_values[] = { "read", "write", "readwrite", "trim", "trimwrite",
-					  NULL };
+static const char *const op_values[] = { "read",  "write", "readwrite", "trim",   "trimwrite",
+					  "mkdir", "create", "fsync", "stat", "readdir",
+					  "rename", "unlink", "rmdir", NULL };
 static const char *const sync_values[] = { "none", "end", "fsync", "fdatasync", "dsync",
 					    "osync", NULL };
 static const char *const sync_mode_values[] = { [SYNC_MODE_DRAIN] = "drain",
@@ -59,10 +60,11 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_NRFILES] = { "nrfiles", T_UINT, false, false, "1", 1, FILESET_MAX, NULL,
 			  "files in the job's file set (fio's nrfiles); above 1, iosweep makes "
 			  "them in directory, named by filename_format, each filesize bytes" },
-	[OPT_FILESIZE] = { "filesize", T_SIZE, false, false, NULL, 1, INT64_MAX, NULL,
-			   "nrfiles > 1: bytes per file (default size / nrfiles)" },
+	[OPT_FILESIZE] = { "filesize", T_SIZE, false, false, NULL, 0, INT64_MAX, NULL,
+			   "nrfiles > 1: bytes per file (default size / nrfiles); tree: bytes "
+			   "create writes to each file (default 0)" },
 	[OPT_DIRECTORY] = { "directory", T_PATH, false, false, NULL, 0, 0, NULL,
-			    "nrfiles > 1: where the set's files are (default "
+			    "nrfiles > 1, tree: where the set's files or the tree are (default "
 			    "${IOSWEEP_DIR:-/var/tmp})" },
 	[OPT_FILENAME_FORMAT] = { "filename_format", T_TEXT, false, false, "$jobname.$filenum", 0,
 				  0, NULL,
@@ -80,6 +82,10 @@ const struct option_def option_table[OPT__COUNT] = {
 			  "read every regular file under this directory (a dataset), each "
 			  "opened, read whole and closed, as a data loader does; only read, "
 			  "never written; symlinks, special and unreadable files skipped, counted" },
+	[OPT_TREE] = { "tree", T_TEXT, true, false, NULL, 0, 0, NULL,
+		       "DxF: a tree iosweep makes in directory, D directories of F files of "
+		       "filesize bytes (default 0), for the metadata phases op names (tree = "
+		       "16x1000); iosweep removes it when the run ends" },
 	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL,
 		     "bytes per read" },
 	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL,

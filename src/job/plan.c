@@ -23,6 +23,7 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "io/cache.h"
@@ -31,6 +32,7 @@
 #include "io/engines/engine.h"
 #include "io/fileset.h"
 #include "io/ioloop.h"
+#include "io/mdtree.h"
 #include "io/pattern.h"
 #include "io/prepare.h"
 #include "io/series.h"
@@ -348,7 +350,7 @@ static int check_space(const struct jobfile *jf, const struct job *job, const st
 	}
 	if (job_nrfiles(job) > 1)
 		return set_space(jf, job, t, need, err);
-	if (!t->new_file && stat(t->filename, &st) == 0)
+	if (!t->new_file && t->filename && stat(t->filename, &st) == 0)
 		have = (uint64_t)st.st_blocks * 512;
 	if (!t->new_file && !alloc_only && have >= need)
 		return 0;
@@ -465,6 +467,11 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 				    "size (for all the files) and filesize (each) (job '%s')", where,
 			       (unsigned long long)size->v[0].u, n,
 			       (unsigned long long)fsize->v[0].u, job->name);
+	}
+	if (fsize->n && !fsize->v[0].u) {
+		job_where(jf, job, OPT_FILESIZE, where, sizeof(where));
+		return err_set(err, "%s: filesize = 0: each of nrfiles=%u files needs a byte at "
+				    "least (job '%s')", where, n, job->name);
 	}
 	if (fsize->n) {
 		t->size = fsize->v[0].u;
@@ -953,7 +960,7 @@ int plan_pattern(const struct run *r, uint64_t first, uint64_t end, struct patte
 	int dir = v[OPT_OP].u == OP_READ ? 0 : v[OPT_OP].u == OP_WRITE ? 1 : -1;
 	uint64_t base = r->regions ? r->region_off : 0;
 
-	if (v[OPT_OPENDIR].s) { /* unit k is the k-th file of the repeat's order */
+	if (v[OPT_OPENDIR].s || v[OPT_TREE].s) { /* unit k: the k-th file (or directory) */
 		pattern_init(p, PATTERN_SEQUENTIAL, r->reads, 1, 1, 0, v[OPT_SEED].u, first, end);
 		return 0;
 	}
@@ -1517,6 +1524,22 @@ static bool write_options_apply(struct run *r, const size_t *idx)
 	return true;
 }
 
+/* A tree's phase with fewer items than threads (the mkdir of one shared
+ * directory) runs one thread an item; false: an earlier threads value of the
+ * job ran it so already. */
+static bool tree_threads_apply(const struct job *job, struct run *r, const size_t *idx)
+{
+	uint64_t items = mdtree_items(r->md_dirs, r->md_files, run_md_op(r));
+
+	if (r->v[OPT_THREADS].u <= items)
+		return true;
+	for (size_t k = 0; k < idx[OPT_THREADS]; k++)
+		if (job->opt[OPT_THREADS].v[k].u >= items)
+			return false;
+	r->v[OPT_THREADS].u = items;
+	return true;
+}
+
 struct dims {
 	enum opt_id id[OPT__COUNT];
 	size_t n;
@@ -1747,6 +1770,18 @@ static int trace_job(const struct jobfile *jf, const struct job *job, int ranks,
 	return 0;
 }
 
+/* Whether option id is one of ok (n of them), or one of the job's own
+ * words (description, baseline, ...), which every job takes. */
+static bool takes(const enum opt_id *ok, size_t n, enum opt_id id)
+{
+	if (option_table[id].per_job)
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if (ok[k] == id)
+			return true;
+	return false;
+}
+
 /* opendir: what a tree's run takes besides the job's own words; anything
  * else would read or write something other than its files, read whole. */
 static bool tree_takes(enum opt_id id)
@@ -1759,12 +1794,7 @@ static bool tree_takes(enum opt_id id)
 		OPT_SS_DUR, OPT_SS_RAMP, OPT_SS_DIR, OPT_STOP_AT_CLIFF,
 	};
 
-	if (option_table[id].per_job)
-		return true;
-	for (size_t k = 0; k < sizeof(ok) / sizeof(ok[0]); k++)
-		if (ok[k] == id)
-			return true;
-	return false;
+	return takes(ok, sizeof(ok) / sizeof(ok[0]), id);
 }
 
 /* opendir: the job's words checked, and the tree scanned (io/dirscan.h) as
@@ -1833,6 +1863,184 @@ static int tree_target(const struct plan *plan, const struct job *job, struct ta
 	return 0;
 }
 
+/* A job without a tree: its op moves data (the phases need a tree). */
+static int check_data_op(const struct jobfile *jf, const struct job *job, char *err)
+{
+	const struct job_value *op = &job->opt[OPT_OP];
+	char where[300];
+
+	for (size_t k = 0; k < op->n; k++)
+		if (op->v[k].u >= OP_MKDIR) {
+			job_where(jf, job, OPT_OP, where, sizeof(where));
+			return err_set(err, "%s: op = %s is a phase of a tree iosweep makes: give "
+					    "the job tree = DxF (D directories of F files) (job '%s')",
+				       where, option_table[OPT_OP].values[op->v[k].u], job->name);
+		}
+	return 0;
+}
+
+/* tree: what a metadata job takes besides the job's own words. */
+static bool mdtree_takes(enum opt_id id)
+{
+	static const enum opt_id ok[] = {
+		OPT_TREE, OPT_DIRECTORY, OPT_FILESIZE, OPT_BS, OPT_SEED, OPT_ENGINE, OPT_CACHE,
+		OPT_THREADS, OPT_CONSUME, OPT_OP, OPT_DATA, OPT_REPEAT, OPT_WARMUP,
+	};
+
+	return takes(ok, sizeof(ok) / sizeof(ok[0]), id);
+}
+
+/* The most items a tree may have: a phase's units are counted in 64 bits,
+ * but a billion files is beyond any file system a run would finish on. */
+#define MDTREE_MAX_FILES 1000000000ULL
+
+/* "DxF" as D directories of F files; -1 when it is not that. */
+static int tree_shape(const char *text, uint32_t *dirs, uint32_t *files)
+{
+	char *end;
+	unsigned long long d, f;
+
+	errno = 0;
+	d = strtoull(text, &end, 10);
+	if (end == text || (*end != 'x' && *end != 'X') || errno || !d || d > UINT32_MAX)
+		return -1;
+	text = end + 1;
+	f = strtoull(text, &end, 10);
+	if (end == text || *end || errno || !f || f > UINT32_MAX || d * f > MDTREE_MAX_FILES)
+		return -1;
+	*dirs = (uint32_t)d;
+	*files = (uint32_t)f;
+	return 0;
+}
+
+/* tree: the job's words checked; *most: the inodes its largest tree takes */
+static int mdtree_words(const struct plan *plan, const struct job *job, uint64_t *most,
+			char *err)
+{
+	const struct jobfile *jf = plan->jf;
+	const struct job_value *op = &job->opt[OPT_OP], *eng = &job->opt[OPT_ENGINE],
+			       *cache = &job->opt[OPT_CACHE], *tree = &job->opt[OPT_TREE];
+	char where[300];
+
+	*most = 0;
+	for (int i = 0; i < OPT__COUNT; i++)
+		if (job->opt[i].n && !mdtree_takes((enum opt_id)i)) {
+			job_where(jf, job, (enum opt_id)i, where, sizeof(where));
+			return err_set(err, "%s: %s does not go with tree, whose phases (op) make, "
+					    "look at and remove a tree of directories and files "
+					    "(job '%s')", where, option_table[i].name, job->name);
+		}
+	job_where(jf, job, OPT_TREE, where, sizeof(where));
+	if (plan->where.ranks > 1)
+		return err_set(err, "%s: a tree is made and timed on one host: tree under MPI "
+				    "(shared or per-rank directories) is not built (job '%s')",
+			       where, job->name);
+	if (strchr(job->name, '/') || !strcmp(job->name, ".") || !strcmp(job->name, ".."))
+		return err_set(err, "%s: the tree is made in directory as JOB%s, and job '%s' "
+				    "is not a file name: rename the job", where, MDTREE_SUFFIX,
+			       job->name);
+	if (job->opt[OPT_OPENDIR].n || job->opt[OPT_NRFILES].n)
+		return err_set(err, "%s: tree is a job of its own: not with opendir or nrfiles "
+				    "(job '%s')", where, job->name);
+	for (size_t k = 0; k < tree->n; k++) {
+		uint32_t d, f;
+
+		if (tree_shape(tree->v[k].s, &d, &f) < 0)
+			return err_set(err, "%s: tree = %.60s: not DxF, D directories of F files "
+					    "each, both at least 1 and at most %llu files in all "
+					    "(tree = 16x1000) (job '%s')", where, tree->v[k].s,
+				       MDTREE_MAX_FILES, job->name);
+		*most = (uint64_t)d * f + d > *most ? (uint64_t)d * f + d : *most;
+	}
+	for (size_t k = 0; k < op->n; k++)
+		if (op->v[k].u != OP_READ && op->v[k].u < OP_MKDIR) {
+			job_where(jf, job, OPT_OP, where, sizeof(where));
+			return err_set(err, "%s: op = %s on a tree: its phases are mkdir, create (it "
+					    "writes filesize bytes to each file), fsync, stat, read, "
+					    "readdir, rename, unlink, rmdir (job '%s')", where,
+				       option_table[OPT_OP].values[op->v[k].u], job->name);
+		}
+	for (size_t k = 0; k < eng->n; k++)
+		if (strcmp(engine_at(eng->v[k].u)->name, "sync") != 0) {
+			job_where(jf, job, OPT_ENGINE, where, sizeof(where));
+			return err_set(err, "%s: a tree's phases are system calls iosweep makes one "
+					    "at a time: engine = sync, not %s (job '%s')", where,
+				       engine_at(eng->v[k].u)->name, job->name);
+		}
+	for (size_t k = 0; k < cache->n; k++)
+		if (cache->v[k].u != CACHE_KEEP && cache->v[k].u != CACHE_DROP &&
+		    cache->v[k].u != CACHE_FADVISE) {
+			job_where(jf, job, OPT_CACHE, where, sizeof(where));
+			return err_set(err, "%s: cache = %s on a tree: keep (the default), drop "
+					    "(page cache, dentries and inodes, as root) or fadvise "
+					    "(each file's pages) (job '%s')", where,
+				       cache_policy_names[cache->v[k].u], job->name);
+		}
+	return 0;
+}
+
+/* tree: the directory it is made in, which must hold its files (inodes and
+ * bytes free) and not already hold a directory of that name iosweep did not
+ * make. */
+static int mdtree_target(const struct plan *plan, const struct job *job, struct target *t,
+			 char *err)
+{
+	const char *env = getenv("IOSWEEP_DIR");
+	const char *dir = job->opt[OPT_DIRECTORY].n ? job->opt[OPT_DIRECTORY].v[0].s
+			  : env && *env		    ? env
+						    : "/var/tmp";
+	uint64_t fsize = job->opt[OPT_FILESIZE].n ? job->opt[OPT_FILESIZE].v[0].u : 0;
+	uint64_t most;
+	char where[300], path[PATH_MAX];
+	struct statvfs vfs;
+	struct stat st;
+
+	if (mdtree_words(plan, job, &most, err) < 0)
+		return -1;
+	job_where(plan->jf, job, OPT_TREE, where, sizeof(where));
+	if (job->opt[OPT_DIRECTORY].n)
+		job_where(plan->jf, job, OPT_DIRECTORY, where, sizeof(where));
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return err_set(err, "%s: directory %s: %s (job '%s')", where, dir,
+			       errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory",
+			       job->name);
+	/* the inodes and bytes the largest tree needs, with a margin of one in
+	 * a hundred for the directories' own blocks */
+	if (statvfs(dir, &vfs) == 0) {
+		uint64_t bytes = (most * fsize) / 100 * 101;
+
+		if (vfs.f_files && most + 2 > vfs.f_favail)
+			return err_set(err, "%s: the largest tree needs %llu inodes and %s has %llu "
+					    "free: a smaller tree, or another directory (job '%s')",
+				       where, (unsigned long long)most + 2, dir,
+				       (unsigned long long)vfs.f_favail, job->name);
+		if (bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize)
+			return err_set(err, "%s: the largest tree needs %llu bytes and %s has %llu "
+					    "free: a smaller filesize or tree, or another directory "
+					    "(job '%s')", where, (unsigned long long)bytes, dir,
+				       (unsigned long long)vfs.f_bavail * vfs.f_frsize, job->name);
+	}
+	/* a root there already is a tree a run left (the run removes it) or
+	 * not iosweep's at all: the run checks again, under its lock */
+	char record[PATH_MAX + 32];
+	struct stat rs;
+
+	snprintf(path, sizeof(path), "%s/%.200s%s", dir, job->name, MDTREE_SUFFIX);
+	snprintf(record, sizeof(record), "%s/%s", path, MDTREE_RECORD);
+	if (lstat(path, &st) == 0 &&
+	    (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 0077) ||
+	     lstat(record, &rs) < 0 || !S_ISREG(rs.st_mode)))
+		return err_set(err, "%s: %s exists and is not a tree iosweep made: remove it, or "
+				    "give the job another directory (job '%s')", where, path,
+			       job->name);
+	t->filename = strdup(path);
+	if (!t->filename)
+		return err_set(err, "out of memory");
+	t->exists = true;
+	t->seen = true;
+	return 0;
+}
+
 /* Combination c of the job's lists (d; idx: each option's value index) as
  * a run on target t, or on trace ts, with its engine in *e; the values that
  * do not apply to it are set to what they mean there.  False: a duplicate,
@@ -1886,6 +2094,14 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 	r->tree_files = t->tree_files;
 	if (r->v[OPT_OPENDIR].s && !job->opt[OPT_FILE_SERVICE_TYPE].n)
 		r->v[OPT_FILE_SERVICE_TYPE].u = FILESET_SEQUENTIAL;
+	/* tree: its shape (checked by mdtree_target), kept unless dropped */
+	if (r->v[OPT_TREE].s) {
+		(void)tree_shape(r->v[OPT_TREE].s, &r->md_dirs, &r->md_files);
+		if (r->cache_default)
+			r->v[OPT_CACHE].u = CACHE_KEEP;
+		r->v[OPT_SIZE].u = (uint64_t)r->md_dirs * r->md_files * r->v[OPT_FILESIZE].u;
+		return tree_threads_apply(job, r, idx);
+	}
 	return true;
 }
 
@@ -1894,6 +2110,17 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 static int count_run(const struct jobfile *jf, struct run *r, const struct trace_scan *ts,
 		     char *err)
 {
+	if (r->v[OPT_TREE].s) { /* a unit is an item of the phase */
+		enum md_op op = run_md_op(r);
+		bool data = op == MD_CREATE || op == MD_READ;
+
+		r->reads = mdtree_items(r->md_dirs, r->md_files, op);
+		r->bytes = data ? r->v[OPT_SIZE].u : 0;
+		r->write_bytes = op == MD_CREATE ? r->bytes : 0;
+		r->regions = 1;
+		r->region_len = r->bytes;
+		return 0;
+	}
 	if (r->v[OPT_OPENDIR].s) { /* a unit is a file, read whole */
 		r->reads = r->tree_files;
 		r->bytes = r->v[OPT_SIZE].u;
@@ -2299,8 +2526,10 @@ int plan_expand(struct plan *plan, const struct jobfile *jf, const struct plan_w
 				break;
 			}
 		}
-		rc = jf->jobs[j].opt[OPT_OPENDIR].n
-			     ? tree_target(plan, &jf->jobs[j], &t, err)
+		rc = jf->jobs[j].opt[OPT_OPENDIR].n ? tree_target(plan, &jf->jobs[j], &t, err)
+		     : jf->jobs[j].opt[OPT_TREE].n  ? mdtree_target(plan, &jf->jobs[j], &t, err)
+		     : check_data_op(jf, &jf->jobs[j], err) < 0
+			     ? -1
 			     : resolve_target(plan, &jf->jobs[j], &t, &known, ts, err);
 		if (rc == 0) {
 			if (!t.seen)
@@ -2344,9 +2573,11 @@ static bool plan_applies(const struct run *r, enum opt_id id)
 {
 	bool random = pattern_is_random(r->v[OPT_PATTERN].u);
 
-	/* opendir: its own words, and size (its files' bytes) */
+	/* opendir, tree: their own words, and size (their files' bytes) */
 	if (r->v[OPT_OPENDIR].s && id != OPT_SIZE)
 		return tree_takes(id);
+	if (r->v[OPT_TREE].s && id != OPT_SIZE)
+		return mdtree_takes(id);
 	switch (id) {
 	case OPT_IODEPTH:
 		return engine_find(option_table[OPT_ENGINE].values[r->v[OPT_ENGINE].u])->flags &
@@ -2558,7 +2789,8 @@ static void plan_run_pass(const struct run *r, struct plan_dirs *d)
 	if (v[OPT_OP].u == OP_TRIM)
 		return;
 	if (v[OPT_OP].u != OP_READWRITE) {
-		bool writes = v[OPT_OP].u != OP_READ;
+		/* a tree's phase: its items are writes when it changes the tree */
+		bool writes = v[OPT_TREE].s ? md_op_writes(run_md_op(r)) : v[OPT_OP].u != OP_READ;
 
 		*(writes ? &d->writes : &d->reads) = r->reads;
 		*(writes ? &d->write_bytes : &d->read_bytes) = r->bytes;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "io/ioloop.h"
+#include "io/mdtree.h"
 #include "job/job.h"
 #include "job/options.h"
 
@@ -69,7 +70,18 @@ struct run {
 	/* opendir: the regular files found under it when the plan was made (the
 	 * run's units: one a file, read whole; size is their bytes) */
 	uint64_t tree_files;
+	/* tree: its directories and the files in each (io/mdtree.h); the run's
+	 * units are its op's items, the directories or the files */
+	uint32_t md_dirs, md_files;
 };
+
+_Static_assert(OP_RMDIR - OP_MKDIR == MD_RMDIR && OP_READDIR - OP_MKDIR == MD_READDIR,
+	       "op's phases in enum md_op's order");
+/* tree: run r's phase (its op). */
+static inline enum md_op run_md_op(const struct run *r)
+{
+	return r->v[OPT_OP].u == OP_READ ? MD_READ : (enum md_op)(r->v[OPT_OP].u - OP_MKDIR);
+}
 
 /* The bytes each of r's regions holds: the pattern's size. */
 static inline uint64_t run_region_bytes(const struct run *r)

@@ -186,7 +186,8 @@ int plan_print_writes(const struct plan *plan, FILE *out)
 	qsort(f, nf, sizeof(*f), by_first_run);
 	for (size_t k = 0; k < nf; k++) {
 		const struct run *r = f[k].first;
-		const char *whose = !r->exists ? "to be created"
+		const char *whose = r->v[OPT_TREE].s ? "a tree iosweep makes and removes"
+				    : !r->exists ? "to be created"
 				    : r->ours	? "created by iosweep"
 				    : r->device ? "block device, checked unused: allow_write"
 						: "your file: allow_write";

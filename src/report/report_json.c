@@ -415,6 +415,18 @@ static json_t *tree_json(const struct run_result *res)
 			 "skipped", skipped, "noatime_refused", res->tree_noatime_refused);
 }
 
+/* tree: the phase, its items and the tree it works on. */
+static json_t *phase_json(const struct run *run)
+{
+	enum md_op op = run_md_op(run);
+
+	return json_pack("{s:s, s:I, s:s, s:o, s:I, s:I, s:I}", "op", md_op_names[op], "items",
+			 (json_int_t)run->reads, "items_are", md_op_dirs(op) ? "directories" : "files",
+			 "root", json_text(run->v[OPT_FILENAME].s), "dirs", (json_int_t)run->md_dirs,
+			 "files_per_dir", (json_int_t)run->md_files, "filesize",
+			 (json_int_t)run->v[OPT_FILESIZE].u);
+}
+
 static json_t *run_json(const struct report *r, const struct run_result *res)
 {
 	const struct run *run = res->run;
@@ -454,6 +466,8 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		set(o, "precondition", precondition_json(res));
 	if (o && run->v[OPT_OPENDIR].s)
 		set(o, "tree", tree_json(res));
+	if (o && run->v[OPT_TREE].s)
+		set(o, "phase", phase_json(run));
 	if (o)
 		set(o, "device", json_text(res->device[0] ? res->device : NULL));
 	if (o)

@@ -152,8 +152,15 @@ static void cached_text(const struct run_result *res, struct report_legend *lg, 
 		snprintf(buf, n, "%s", "bypassed");
 		return;
 	}
+	/* a phase of a tree with no file bytes to find cached (run.c) */
+	if (res->run->v[OPT_TREE].s && res->run->v[OPT_CACHE].u != CACHE_DROP &&
+	    (md_op_needs(run_md_op(res->run)) != MD_FILES || !res->run->v[OPT_FILESIZE].u)) {
+		snprintf(buf, n, "%s", "-");
+		return;
+	}
 	/* a dropped tree's is not read (run.c); its dentries tell (tree_notes) */
-	if (res->run->v[OPT_OPENDIR].s && res->run->v[OPT_CACHE].u == CACHE_DROP) {
+	if ((res->run->v[OPT_OPENDIR].s || res->run->v[OPT_TREE].s) &&
+	    res->run->v[OPT_CACHE].u == CACHE_DROP) {
 		for (size_t k = 0; k < res->nrep; k++)
 			missed |= !res->rep[k].cache_as_asked;
 		lg->missed |= missed;
@@ -206,6 +213,8 @@ static const char *dirty_text(const struct run_result *res, char *buf, size_t n)
 {
 	double share = dirty_share(res);
 
+	if (res->run->v[OPT_TREE].s && run_md_op(res->run) != MD_CREATE)
+		return "-"; /* a phase that writes no data */
 	if (res->memory_fs && res->run->v[OPT_OP].u != OP_READ)
 		return res->memory_fs; /* all of it, whatever the page cache says */
 	if (share < 0)
@@ -409,7 +418,10 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		steady_text(res, val, sizeof(val));
 		tt_add(t, "%s", val);
 	}
-	figure_cell(t, res, "throughput_Bps");
+	if (run->v[OPT_TREE].s && !run->bytes)
+		tt_add(t, "-"); /* a phase that moves no data */
+	else
+		figure_cell(t, res, "throughput_Bps");
 	figure_cell(t, res, "iops");
 	figure_cell(t, res, "lat_p50_ns");
 	figure_cell(t, res, "lat_p99_ns");
@@ -429,7 +441,9 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		ratio_text(r, res, a, sizeof(a));
 		tt_add(t, "%s", a);
 	}
-	if (c->consume) {
+	if (c->consume && run->v[OPT_TREE].s && run_md_op(run) != MD_READ) {
+		tt_add(t, "-"); /* only a tree's read phase reads what it consumes */
+	} else if (c->consume) {
 		report_consume_text(run, figure_first_completed(res)->sum, a, sizeof(a));
 		tt_add(t, "%s", a);
 	}
@@ -597,6 +611,33 @@ static void write_notes(FILE *f, const struct run_result *res)
 	}
 }
 
+/* tree: what a phase's items are and how they are timed, once for the
+ * runs of one tree; a dropped phase that found its names cached. */
+static void mdtree_notes(FILE *f, const struct run_result *res, const char **last_root)
+{
+	const struct run *run = res->run;
+	double added = median_of("dentries_added", res);
+	char size[32];
+
+	if (!res->nrep)
+		return;
+	if (run->v[OPT_CACHE].u == CACHE_DROP && !res->rep[0].cache_as_asked)
+		fprintf(f, "run %zu: cache=drop, but its lookups added %.0f dentries (median) for "
+			   "%llu items: not cold (dentries_added in JSON)\n", run->index, added,
+			(unsigned long long)run->reads);
+	if (*last_root && strcmp(*last_root, run->v[OPT_FILENAME].s) == 0)
+		return;
+	*last_root = run->v[OPT_FILENAME].s;
+	units_fmt_size(run->v[OPT_FILESIZE].u, size, sizeof(size));
+	fprintf(f, "run %zu and others of its tree: tree = %s: %u directories of %u files of %s, "
+		   "made by iosweep in\n  %s; each phase (op) is one pass over its items, the "
+		   "directories (mkdir, readdir, rmdir)\n  or the files, each timed as one I/O: "
+		   "IOPS is items/s; what a phase needs is made or removed\n  untimed before each "
+		   "repeat; the tree is removed at the end\n",
+		run->index, run->v[OPT_TREE].s, run->md_dirs, run->md_files, size,
+		run->v[OPT_FILENAME].s);
+}
+
 /* opendir: what a read is, what the scan left out, and the metadata cache
  * a dropped tree was read with. */
 static void tree_notes(FILE *f, const struct run_result *res, const char **last_root)
@@ -605,6 +646,8 @@ static void tree_notes(FILE *f, const struct run_result *res, const char **last_
 	double added = median_of("dentries_added", res), skipped = median_of("files_skipped", res);
 	bool said = false;
 
+	if (run->v[OPT_TREE].s)
+		mdtree_notes(f, res, last_root);
 	if (!run->v[OPT_OPENDIR].s)
 		return;
 	if (run->v[OPT_CACHE].u == CACHE_DROP && !isnan(added) &&

@@ -162,7 +162,9 @@ int dist_prepare(const struct run *run, volatile atomic_int *stop,
 	struct stat st;
 	int rc = 0;
 
-	if (run->v[OPT_OPENDIR].s) /* a user's tree: only read, scanned by each rank */
+	/* a user's tree: only read, scanned by each rank; a tree iosweep makes:
+	 * made by its runs (one host) */
+	if (run->v[OPT_OPENDIR].s || run->v[OPT_TREE].s)
 		return agreed(0, err);
 	if (dist_size() == 1)
 		return agreed(create(run, stop, progress, arg, err), err);

@@ -210,6 +210,30 @@ static const char *set_path(const struct runner *r, unsigned k, char *buf)
 }
 
 /* Opens the file and sets up one worker for the whole run (not timed). */
+/* What thread t's units reach besides one file (a file set, a tree to make
+ * or to read), and the think time between them. */
+static void worker_reach(struct runner *r, unsigned t)
+{
+	const union optval *v = r->run->v;
+
+	if (r->nset)
+		fileset_map_init(&r->w[t].in.set, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
+				 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u,
+				 r->set_fds);
+	if (r->md) {
+		r->w[t].in.md = r->md;
+		r->w[t].in.md_op = run_md_op(r->run);
+	}
+	if (r->treed) {
+		r->w[t].in.tree = &r->tree;
+		r->w[t].in.tree_order = r->order;
+		r->w[t].reader.direct = r->direct;
+	}
+	r->w[t].in.think_ns = v[OPT_THINKTIME].u;
+	r->w[t].in.think_spin_ns = v[OPT_THINKTIME_SPIN].u;
+	r->w[t].in.think_blocks = v[OPT_THINKTIME_BLOCKS].u;
+}
+
 static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 {
 	const union optval *v = r->run->v;
@@ -235,11 +259,11 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	const char *path = r->nset ? set_path(r, 0, path0) : v[OPT_FILENAME].s;
 
 	/* opendir: each unit opens its own file (ioloop.h) */
-	shape.fd = r->treed  ? -1
+	shape.fd = r->treed || r->md ? -1
 		   : r->writes ? open_for_writing(r, path, &r->id, err)
 			       : prepare_open(path, v[OPT_CACHE].u == CACHE_DIRECT, v[OPT_BS].u,
 					      v[OPT_SPACING].u, &r->id, err);
-	if (shape.fd < 0 && !r->treed)
+	if (shape.fd < 0 && !r->treed && !r->md)
 		return -1;
 	r->ready = t + 1;
 	if (ioloop_init(&r->w[t], r->engine, &shape, (enum consume_kind)v[OPT_CONSUME].u,
@@ -277,18 +301,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.sync = (enum sync_kind)v[OPT_SYNC].u;
 	r->w[t].in.sync_every = flushes ? v[OPT_SYNC_EVERY].u : UINT64_MAX;
 	r->w[t].in.sync_inflight = flushes && v[OPT_SYNC_MODE].u == SYNC_MODE_INFLIGHT;
-	if (r->nset)
-		fileset_map_init(&r->w[t].in.set, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
-				 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u,
-				 r->set_fds);
-	if (r->treed) {
-		r->w[t].in.tree = &r->tree;
-		r->w[t].in.tree_order = r->order;
-		r->w[t].reader.direct = r->direct;
-	}
-	r->w[t].in.think_ns = v[OPT_THINKTIME].u;
-	r->w[t].in.think_spin_ns = v[OPT_THINKTIME_SPIN].u;
-	r->w[t].in.think_blocks = v[OPT_THINKTIME_BLOCKS].u;
+	worker_reach(r, t);
 	return 0;
 }
 
@@ -502,7 +515,7 @@ static int runner_alloc(struct runner *r, const struct run *run, char *err)
 	total_hists(r, h);
 	for (unsigned k = 0; k < IO_HISTS; k++)
 		hists &= (*h[k] = hist_new()) != NULL;
-	r->writes = v[OPT_OP].u != OP_READ;
+	r->writes = v[OPT_OP].u != OP_READ && !v[OPT_TREE].s; /* a tree's phases: md_unit */
 	if (series_interval_ns(v)) {
 		r->series = series_alloc(-1, 0, r->rated);
 		if (!r->series)
@@ -555,6 +568,111 @@ static int tree_open(struct runner *r, const struct run *run, char *err)
 	return 0;
 }
 
+/* tree: the tree the runs of one job share, kept from run to run (a
+ * phase finds it as the phase before left it) and removed when a run of
+ * another job or shape comes, or the plan ends (run_tree_release). */
+static struct {
+	struct mdtree t;
+	bool held;
+	const struct job *job;
+	uint32_t dirs, files;
+	uint64_t filesize;
+	char swept[PATH_MAX + 160]; /* what the open removed, for the run's result */
+} md_cur;
+
+static void md_swept(const char *msg, void *arg)
+{
+	(void)arg;
+	snprintf(md_cur.swept, sizeof(md_cur.swept), "%s", msg);
+}
+
+int run_tree_release(char *err)
+{
+	int rc = md_cur.held ? mdtree_close(&md_cur.t, err) : 0;
+
+	md_cur.held = false;
+	return rc;
+}
+
+/* tree: the run's tree, the one held when it is the same job's of the
+ * same shape, else made (the one held removed first); and what create
+ * writes, made once. */
+static int md_attach(struct runner *r, const struct run *run, char *err)
+{
+	const union optval *v = run->v;
+	const char *env = getenv("IOSWEEP_DIR");
+	const char *dir = v[OPT_DIRECTORY].s ? v[OPT_DIRECTORY].s : env && *env ? env : "/var/tmp";
+	struct data_gen gen;
+
+	if (md_cur.held && (md_cur.job != run->job || md_cur.dirs != run->md_dirs ||
+			    md_cur.files != run->md_files || md_cur.filesize != v[OPT_FILESIZE].u) &&
+	    run_tree_release(err) < 0)
+		return -1;
+	if (!md_cur.held) {
+		md_cur.swept[0] = '\0';
+		if (mdtree_open(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
+				v[OPT_FILESIZE].u, md_swept, NULL, err) < 0) {
+			char why[ERR_MAX];
+
+			memcpy(why, err, ERR_MAX);
+			(void)mdtree_close(&md_cur.t, err); /* a root it made: nothing in it yet */
+			memcpy(err, why, ERR_MAX);
+			return -1;
+		}
+		md_cur.held = true;
+		r->md_swept = md_cur.swept[0] ? md_cur.swept : NULL;
+		md_cur.job = run->job;
+		md_cur.dirs = run->md_dirs;
+		md_cur.files = run->md_files;
+		md_cur.filesize = v[OPT_FILESIZE].u;
+	}
+	r->md = &md_cur.t;
+	r->md_data = malloc(v[OPT_BS].u);
+	if (!r->md_data)
+		return err_set(err, "out of memory");
+	if (data_gen_init(&gen, (enum data_kind)v[OPT_DATA].u, (unsigned)v[OPT_COMPRESS].u,
+			  v[OPT_SEED].u, err) < 0)
+		return -1;
+	data_produce(&gen, r->md_data, v[OPT_BS].u, 0);
+	data_gen_free(&gen);
+	r->md->data = r->md_data;
+	r->md->bs = v[OPT_BS].u;
+	return 0;
+}
+
+/* tree: before a repeat (not timed), the tree brought to the state the
+ * phase needs, then the cache policy: drop (the page cache, dentries and
+ * inodes) or fadvise (each file's pages).  Its state is unknown until the
+ * repeat has ended well (md_after). */
+static int md_before(struct runner *r, char *err)
+{
+	const union optval *v = r->run->v;
+	enum md_op op = run_md_op(r->run);
+	int rc = mdtree_bring(r->md, md_op_needs(op), r->stop, err);
+
+	if (rc == 0 && v[OPT_CACHE].u == CACHE_DROP)
+		rc = cache_apply(CACHE_DROP, r->md->root, 0, r->stop, err);
+	else if (rc == 0 && v[OPT_CACHE].u == CACHE_FADVISE && r->md->state == MD_FILES)
+		rc = mdtree_evict(r->md, r->stop, err);
+	if (rc == 0)
+		r->md->state = MD_UNKNOWN;
+	return rc;
+}
+
+/* tree: a repeat that ended well left the tree as its phase leaves it
+ * (a rename's files have their other names). */
+static void md_after(struct runner *r, const struct repeat_result *rr)
+{
+	enum md_op op = run_md_op(r->run);
+	struct mdtree *m = r->md;
+
+	if (rr->interrupted || rr->runtime_limited)
+		return; /* MD_UNKNOWN: the next bring sweeps it */
+	m->state = md_op_leaves(op);
+	if (op == MD_RENAME)
+		m->renamed = !m->renamed;
+}
+
 /* The runner's files: a file set's or the file's identity, a written
  * device's claim, every worker's engine on its file, and the record that
  * writes began (after runner_alloc). */
@@ -562,6 +680,14 @@ static int runner_files(struct runner *r, const struct run *run, char *err)
 {
 	const union optval *v = run->v;
 
+	if (v[OPT_TREE].s) {
+		if (md_attach(r, run, err) < 0)
+			return -1;
+		for (unsigned t = 0; t < r->nw; t++)
+			if (worker_init(r, t, 1, err) < 0)
+				return -1;
+		return 0;
+	}
 	if (v[OPT_OPENDIR].s) {
 		int rc = tree_open(r, run, err);
 
@@ -680,6 +806,9 @@ static void runner_free(struct runner *r)
 	if (r->treed)
 		dirscan_free(&r->tree);
 	free(r->order);
+	if (r->md)
+		r->md->data = NULL;
+	free(r->md_data);
 	if (r->traced) {
 		trace_reader_close(&r->trace);
 		for (unsigned t = 0; r->readers && t < r->nw; t++)
@@ -724,7 +853,7 @@ static int repeat_setup(struct runner *r, char *err)
 		struct io_worker *w = &r->w[t];
 
 		worker_share(r, t, &w->in.pat);
-		if (r->treed)
+		if (r->treed || r->md)
 			continue; /* no file to advise: each is opened as it is read */
 		if (r->traced && worker_reader(r, t)->bad)
 			return err_set(err, "%s", worker_reader(r, t)->error);
@@ -1164,8 +1293,8 @@ static int files_check(const struct runner *r, char *err)
 {
 	char path[PATH_MAX];
 
-	if (r->treed)
-		return 0; /* each file is checked as it is opened (dirscan_open) */
+	if (r->treed || r->md)
+		return 0; /* each file is checked as it is opened (dirscan_open, mdtree.h) */
 	if (!r->nset)
 		return prepare_check(r->run->v[OPT_FILENAME].s, &r->id, err);
 	for (unsigned k = 0; k < r->nset; k++)
@@ -1182,6 +1311,8 @@ static int files_cache(const struct runner *r, char *err)
 	char path[PATH_MAX];
 	int rc = 0;
 
+	if (r->md)
+		return md_before((struct runner *)r, err);
 	if (r->treed && v[OPT_CACHE].u == CACHE_FADVISE)
 		rc = dirscan_evict(&r->tree, r->stop, err);
 	else if (r->treed && v[OPT_CACHE].u == CACHE_WARM)
@@ -1213,6 +1344,8 @@ static double files_residency(const struct runner *r)
 
 	if (r->treed)
 		return dirscan_residency(&r->tree, r->stop);
+	if (r->md) /* of the files a phase finds there, if they hold bytes */
+		return md_op_needs(run_md_op(r->run)) == MD_FILES ? mdtree_residency(r->md) : -1;
 	if (!r->nset)
 		return cache_residency(v[OPT_FILENAME].s, v[OPT_SIZE].u);
 	for (unsigned k = 0; k < r->nset; k++) {
@@ -1383,7 +1516,7 @@ static int repeat_before(struct runner *r, struct repeat_result *rr, char *err)
 	/* the residency the reads meet: measured last before they start */
 	if (rc == 0 && v[OPT_HINT].u == HINT_WILLNEED && !r->direct)
 		rr->resident_before = files_residency(r);
-	if (r->treed) {
+	if (r->treed || r->md) {
 		r->dentries0 = dirscan_dentries();
 		r->inodes0 = dirscan_inodes();
 	}
@@ -1415,6 +1548,15 @@ static void tree_caches(const struct runner *r, struct repeat_result *rr, double
 {
 	double files = (double)rr->ops[IO_READ] + (isnan(rr->files_skipped) ? 0 : rr->files_skipped);
 
+	if (r->md) { /* a phase that only looks names up (one that makes or removes
+		      * them adds dentries, cold or not: nothing to tell) */
+		enum md_op op = run_md_op(r->run);
+
+		files = op == MD_STAT || op == MD_READ || op == MD_FSYNC || op == MD_READDIR
+				? (double)rr->ops[IO_READ] + (double)rr->ops[IO_WRITE]
+				: 0;
+	}
+
 	rr->dentries_before = r->dentries0;
 	rr->inodes_before = r->inodes0;
 	rr->dentries_added = dentries1 - r->dentries0;
@@ -1436,6 +1578,15 @@ static int repeat_after(struct runner *r, struct repeat_result *rr, int mrc, uin
 	for (unsigned t = 0; rc < 0 && t < r->nw; t++) {
 		const struct io_results *w = &r->w[t].res;
 
+		if (w->error_what && r->md) {
+			char item[64];
+
+			mdtree_path(r->md, run_md_op(r->run), w->error_off, item);
+			err_set(err, "%s/%s: %s: %s", r->md->root, item, w->error_what,
+				strerror(w->error));
+			failed_io = true;
+			break;
+		}
 		if (w->error_what) {
 			err_set(err, "%s: %s at offset %llu%s%s%s", path, w->error_what,
 				(unsigned long long)w->error_off, w->error ? ": " : "",
@@ -1469,14 +1620,16 @@ static int repeat_after(struct runner *r, struct repeat_result *rr, int mrc, uin
 	/* the timed part ended everywhere; a failure anywhere fails the run */
 	if (dist_agree(rc < 0 ? DIST_FAILED : 0, err) & DIST_FAILED)
 		return -1;
-	double dentries1 = r->treed ? dirscan_dentries() : NAN,
-	       inodes1 = r->treed ? dirscan_inodes() : NAN;
+	double dentries1 = r->treed || r->md ? dirscan_dentries() : NAN,
+	       inodes1 = r->treed || r->md ? dirscan_inodes() : NAN;
 
 	rr->resident_after = files_residency(r);
 	if (tally_repeat(r, rr, t0, wall0, ru0, ru1) < 0)
 		return err_set(err, "out of memory for a series");
-	if (r->treed)
+	if (r->treed || r->md)
 		tree_caches(r, rr, dentries1, inodes1);
+	if (r->md)
+		md_after(r, rr);
 	if (r->traced && trace_fidelity(r, rr, err) < 0)
 		return -1;
 	if (r->group && group_cut_job(r)) {
@@ -1695,7 +1848,7 @@ static int run_open(const struct run *run, struct runner *r, struct run_result *
 	if (r->engine->note && !r->direct)
 		res->note = r->engine->note;
 	/* a device node lives on devtmpfs: its own statfs says nothing of the device */
-	int fd = r->treed ? r->tree.rootfd : r->w[0].eng.fd;
+	int fd = r->treed ? r->tree.rootfd : r->md ? r->md->rootfd : r->w[0].eng.fd;
 
 	res->memory_fs = run->blockdev ? NULL : prepare_memory_fs(fd);
 	/* ranks on several hosts have several devices: none is the run's */
@@ -1704,6 +1857,9 @@ static int run_open(const struct run *run, struct runner *r, struct run_result *
 	else if (v[OPT_RAMP].u) /* the device would count the unmeasured ramp as well */
 		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "its ramp is not measured, and the "
 			 "device's counters cannot leave it out");
+	else if (r->md) /* a phase's bytes are not what the device moves for it */
+		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "a tree's phases move metadata, "
+			 "which the device counts and the run does not");
 	else if (grouped) /* the device's counters are every job's */
 		snprintf(r->dev.why, sizeof(r->dev.why), "%s", "it ran in a group: the device's "
 			 "counters cannot tell its jobs apart");
@@ -1893,6 +2049,7 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 	for (size_t k = 0; k < opened; k++) {
 		if (r[k].treed)
 			tree_result(&r[k], &res[k]);
+		res[k].tree_swept = r[k].md_swept;
 		if (inited[k])
 			runner_free(&r[k]);
 	}

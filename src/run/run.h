@@ -50,6 +50,8 @@ struct run_result {
 	uint64_t tree_dirs, tree_skipped[DIRSCAN__SKIPS];
 	char tree_first_skip[DIRSCAN__SKIPS][256];
 	bool tree_noatime_refused;
+	/* tree: what its open removed of a tree a run cut short left, or NULL */
+	const char *tree_swept;
 	/* precondition: its passes, run before the warmup and repeats, each
 	 * timed and tallied apart (never in rep) */
 	struct precond_result *pre;
@@ -107,5 +109,10 @@ int run_execute_group(const struct run *runs, size_t n, struct run_result *res,
 		      volatile atomic_int *stop, struct run_status *status);
 
 void run_result_free(struct run_result *res);
+
+/* tree (io/mdtree.h): the tree the last runs worked on, emptied and
+ * removed; the runner keeps it from run to run, so the plan's end calls
+ * this (after a stop too).  0, or -1 with err when something was left. */
+int run_tree_release(char *err);
 
 #endif

@@ -94,6 +94,11 @@ struct runner {
 	uint32_t *order;
 	unsigned epoch;
 	double dentries0, inodes0;
+	/* tree: the tree the run's phase works on (run.c keeps it from run to
+	 * run), and what create writes to each file, bs bytes repeated */
+	struct mdtree *md;
+	unsigned char *md_data;
+	const char *md_swept;  /* what opening it removed of a run cut short, or NULL */
 	/* with a series: the device's counters at the series' boundaries, read by
 	 * a thread of the runner's own that sleeps between them (never the
 	 * workers, never in the per-I/O path); [0] is dev_at[0], [k] boundary k

@@ -29,6 +29,9 @@ small_tree() {
 		# a tree's size is its files' (dataset-tree.ini): a small one of its own
 		grep -q '^opendir' "$j" && set -- --set opendir="$(small_tree)" --set repeat=2 \
 			$([ "$(id -u)" = 0 ] || echo --set cache=fadvise,warm) # drop needs root
+		# a tree's size is its files' (metadata.ini): a small one
+		grep -q '^tree' "$j" && set -- --set tree=2x20 --set directory="$TESTDIR" --set repeat=2 \
+			$([ "$(id -u)" = 0 ] || echo --set cache=keep)
 		"$IOSWEEP" plan "$j" "$@" -o json >"$TESTDIR/$n.plan.json"
 		run "$IOSWEEP" run "$j" "$@" -o json:"$TESTDIR/$n.json" -o csv:"$TESTDIR/$n.csv" -o table
 		[ "$status" -eq 0 ] || { echo "$n: $output"; false; }
@@ -74,6 +77,8 @@ small_tree() {
 		grep -q '^nrfiles' "$j" && set -- --set size=1m --set nrfiles=16 --set repeat=1
 		grep -q '^opendir' "$j" && set -- --set opendir="$(small_tree)" --set repeat=1 \
 			$([ "$(id -u)" = 0 ] || echo --set cache=fadvise,warm)
+		grep -q '^tree' "$j" && set -- --set tree=2x20 --set directory="$TESTDIR" --set repeat=1 \
+			$([ "$(id -u)" = 0 ] || echo --set cache=keep)
 		# (replay-seeds.ini: its two traces side by side vary in six columns, and
 		# its fidelity notes name the trace: wider than 120, not yet folded)
 		grep -q '^read_iolog *=' "$j" && continue
