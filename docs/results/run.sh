@@ -4,7 +4,7 @@
 # writes NAME.json (everything iosweep measured, with the host) and NAME.txt
 # (the table) here, then NAME.svg when `iosweep plot` works.
 #
-#   docs/results/run.sh [NAME...]     default: all of them, about 36 minutes
+#   docs/results/run.sh [NAME...]     default: all of them, about 40 minutes
 #
 # Sizes are those of the published results in this folder, larger than the
 # jobs' defaults where the disk and the time allowed: sparse-time-to-end at
@@ -12,7 +12,7 @@
 # buffer-size-cold at 1 GiB, cached-random-vs-sequential and sum-integers at
 # 2 GiB, commit-check at 4 MiB, write-cache-lie at 512 MiB, write-allocation
 # at 256 MiB; dataset and dataset-tree (/usr/include; as root, for its cache=drop) at their
-# defaults; noisy-neighbour at its default (a 1 GiB file read, a 4 GiB one
+# defaults; metadata (as root, for its cold job) at its default; noisy-neighbour at its default (a 1 GiB file read, a 4 GiB one
 # written), plotted twice: NAME.svg and NAME.resp.svg.  Environment: IOSWEEP (the binary, default
 # build/iosweep), PLOT (the binary that plots, default $IOSWEEP), IOSWEEP_DIR (where the test files go, default /var/tmp;
 # the ones made here are removed at the end unless KEEP=1).
@@ -49,7 +49,7 @@ plot_args=()
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(sparse-time-to-end sparse-time-to-end-drop buffer-size-cold
 	cached-random-vs-sequential sum-integers commit-check write-cache-lie write-allocation dataset
-	dataset-tree noisy-neighbour)
+	dataset-tree metadata noisy-neighbour)
 for name in "${names[@]}"; do
 	case $name in
 	sparse-time-to-end) run "$name" jobs/sparse-time-to-end.ini --set size=4g ;;
@@ -64,6 +64,7 @@ for name in "${names[@]}"; do
 	write-allocation) run "$name" jobs/write-allocation.ini --set size=256m ;;
 	dataset) run "$name" jobs/dataset.ini ;;
 	dataset-tree) run "$name" jobs/dataset-tree.ini ;;
+	metadata) run "$name" jobs/metadata.ini ;;
 	noisy-neighbour)
 		# the reader's three runs side by side: alone, beside the direct
 		# writer, beside the buffered one; its p99 latency, then its p99

@@ -21,6 +21,8 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 	bool limited = false; /* runtime may stop repeats before they read it all */
 	size_t files = 0, untimed = 0; /* untimed: runs bounded by runtime alone */
 	struct names seen = { 0 }; /* the files counted */
+	const char *tree = NULL; /* runs of a tree job follow each other */
+	uint64_t tree_files = 0, tree_bytes = 0;
 	char c[32], r[32], w[32], io[96];
 
 	if (names_init(&seen, plan->n) < 0) {
@@ -33,13 +35,26 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 
 		repeats += plan_repeats(run);
 		limited |= run->v[OPT_RUNTIME].u != 0;
-		if (!run->exists && !names_find(&seen, name)) {
+		if (run->v[OPT_TREE].s) { /* a job's tree: its largest shape's files */
+			if (!tree || strcmp(tree, name) != 0) {
+				files += tree_files;
+				create += tree_bytes;
+				tree_files = tree_bytes = 0;
+				tree = name;
+			}
+			if ((uint64_t)run->md_dirs * run->md_files > tree_files)
+				tree_files = (uint64_t)run->md_dirs * run->md_files;
+			if (run->v[OPT_SIZE].u > tree_bytes)
+				tree_bytes = run->v[OPT_SIZE].u;
+		} else if (!run->exists && !names_find(&seen, name)) {
 			names_add(&seen, name, (void *)run);
 			create += run_set_bytes(run->v);
 			files += run->v[OPT_NRFILES].u;
 		}
 	}
 	names_free(&seen);
+	files += tree_files;
+	create += tree_bytes;
 	/* small plans, like those of the tests, go by without it */
 	if (create < ((uint64_t)64 << 20) && plan->total_bytes < ((uint64_t)1 << 30))
 		return false;

@@ -367,6 +367,13 @@ static size_t group_cuts(const struct run_result *res)
 	return n;
 }
 
+/* Whether run reads what consume consumes: a tree's phases other than read
+ * read no data. */
+static bool consumes(const struct run *run)
+{
+	return !run->v[OPT_TREE].s || run_md_op(run) == MD_READ;
+}
+
 /* The group cell: the group and which of its runs ("pair 1"), the rows of
  * one group run side by side; "cut" when the group's end cut the job. */
 static void group_cell(struct texttable *t, const struct run_result *res)
@@ -441,8 +448,8 @@ static void row(struct texttable *t, const struct report *r, const struct column
 		ratio_text(r, res, a, sizeof(a));
 		tt_add(t, "%s", a);
 	}
-	if (c->consume && run->v[OPT_TREE].s && run_md_op(run) != MD_READ) {
-		tt_add(t, "-"); /* only a tree's read phase reads what it consumes */
+	if (c->consume && !consumes(run)) {
+		tt_add(t, "-");
 	} else if (c->consume) {
 		report_consume_text(run, figure_first_completed(res)->sum, a, sizeof(a));
 		tt_add(t, "%s", a);
@@ -1040,18 +1047,25 @@ static void table_build(struct texttable *t, const struct report *r, const struc
 		row(t, r, c, &r->results[i], lg);
 }
 
-/* dev/app of each run, when the table had no room for it: a few a line. */
+/* dev/app of each run that has one, when the table had no room for it: a
+ * few a line. */
 static void device_list(FILE *f, const struct report *r)
 {
 	char a[64];
+	size_t shown = 0;
 
 	for (size_t i = 0; i < r->ndone; i++) {
 		if (!figure_ncompleted(&r->results[i]))
 			continue;
 		device_text(&r->results[i], a, sizeof(a));
-		fprintf(f, "%srun %zu %s%s", i % 6 ? ", " : "dev/app: ", r->results[i].run->index, a,
-			i % 6 == 5 || i + 1 == r->ndone ? "\n" : "");
+		if (!strcmp(a, "-"))
+			continue; /* the notes say why */
+		fprintf(f, "%srun %zu %s", shown % 6 ? ", " : shown ? "\ndev/app: " : "dev/app: ",
+			r->results[i].run->index, a);
+		shown++;
 	}
+	if (shown)
+		fputc('\n', f);
 }
 
 /* The table in at most TABLE_MAX_WIDTH columns where it can be: without
@@ -1093,7 +1107,7 @@ static void checksum_list(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->ndone; i++) {
 		const struct run_result *res = &r->results[i];
 
-		if (!figure_ncompleted(res))
+		if (!figure_ncompleted(res) || !consumes(res->run))
 			continue;
 		report_consume_text(res->run, figure_first_completed(res)->sum, a, sizeof(a));
 		fprintf(f, "%srun %zu %s", shown % 4 ? ", " : shown ? "\nchecksum: " : "checksum: ",

@@ -1507,9 +1507,12 @@ static int repeat_before(struct runner *r, struct repeat_result *rr, char *err)
 	if (files_check(r, err) < 0 || alloc_reset(r, err) < 0 || files_cache(r, err) < 0)
 		return -1;
 	/* whether the policy did its part, before a willneed hint reads ahead;
-	 * not of a dropped tree, whose files it would have to open, bringing
-	 * their metadata back: the inodes its lookups add tell (tree_caches) */
-	rr->resident_before = r->treed && v[OPT_CACHE].u == CACHE_DROP ? -1 : files_residency(r);
+	 * not of a dropped tree (opendir's or one iosweep made), whose files it
+	 * would have to open, bringing their metadata back: the dentries its
+	 * lookups add tell (tree_caches) */
+	rr->resident_before = (r->treed || r->md) && v[OPT_CACHE].u == CACHE_DROP
+				      ? -1
+				      : files_residency(r);
 	rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before,
 					    run_set_bytes(v), r->run->bytes);
 	rc = repeat_setup(r, err);
@@ -1537,6 +1540,15 @@ static bool group_cut_job(const struct runner *r)
 	return cut != 0;
 }
 
+/* How much a count grew from before to after: none when it fell (a tree's
+ * unlink and rmdir free dentries), NaN when either is unknown. */
+static double growth(double after, double before)
+{
+	double d = after - before;
+
+	return d < 0 ? 0 : d;
+}
+
 /* opendir: the dentries and inodes in use before the repeat and what it
  * added (after: dentries1, inodes1).  A tree whose metadata was dropped
  * (cache=drop) adds a dentry and an inode for about every file it opens: a
@@ -1559,8 +1571,10 @@ static void tree_caches(const struct runner *r, struct repeat_result *rr, double
 
 	rr->dentries_before = r->dentries0;
 	rr->inodes_before = r->inodes0;
-	rr->dentries_added = dentries1 - r->dentries0;
-	rr->inodes_added = inodes1 - r->inodes0;
+	/* net growth: none when the kernel freed more than the repeat added
+	 * (a tree's unlink and rmdir free theirs) */
+	rr->dentries_added = growth(dentries1, r->dentries0);
+	rr->inodes_added = growth(inodes1, r->inodes0);
 	if (r->run->v[OPT_CACHE].u == CACHE_DROP && rr->dentries_added < files / 2)
 		rr->cache_as_asked = false;
 }

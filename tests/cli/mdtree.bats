@@ -169,14 +169,16 @@ count() {
 	[ "$(json_get "$TESTDIR/m.json" 'd["interrupted"]')" = True ]
 }
 
-@test "cache=drop: a stat phase on disk is cold (its lookups add dentries); on tmpfs, whose dentries stay, it is flagged" {
+@test "cache=drop: stat and read phases on disk are cold (their lookups add dentries); on tmpfs, whose dentries stay, flagged" {
 	[ "$(id -u)" -eq 0 ] || skip "cache=drop needs root"
-	job m "[m]\ntree = 2x200\nop = stat\ncache = drop\nrepeat = 2\n"
+	# files that hold bytes: nothing opens them between the drop and the phase
+	job m "[m]\ntree = 2x200\nfilesize = 4k\nop = stat, read\ncache = drop\nrepeat = 2\n"
 	run "$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json"
 	[ "$status" -eq 0 ]
-	[ "$(json_get "$TESTDIR/m.json" '[x["cache_as_asked"] for x in d["runs"][0]["repeats"]]')" = "[True, True]" ]
-	[ "$(json_get "$TESTDIR/m.json" 'min(x["tree"]["dentries_added"] for x in d["runs"][0]["repeats"]) >= 200')" = True ]
+	[ "$(json_get "$TESTDIR/m.json" '[x["cache_as_asked"] for r in d["runs"] for x in r["repeats"]]')" = "[True, True, True, True]" ]
+	[ "$(json_get "$TESTDIR/m.json" 'min(x["tree"]["dentries_added"] for r in d["runs"] for x in r["repeats"]) >= 200')" = True ]
 	[[ "$output" == *"dropped"* ]]
+	[[ "$output" != *"not what cache=drop asks for"* ]]
 	use_tmpfs
 	job t "[m]\ndirectory = $SHM\ntree = 2x200\nop = stat\ncache = drop\nrepeat = 2\n"
 	run "$IOSWEEP" run "$TESTDIR/t.ini" -o json:"$TESTDIR/t.json"
@@ -210,4 +212,17 @@ count() {
 	run "$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
 	[ "$status" -eq 0 ]
 	[ "$(json_get "$TESTDIR/m.json" '[(r["phase"]["op"], r["params"]["threads"]) for r in d["runs"] if r["phase"]["dirs"] == 1]')" = "[('mkdir', 1), ('create', 2), ('create', 4)]" ]
+}
+
+@test "a tree's result is read back by plot, compare and report: the dentries a phase freed are not a negative count" {
+	job m "[m]\ntree = 4x100\nfilesize = 1k\nop = create, stat, rename, unlink, rmdir\nrepeat = 2\n"
+	run "$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/m.json" 'all(x["tree"]["dentries_added"] >= 0 and x["tree"]["inodes_added"] >= 0 for r in d["runs"] for x in r["repeats"])')" = True ]
+	"$IOSWEEP" plot "$TESTDIR/m.json" -o "$TESTDIR/m.svg"
+	grep -q "<svg" "$TESTDIR/m.svg"
+	"$IOSWEEP" compare "$TESTDIR/m.json" "$TESTDIR/m.json" >"$TESTDIR/cmp"
+	grep -q "unlink" "$TESTDIR/cmp"
+	"$IOSWEEP" report "$TESTDIR/m.json" -o "$TESTDIR/m.html"
+	grep -q "rmdir" "$TESTDIR/m.html"
 }
