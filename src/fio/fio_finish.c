@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "io/engines/engine.h"
+#include "io/fileset.h"
 #include "io/trace.h"
 #include "job/fio_words.h"
 #include "job/options.h"
@@ -817,6 +818,8 @@ static int finish_set(struct import *im, struct fio_state *st, struct import_job
 	int rc = 0;
 
 	*ios = 0;
+	if (st->nrfiles > FILESET_MAX)
+		return setting_bad(st->nrfiles_at, err, "iosweep takes 1 to %d files", FILESET_MAX);
 	if (st->filename)
 		return setting_bad(st->filename_at, err, "fio's nrfiles=%llu files named by one "
 				   "filename; iosweep names a set's files by directory and "
@@ -1570,6 +1573,124 @@ static int finish_tree(struct import *im, struct fio_state *st, struct import_jo
 	return note_differences(im, st) < 0 ? err_set(err, "out of memory") : 0;
 }
 
+#define PHASE_ONCE "a tree's phase is one pass over its files"
+
+/* What fio would do with a file engine that a tree's phase does not: a
+ * file of the user's, a walk of a tree, a pace, a time limit, a check. */
+static int phase_refusals(const struct fio_state *st, const char *job_at, char *err)
+{
+	static const char *const time[] = { "runtime", "time_based", "ramp_time", NULL };
+	static const char *const think[] = { "thinktime", "thinktime_spin", "thinktime_blocks", NULL };
+	static const char *const at_least[] = { "io_size", "io_limit", "number_ios", "offset",
+						"offset_increment", NULL };
+	const struct fio_setting *at;
+
+	if (st->filename)
+		return setting_bad(st->filename_at, err, "fio's %s then works on this file; "
+				   "iosweep's tree names its own files: leave filename out",
+				   st->phase_at->value);
+	if (st->opendir || st->read_iolog)
+		return setting_bad(st->phase_at, err, "a tree iosweep makes, not with %s",
+				   st->opendir ? "opendir" : "read_iolog");
+	if ((at = setting_named(st, time)))
+		return setting_bad(at, err, "fio runs its %s for a time; " PHASE_ONCE
+				   ": remove it", st->phase_at->value);
+	if ((at = setting_named(st, at_least)))
+		return setting_bad(at, err, "fio does only part of the files' calls; " PHASE_ONCE
+				   ": remove it");
+	if ((st->rate_at && (st->rate[0] || st->rate[1])) ||
+	    (st->rate_iops_at && (st->rate_iops[0] || st->rate_iops[1])))
+		return setting_bad(st->rate_at ? st->rate_at : st->rate_iops_at, err,
+				   "a tree's phases run as fast as they can: remove it");
+	if ((at = setting_named(st, think)) && st->think_us)
+		return setting_bad(at, err, "a tree's phases run as fast as they can: remove it");
+	if (st->ss_dur_us)
+		return setting_bad(st->ss_dur_at, err, PHASE_ONCE ": remove it");
+	if (st->verify && st->verify_at)
+		return setting_bad(st->verify_at, err, "fio's file engines write no data to check: "
+				   "remove it");
+	if (st->delay_at)
+		return err_set(err, "%s: job '%s': startdelay: a tree's phase starts with the run",
+			       job_at, st->job->name);
+	return 0;
+}
+
+/* fio's filecreate, filestat and filedelete, checked with fio 3.33 under
+ * strace: each of numjobs clones makes nrfiles files named
+ * $jobname.$jobnum.$filenum in directory (the current one by default).
+ * filecreate opens each O_RDWR|O_CREAT and closes it, writing nothing, and
+ * leaves it; filestat and filedelete first lay the files out (filesize
+ * bytes, or size / nrfiles, written untimed), then stat(2) or unlink(2)
+ * each.  A tree of one directory of numjobs x nrfiles files, phase op, by
+ * numjobs threads: the same calls on as many files in one directory. */
+static int finish_phase(struct import *im, struct fio_state *st, struct import_job *ij,
+			const char *job_at, char *err)
+{
+	uint64_t nrfiles = st->nrfiles ? st->nrfiles : 1;
+	uint64_t each = st->filesize ? st->filesize : st->size / nrfiles;
+	unsigned long long files; /* fio's clones' files, all in one directory */
+	static const char *const sizes[] = { "filesize", "size", NULL };
+	bool create = strcmp(st->phase, "create") == 0;
+	const struct fio_setting *at;
+	char *dir = NULL, note[900];
+	int rc = 0;
+
+	if (phase_refusals(st, job_at, err) < 0)
+		return -1;
+	if (nrfiles > UINT32_MAX / (st->numjobs ? st->numjobs : 1))
+		return setting_bad(st->nrfiles_at ? st->nrfiles_at : st->numjobs_at, err,
+				   "more files than a tree iosweep makes holds");
+	files = (unsigned long long)nrfiles * st->numjobs;
+	if (st->directory) {
+		dir = strdup(st->directory);
+		if (!dir || (dir[0] != '/' && absolute_path(im, st, &dir, err) < 0)) {
+			free(dir);
+			return dir ? -1 : err_set(err, "out of memory");
+		}
+		rc |= set_val(ij, OPT_DIRECTORY, "%s", dir);
+		free(dir);
+	} else {
+		rc |= setting_note(im, st->phase_at, NULL, "no directory: fio would make the files "
+				   "in the current directory; iosweep makes its tree in "
+				   "${IOSWEEP_DIR:-/var/tmp}");
+	}
+	snprintf(note, sizeof(note),
+		 "translated with a difference: the same %s of %llu files in one directory; "
+		 "%s; iosweep's tree is a directory of its own (JOB.iosweep-tree), removed at "
+		 "the end, and each item is timed whole (IOPS: files/s)",
+		 create ? "creates" : strcmp(st->phase, "stat") == 0 ? "stats" : "unlinks",
+		 files,
+		 create ? "fio opens each file O_RDWR|O_CREAT and closes it, writing nothing, and "
+			  "leaves the files; iosweep opens O_CREAT|O_EXCL, writes filesize (0) "
+			  "and closes"
+			: "fio lays the files out first, as iosweep brings its tree to the phase, "
+			  "untimed");
+	rc |= setting_note(im, st->phase_at, NULL, note);
+	if (st->numjobs > 1)
+		rc |= setting_note(im, st->numjobs_at, NULL, "translated: fio's clones each make "
+				   "nrfiles files of their own in the directory; iosweep's threads "
+				   "take shares of one tree of them all");
+	if (st->name_format_at)
+		rc |= setting_note(im, st->name_format_at, NULL, "irrelevant: iosweep names its "
+				   "tree's files");
+	if (st->openfiles_at)
+		rc |= setting_note(im, st->openfiles_at, NULL, "irrelevant: a tree's phase has one "
+				   "file open at a time");
+	if (create && (at = setting_named(st, sizes)))
+		rc |= setting_note(im, at, NULL, "irrelevant: fio's filecreate writes nothing "
+				   "(filesize = 0)");
+	rc |= set_val(ij, OPT_TREE, "1x%llu", files);
+	rc |= set_val(ij, OPT_OP, "%s", st->phase);
+	rc |= set_size(ij, OPT_FILESIZE, create ? 0 : each);
+	rc |= set_val(ij, OPT_THREADS, "%llu", (unsigned long long)st->numjobs);
+	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
+	if (st->description)
+		rc |= set_val(ij, OPT_DESCRIPTION, "%s", st->description);
+	if (rc < 0)
+		return err_set(err, "out of memory");
+	return check_values(st, ij, job_at, err);
+}
+
 int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, char *err)
 {
 	char job_at[300];
@@ -1593,6 +1714,8 @@ int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, c
 		return finish_replay(im, st, ij, job_at, err);
 	if (st->opendir)
 		return finish_tree(im, st, ij, job_at, err);
+	if (st->phase)
+		return finish_phase(im, st, ij, job_at, err);
 	const struct fio_setting *replay_at[] = { st->redirect_at, st->no_stall_at,
 						  st->time_scale_at };
 

@@ -80,6 +80,10 @@ struct fio_state {
 	uint64_t nrfiles, openfiles;
 	const char *service, *name_format;
 	const struct fio_setting *nrfiles_at, *openfiles_at, *service_at, *name_format_at;
+	/* a file engine (filecreate, filestat, filedelete): the tree phase it
+	 * is (iosweep's op word); NULL: none */
+	const char *phase;
+	const struct fio_setting *phase_at;
 	/* opendir: every regular file under a directory, fio's walk of it */
 	const char *opendir;
 	const struct fio_setting *opendir_at;

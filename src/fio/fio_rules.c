@@ -375,11 +375,14 @@ static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *e
 
 	if (!needs_value(s, err))
 		return -1;
-	st->engine = fio_engine_to(s->value);
+	st->phase = fio_file_engine_to(s->value);
+	st->phase_at = st->phase ? s : NULL;
+	st->engine = st->phase ? "sync" : fio_engine_to(s->value);
 	if (st->engine)
 		return 0;
 	fio_engine_list(list, sizeof(list));
-	return setting_bad(s, err, "iosweep has no such engine; it translates %s", list);
+	return setting_bad(s, err, "iosweep has no such engine; it translates %s, and "
+			   "filecreate, filestat and filedelete (a tree's phases)", list);
 }
 
 static int h_iodepth(struct fio_state *st, const struct fio_setting *s, char *err)
@@ -769,7 +772,7 @@ static int h_nrfiles(struct fio_state *st, const struct fio_setting *s, char *er
 
 	if (value_int(s, &v, err) < 0)
 		return -1;
-	if (v == 0 || v > FILESET_MAX)
+	if (v == 0) /* more than a file set takes: finish_set (a tree takes more) */
 		return setting_bad(s, err, "iosweep takes 1 to %d files", FILESET_MAX);
 	st->nrfiles = v;
 	st->nrfiles_at = s;

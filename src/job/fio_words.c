@@ -334,6 +334,10 @@ static const struct fio_word words[] = {
 	{ .fio = "rate_cycle", .kind = FW_UNSUPPORTED,
 	  .why = "the window of fio's rate_min; " RATE_MIN },
 	/* irrelevant */
+	{ .fio = "stat_type", .kind = FW_IRRELEVANT,
+	  .why = "filestat's call: iosweep's stat phase calls fstatat without following links, "
+		"on a tree of regular files iosweep made, where stat, lstat and statx look up "
+		"the same names" },
 	{ .fio = "thread", .kind = FW_IRRELEVANT,
 	  .why = "iosweep's readers are always threads of one process",
 	  .hint = "iosweep's readers are always threads; remove it" IMPORT },
@@ -488,6 +492,12 @@ static const char *const engines[][2] = {
 	{ "libaio", "aio" }, { "io_uring", "uring" }, { "mmap", "mmap" },
 };
 
+/* fio's file engines (fio 3.33 engines/filecreate.c, filestat.c,
+ * filedelete.c): each does one call a file, which a tree's phase does */
+static const char *const file_engines[][2] = {
+	{ "filecreate", "create" }, { "filestat", "stat" }, { "filedelete", "unlink" },
+};
+
 /* fio's rw words (fio 3.33 options.c) */
 static const struct fio_rw rws[] = {
 	{ "read", OP_READ, false }, { "randread", OP_READ, true },
@@ -537,6 +547,9 @@ static void engines_said(char *buf, size_t n)
 		if (last && used < n)
 			used += (size_t)snprintf(buf + used, n - used, "%s; ", engines[i][1]);
 	}
+	for (size_t i = 0; i < COUNT(file_engines) && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s: tree, op = %s; ",
+					 file_engines[i][0], file_engines[i][1]);
 	if (used < n)
 		snprintf(buf + used, n - used, "others refused");
 }
@@ -585,6 +598,14 @@ const char *fio_engine_at(size_t i, const char **to)
 		return NULL;
 	*to = engines[i][1];
 	return engines[i][0];
+}
+
+const char *fio_file_engine_to(const char *fio_engine)
+{
+	for (size_t i = 0; i < COUNT(file_engines); i++)
+		if (strcmp(file_engines[i][0], fio_engine) == 0)
+			return file_engines[i][1];
+	return NULL;
 }
 
 const struct fio_rw *fio_rw_find(const char *word)

@@ -80,6 +80,9 @@ const char *fio_engine_to(const char *fio_engine);
 /* The i-th of fio's engine names that iosweep translates, with the iosweep
  * engine it becomes in *to; NULL after the last. */
 const char *fio_engine_at(size_t i, const char **to);
+/* fio's file engines (filecreate, filestat, filedelete): the phase of a
+ * tree (iosweep's op word) fio's ioengine=NAME becomes, or NULL. */
+const char *fio_file_engine_to(const char *fio_engine);
 
 /* fio's rw words (read, randwrite, rw, ...) */
 struct fio_rw {

@@ -922,3 +922,59 @@ fio_tree_json() {
 	grep -q 'directory=/nonexistent: irrelevant: with opendir and no filename fio reads only the tree' err
 	"$IOSWEEP" plan t.ini >/dev/null
 }
+
+@test 'filecreate, filestat, filedelete: a tree phase each, on as many files as fio makes (fio itself), compared with fio' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	mkdir d
+	printf '[global]\nfilesize=4k\ndirectory=%s/d\nnrfiles=20\nopenfiles=1\n[create]\nioengine=filecreate\nnumjobs=2\n[stat]\nstonewall\nioengine=filestat\nstat_type=stat\n[del]\nstonewall\nioengine=filedelete\n' "$TESTDIR" >m.fio
+	"$IOSWEEP" import m.fio -o m.ini 2>err
+	cat m.ini
+	# one directory of every clone's files, fio's clones as threads; filecreate writes nothing
+	grep -qx 'tree = 1x40' m.ini
+	grep -qx 'threads = 2' m.ini
+	grep -qx 'filesize = 0' m.ini
+	grep -qx 'op = create' m.ini
+	# filestat and filedelete differ only in op: one job, two phases
+	grep -qx 'tree = 1x20' m.ini
+	grep -qx 'op = stat, unlink' m.ini
+	grep -qx 'filesize = 4KiB' m.ini
+	grep -q "m.fio:7: ioengine=filecreate: translated with a difference: the same creates of 40 files in one directory; fio opens each file O_RDWR|O_CREAT and closes it, writing nothing" err
+	grep -q "m.fio:2: filesize=4k: irrelevant: fio's filecreate writes nothing" err
+	grep -q "m.fio:12: stat_type=stat: irrelevant" err
+	# fio: 40 files made, of 0 bytes; 20 laid out and stat'ed; 20 laid out and removed
+	fio --output-format=json --output=f.json m.fio >/dev/null
+	[ "$(json_get f.json '[(j["jobname"], j["read"]["total_ios"]) for j in d["jobs"]]')" = "[('create', 20), ('create', 20), ('stat', 20), ('del', 20)]" ]
+	[ "$(find d -name 'create.*' -size 0 | wc -l)" -eq 40 ]
+	[ "$(find d -name 'stat.*' -size 4k | wc -l)" -eq 20 ]
+	[ "$(find d -name 'del.*' | wc -l)" -eq 0 ]
+	"$IOSWEEP" run m.ini --quiet -o json:m.json
+	[ "$(json_get m.json '[(r["phase"]["op"], r["phase"]["items"], r["params"]["threads"]) for r in d["runs"]]')" = "[('create', 40, 2), ('stat', 20, 1), ('unlink', 20, 1)]" ]
+	# iosweep's trees are gone; fio's files are left as fio left them
+	[ "$(ls d | wc -l)" -eq 60 ]
+	run "$IOSWEEP" compare f.json m.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"stat op=unlink"* ]]
+}
+
+@test 'a file engine: what a tree phase does not do is refused, one line each' {
+	cd "$TESTDIR"
+	local n=0
+	for o in filename=/etc/hostname runtime=10 time_based=1 io_size=8k number_ios=2 \
+		rate_iops=10 thinktime=10 verify=md5; do
+		printf '[j%d]\nioengine=filestat\nnrfiles=4\nfilesize=4k\n%s\n' $((n += 1)) "$o"
+	done >refused.fio
+	run "$IOSWEEP" import refused.fio -o out.ini
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 8 ]
+	[ ! -e out.ini ]
+	[[ "$output" == *"refused.fio:5: filename=/etc/hostname: fio's filestat then works on this file; iosweep's tree names its own files: leave filename out"* ]]
+	[[ "$output" == *"refused.fio:10: runtime=10: fio runs its filestat for a time; a tree's phase is one pass over its files: remove it"* ]]
+	[[ "$output" == *"refused.fio:15: time_based=1: fio runs its filestat for a time"* ]]
+	[[ "$output" == *"refused.fio:20: io_size=8k: fio does only part of the files' calls"* ]]
+	[[ "$output" == *"refused.fio:25: number_ios=2: fio does only part of the files' calls"* ]]
+	[[ "$output" == *"refused.fio:30: rate_iops=10: a tree's phases run as fast as they can: remove it"* ]]
+	[[ "$output" == *"refused.fio:35: thinktime=10: a tree's phases run as fast as they can: remove it"* ]]
+	[[ "$output" == *"refused.fio:40: verify=md5: fio's file engines write no data to check: remove it"* ]]
+}
