@@ -158,7 +158,9 @@ PY
 	job d "[d]\nopendir = $TESTDIR/t\nrepeat = 2\ncache = drop\n"
 	run "$IOSWEEP" run "$TESTDIR/d.ini" -o json:"$TESTDIR/d.json"
 	[ "$status" -eq 0 ]
-	[ "$(json_get "$TESTDIR/d.json" 'all(x["tree"]["dentries_added"] >= 200 and x["cache_as_asked"] for x in d["runs"][0]["repeats"])')" = True ]
+	# about a dentry a file: the count is the kernel's, and whatever else the
+	# machine does meanwhile moves it (a process that ends frees its /proc ones)
+	[ "$(json_get "$TESTDIR/d.json" 'all(x["tree"]["dentries_added"] >= 150 and x["cache_as_asked"] for x in d["runs"][0]["repeats"])')" = True ]
 	[ "$(json_get "$TESTDIR/d.json" 'd["runs"][0]["repeats"][0]["resident_before"]')" = None ]
 	echo "$output" | grep -q " dropped "
 	[[ "$output" != *"not a cold tree"* ]]
@@ -173,13 +175,20 @@ PY
 }
 
 @test "cache=keep after a warm read: the repeat adds almost no dentries, and cache=fadvise leaves the data uncached" {
-	tree "$TESTDIR/t" 100
-	job d "[d]\nopendir = $TESTDIR/t\nrepeat = 2\ncache = warm, fadvise\n"
+	# 1000 files (written by the shell, without a process each): the count
+	# is the whole kernel's, and a burst of lookups elsewhere during one
+	# repeat must not pass for this tree's (the median of 3 repeats, under
+	# half a dentry a file, the line cache=drop's check draws)
+	mkdir -p "$TESTDIR/t/a/deep" "$TESTDIR/t/b"
+	for k in $(seq 1 1000); do
+		printf '%*s' $((k % 5000)) '' >"$TESTDIR/t/$([ $((k % 2)) = 0 ] && echo a/deep || echo b)/f$k"
+	done
+	job d "[d]\nopendir = $TESTDIR/t\nrepeat = 3\ncache = warm, fadvise\n"
 	run "$IOSWEEP" run "$TESTDIR/d.ini" -q -o json:"$TESTDIR/d.json"
 	[ "$status" -eq 0 ]
-	[ "$(json_get "$TESTDIR/d.json" 'all(x["tree"]["dentries_added"] < 50 for r in d["runs"] for x in r["repeats"])')" = True ]
-	[ "$(json_get "$TESTDIR/d.json" '[x["resident_before"] for x in d["runs"][0]["repeats"]]')" = "[1.0, 1.0]" ]
-	[ "$(json_get "$TESTDIR/d.json" '[x["resident_before"] for x in d["runs"][1]["repeats"]]')" = "[0.0, 0.0]" ]
+	[ "$(json_get "$TESTDIR/d.json" 'all(sorted(x["tree"]["dentries_added"] for x in r["repeats"])[1] < 500 for r in d["runs"])')" = True ]
+	[ "$(json_get "$TESTDIR/d.json" '[x["resident_before"] for x in d["runs"][0]["repeats"]]')" = "[1.0, 1.0, 1.0]" ]
+	[ "$(json_get "$TESTDIR/d.json" '[x["resident_before"] for x in d["runs"][1]["repeats"]]')" = "[0.0, 0.0, 0.0]" ]
 }
 
 @test "files that vanish while a time_based run reads the tree are counted, and the run goes on" {
