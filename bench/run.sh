@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh - what `make bench` runs: iosweep against bare loops and fio.
 #
-# Installs what the benchmark needs when it is missing (fio, /usr/bin/time,
+# Installs what the benchmark needs when it is missing (fio, bonnie++, /usr/bin/time,
 # python3, strace; as root, through tools/deps.sh), builds build/iosweep and the
 # baselines in build/bench/ when they are missing or older than their
 # sources (make bench builds them first; this keeps the script usable on its
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 export BUILD
 
-tools/deps.sh fio time python3 strace gcc make pkg-config libaio-dev liburing-dev
+tools/deps.sh fio bonnie++ time python3 strace gcc make pkg-config libaio-dev liburing-dev
 
 # (and iosweep record's interposer, beside it)
 [ -x "$BUILD/iosweep" ] && [ -e "$BUILD/libiosweep-record.so" ] ||

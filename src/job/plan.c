@@ -1884,7 +1884,7 @@ static bool mdtree_takes(enum opt_id id)
 {
 	static const enum opt_id ok[] = {
 		OPT_TREE, OPT_DIRECTORY, OPT_FILESIZE, OPT_BS, OPT_SEED, OPT_ENGINE, OPT_CACHE,
-		OPT_THREADS, OPT_CONSUME, OPT_OP, OPT_DATA, OPT_REPEAT, OPT_WARMUP,
+		OPT_THREADS, OPT_CONSUME, OPT_OP, OPT_DATA, OPT_REPEAT, OPT_WARMUP, OPT_INTERVAL,
 	};
 
 	return takes(ok, sizeof(ok) / sizeof(ok[0]), id);

@@ -226,3 +226,16 @@ count() {
 	"$IOSWEEP" report "$TESTDIR/m.json" -o "$TESTDIR/m.html"
 	grep -q "rmdir" "$TESTDIR/m.html"
 }
+
+@test "interval gives each phase its series: the items of its intervals add up to the phase's, in its direction" {
+	use_tmpfs
+	job m "[m]\ndirectory = $SHM\ntree = 10x3000\nop = create, stat\ninterval = 10ms\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json" -o series:"$TESTDIR/m.csv"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/m.json" '[(x["series"]["interval_s"], sum(i["ops"] for i in x["series"]["intervals"]), sorted({i["dir"] for i in x["series"]["intervals"]})) for r in d["runs"] for x in r["repeats"]]')" = "[(0.01, 30000, ['write']), (0.01, 30000, ['read'])]" ]
+	[ "$(awk -F, 'NR > 1 && $2 == 0 { n += $8 } END { print n }' "$TESTDIR/m.csv")" = 30000 ]
+	job z "[z]\ndirectory = $SHM\ntree = 10x3000\nop = create\ninterval = 0\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/z.ini" -q -o json:"$TESTDIR/z.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/z.json" '"series" in d["runs"][0]["repeats"][0]')" = False ]
+}
