@@ -751,7 +751,7 @@ def case_md(table):
             d = os.path.join(where["fio"], "t")
             os.mkdir(d)
             rd = fio_job(["--name=md", "--ioengine=" + engine, "--directory=" + d,
-                          f"--nrfiles={n}", "--filesize=4k", "--bs=4k",
+                          f"--nrfiles={n}", "--openfiles=1", "--filesize=4k", "--bs=4k",
                           "--rw=" + ("write" if engine == "filecreate" else "read")],
                          f"fio {engine}", "write" if engine == "filecreate" else "read")
             if rd["total_ios"] != n:
@@ -765,11 +765,11 @@ def case_md(table):
                  "-d", where["bonnie"],
                  "-n", f"{n // 1024}:4096:4096"], "bonnie++")
         f = p.stdout.strip().splitlines()[-1].split(",")
-        # bonnie++'s CSV (format 1.98): num_files at 20, then sequential
-        # create, read (stat), delete at 25, 27, 29; "+++++": too fast to time
-        if f[0] != "1.98" or f[20] != str(n // 1024):
-            raise Failure(f"bonnie++ printed an unexpected line: {','.join(f[:30])}")
-        rate = {"create": f[25], "stat": f[27], "unlink": f[29]}
+        # bonnie++'s CSV (format 1.98): num_files at 21, then sequential
+        # create, read (stat), delete at 26, 28, 30; "+++++": too fast to time
+        if f[0] != "1.98" or f[21] != str(n // 1024):
+            raise Failure(f"bonnie++ printed an unexpected line: {','.join(f[:31])}")
+        rate = {"create": f[26], "stat": f[28], "unlink": f[30]}
         return keep("bonnie++", {k: float(v) for k, v in rate.items() if v.isdigit()})
 
     log(f"metadata: {n} files of 4 KiB in one directory (files/s)")
