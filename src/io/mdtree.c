@@ -23,6 +23,7 @@ const char *const md_op_names[] = { [MD_MKDIR] = "mkdir",   [MD_CREATE] = "creat
 				    [MD_FSYNC] = "fsync",   [MD_STAT] = "stat",
 				    [MD_READDIR] = "readdir", [MD_RENAME] = "rename",
 				    [MD_UNLINK] = "unlink", [MD_RMDIR] = "rmdir",
+				    [MD_FSYNCDIR] = "fsyncdir", [MD_SYNCFS] = "syncfs",
 				    [MD_READ] = "read",     NULL };
 
 enum md_state md_op_needs(enum md_op op)
@@ -56,7 +57,9 @@ enum md_state md_op_leaves(enum md_op op)
 
 void mdtree_path(const struct mdtree *t, enum md_op op, uint64_t k, char *buf)
 {
-	if (md_op_dirs(op))
+	if (op == MD_SYNCFS)
+		snprintf(buf, 64, ".");
+	else if (md_op_dirs(op))
 		snprintf(buf, 64, "d%" PRIu64, k);
 	else
 		snprintf(buf, 64, "d%" PRIu64 "/%c%" PRIu64, k / t->files, t->renamed ? 'r' : 'f',
@@ -127,6 +130,16 @@ long mdtree_do(const struct mdtree *t, enum md_op op, uint64_t k, unsigned char 
 		return renameat2(t->rootfd, path, t->rootfd, to, RENAME_NOREPLACE) < 0 ? -errno : 0;
 	case MD_READDIR:
 		return list_dir(t, k, buf, n);
+	case MD_FSYNCDIR:
+		fd = openat(t->rootfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		rc = fsync(fd) < 0 ? -errno : 0;
+		if (close(fd) < 0 && rc == 0)
+			rc = -errno;
+		return rc;
+	case MD_SYNCFS:
+		return syncfs(t->rootfd) < 0 ? -errno : 0;
 	case MD_CREATE:
 	case MD_FSYNC:
 		fd = op == MD_CREATE ? openat(t->rootfd, path,
@@ -281,9 +294,12 @@ int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t di
 	if (made) {
 		t->lockfd = openat(t->rootfd, MDTREE_RECORD,
 				   O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (t->lockfd < 0)
-			return err_set(err, "cannot make %s/%s: %s", t->root, MDTREE_RECORD,
-				       strerror(errno));
+		if (t->lockfd < 0) {
+			err_set(err, "cannot make %s/%s: %s", t->root, MDTREE_RECORD,
+				strerror(errno));
+			(void)unlinkat(t->parentfd, t->name, AT_REMOVEDIR); /* its, and empty */
+			return -1;
+		}
 		dprintf(t->lockfd, "iosweep-tree 1\n");
 	} else if (check_root(t, err) < 0) {
 		return -1;
@@ -293,6 +309,7 @@ int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t di
 			       errno == EWOULDBLOCK ? "another iosweep is using this tree; wait for "
 						      "it, or give the job another directory"
 						    : strerror(errno));
+	t->held = true;
 	uint64_t nf = 0, nd = 0;
 
 	if (sweep(t, &nf, &nd, err) < 0)
@@ -312,7 +329,8 @@ int mdtree_close(struct mdtree *t, char *err)
 	uint64_t nf = 0, nd = 0;
 	int rc = 0;
 
-	if (t->rootfd >= 0 && t->lockfd >= 0) {
+	/* a run refused the lock leaves the tree to the run that holds it */
+	if (t->held) {
 		rc = sweep(t, &nf, &nd, err);
 		if (rc == 0 && unlinkat(t->rootfd, MDTREE_RECORD, 0) < 0)
 			rc = err_set(err, "cannot remove %s/%s: %s", t->root, MDTREE_RECORD,
@@ -327,6 +345,7 @@ int mdtree_close(struct mdtree *t, char *err)
 	if (t->parentfd >= 0)
 		close(t->parentfd);
 	t->lockfd = t->rootfd = t->parentfd = -1;
+	t->held = false;
 	return rc;
 }
 

@@ -32,16 +32,24 @@
  * the data ops (ioloop.h: enum op_kind continues with these), read (the
  * data op's word) last. */
 enum md_op { MD_MKDIR, MD_CREATE, MD_FSYNC, MD_STAT, MD_READDIR, MD_RENAME, MD_UNLINK,
-	     MD_RMDIR, MD_READ, MD__OPS };
+	     MD_RMDIR, MD_FSYNCDIR, MD_SYNCFS, MD_READ, MD__OPS };
 extern const char *const md_op_names[]; /* "mkdir", "create", ... */
 
 /* What the tree holds. */
 enum md_state { MD_EMPTY, MD_DIRS, MD_FILES, MD_UNKNOWN };
 
-/* Whether phase op's items are the directories (else the files). */
+/* Whether phase op's items are the directories (else the files, or for
+ * syncfs the one file system). */
 static inline bool md_op_dirs(enum md_op op)
 {
-	return op == MD_MKDIR || op == MD_READDIR || op == MD_RMDIR;
+	return op == MD_MKDIR || op == MD_READDIR || op == MD_RMDIR || op == MD_FSYNCDIR;
+}
+/* Whether phase op makes what was written durable (fsync, fsyncdir,
+ * syncfs): the files are made anew, untimed, before each of its repeats,
+ * so that it has their creation and bytes to flush. */
+static inline bool md_op_syncs(enum md_op op)
+{
+	return op == MD_FSYNC || op == MD_FSYNCDIR || op == MD_SYNCFS;
 }
 /* Whether phase op changes the tree (its items count as writes). */
 static inline bool md_op_writes(enum md_op op)
@@ -59,6 +67,7 @@ struct mdtree {
 	int parentfd;          /* the job's directory */
 	int rootfd;            /* the root, O_DIRECTORY */
 	int lockfd;            /* the record, flock'ed while the tree is held */
+	bool held;             /* this run holds the lock: only then is anything removed */
 	char root[PATH_MAX];   /* its path, for messages */
 	char name[256];        /* its name in the job's directory */
 	uint32_t dirs, files;  /* directories, and files in each */
@@ -77,8 +86,10 @@ typedef void (*mdtree_note_fn)(const char *msg, void *arg);
  * so).  0, or -1 with err ("ROOT: why"). */
 int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t dirs,
 		uint32_t files, uint64_t filesize, mdtree_note_fn note, void *arg, char *err);
-/* Empties the tree and removes its root and record, then closes it: 0, or
- * -1 with err when something could not be removed (it is left, and said). */
+/* Empties the tree and removes its root and record when this run held its
+ * lock (after an open that failed: nothing, the tree may be another run's),
+ * then closes it: 0, or -1 with err when something could not be removed (it
+ * is left, and said). */
 int mdtree_close(struct mdtree *t, char *err);
 
 /* Brings the tree to state want, untimed: directories and files made or
@@ -100,7 +111,7 @@ int mdtree_open_file(const struct mdtree *t, uint64_t k);
 /* Items of phase op. */
 static inline uint64_t mdtree_items(uint32_t dirs, uint32_t files, enum md_op op)
 {
-	return md_op_dirs(op) ? dirs : (uint64_t)dirs * files;
+	return op == MD_SYNCFS ? 1 : md_op_dirs(op) ? dirs : (uint64_t)dirs * files;
 }
 
 /* Before a repeat, with the files there: every file's pages evicted

@@ -1956,10 +1956,22 @@ static int mdtree_words(const struct plan *plan, const struct job *job, uint64_t
 		if (op->v[k].u != OP_READ && op->v[k].u < OP_MKDIR) {
 			job_where(jf, job, OPT_OP, where, sizeof(where));
 			return err_set(err, "%s: op = %s on a tree: its phases are mkdir, create (it "
-					    "writes filesize bytes to each file), fsync, stat, read, "
-					    "readdir, rename, unlink, rmdir (job '%s')", where,
+					    "writes filesize bytes to each file), fsync, fsyncdir, "
+					    "syncfs, stat, read, readdir, rename, unlink, rmdir (job "
+					    "'%s')", where,
 				       option_table[OPT_OP].values[op->v[k].u], job->name);
 		}
+	for (size_t k = 0; k < op->n; k++)
+		for (size_t c = 0; op->v[k].u >= OP_MKDIR && c < cache->n; c++)
+			if (md_op_syncs((enum md_op)(op->v[k].u - OP_MKDIR)) &&
+			    cache->v[c].u != CACHE_KEEP) {
+				job_where(jf, job, OPT_CACHE, where, sizeof(where));
+				return err_set(err, "%s: cache = %s with op = %s: it writes the "
+						    "files back before the phase, which would have "
+						    "nothing left to flush; use cache = keep (job "
+						    "'%s')", where, cache_policy_names[cache->v[c].u],
+					       option_table[OPT_OP].values[op->v[k].u], job->name);
+			}
 	for (size_t k = 0; k < eng->n; k++)
 		if (strcmp(engine_at(eng->v[k].u)->name, "sync") != 0) {
 			job_where(jf, job, OPT_ENGINE, where, sizeof(where));
@@ -2681,14 +2693,20 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_NRFILES:
 		return v[id].u > 1;
 	case OPT_FILESIZE:
-	case OPT_DIRECTORY:
+		return v[OPT_NRFILES].u > 1 || v[OPT_TREE].s; /* a file set's or a made tree's */
+	case OPT_DIRECTORY: /* (a tree's default: IOSWEEP_DIR, said with the tree) */
+		return v[OPT_NRFILES].u > 1 || (v[OPT_TREE].s && v[id].s);
 	case OPT_FILENAME_FORMAT:
 		return v[OPT_NRFILES].u > 1; /* a file set's only */
 	case OPT_FILE_SERVICE_TYPE:
 		return v[OPT_NRFILES].u > 1 || v[OPT_OPENDIR].s; /* a file set's or a tree's */
 	case OPT_OPENDIR:
+	case OPT_TREE:
 	case OPT_READ_IOLOG:
 	case OPT_PRECONDITION:
+	case OPT_SS:
+	case OPT_BSSPLIT:
+	case OPT_BSRANGE:
 		return v[id].s != NULL;
 	case OPT_OFFSET:
 	case OPT_OFFSET_INCREMENT:
@@ -2698,10 +2716,6 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[OPT_READ_IOLOG].s && v[id].u != 0;
 	case OPT_REPLAY_TIME_SCALE:
 		return v[OPT_READ_IOLOG].s && v[id].u != 100;
-	case OPT_SS:
-	case OPT_BSSPLIT:
-	case OPT_BSRANGE:
-		return v[id].s != NULL;
 	case OPT_BLOCKALIGN:
 		return v[id].u != 0;
 	case OPT_SS_DUR:

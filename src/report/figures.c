@@ -65,6 +65,8 @@ const struct figure figure_table[] = {
 	  "cached after", FU_FRACTION, 1),
 	F("start_skew_s", NULL, "start_skew_s", FIG_DOUBLE, start_skew_s,
 	  "start skew", FU_SECONDS, 1),
+	F("first_done_s", NULL, "first_done_s", FIG_MAYBE, first_done_s,
+	  "first done", FU_SECONDS, 1),
 	/* per direction (reads and writes of the same repeat), and the flushes */
 	F("writes", NULL, "writes", FIG_U64, ops[IO_WRITE], "writes", FU_COUNT, 1),
 	F("read_bytes", NULL, "read_bytes", FIG_U64, dir_bytes[IO_READ], "read bytes", FU_BYTES, 1),

@@ -507,6 +507,26 @@ static void cold_from_host_note(FILE *f, const struct report *r)
 
 /* Start skew above this share of the time to end is worth a note. */
 #define SKEW_NOTED 0.05
+/* A run whose first worker was done before this share of its time to end
+ * (medians over the repeats) is noted: the rest of the time fewer ran. */
+#define FIRST_DONE_NOTED 0.8
+
+static void first_done_note(FILE *f, const struct run_result *res)
+{
+	double first, last = median_of("time_to_end_s", res);
+	struct summary s;
+	char a[32], b[32];
+
+	figure_summary(figure_find("first_done_s"), res, &s);
+	first = s.median;
+	if (!s.n || !(last > 0) || first >= FIRST_DONE_NOTED * last)
+		return;
+	units_fmt_seconds_as(first, last, a, sizeof(a));
+	units_fmt_seconds(last, b, sizeof(b));
+	fprintf(f, "run %zu: its first worker was done at %s, the last at %s (first_done_s, "
+		   "time_to_end_s in JSON): the rate is over the whole time, fewer ran at its end\n",
+		res->run->index, a, b);
+}
 
 /* repeat = auto: how many repeats it took, and whether the median is known
  * as well as asked. */
@@ -637,10 +657,10 @@ static void mdtree_notes(FILE *f, const struct run_result *res, const char **las
 	*last_root = run->v[OPT_FILENAME].s;
 	units_fmt_size(run->v[OPT_FILESIZE].u, size, sizeof(size));
 	fprintf(f, "run %zu and others of its tree: tree = %s: %u directories of %u files of %s, "
-		   "made by iosweep in\n  %s; each phase (op) is one pass over its items, the "
-		   "directories (mkdir, readdir, rmdir)\n  or the files, each timed as one I/O: "
-		   "IOPS is items/s; what a phase needs is made or removed\n  untimed before each "
-		   "repeat; the tree is removed at the end\n",
+		   "made by iosweep in %s; each phase (op) is one pass over its items, the "
+		   "directories (mkdir, readdir, fsyncdir, rmdir) or the files (syncfs: its one "
+		   "call), each timed as one I/O: IOPS is items/s; what a phase needs is made or "
+		   "removed untimed before each repeat; the tree is removed at the end\n",
 		run->index, run->v[OPT_TREE].s, run->md_dirs, run->md_files, size,
 		run->v[OPT_FILENAME].s);
 }
@@ -942,6 +962,7 @@ static void notes(FILE *f, const struct report *r)
 			fprintf(f, "run %zu: the threads' first %s were up to %.0f%% of the time "
 				   "to end apart (start_skew_s in JSON)\n", res->run->index,
 				res->run->v[OPT_OP].u == OP_READ ? "reads" : "I/Os", 100 * skew);
+		first_done_note(f, res);
 		if (r->ranks > 1 && res->nrep)
 			rank_spread(f, r, res);
 		if (res->nrep)

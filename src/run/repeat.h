@@ -90,6 +90,9 @@ struct repeat_result {
 	double files_skipped;
 	double dentries_before, dentries_added, inodes_before, inodes_added;
 	double start_skew_s;         /* latest first issue of a worker - earliest */
+	double first_done_s;         /* earliest end of a worker that did something -
+				      * earliest first issue (elbencho's first done; the
+				      * time to end is the last done); NaN with one */
 	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
 	double lat_mean_ns;
 	/* rate limit only (NAN without): response time (due -> completion), and how

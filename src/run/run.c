@@ -615,7 +615,8 @@ static int md_attach(struct runner *r, const struct run *run, char *err)
 			char why[ERR_MAX];
 
 			memcpy(why, err, ERR_MAX);
-			(void)mdtree_close(&md_cur.t, err); /* a root it made: nothing in it yet */
+			/* closed; nothing removed: the lock was not this run's */
+			(void)mdtree_close(&md_cur.t, err);
 			memcpy(err, why, ERR_MAX);
 			return -1;
 		}
@@ -648,8 +649,13 @@ static int md_before(struct runner *r, char *err)
 {
 	const union optval *v = r->run->v;
 	enum md_op op = run_md_op(r->run);
-	int rc = mdtree_bring(r->md, md_op_needs(op), r->stop, err);
+	/* a sync phase flushes files written just before it, not ones long clean */
+	int rc = md_op_syncs(op) && r->md->state == MD_FILES
+			 ? mdtree_bring(r->md, MD_DIRS, r->stop, err)
+			 : 0;
 
+	if (rc == 0)
+		rc = mdtree_bring(r->md, md_op_needs(op), r->stop, err);
 	if (rc == 0 && v[OPT_CACHE].u == CACHE_DROP)
 		rc = cache_apply(CACHE_DROP, r->md->root, 0, r->stop, err);
 	else if (rc == 0 && v[OPT_CACHE].u == CACHE_FADVISE && r->md->state == MD_FILES)

@@ -31,11 +31,12 @@ static uint64_t tv_us(struct timeval tv)
 struct tally {
 	struct { /* summed */
 		uint64_t ops[IO_DIRS], bytes[IO_DIRS], sum, flushes, trims, trim_bytes, user_us, sys_us, major, minor,
-			vcsw, ivcsw, dirty, late, skipped;
-	} add;
-	/* earliest first issue, wall-clock ns; and the same of each worker's
-	 * first issue less its place in a rate limit's schedule (in.phase) */
-	uint64_t first, first_asked;
+			vcsw, ivcsw, dirty, late, skipped, workers;
+	} add;                         /* workers: those that did something */
+	/* earliest first issue, wall-clock ns; the same of each worker's first
+	 * issue less its place in a rate limit's schedule (in.phase); and the
+	 * earliest end of a worker that did something */
+	uint64_t first, first_asked, first_done;
 	struct { /* largest */
 		uint64_t last, first_last, interrupted, runtime_limited, not_as_asked, behind,
 			dirty_unknown, dirty_system_wide, behind_max;
@@ -48,7 +49,7 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 			const struct rusage *ru0, const struct rusage *ru1, struct tally *tl)
 {
 	memset(tl, 0, sizeof(*tl));
-	tl->first = tl->first_asked = UINT64_MAX;
+	tl->first = tl->first_asked = tl->first_done = UINT64_MAX;
 	hist_reset(r->total);
 	hist_reset(r->dir_total[IO_READ]);
 	hist_reset(r->dir_total[IO_WRITE]);
@@ -72,6 +73,9 @@ static void tally_local(struct runner *r, struct repeat_result *rr, uint64_t t0,
 			tl->max.first_last = asked;
 		if (did && last > tl->max.last)
 			tl->max.last = last;
+		if (did && last < tl->first_done)
+			tl->first_done = last;
+		tl->add.workers += did;
 		r->mine[t].from = r->first + share_start(r->end - r->first, t, r->nw);
 		r->mine[t].to = r->mine[t].from + io_results_ops(res);
 		/* time_based: a share read more than once covers it once */
@@ -177,7 +181,7 @@ static void tally_ranks(struct runner *r, struct repeat_result *rr, struct tally
 	double mine = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
 
 	dist_sum_u64(tl->add.ops, sizeof(tl->add) / sizeof(uint64_t));
-	dist_min_u64(&tl->first, 2);
+	dist_min_u64(&tl->first, 3);
 	dist_max_u64(&tl->max.last, sizeof(tl->max) / sizeof(uint64_t));
 	ranks_mean_residency(tl->resident);
 	dist_gather(&mine, sizeof(mine), rr->rank_time_s);
@@ -354,6 +358,9 @@ static void fill_figures(struct runner *r, struct repeat_result *rr, const struc
 	rr->time_to_end_s = tl->max.last > tl->first ? (double)(tl->max.last - tl->first) / 1e9 : 0;
 	rr->start_skew_s = tl->max.first_last > tl->first_asked
 				   ? (double)(tl->max.first_last - tl->first_asked) / 1e9 : 0;
+	rr->first_done_s = tl->add.workers < 2 ? NAN
+			   : tl->first_done > tl->first ? (double)(tl->first_done - tl->first) / 1e9
+							: 0;
 	if (rr->time_to_end_s > 0) {
 		uint64_t ops = rr->ops[IO_READ] + rr->ops[IO_WRITE] + rr->trims;
 

@@ -48,8 +48,25 @@ for run in d["runs"]:
         assert max(threads) <= tte + 1e-9, (threads, tte)
         assert tte <= max(threads) + skew + 1e-6, (threads, skew, tte)
         assert r["reads"] == 2048, r["reads"]
+        # the first worker done: its end, from the earliest first read
+        first = r["first_done_s"]
+        assert min(threads) - 1e-9 <= first <= tte + 1e-9, (first, threads, tte)
 EOF
-	head -n1 "$TESTDIR/s.csv" | grep -q ',start_skew_s,'
+	head -n1 "$TESTDIR/s.csv" | grep -q ',start_skew_s,first_done_s,'
+}
+
+@test "first_done_s: a worker held up alone ends the run long after the first was done, and the table says so" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	job s "[global]\nfilename = $TESTDIR/f\nrepeat = 1\ncache = keep\n[s]\nthreads = 2\n[t]\nthreads = 1\n"
+	# one pread of the file waits 500 ms: the thread that makes it ends last
+	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_MS=500 IOSWEEP_SLOW_COUNT=1 \
+		LD_PRELOAD="$HELPERS/slow_shim.so" "$IOSWEEP" run "$TESTDIR/s.ini" -o table -o json:"$TESTDIR/s.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/s.json" '[r["time_to_end_s"] >= 0.5 and r["first_done_s"] < 0.5 * r["time_to_end_s"] for r in d["runs"][0]["repeats"]]')" = "[True]" ]
+	[[ "$output" == *"run 0: its first worker was done at "*", the last at "*"(first_done_s, time_to_end_s in JSON)"* ]]
+	# one worker: no first done apart from the last
+	[ "$(json_get "$TESTDIR/s.json" 'd["runs"][1]["repeats"][0]["first_done_s"]')" = None ]
+	[[ "$output" != *"run 1: its first worker"* ]]
 }
 
 @test "the table notes a start skew above 5% of the time to end exactly when there is one" {

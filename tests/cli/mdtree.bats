@@ -31,7 +31,8 @@ count() {
 	[ "$(count "$TESTDIR/tr" renameat2 '"d[0-9]+/f[0-9]+".*"d[0-9]+/r[0-9]+"')" -eq 12 ]
 	[ "$(count "$TESTDIR/tr" openat '"d[0-9]+/r[0-9]+", O_WRONLY\|O_NOFOLLOW')" -eq 12 ]
 	[ "$(count "$TESTDIR/tr" fsync '')" -ge 12 ]
-	[ "$(count "$TESTDIR/tr" unlinkat '"d[0-9]+/r[0-9]+", 0')" -eq 12 ]
+	# the unlink phase's, and fsync's files removed to be made anew before it
+	[ "$(count "$TESTDIR/tr" unlinkat '"d[0-9]+/r[0-9]+", 0')" -eq 24 ]
 	[ "$(count "$TESTDIR/tr" unlinkat '"d[0-9]+", AT_REMOVEDIR')" -eq 3 ]
 	# the items as the JSON counts them: reads for the phases that look, writes for the others
 	[ "$(json_get "$TESTDIR/m.json" '[(r["phase"]["op"], r["phase"]["items"], r["repeats"][0]["reads"], r["repeats"][0]["writes"]) for r in d["runs"]]')" = \
@@ -161,10 +162,17 @@ count() {
 	"$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json" >"$TESTDIR/out" 2>&1 &
 	pid=$!
 	wait_for test -e "$(root m)/d0/f100"
+	# held still (its lock held) while the second is refused: nothing may change under it
+	kill -STOP $pid
+	ls -R "$(root m)" >"$TESTDIR/before"
 	run "$IOSWEEP" run "$TESTDIR/m.ini" -q
+	ls -R "$(root m)" >"$TESTDIR/after"
+	kill -CONT $pid
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"another iosweep is using this tree"* ]]
 	stop_with INT $pid
+	# the refused run removed nothing of the tree it was refused
+	diff "$TESTDIR/before" "$TESTDIR/after"
 	[ ! -e "$(root m)" ]
 	[ "$(json_get "$TESTDIR/m.json" 'd["interrupted"]')" = True ]
 }
@@ -238,4 +246,44 @@ count() {
 	run "$IOSWEEP" run "$TESTDIR/z.ini" -q -o json:"$TESTDIR/z.json"
 	[ "$status" -eq 0 ]
 	[ "$(json_get "$TESTDIR/z.json" '"series" in d["runs"][0]["repeats"][0]')" = False ]
+}
+
+@test "the header line names a tree job's tree, filesize and directory, and a file job's no tree" {
+	job m "[m]\ntree = 2x10\nfilesize = 1k\nop = stat\nrepeat = 1\ndirectory = $TESTDIR\n"
+	run "$IOSWEEP" run "$TESTDIR/m.ini"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *"filesize=1KiB  directory=$TESTDIR  tree=2x10"* ]]
+	# the default directory is said where the tree is (the note), not as an empty value
+	job d "[d]\ntree = 2x10\nop = stat\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/d.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"directory="* && "$output" == *"made by iosweep in"* ]]
+	head -c 64k /dev/urandom >"$TESTDIR/f"
+	job f "[f]\nfilename = $TESTDIR/f\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/f.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"tree="* && "$output" != *"filesize="* && "$output" != *"directory="* ]]
+}
+
+@test "sync phases: fsync each file, fsyncdir each directory, syncfs once, on files made anew before every repeat (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	job m "[m]\ntree = 3x4\nfilesize = 1k\nop = fsync, fsyncdir, syncfs\nrepeat = 2\n"
+	strace -f -e trace=openat,fsync,syncfs,unlinkat -o "$TESTDIR/tr" "$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
+	# every repeat of every phase has its 12 files written just before it
+	[ "$(count "$TESTDIR/tr" openat '"d[0-9]+/f[0-9]+", O_WRONLY\|O_CREAT\|O_EXCL')" -eq 72 ]
+	# (removed before the 5 repeats after the first; the sweep at the end
+	# removes the last ones from within their directories)
+	[ "$(count "$TESTDIR/tr" unlinkat '"d[0-9]+/f[0-9]+", 0')" -eq 60 ]
+	[ "$(count "$TESTDIR/tr" openat '"d[0-9]+/f[0-9]+", O_WRONLY\|O_NOFOLLOW')" -eq 24 ]
+	# fsyncdir's 6, and the sweep's 3 at the end
+	[ "$(count "$TESTDIR/tr" openat '"d[0-9]+", O_RDONLY\|O_NOFOLLOW\|O_CLOEXEC\|O_DIRECTORY')" -eq 9 ]
+	# 24 files and 6 directories, and the result file made durable before its rename
+	[ "$(count "$TESTDIR/tr" fsync '')" -eq 31 ]
+	[ "$(count "$TESTDIR/tr" syncfs '')" -eq 2 ]
+	[ "$(json_get "$TESTDIR/m.json" '[(r["phase"]["op"], r["phase"]["items"], r["phase"]["items_are"], [x["writes"] for x in r["repeats"]]) for r in d["runs"]]')" = \
+		"[('fsync', 12, 'files', [12, 12]), ('fsyncdir', 3, 'directories', [3, 3]), ('syncfs', 1, 'files', [1, 1])]" ]
+	[ ! -e "$(root m)" ]
+	# drop and fadvise write the files back first: nothing would be left to flush
+	job d "[d]\ntree = 2x2\nop = create, fsync\ncache = drop\n"
+	refused plan d "d.ini:4: cache = drop with op = fsync"
 }
