@@ -14,9 +14,11 @@
  * files.
  */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "cli/cli.h"
 #include "cli/help.h"
@@ -52,37 +54,52 @@ static int parse_args(int argc, char **argv, struct cli *c)
 }
 
 /* A refusal: one line, whatever a value or a name held. */
-static void refuse(void *count, const char *why)
+/* What the import refuses, each line said once: a setting of [global] is
+ * refused in every job that inherits it, with the same FILE:LINE. */
+#define REFUSALS_SAID 1024
+struct refusals {
+	size_t n;                      /* refusals, said or not */
+	size_t nsaid;
+	uint64_t said[REFUSALS_SAID];  /* the lines said (their hashes) */
+};
+
+static void refuse(void *arg, const char *why)
 {
+	struct refusals *r = arg;
 	char line[ERR_MAX];
+	uint64_t h;
 
 	snprintf(line, sizeof(line), "%s", why);
 	for (char *p = line; *p; p++)
 		if ((unsigned char)*p < 0x20)
 			*p = ' ';
+	r->n++;
+	h = XXH3_64bits(line, strlen(line));
+	for (size_t i = 0; i < r->nsaid; i++)
+		if (r->said[i] == h)
+			return;
+	if (r->nsaid < REFUSALS_SAID)
+		r->said[r->nsaid++] = h;
 	cli_error("%s", line);
-	(*(size_t *)count)++;
 }
 
 /* Every fio job file (or the command line) into in: a file that cannot be
  * read is said and its jobs left out, and the next one read.  The number
  * of refusals. */
-static size_t read_all(const struct cli *c, struct fio_input *in)
+static void read_all(const struct cli *c, struct fio_input *in, struct refusals *refused)
 {
 	char err[ERR_MAX];
-	size_t refused = 0;
 
 	for (size_t i = 0; i < c->nfiles; i++) {
 		size_t before = in->njobs;
 
 		if (fio_read_file(in, c->files[i], err) < 0) {
-			refuse(&refused, err);
+			refuse(refused, err);
 			fio_input_drop_jobs(in, before);
 		}
 	}
 	if (c->rest && fio_read_cmdline(in, c->nrest, c->rest, err) < 0)
-		refuse(&refused, err);
-	return refused;
+		refuse(refused, err);
 }
 
 /* -o PATH, checked before anything is read: what `run -o` takes, and none
@@ -190,20 +207,22 @@ static int render(const struct import *im, const char *sources, char **text, siz
 static int translate_all(const struct cli *c, struct fio_input *in, struct import *im)
 {
 	char err[ERR_MAX];
-	size_t refused = read_all(c, in);
+	static struct refusals refused; /* (8 KiB: not on the stack) */
 	int n;
 
+	refused.n = refused.nsaid = 0;
+	read_all(c, in, &refused);
 	if (c->njobs && fio_select_jobs(in, c->jobs, c->njobs, err) < 0) {
-		if (!refused) /* (else the job may be in a file that could not be read) */
+		if (!refused.n) /* (else the job may be in a file that could not be read) */
 			refuse(&refused, err);
 		return EXIT_USAGE;
 	}
-	if (refused && in->njobs == 0)
+	if (refused.n && in->njobs == 0)
 		return EXIT_USAGE;
 	n = import_translate_each(in, im, refuse, &refused, err);
 	if (n < 0)
 		refuse(&refused, err);
-	if (refused)
+	if (refused.n)
 		return EXIT_USAGE;
 	if (!c->no_merge && import_merge(im, err) < 0) {
 		refuse(&refused, err);

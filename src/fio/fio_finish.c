@@ -1579,7 +1579,7 @@ static int finish_tree(struct import *im, struct fio_state *st, struct import_jo
  * file of the user's, a walk of a tree, a pace, a time limit, a check. */
 static int phase_refusals(const struct fio_state *st, const char *job_at, char *err)
 {
-	static const char *const time[] = { "runtime", "time_based", "ramp_time", NULL };
+	static const char *const time[] = { "runtime", "timeout", "time_based", "ramp_time", NULL };
 	static const char *const think[] = { "thinktime", "thinktime_spin", "thinktime_blocks", NULL };
 	static const char *const at_least[] = { "io_size", "io_limit", "number_ios", "offset",
 						"offset_increment", NULL };

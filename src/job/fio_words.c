@@ -90,6 +90,8 @@ static const struct fio_word words[] = {
 	  .hint = "fio's numjobs is 'threads' here" IMPORT },
 	{ .fio = "runtime", .to = "runtime", .handler = FH_RUNTIME,
 	  .becomes = "runtime" },
+	{ .fio = "timeout", .to = "runtime", .handler = FH_RUNTIME,
+	  .becomes = "runtime (timeout is fio's other name for it)" },
 	{ .fio = "time_based", .to = "time_based", .handler = FH_TIME_BASED,
 	  .becomes = "time_based (with a runtime; without one, noted as fio drops it)",
 	  .unsaid = "time_based" },

@@ -961,14 +961,15 @@ fio_tree_json() {
 	cd "$TESTDIR"
 	local n=0
 	for o in filename=/etc/hostname runtime=10 time_based=1 io_size=8k number_ios=2 \
-		rate_iops=10 thinktime=10 verify=md5; do
+		rate_iops=10 thinktime=10 verify=md5 timeout=5; do
 		printf '[j%d]\nioengine=filestat\nnrfiles=4\nfilesize=4k\n%s\n' $((n += 1)) "$o"
 	done >refused.fio
 	run "$IOSWEEP" import refused.fio -o out.ini
 	echo "$output"
 	[ "$status" -eq 2 ]
-	[ "${#lines[@]}" -eq 8 ]
+	[ "${#lines[@]}" -eq 9 ]
 	[ ! -e out.ini ]
+	[[ "$output" == *"refused.fio:45: timeout=5: fio runs its filestat for a time"* ]]
 	[[ "$output" == *"refused.fio:5: filename=/etc/hostname: fio's filestat then works on this file; iosweep's tree names its own files: leave filename out"* ]]
 	[[ "$output" == *"refused.fio:10: runtime=10: fio runs its filestat for a time; a tree's phase is one pass over its files: remove it"* ]]
 	[[ "$output" == *"refused.fio:15: time_based=1: fio runs its filestat for a time"* ]]
@@ -977,4 +978,28 @@ fio_tree_json() {
 	[[ "$output" == *"refused.fio:30: rate_iops=10: a tree's phases run as fast as they can: remove it"* ]]
 	[[ "$output" == *"refused.fio:35: thinktime=10: a tree's phases run as fast as they can: remove it"* ]]
 	[[ "$output" == *"refused.fio:40: verify=md5: fio's file engines write no data to check: remove it"* ]]
+}
+
+@test "timeout is fio's other name for runtime: it imports as runtime, and fio reads it so" {
+	cd "$TESTDIR"
+	head -c 1m /dev/urandom >f
+	printf '[t]\nfilename=%s/f\nrw=read\ntime_based=1\ntimeout=2s\n' "$TESTDIR" >t.fio
+	"$IOSWEEP" import t.fio -o t.ini
+	grep -qx 'runtime *= *2s' t.ini
+	grep -qx 'time_based *= *1' t.ini
+	# fio itself: the same two seconds
+	command -v fio >/dev/null || skip "fio is not installed"
+	fio --output-format=json --output=t.json t.fio >/dev/null
+	[ "$(json_get t.json 'd["jobs"][0]["job_runtime"] // 1000')" = 2 ]
+}
+
+@test "a refused setting of [global] is said once, not once for every job that inherits it" {
+	cd "$TESTDIR"
+	printf '[global]\nrw=read\nsize=1m\nflow=2\n[a]\n[b]\n[c]\nratemin=1024\n' >g.fio
+	run "$IOSWEEP" import g.fio -o g.ini
+	[ "$status" -eq 2 ]
+	[ ! -e g.ini ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *"g.fio:4: flow=2: "* ]]
+	[[ "${lines[1]}" == *"g.fio:8: ratemin=1024: "* ]]
 }
