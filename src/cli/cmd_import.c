@@ -53,9 +53,9 @@ static int parse_args(int argc, char **argv, struct cli *c)
 	return 0;
 }
 
-/* A refusal: one line, whatever a value or a name held. */
-/* What the import refuses, each line said once: a setting of [global] is
- * refused in every job that inherits it, with the same FILE:LINE. */
+/* What the import refuses: each refusal one line, whatever a value or a
+ * name held, and each line said once (a setting of [global] is refused in
+ * every job that inherits it, with the same FILE:LINE). */
 #define REFUSALS_SAID 1024
 struct refusals {
 	size_t n;                      /* refusals, said or not */
@@ -84,8 +84,7 @@ static void refuse(void *arg, const char *why)
 }
 
 /* Every fio job file (or the command line) into in: a file that cannot be
- * read is said and its jobs left out, and the next one read.  The number
- * of refusals. */
+ * read is said (refused) and its jobs left out, and the next one read. */
 static void read_all(const struct cli *c, struct fio_input *in, struct refusals *refused)
 {
 	char err[ERR_MAX];
