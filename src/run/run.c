@@ -1570,7 +1570,7 @@ static void tree_caches(const struct runner *r, struct repeat_result *rr, double
 		      * them adds dentries, cold or not: nothing to tell) */
 		enum md_op op = run_md_op(r->run);
 
-		files = op == MD_STAT || op == MD_READ || op == MD_FSYNC || op == MD_READDIR
+		files = op == MD_STAT || op == MD_READ || op == MD_READDIR
 				? (double)rr->ops[IO_READ] + (double)rr->ops[IO_WRITE]
 				: 0;
 	}
