@@ -648,10 +648,15 @@ static void mdtree_notes(FILE *f, const struct run_result *res, const char **las
 
 	if (!res->nrep)
 		return;
-	if (run->v[OPT_CACHE].u == CACHE_DROP && !res->rep[0].cache_as_asked)
-		fprintf(f, "run %zu: cache=drop, but its lookups added %.0f dentries (median) for "
-			   "%llu items: not cold (dentries_added in JSON)\n", run->index, added,
-			(unsigned long long)run->reads);
+	if (run->v[OPT_CACHE].u == CACHE_DROP && !res->rep[0].cache_as_asked) {
+		if (res->memory_fs)
+			fprintf(f, "run %zu: cache=drop, but the tree is on %s, whose dentries "
+				   "cannot be dropped: not cold\n", run->index, res->memory_fs);
+		else
+			fprintf(f, "run %zu: cache=drop, but its lookups added %.0f dentries "
+				   "(median) for %llu items: not cold (dentries_added in JSON)\n",
+				run->index, added, (unsigned long long)run->reads);
+	}
 	if (*last_root && strcmp(*last_root, run->v[OPT_FILENAME].s) == 0)
 		return;
 	*last_root = run->v[OPT_FILENAME].s;
@@ -677,8 +682,11 @@ static void tree_notes(FILE *f, const struct run_result *res, const char **last_
 		mdtree_notes(f, res, last_root);
 	if (!run->v[OPT_OPENDIR].s)
 		return;
-	if (run->v[OPT_CACHE].u == CACHE_DROP && !isnan(added) &&
-	    added < (double)run->tree_files / 2)
+	if (run->v[OPT_CACHE].u == CACHE_DROP && res->memory_fs && run->tree_files)
+		fprintf(f, "run %zu: cache=drop, but the tree is on %s, whose dentries cannot be "
+			   "dropped: not a cold tree\n", run->index, res->memory_fs);
+	else if (run->v[OPT_CACHE].u == CACHE_DROP && !isnan(added) &&
+		 added < (double)run->tree_files / 2)
 		fprintf(f, "run %zu: cache=drop, but its lookups added %.0f dentries (median) for "
 			   "%llu files: not a cold tree (dentries_added in JSON)\n", run->index,
 			added, (unsigned long long)run->tree_files);

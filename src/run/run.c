@@ -1581,7 +1581,11 @@ static void tree_caches(const struct runner *r, struct repeat_result *rr, double
 	 * (a tree's unlink and rmdir free theirs) */
 	rr->dentries_added = growth(dentries1, r->dentries0);
 	rr->inodes_added = growth(inodes1, r->inodes0);
-	if (r->run->v[OPT_CACHE].u == CACHE_DROP && rr->dentries_added < files / 2)
+	/* a tree on tmpfs or ramfs keeps its dentries whatever is dropped: not
+	 * cold, however many another process's lookups added meanwhile */
+	if (r->run->v[OPT_CACHE].u == CACHE_DROP && files > 0 &&
+	    (rr->dentries_added < files / 2 ||
+	     prepare_memory_fs(r->treed ? r->tree.rootfd : r->md->rootfd)))
 		rr->cache_as_asked = false;
 }
 
