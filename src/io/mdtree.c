@@ -14,10 +14,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/cache.h"
 #include "lib/error.h"
+#include "lib/intmath.h"
 
 const char *const md_op_names[] = { [MD_MKDIR] = "mkdir",   [MD_CREATE] = "create",
 				    [MD_FSYNC] = "fsync",   [MD_STAT] = "stat",
@@ -268,21 +270,23 @@ static int check_root(struct mdtree *t, char *err)
 	return 0;
 }
 
-int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t dirs,
-		uint32_t files, uint64_t filesize, mdtree_note_fn note, void *arg, char *err)
+/* The tree's fields, and its directory and root opened (the root made
+ * first when make is set and it is missing: *made). */
+static int open_root(struct mdtree *t, const char *dir, const char *name, uint32_t dirs,
+		     uint32_t files, uint64_t filesize, bool make, bool *made, char *err)
 {
-	bool made = false;
-
 	*t = (struct mdtree){ .parentfd = -1, .rootfd = -1, .lockfd = -1, .dirs = dirs,
-			      .files = files, .filesize = filesize, .state = MD_UNKNOWN };
+			      .files = files, .filesize = filesize, .state = MD_UNKNOWN,
+			      .parts = 1 };
+	*made = false;
 	snprintf(t->name, sizeof(t->name), "%.200s%s", name, MDTREE_SUFFIX);
 	snprintf(t->root, sizeof(t->root), "%s/%s", dir, t->name);
 	t->parentfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (t->parentfd < 0)
 		return err_set(err, "directory %s: %s", dir, strerror(errno));
-	if (mkdirat(t->parentfd, t->name, 0700) == 0)
-		made = true;
-	else if (errno != EEXIST)
+	if (make && mkdirat(t->parentfd, t->name, 0700) == 0)
+		*made = true;
+	else if (make && errno != EEXIST)
 		return err_set(err, "cannot make %s: %s", t->root, strerror(errno));
 	t->rootfd = openat(t->parentfd, t->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (t->rootfd < 0)
@@ -291,6 +295,55 @@ int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t di
 				       ? " (a link or a file where iosweep makes its tree: not "
 					 "followed, not removed)"
 				       : "");
+	return 0;
+}
+
+/* The record says which run holds the tree: its host, process and clock. */
+static int write_token(struct mdtree *t, char *err)
+{
+	char host[64] = "";
+	struct timespec ts;
+	int n;
+
+	(void)gethostname(host, sizeof(host) - 1);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(t->token, sizeof(t->token), "%.63s:%ld:%lld.%09ld", host, (long)getpid(),
+		 (long long)ts.tv_sec, ts.tv_nsec);
+	n = (int)strlen(t->token);
+	if (ftruncate(t->lockfd, 0) < 0 ||
+	    dprintf(t->lockfd, "iosweep-tree 1 %s\n", t->token) != n + 16)
+		return err_set(err, "cannot write %s/%s: %s", t->root, MDTREE_RECORD,
+			       strerror(errno));
+	return 0;
+}
+
+int mdtree_join(struct mdtree *t, const char *dir, const char *name, uint32_t dirs,
+		uint32_t files, uint64_t filesize, const char *token, char *err)
+{
+	char want[sizeof(t->token) + 32], got[sizeof(want)], why[ERR_MAX];
+	bool made;
+	ssize_t n = snprintf(want, sizeof(want), "iosweep-tree 1 %s\n", token);
+
+	if (open_root(t, dir, name, dirs, files, filesize, false, &made, err) == 0 &&
+	    check_root(t, err) == 0) {
+		if (pread(t->lockfd, got, sizeof(got), 0) == n && !memcmp(got, want, (size_t)n)) {
+			snprintf(t->token, sizeof(t->token), "%s", token);
+			return 0;
+		}
+		err_set(err, "%s: another tree than the one rank 0 made and holds", t->root);
+	}
+	memcpy(why, err, ERR_MAX);
+	return err_set(err, "%.900s: a tree under MPI is made by rank 0 in a directory every "
+			    "rank shares; give the job a directory on a shared file system", why);
+}
+
+int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t dirs,
+		uint32_t files, uint64_t filesize, mdtree_note_fn note, void *arg, char *err)
+{
+	bool made;
+
+	if (open_root(t, dir, name, dirs, files, filesize, true, &made, err) < 0)
+		return -1;
 	if (made) {
 		t->lockfd = openat(t->rootfd, MDTREE_RECORD,
 				   O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -300,7 +353,6 @@ int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t di
 			(void)unlinkat(t->parentfd, t->name, AT_REMOVEDIR); /* its, and empty */
 			return -1;
 		}
-		dprintf(t->lockfd, "iosweep-tree 1\n");
 	} else if (check_root(t, err) < 0) {
 		return -1;
 	}
@@ -312,7 +364,7 @@ int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t di
 	t->held = true;
 	uint64_t nf = 0, nd = 0;
 
-	if (sweep(t, &nf, &nd, err) < 0)
+	if (write_token(t, err) < 0 || sweep(t, &nf, &nd, err) < 0)
 		return -1;
 	if ((nf || nd) && note) {
 		char msg[PATH_MAX + 160];
@@ -349,42 +401,58 @@ int mdtree_close(struct mdtree *t, char *err)
 	return rc;
 }
 
-/* One untimed pass of phase op over all its items. */
+/* One untimed pass of phase op over this process's share of its items:
+ * 0, 1 when *stop was set, or -1 with err. */
 static int pass(struct mdtree *t, enum md_op op, volatile atomic_int *stop, char *err)
 {
-	uint64_t n = mdtree_items(t->dirs, t->files, op);
+	uint64_t n = mdtree_items(t->dirs, t->files, op), end = share_start(n, t->part + 1, t->parts);
 	char path[64];
 
-	for (uint64_t k = 0; k < n; k++) {
+	for (uint64_t k = share_start(n, t->part, t->parts); k < end; k++) {
 		long rc;
 
-		if (k % STOP_EVERY == 0 && stop && *stop) {
-			t->state = MD_UNKNOWN;
+		if (k % STOP_EVERY == 0 && stop && *stop)
 			return 1;
-		}
 		rc = mdtree_do(t, op, k, NULL, 0);
 		if (rc < 0) {
-			t->state = MD_UNKNOWN;
 			mdtree_path(t, op, k, path);
 			return err_set(err, "%s: %s/%s: %s", md_op_names[op], t->root, path,
 				       strerror((int)-rc));
 		}
 	}
-	t->state = md_op_leaves(op);
 	return 0;
 }
 
-int mdtree_bring(struct mdtree *t, enum md_state want, volatile atomic_int *stop, char *err)
+int mdtree_bring(struct mdtree *t, enum md_state want, mdtree_agree_fn agree, void *arg,
+		 volatile atomic_int *stop, char *err)
 {
 	uint64_t nf = 0, nd = 0;
 	int rc = 0;
 
-	if (t->state == MD_UNKNOWN && sweep(t, &nf, &nd, err) < 0)
-		return -1;
-	while (rc == 0 && t->state != want)
-		rc = t->state < want ? pass(t, t->state == MD_EMPTY ? MD_MKDIR : MD_CREATE, stop, err)
-				     : pass(t, t->state == MD_FILES ? MD_UNLINK : MD_RMDIR, stop, err);
-	return rc;
+	if (t->state == MD_UNKNOWN) { /* share 0 sweeps, for every share */
+		rc = t->part == 0 ? sweep(t, &nf, &nd, err) : 0;
+		if (agree)
+			rc = agree(rc, arg, err);
+		if (rc != 0)
+			return rc;
+		t->state = MD_EMPTY;
+		t->renamed = false;
+	}
+	while (t->state != want) {
+		enum md_op op = t->state < want ? t->state == MD_EMPTY ? MD_MKDIR : MD_CREATE
+				: t->state == MD_FILES ? MD_UNLINK
+						       : MD_RMDIR;
+
+		rc = pass(t, op, stop, err);
+		if (agree) /* a pass ends on every share before the next begins */
+			rc = agree(rc, arg, err);
+		if (rc != 0) {
+			t->state = MD_UNKNOWN;
+			return rc;
+		}
+		t->state = md_op_leaves(op);
+	}
+	return 0;
 }
 
 int mdtree_evict(const struct mdtree *t, volatile atomic_int *stop, char *err)

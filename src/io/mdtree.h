@@ -51,10 +51,23 @@ static inline bool md_op_syncs(enum md_op op)
 {
 	return op == MD_FSYNC || op == MD_FSYNCDIR || op == MD_SYNCFS;
 }
+/* Whether phase op works on what an earlier pass made and leaves no data
+ * of its own to flush (stat, read, readdir, rename, unlink, rmdir): under
+ * MPI a shift moves each rank to another rank's items for it. */
+static inline bool md_op_finds(enum md_op op)
+{
+	return op != MD_MKDIR && op != MD_CREATE && !md_op_syncs(op);
+}
+/* Whether phase op only looks names up (stat, read, readdir): a dropped
+ * tree's lookups add a dentry an item. */
+static inline bool md_op_looks(enum md_op op)
+{
+	return op == MD_STAT || op == MD_READ || op == MD_READDIR;
+}
 /* Whether phase op changes the tree (its items count as writes). */
 static inline bool md_op_writes(enum md_op op)
 {
-	return op != MD_STAT && op != MD_READ && op != MD_READDIR;
+	return !md_op_looks(op);
 }
 /* The state phase op needs, and the state it leaves. */
 enum md_state md_op_needs(enum md_op op);
@@ -68,6 +81,11 @@ struct mdtree {
 	int rootfd;            /* the root, O_DIRECTORY */
 	int lockfd;            /* the record, flock'ed while the tree is held */
 	bool held;             /* this run holds the lock: only then is anything removed */
+	char token[96];        /* what the record says of the run that holds the tree (its
+				* host, process and clock): ranks joining it check it */
+	/* this process's share of each untimed pass (mdtree_bring): share part
+	 * of parts, as the rank's of the timed phases; 0 of 1 alone */
+	uint32_t part, parts;
 	char root[PATH_MAX];   /* its path, for messages */
 	char name[256];        /* its name in the job's directory */
 	uint32_t dirs, files;  /* directories, and files in each */
@@ -83,19 +101,29 @@ typedef void (*mdtree_note_fn)(const char *msg, void *arg);
 
 /* Opens (making it when missing) the root of job name's tree in dir, and
  * takes its lock; a root left by a killed run is emptied first (note says
- * so).  0, or -1 with err ("ROOT: why"). */
+ * so); the record gets the run's token.  0, or -1 with err ("ROOT: why"). */
 int mdtree_open(struct mdtree *t, const char *dir, const char *name, uint32_t dirs,
 		uint32_t files, uint64_t filesize, mdtree_note_fn note, void *arg, char *err);
+/* Under MPI, a rank other than 0: opens the tree rank 0 opened (its token:
+ * the same record, so the directory is shared), without its lock; the rank
+ * never removes it.  0, or -1 with err. */
+int mdtree_join(struct mdtree *t, const char *dir, const char *name, uint32_t dirs,
+		uint32_t files, uint64_t filesize, const char *token, char *err);
 /* Empties the tree and removes its root and record when this run held its
  * lock (after an open that failed: nothing, the tree may be another run's),
  * then closes it: 0, or -1 with err when something could not be removed (it
  * is left, and said). */
 int mdtree_close(struct mdtree *t, char *err);
 
+/* What the processes that share a tree's passes say of one: every one's
+ * rc (0, 1 stopped, -1 failed with err) agreed; NULL alone. */
+typedef int (*mdtree_agree_fn)(int rc, void *arg, char *err);
 /* Brings the tree to state want, untimed: directories and files made or
- * removed as needed (from MD_UNKNOWN: everything removed first).  0, 1
+ * removed as needed (from MD_UNKNOWN: everything removed first, by share
+ * 0), each pass over this process's share, agreed before the next.  0, 1
  * when *stop was set (the state is then MD_UNKNOWN), or -1 with err. */
-int mdtree_bring(struct mdtree *t, enum md_state want, volatile atomic_int *stop, char *err);
+int mdtree_bring(struct mdtree *t, enum md_state want, mdtree_agree_fn agree, void *arg,
+		 volatile atomic_int *stop, char *err);
 
 /* The relative path of item k of phase op (a directory or a file) into
  * buf (64 bytes). */

@@ -86,6 +86,10 @@ const struct option_def option_table[OPT__COUNT] = {
 		       "DxF: a tree iosweep makes in directory, D directories of F files of "
 		       "filesize bytes (default 0), for the metadata phases op names (tree = "
 		       "16x1000); iosweep removes it when the run ends" },
+	[OPT_SHIFT] = { "shift", T_UINT, true, false, "0", 0, UINT32_MAX, NULL,
+			"tree under MPI: rank r's stat, read, readdir, rename, unlink and rmdir "
+			"work on the items of rank r + shift (mdtest -N), so that no rank finds "
+			"only what it made itself; 0: its own" },
 	[OPT_BS] = { "bs", T_SIZE, true, false, "4k", 1, GiB, NULL,
 		     "bytes per read" },
 	[OPT_SPACING] = { "spacing", T_SIZE, true, false, NULL, 1, INT64_MAX, NULL,

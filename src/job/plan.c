@@ -1863,11 +1863,19 @@ static int tree_target(const struct plan *plan, const struct job *job, struct ta
 	return 0;
 }
 
-/* A job without a tree: its op moves data (the phases need a tree). */
+/* A job without a tree: its op moves data (the phases need a tree), and
+ * no rank's share of a tree is shifted. */
 static int check_data_op(const struct jobfile *jf, const struct job *job, char *err)
 {
 	const struct job_value *op = &job->opt[OPT_OP];
 	char where[300];
+
+	if (job->opt[OPT_SHIFT].n) {
+		job_where(jf, job, OPT_SHIFT, where, sizeof(where));
+		return err_set(err, "%s: shift moves each rank to another rank's share of a tree "
+				    "iosweep makes: give the job tree = DxF, or leave shift out (job "
+				    "'%s')", where, job->name);
+	}
 
 	for (size_t k = 0; k < op->n; k++)
 		if (op->v[k].u >= OP_MKDIR) {
@@ -1885,6 +1893,7 @@ static bool mdtree_takes(enum opt_id id)
 	static const enum opt_id ok[] = {
 		OPT_TREE, OPT_DIRECTORY, OPT_FILESIZE, OPT_BS, OPT_SEED, OPT_ENGINE, OPT_CACHE,
 		OPT_THREADS, OPT_CONSUME, OPT_OP, OPT_DATA, OPT_REPEAT, OPT_WARMUP, OPT_INTERVAL,
+		OPT_SHIFT,
 	};
 
 	return takes(ok, sizeof(ok) / sizeof(ok[0]), id);
@@ -1931,10 +1940,6 @@ static int mdtree_words(const struct plan *plan, const struct job *job, uint64_t
 					    "(job '%s')", where, option_table[i].name, job->name);
 		}
 	job_where(jf, job, OPT_TREE, where, sizeof(where));
-	if (plan->where.ranks > 1)
-		return err_set(err, "%s: a tree is made and timed on one host: tree under MPI "
-				    "(shared or per-rank directories) is not built (job '%s')",
-			       where, job->name);
 	if (strchr(job->name, '/') || !strcmp(job->name, ".") || !strcmp(job->name, ".."))
 		return err_set(err, "%s: the tree is made in directory as JOB%s, and job '%s' "
 				    "is not a file name: rename the job", where, MDTREE_SUFFIX,
@@ -1972,6 +1977,14 @@ static int mdtree_words(const struct plan *plan, const struct job *job, uint64_t
 						    "'%s')", where, cache_policy_names[cache->v[c].u],
 					       option_table[OPT_OP].values[op->v[k].u], job->name);
 			}
+	for (size_t k = 0; k < op->n && plan->where.ranks > 1; k++)
+		if (op->v[k].u == OP_SYNCFS) {
+			job_where(jf, job, OPT_OP, where, sizeof(where));
+			return err_set(err, "%s: op = syncfs under MPI: its one call flushes one "
+					    "host's file system, not the ranks'; use fsync or fsyncdir, "
+					    "which every rank makes on its own items (job '%s')",
+				       where, job->name);
+		}
 	for (size_t k = 0; k < eng->n; k++)
 		if (strcmp(engine_at(eng->v[k].u)->name, "sync") != 0) {
 			job_where(jf, job, OPT_ENGINE, where, sizeof(where));
@@ -2687,6 +2700,8 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_RATE:
 	case OPT_RATE_IOPS:
 	case OPT_STOP_AT_CLIFF:
+	case OPT_SHIFT:
+	case OPT_BLOCKALIGN:
 		return v[id].u != 0;
 	case OPT_INTERVAL:
 		return false; /* it shapes the series in the JSON, not the figures */
@@ -2716,8 +2731,6 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[OPT_READ_IOLOG].s && v[id].u != 0;
 	case OPT_REPLAY_TIME_SCALE:
 		return v[OPT_READ_IOLOG].s && v[id].u != 100;
-	case OPT_BLOCKALIGN:
-		return v[id].u != 0;
 	case OPT_SS_DUR:
 	case OPT_SS_RAMP:
 	case OPT_SS_DIR:

@@ -83,6 +83,14 @@ static inline enum md_op run_md_op(const struct run *r)
 {
 	return r->v[OPT_OP].u == OP_READ ? MD_READ : (enum md_op)(r->v[OPT_OP].u - OP_MKDIR);
 }
+/* tree over `ranks` ranks: how many ranks on each rank's items of r's phase
+ * are (shift, for a phase that finds what another made); 0: its own. */
+static inline unsigned run_md_shift(const struct run *r, int ranks)
+{
+	return r->v[OPT_TREE].s && md_op_finds(run_md_op(r)) && ranks > 1
+		       ? (unsigned)(r->v[OPT_SHIFT].u % (unsigned)ranks)
+		       : 0;
+}
 
 /* The bytes each of r's regions holds: the pattern's size. */
 static inline uint64_t run_region_bytes(const struct run *r)

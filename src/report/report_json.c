@@ -416,15 +416,17 @@ static json_t *tree_json(const struct run_result *res)
 }
 
 /* tree: the phase, its items and the tree it works on. */
-static json_t *phase_json(const struct run *run)
+/* A tree's phase; shift: how many ranks on each rank's items were (0: its own). */
+static json_t *phase_json(const struct run *run, int ranks)
 {
 	enum md_op op = run_md_op(run);
-
-	return json_pack("{s:s, s:I, s:s, s:o, s:I, s:I, s:I}", "op", md_op_names[op], "items",
-			 (json_int_t)run->reads, "items_are", md_op_dirs(op) ? "directories" : "files",
-			 "root", json_text(run->v[OPT_FILENAME].s), "dirs", (json_int_t)run->md_dirs,
+	return json_pack("{s:s, s:I, s:s, s:o, s:I, s:I, s:I, s:I}", "op", md_op_names[op],
+			 "items", (json_int_t)run->reads, "items_are",
+			 md_op_dirs(op) ? "directories" : "files", "root",
+			 json_text(run->v[OPT_FILENAME].s), "dirs", (json_int_t)run->md_dirs,
 			 "files_per_dir", (json_int_t)run->md_files, "filesize",
-			 (json_int_t)run->v[OPT_FILESIZE].u);
+			 (json_int_t)run->v[OPT_FILESIZE].u, "shift",
+			 (json_int_t)run_md_shift(run, ranks));
 }
 
 static json_t *run_json(const struct report *r, const struct run_result *res)
@@ -467,7 +469,7 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 	if (o && run->v[OPT_OPENDIR].s)
 		set(o, "tree", tree_json(res));
 	if (o && run->v[OPT_TREE].s)
-		set(o, "phase", phase_json(run));
+		set(o, "phase", phase_json(run, r->ranks));
 	if (o)
 		set(o, "device", json_text(res->device[0] ? res->device : NULL));
 	if (o)

@@ -48,10 +48,10 @@
 
 #include "io/fileset.h"
 #include "lib/error.h"
+#include "lib/intmath.h"
 #include "run/dist.h"
 
-/* prepare_file's 0 / 1 / -1 as agreed by every rank. */
-static int agreed(int rc, char *err)
+int dist_agreed(int rc, char *err)
 {
 	int s = dist_agree(rc < 0 ? DIST_FAILED : rc > 0 ? DIST_STOP : 0, err);
 
@@ -165,30 +165,30 @@ int dist_prepare(const struct run *run, volatile atomic_int *stop,
 	/* a user's tree: only read, scanned by each rank; a tree iosweep makes:
 	 * made by its runs (one host) */
 	if (run->v[OPT_OPENDIR].s || run->v[OPT_TREE].s)
-		return agreed(0, err);
+		return dist_agreed(0, err);
 	if (dist_size() == 1)
-		return agreed(create(run, stop, progress, arg, err), err);
+		return dist_agreed(create(run, stop, progress, arg, err), err);
 	if (run->rank_file) {
-		rc = agreed(create(run, stop, progress, arg, err), err);
-		return rc != 0 ? rc : agreed(check(run, err), err);
+		rc = dist_agreed(create(run, stop, progress, arg, err), err);
+		return rc != 0 ? rc : dist_agreed(check(run, err), err);
 	}
 	if (dist_rank() == 0)
 		rc = create(run, stop, progress, arg, err);
-	rc = agreed(rc, err);
+	rc = dist_agreed(rc, err);
 	if (rc != 0)
 		return rc;
 	if (dist_host_leader() && dist_rank() != 0 && stat(path, &st) < 0 && errno == ENOENT)
 		rc = create(run, stop, progress, arg, err);
-	rc = agreed(rc, err);
+	rc = dist_agreed(rc, err);
 	if (rc != 0)
 		return rc;
-	return agreed(check(run, err), err);
+	return dist_agreed(check(run, err), err);
 }
 
 void dist_share(uint64_t n, int rank, int ranks, uint64_t *first, uint64_t *end)
 {
-	*first = (uint64_t)((unsigned __int128)n * (unsigned)rank / (unsigned)ranks);
-	*end = (uint64_t)((unsigned __int128)n * ((unsigned)rank + 1) / (unsigned)ranks);
+	*first = share_start(n, (unsigned)rank, (unsigned)ranks);
+	*end = share_start(n, (unsigned)rank + 1, (unsigned)ranks);
 }
 
 bool dist_counts_cached_copy(const struct run *run, bool system_wide)

@@ -26,6 +26,10 @@ int dist_prepare(const struct run *run, volatile atomic_int *stop,
  * `ranks` ranks read together (the whole of n when each has its own). */
 void dist_share(uint64_t n, int rank, int ranks, uint64_t *first, uint64_t *end);
 
+/* rc (0, 1 when stopped, -1 with err) agreed by every rank: the same on
+ * every rank, with on rank 0 the failing rank's message. */
+int dist_agreed(int rc, char *err);
+
 /* Whether this rank tells, for every rank that shares it, what the page
  * cache of its host holds of the run's file: the host's first rank does
  * for a file the ranks of a host share (each host caches its own copy of

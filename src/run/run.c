@@ -528,9 +528,13 @@ static int runner_alloc(struct runner *r, const struct run *run, char *err)
 	    data_gen_init(&r->gen, (enum data_kind)v[OPT_DATA].u, (unsigned)v[OPT_COMPRESS].u,
 			  v[OPT_SEED].u, err) < 0)
 		return -1;
-	/* ranks reading one shared file each take a contiguous share, like threads */
-	dist_share(run->reads, run->per_rank ? 0 : dist_rank(), run->per_rank ? 1 : dist_size(),
-		   &r->first, &r->end);
+	/* ranks reading one shared file each take a contiguous share, like
+	 * threads; a tree's phase that finds what another made, rank + shift's */
+	dist_share(run->reads,
+		   run->per_rank ? 0
+				 : (int)(((unsigned)dist_rank() + run_md_shift(run, dist_size())) %
+					 (unsigned)dist_size()),
+		   run->per_rank ? 1 : dist_size(), &r->first, &r->end);
 	r->thread_s = calloc(r->nw, sizeof(double));
 	if (!r->thread_s)
 		return err_set(err, "out of memory");
@@ -586,6 +590,42 @@ static void md_swept(const char *msg, void *arg)
 	snprintf(md_cur.swept, sizeof(md_cur.swept), "%s", msg);
 }
 
+/* tree: a step every rank takes on it, agreed (mdtree_agree_fn). */
+static int md_agree(int rc, void *arg, char *err)
+{
+	(void)arg;
+	return dist_agreed(rc, err);
+}
+
+/* tree: rank 0 opens (makes) it, and under MPI the other ranks then join
+ * it, each to make its share of the untimed passes.  0 or -1 with err,
+ * agreed. */
+static int md_open(const struct run *run, const char *dir, char *err)
+{
+	const union optval *v = run->v;
+	char *token = md_cur.t.token;
+	size_t len;
+	int rc = 0;
+
+	md_cur.t = (struct mdtree){ .parentfd = -1, .rootfd = -1, .lockfd = -1 };
+	if (dist_rank() == 0)
+		rc = mdtree_open(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
+				 v[OPT_FILESIZE].u, md_swept, NULL, err);
+	if (dist_size() == 1 || dist_agreed(rc, err) < 0)
+		return rc;
+	len = strlen(token);
+	rc = dist_broadcast(&token, &len);
+	if (rc == 0 && dist_rank() != 0)
+		rc = mdtree_join(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
+				 v[OPT_FILESIZE].u, token, err);
+	if (dist_rank() != 0)
+		free(token);
+	md_cur.t.part = (uint32_t)dist_rank();
+	md_cur.t.parts = (uint32_t)dist_size();
+	md_cur.t.state = MD_EMPTY; /* rank 0's open swept it */
+	return dist_agreed(rc, err);
+}
+
 int run_tree_release(char *err)
 {
 	int rc = md_cur.held ? mdtree_close(&md_cur.t, err) : 0;
@@ -610,8 +650,7 @@ static int md_attach(struct runner *r, const struct run *run, char *err)
 		return -1;
 	if (!md_cur.held) {
 		md_cur.swept[0] = '\0';
-		if (mdtree_open(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
-				v[OPT_FILESIZE].u, md_swept, NULL, err) < 0) {
+		if (md_open(run, dir, err) < 0) {
 			char why[ERR_MAX];
 
 			memcpy(why, err, ERR_MAX);
@@ -649,16 +688,19 @@ static int md_before(struct runner *r, char *err)
 {
 	const union optval *v = r->run->v;
 	enum md_op op = run_md_op(r->run);
+	mdtree_agree_fn agree = dist_size() > 1 ? md_agree : NULL;
 	/* a sync phase flushes files written just before it, not ones long clean */
 	int rc = md_op_syncs(op) && r->md->state == MD_FILES
-			 ? mdtree_bring(r->md, MD_DIRS, r->stop, err)
+			 ? mdtree_bring(r->md, MD_DIRS, agree, NULL, r->stop, err)
 			 : 0;
 
 	if (rc == 0)
-		rc = mdtree_bring(r->md, md_op_needs(op), r->stop, err);
-	if (rc == 0 && v[OPT_CACHE].u == CACHE_DROP)
+		rc = mdtree_bring(r->md, md_op_needs(op), agree, NULL, r->stop, err);
+	/* each host's caches once, by its first rank */
+	if (rc == 0 && v[OPT_CACHE].u == CACHE_DROP && dist_host_leader())
 		rc = cache_apply(CACHE_DROP, r->md->root, 0, r->stop, err);
-	else if (rc == 0 && v[OPT_CACHE].u == CACHE_FADVISE && r->md->state == MD_FILES)
+	else if (rc == 0 && v[OPT_CACHE].u == CACHE_FADVISE && r->md->state == MD_FILES &&
+		 dist_host_leader())
 		rc = mdtree_evict(r->md, r->stop, err);
 	if (rc == 0)
 		r->md->state = MD_UNKNOWN;
@@ -1560,19 +1602,22 @@ static double growth(double after, double before)
  * (cache=drop) adds a dentry and an inode for about every file it opens: a
  * repeat that added fewer than half as many dentries was not cold as
  * asked.  An inode the kernel evicted took its cached pages with it, so a
- * tree whose lookups brought its inodes back read its data cold too. */
+ * tree whose lookups brought its inodes back read its data cold too.  The
+ * count is the host's: it is held to the lookups of this rank's workers
+ * (its host's other ranks' only add to it). */
 static void tree_caches(const struct runner *r, struct repeat_result *rr, double dentries1,
 			double inodes1)
 {
-	double files = (double)rr->ops[IO_READ] + (isnan(rr->files_skipped) ? 0 : rr->files_skipped);
+	double files = 0;
 
-	if (r->md) { /* a phase that only looks names up (one that makes or removes
-		      * them adds dentries, cold or not: nothing to tell) */
-		enum md_op op = run_md_op(r->run);
+	/* of a tree's phase, one that only looks names up (one that makes or
+	 * removes them adds dentries, cold or not: nothing to tell) */
+	for (unsigned t = 0; t < r->nw && (!r->md || md_op_looks(run_md_op(r->run))); t++) {
+		const struct io_results *w = &r->w[t].res;
 
-		files = op == MD_STAT || op == MD_READ || op == MD_READDIR
-				? (double)rr->ops[IO_READ] + (double)rr->ops[IO_WRITE]
-				: 0;
+		files += (double)w->ops[IO_READ] + (double)w->ops[IO_WRITE];
+		for (int k = 0; k < DIRSCAN__SKIPS; k++)
+			files += (double)w->tree_skipped[k];
 	}
 
 	rr->dentries_before = r->dentries0;

@@ -18,6 +18,7 @@
 #include "io/prepare.h"
 #include "io/trace.h"
 #include "lib/hist.h"
+#include "lib/intmath.h"
 
 struct run_status;
 #include "job/plan.h"
@@ -114,12 +115,6 @@ struct runner {
 	bool dev_iv_done;      /* the loop is over: the sampler stops (under dev_iv_lock) */
 	bool dev_iv_inited;    /* the lock and the condition are initialised */
 };
-
-/* Where share k of n units split into `parts` contiguous shares starts. */
-static inline uint64_t share_start(uint64_t n, uint64_t k, uint64_t parts)
-{
-	return (uint64_t)((unsigned __int128)n * k / parts);
-}
 
 /* Adds up one measured repeat (collective: every rank calls it): the
  * workers' results and histograms of this rank (t0: the monotonic time the

@@ -101,6 +101,20 @@ count() {
 	refused plan h "is not a file name"
 	job i "[i]\ntree = 2x2\nop = stat\ndirectory = $TESTDIR/none\n"
 	refused plan i "i.ini:4: directory $TESTDIR/none"
+	job j "[j]\nfilename = $TESTDIR/f\nsize = 4k\nshift = 1\n"
+	refused plan j "j.ini:4: shift moves each rank to another rank's share of a tree"
+}
+
+@test "shift on one host moves nothing: the phase says shift 0, and the header says what the job set" {
+	job s "[s]\ntree = 2x5\nop = create, stat\nshift = 1\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json"
+	[ "$status" -eq 0 ]
+	[ "$(json_get "$TESTDIR/s.json" '[r["phase"]["shift"] for r in d["runs"]]')" = "[0, 0]" ]
+	[[ "$output" == *"shift=1"* ]]
+	job n "[n]\ntree = 2x5\nop = stat\nrepeat = 1\n"
+	run "$IOSWEEP" run "$TESTDIR/n.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"shift="* ]]
 }
 
 @test "a tree the file system has no inodes for is refused at plan time" {

@@ -52,17 +52,20 @@ setup() {
 
 # hosts ARGS...: iosweep-mpi ARGS on one rank per simulated host, mpirun on
 # the first host; SIGNAL=SIG AT=write|pread sends rank 1 (or RANK) SIG at its
-# first write of a test file or read of one (tests/shim/signal_shim.c)
+# first write of a test file (or of a file whose path holds SIGFILE) or read
+# of one (tests/shim/signal_shim.c); TRACE=FILE: strace -f of every process
+# into FILE
 hosts() {
-	local shim=()
+	local shim=() trace=()
 
 	if [ -n "${SIGNAL:-}" ]; then
 		shim=(-x LD_PRELOAD="$HELPERS/signal_shim.so" -x IOSWEEP_SIGNAL="$SIGNAL"
 			-x IOSWEEP_SIGNAL_AT="$AT" -x IOSWEEP_SIGNAL_RANK="${RANK:-1}"
-			-x IOSWEEP_SIGNAL_FILE="$([ "$AT" = write ] && echo .iosweep-tmp. || echo "$TESTDIR/")")
+			-x IOSWEEP_SIGNAL_FILE="${SIGFILE:-$([ "$AT" = write ] && echo .iosweep-tmp. || echo "$TESTDIR/")}")
 	fi
+	[ -z "${TRACE:-}" ] || trace=(strace -f -qq -o "$TRACE" -e trace=clone,clone3,openat,newfstatat)
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		timeout 30 "$SIMHOSTS" run "$SIM" "$SIM-h1" \
+		"${trace[@]}" timeout 30 "$SIMHOSTS" run "$SIM" "$SIM-h1" \
 		mpirun --hostfile "$TESTDIR/hostfile" -np 3 \
 		--mca plm_rsh_agent "$SIMHOSTS agent" --mca plm_rsh_no_tree_spawn 1 \
 		--mca btl tcp,self --mca btl_tcp_if_include 10.231.0.0/24 \
@@ -150,4 +153,89 @@ hosts() {
 	# 143 from the rank that got SIGTERM, 130 from the ranks it stopped
 	[ "$status" -eq 143 ] || [ "$status" -eq 130 ]
 	[ "$(json_get "$TESTDIR/i.json" 'd["runs"][0]["repeats"][0]["interrupted"]')" = True ]
+}
+
+@test "three hosts share one tree iosweep makes: each phase's items are done once, by the ranks together, and the tree is removed" {
+	job m "[m]\ntree = 6x40\nfilesize = 4k\nop = mkdir, create, stat, read, readdir, rename, unlink, rmdir\nthreads = 2\nrepeat = 2\n"
+	run hosts run "$TESTDIR/m.ini" -o json:"$TESTDIR/three.json"
+	[ "$status" -eq 0 ]
+	[ ! -e "$TESTDIR/m.iosweep-tree" ]
+	run "$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/one.json"
+	[ "$status" -eq 0 ]
+	# every phase: as many items as on one host, each counted once, the read
+	# phase's bytes and checksum the same
+	for f in 'x["reads"] + x["writes"]' 'x["bytes"]' 'x.get("checksum")'; do
+		[ "$(json_get "$TESTDIR/three.json" "[$f for r in d['runs'] for x in r['repeats']]")" = \
+		  "$(json_get "$TESTDIR/one.json" "[$f for r in d['runs'] for x in r['repeats']]")" ]
+	done
+	[ "$(json_get "$TESTDIR/three.json" '[r["phase"]["items"] for r in d["runs"]]')" = "[6, 240, 240, 240, 6, 240, 240, 6]" ]
+	# 3 ranks of 2 threads, each with its share
+	[ "$(json_get "$TESTDIR/three.json" '{len(x["thread_time_to_end_s"]) for r in d["runs"][1:4] for x in r["repeats"]}')" = "{6}" ]
+}
+
+# which process (not thread) made each file of a tree, and which stat'ed it:
+# strace -f's lines, threads mapped to their process by the clones that made them
+made_and_statted() {
+	python3 - "$1" <<'PY'
+import re, sys
+proc, made, statted = {}, {}, {}
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"(\d+) +(\w+)\((.*)", line)
+    if not m:
+        continue
+    tid, call, rest = int(m[1]), m[2], m[3]
+    p = proc.get(tid, tid)
+    if call.startswith("clone") and "CLONE_THREAD" in rest:
+        r = re.search(r"= (\d+)$", rest.strip())
+        if r:
+            proc[int(r[1])] = p
+    f = re.search(r'"(d\d+/f\d+)"', rest)
+    if f and call == "openat" and "O_CREAT" in rest:
+        made[f[1]] = p
+    elif f and call == "newfstatat":
+        statted[f[1]] = p
+same = sum(made[k] == statted.get(k) for k in made)
+print(len(made), len(statted), same)
+PY
+}
+
+@test "shift: each rank stats the files another rank made (mdtree -N); 0, its own (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	job s0 "[m]\ntree = 6x10\nop = create, stat\nrepeat = 1\n"
+	TRACE=$TESTDIR/s0.trace run hosts run "$TESTDIR/s0.ini" -o json:"$TESTDIR/s0.json"
+	[ "$status" -eq 0 ]
+	[ "$(made_and_statted "$TESTDIR/s0.trace")" = "60 60 60" ]
+	[ "$(json_get "$TESTDIR/s0.json" '[r["phase"]["shift"] for r in d["runs"]]')" = "[0, 0]" ]
+	job s1 "[m]\ntree = 6x10\nop = create, stat\nrepeat = 1\nshift = 1\n"
+	TRACE=$TESTDIR/s1.trace run hosts run "$TESTDIR/s1.ini" -o json:"$TESTDIR/s1.json"
+	[ "$status" -eq 0 ]
+	[ "$(made_and_statted "$TESTDIR/s1.trace")" = "60 60 0" ]
+	# create makes names: never shifted; a shift of 4 over 3 ranks is 1
+	[ "$(json_get "$TESTDIR/s1.json" '[r["phase"]["shift"] for r in d["runs"]]')" = "[0, 1]" ]
+	[[ "$output" == *"shift=1"* ]]
+}
+
+@test "a tree under MPI in a directory each host has its own of is refused, and left as it was" {
+	job l "[m]\ndirectory = $TESTDIR/local\ntree = 3x5\nop = create\nrepeat = 1\n"
+	mkdir -p "$TESTDIR/local"
+	SIMHOSTS_LOCAL=$TESTDIR/local run hosts run "$TESTDIR/l.ini"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"a tree under MPI is made by rank 0 in a directory every rank shares"* ]]
+	[ -z "$(ls -A "$TESTDIR/local")" ]
+	job y "[m]\ntree = 3x5\nop = create, syncfs\nrepeat = 1\n"
+	run hosts run "$TESTDIR/y.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"y.ini:3: op = syncfs under MPI"* ]]
+}
+
+@test "a rank interrupted on another host while it creates its share of a tree stops every host with 130; rank 0 removes the tree" {
+	job c "[m]\ntree = 6x200\nfilesize = 4k\nop = create, stat\nrepeat = 2\n"
+	RANK=2 SIGNAL=INT AT=write SIGFILE=m.iosweep-tree/ run hosts run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json"
+	[ "$status" -eq 130 ]
+	[ "$(json_get "$TESTDIR/c.json" 'd["interrupted"]')" = True ]
+	[ ! -e "$TESTDIR/m.iosweep-tree" ]
+	# and a run after it finds nothing left to sweep
+	run hosts run "$TESTDIR/c.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"removed what a run cut short"* ]]
 }
