@@ -1622,7 +1622,41 @@ static int phase_refusals(const struct fio_state *st, const char *job_at, char *
  * leaves it; filestat and filedelete first lay the files out (filesize
  * bytes, or size / nrfiles, written untimed), then stat(2) or unlink(2)
  * each.  A tree of one directory of numjobs x nrfiles files, phase op, by
- * numjobs threads: the same calls on as many files in one directory. */
+ * numjobs threads: the same calls on as many files in one directory.
+ * dircreate and dirdelete (fio 3.34 engines/fileoperations.c, read, not
+ * run: fio 3.33 has no such engines) mkdir(2) and rmdir(2) each name as a
+ * directory instead, dirdelete making them first: a tree of numjobs x
+ * nrfiles directories, phase mkdir or rmdir. */
+/* What a phase of fio's file or directory engines becomes, and how it
+ * differs (finish_phase). */
+static void phase_note(const struct fio_state *st, unsigned long long files, char *note, size_t n)
+{
+	bool create = strcmp(st->phase, "create") == 0;
+
+	if (strcmp(st->phase, "mkdir") == 0 || strcmp(st->phase, "rmdir") == 0)
+		snprintf(note, n,
+			 "translated with a difference: the same %s of %llu directories in one "
+			 "directory (from fio's source: fio 3.33 has no %s); %s; iosweep's tree "
+			 "is a directory of its own (JOB.iosweep-tree), removed at the end (IOPS: "
+			 "directories/s)", st->phase, files, st->phase_at->value,
+			 st->phase[0] == 'm' ? "fio leaves the directories it makes"
+					     : "fio makes the directories first, as iosweep brings "
+					       "its tree to the phase, untimed");
+	else
+		snprintf(note, n,
+			 "translated with a difference: the same %s of %llu files in one "
+			 "directory; %s; iosweep's tree is a directory of its own "
+			 "(JOB.iosweep-tree), removed at the end, and each item is timed whole "
+			 "(IOPS: files/s)",
+			 create ? "creates" : strcmp(st->phase, "stat") == 0 ? "stats" : "unlinks",
+			 files,
+			 create ? "fio opens each file O_RDWR|O_CREAT and closes it, writing "
+				  "nothing, and leaves the files; iosweep opens O_CREAT|O_EXCL, "
+				  "writes filesize (0) and closes"
+				: "fio lays the files out first, as iosweep brings its tree to the "
+				  "phase, untimed");
+}
+
 static int finish_phase(struct import *im, struct fio_state *st, struct import_job *ij,
 			const char *job_at, char *err)
 {
@@ -1631,6 +1665,7 @@ static int finish_phase(struct import *im, struct fio_state *st, struct import_j
 	unsigned long long files; /* fio's clones' files, all in one directory */
 	static const char *const sizes[] = { "filesize", "size", NULL };
 	bool create = strcmp(st->phase, "create") == 0;
+	bool dirs = strcmp(st->phase, "mkdir") == 0 || strcmp(st->phase, "rmdir") == 0;
 	const struct fio_setting *at;
 	char *dir = NULL, note[900];
 	int rc = 0;
@@ -1654,34 +1689,32 @@ static int finish_phase(struct import *im, struct fio_state *st, struct import_j
 				   "in the current directory; iosweep makes its tree in "
 				   "${IOSWEEP_DIR:-/var/tmp}");
 	}
-	snprintf(note, sizeof(note),
-		 "translated with a difference: the same %s of %llu files in one directory; "
-		 "%s; iosweep's tree is a directory of its own (JOB.iosweep-tree), removed at "
-		 "the end, and each item is timed whole (IOPS: files/s)",
-		 create ? "creates" : strcmp(st->phase, "stat") == 0 ? "stats" : "unlinks",
-		 files,
-		 create ? "fio opens each file O_RDWR|O_CREAT and closes it, writing nothing, and "
-			  "leaves the files; iosweep opens O_CREAT|O_EXCL, writes filesize (0) "
-			  "and closes"
-			: "fio lays the files out first, as iosweep brings its tree to the phase, "
-			  "untimed");
+	phase_note(st, files, note, sizeof(note));
 	rc |= setting_note(im, st->phase_at, NULL, note);
 	if (st->numjobs > 1)
-		rc |= setting_note(im, st->numjobs_at, NULL, "translated: fio's clones each make "
-				   "nrfiles files of their own in the directory; iosweep's threads "
-				   "take shares of one tree of them all");
+		rc |= setting_note(im, st->numjobs_at, NULL,
+				   dirs ? "translated: fio's clones each make nrfiles directories of "
+					  "their own in the directory; iosweep's threads take shares "
+					  "of them all"
+					: "translated: fio's clones each make nrfiles files of their "
+					  "own in the directory; iosweep's threads take shares of one "
+					  "tree of them all");
 	if (st->name_format_at)
 		rc |= setting_note(im, st->name_format_at, NULL, "irrelevant: iosweep names its "
 				   "tree's files");
 	if (st->openfiles_at)
 		rc |= setting_note(im, st->openfiles_at, NULL, "irrelevant: a tree's phase has one "
 				   "file open at a time");
-	if (create && (at = setting_named(st, sizes)))
-		rc |= setting_note(im, at, NULL, "irrelevant: fio's filecreate writes nothing "
-				   "(filesize = 0)");
-	rc |= set_val(ij, OPT_TREE, "1x%llu", files);
+	if ((create || dirs) && (at = setting_named(st, sizes)))
+		rc |= setting_note(im, at, NULL, dirs ? "irrelevant: fio's directory engines write "
+							"nothing"
+						      : "irrelevant: fio's filecreate writes nothing "
+							"(filesize = 0)");
+	/* directories: as many, each holding the one file a tree's directory
+	 * has, which neither phase makes */
+	rc |= dirs ? set_val(ij, OPT_TREE, "%llux1", files) : set_val(ij, OPT_TREE, "1x%llu", files);
 	rc |= set_val(ij, OPT_OP, "%s", st->phase);
-	rc |= set_size(ij, OPT_FILESIZE, create ? 0 : each);
+	rc |= set_size(ij, OPT_FILESIZE, create || dirs ? 0 : each);
 	rc |= set_val(ij, OPT_THREADS, "%llu", (unsigned long long)st->numjobs);
 	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
 	if (st->description)

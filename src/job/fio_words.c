@@ -495,9 +495,12 @@ static const char *const engines[][2] = {
 };
 
 /* fio's file engines (fio 3.33 engines/filecreate.c, filestat.c,
- * filedelete.c): each does one call a file, which a tree's phase does */
+ * filedelete.c) and its directory engines (fio 3.34 and later,
+ * engines/fileoperations.c): each does one call a file or directory,
+ * which a tree's phase does */
 static const char *const file_engines[][2] = {
 	{ "filecreate", "create" }, { "filestat", "stat" }, { "filedelete", "unlink" },
+	{ "dircreate", "mkdir" },   { "dirdelete", "rmdir" },
 };
 
 /* fio's rw words (fio 3.33 options.c) */
