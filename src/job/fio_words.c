@@ -335,6 +335,11 @@ static const struct fio_word words[] = {
 	  .why =  RATE_MIN },
 	{ .fio = "rate_cycle", .kind = FW_UNSUPPORTED,
 	  .why = "the window of fio's rate_min; " RATE_MIN },
+	/* fio's other names for them (fio 3.33 options.c: alias) */
+	{ .fio = "ratemin", .kind = FW_UNSUPPORTED,
+	  .why =  RATE_MIN },
+	{ .fio = "ratecycle", .kind = FW_UNSUPPORTED,
+	  .why = "the window of fio's rate_min; " RATE_MIN },
 	/* irrelevant */
 	{ .fio = "stat_type", .kind = FW_IRRELEVANT,
 	  .why = "filestat's call: iosweep's stat phase calls fstatat without following links, "
@@ -402,6 +407,13 @@ static const struct fio_word words[] = {
 	  .why =  REPORT },
 	{ .fio = "log_offset", .kind = FW_IRRELEVANT,
 	  .why =  REPORT },
+	{ .fio = "log_prio", .kind = FW_IRRELEVANT,
+	  .why =  REPORT },
+	/* log options of later fio than 3.33 (fio's HOWTO) */
+	{ .fio = "log_issue_time", .kind = FW_IRRELEVANT,
+	  .why = "what the logs of a fio later than 3.33 record; " REPORT },
+	{ .fio = "log_window_value", .kind = FW_IRRELEVANT,
+	  .why = "what the logs of a fio later than 3.33 record; " REPORT },
 	{ .fio = "exitall", .kind = FW_IRRELEVANT,
 	  .why = "iosweep runs one job at a time" },
 	{ .fio = "exit_what", .kind = FW_IRRELEVANT,

@@ -1020,11 +1020,20 @@ fio_tree_json() {
 
 @test "a refused setting of [global] is said once, not once for every job that inherits it" {
 	cd "$TESTDIR"
-	printf '[global]\nrw=read\nsize=1m\nflow=2\n[a]\n[b]\n[c]\nratemin=1024\n' >g.fio
+	printf '[global]\nrw=read\nsize=1m\nflow=2\n[a]\n[b]\n[c]\nzonemode=zbd\n' >g.fio
 	run "$IOSWEEP" import g.fio -o g.ini
 	[ "$status" -eq 2 ]
 	[ ! -e g.ini ]
 	[ "${#lines[@]}" -eq 2 ]
 	[[ "${lines[0]}" == *"g.fio:4: flow=2: "* ]]
-	[[ "${lines[1]}" == *"g.fio:8: ratemin=1024: "* ]]
+	[[ "${lines[1]}" == *"g.fio:8: zonemode=zbd: "* ]]
+}
+
+@test "log options of fios later than 3.33 are noted irrelevant, as 3.33's are" {
+	cd "$TESTDIR"
+	printf '[j]\nrw=read\nsize=1m\nlog_issue_time=1\nlog_window_value=both\n' >l.fio
+	"$IOSWEEP" import l.fio -o l.ini 2>err
+	grep -q "l.fio:4: log_issue_time=1: irrelevant: what the logs of a fio later than 3.33 record; changes how fio reports, not what it measures" err
+	grep -q "l.fio:5: log_window_value=both: irrelevant: what the logs of a fio later than 3.33 record" err
+	"$IOSWEEP" plan l.ini >/dev/null
 }
