@@ -1037,3 +1037,17 @@ fio_tree_json() {
 	grep -q "l.fio:5: log_window_value=both: irrelevant: what the logs of a fio later than 3.33 record" err
 	"$IOSWEEP" plan l.ini >/dev/null
 }
+
+@test "fio's other names for its options read as the options, and its log options are noted irrelevant" {
+	cd "$TESTDIR"
+	printf '[a]\nrw=read\nsize=1m\nnr_files=4\n[b]\nstonewall\nrw=read\nsize=1m\nfileoffset=256k\nrate=2m\nratemin=1m\nratecycle=500\n' >n.fio
+	printf '[c]\nstonewall\nrw=read\nsize=1m\nlog_entries=2048\nlog_hist_coarseness=2\nlog_max_value=1\nlog_unix_epoch=1\nlog_compression=1m\nlog_store_compressed=0\nbwavgtime=100\niopsavgtime=100\nblock_error_percentiles=1\n' >>n.fio
+	if command -v fio >/dev/null; then fio --parse-only n.fio; fi
+	"$IOSWEEP" import n.fio -o n.ini 2>err
+	grep -qx 'nrfiles = 4' n.ini
+	grep -qx 'offset = 256KiB' n.ini
+	grep -q "n.fio:11: ratemin=1m: not supported: fio ends a job that falls below this rate" err
+	grep -q "n.fio:12: ratecycle=500: not supported: the window of fio's rate_min" err
+	[ "$(grep -c ': irrelevant: changes how fio reports, not what it measures' err)" -eq 9 ]
+	"$IOSWEEP" plan n.ini >/dev/null
+}
