@@ -139,12 +139,16 @@ int bsmix_parse(struct bsmix *m, const char *bssplit, const char *bsrange, uint6
 		uint64_t seed, char *err)
 {
 	const char *text = bssplit ? bssplit : bsrange;
-	const char *comma = strchr(text, ',');
-	size_t n0 = comma ? (size_t)(comma - text) : strlen(text);
+	const char *comma;
+	size_t n0;
 	uint64_t lo[2], hi[2];
 	char why[ERR_MAX];
 
 	memset(m, 0, sizeof(*m));
+	if (!text)
+		return err_set(err, "no sizes given");
+	comma = strchr(text, ',');
+	n0 = comma ? (size_t)(comma - text) : strlen(text);
 	if (comma && strchr(comma + 1, ','))
 		return err_set(err, "%s: at most two parts, reads,writes (iosweep does not trim)",
 			       text);
@@ -168,4 +172,27 @@ int bsmix_parse(struct bsmix *m, const char *bssplit, const char *bsrange, uint6
 	m->max = hi[0] > hi[1] ? hi[0] : hi[1];
 	m->align = blockalign ? blockalign : m->min;
 	return 0;
+}
+
+int bsmix_filesizes(struct bsmix *m, const char *text, uint64_t seed, uint64_t *fixed,
+		    char *err)
+{
+	char why[ERR_MAX];
+	bool split;
+
+	*fixed = 0;
+	if (!text) /* not set: 0 */
+		return 0;
+	if (units_parse_size(text, fixed, why) == 0)
+		return 0;
+	split = strchr(text, '/') || strchr(text, ':');
+	if (strchr(text, ','))
+		return err_set(err, "%s: a size, MIN-MAX or SIZE/PERCENT:...: a file has one size, "
+				    "read or written (no ',')", text);
+	if (!split && !strchr(text, '-'))
+		return err_set(err, "%s", why);
+	if (bsmix_parse(m, split ? text : NULL, split ? NULL : text, 0, seed, err) < 0)
+		return -1;
+	m->key = splitmix64(seed ^ BSMIX_FILESIZE_KEY);
+	return 1;
 }

@@ -55,6 +55,15 @@ struct bsmix {
 int bsmix_parse(struct bsmix *m, const char *bssplit, const char *bsrange, uint64_t blockalign,
 		uint64_t seed, char *err);
 
+/* A tree's filesize (NULL: not set, 0): a plain size (*fixed, returns 0), or sizes drawn
+ * file by file (m, returns 1): SIZE/PERCENT:... as bssplit, or MIN-MAX as
+ * bsrange (steps of MIN), one direction; file k's is bsmix_len(m, 0, k),
+ * keyed apart from the block sizes: splitmix64(seed ^ BSMIX_FILESIZE_KEY).
+ * -1 with why in err. */
+#define BSMIX_FILESIZE_KEY 0x66696c6573697aULL
+int bsmix_filesizes(struct bsmix *m, const char *text, uint64_t seed, uint64_t *fixed,
+		    char *err);
+
 /* The length of unit k going in direction d (0 read, 1 write). */
 static inline uint64_t bsmix_len(const struct bsmix *m, unsigned d, uint64_t k)
 {

@@ -764,7 +764,7 @@ __attribute__((noinline)) static void md_unit(struct io_worker *w, struct loop *
 			close(fd);
 	} else {
 		rc = mdtree_do(m, op, k, list, sizeof(list));
-		got = op == MD_CREATE ? m->filesize : 0;
+		got = op == MD_CREATE ? mdtree_size(m, k) : 0;
 	}
 	t = L->recent_ns = now_ns();
 	unit_free(w, L, u, one);

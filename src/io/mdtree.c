@@ -68,10 +68,10 @@ void mdtree_path(const struct mdtree *t, enum md_op op, uint64_t k, char *buf)
 			 k);
 }
 
-/* Writes filesize bytes of t->data to fd: 0 or -errno. */
-static long write_file(const struct mdtree *t, int fd)
+/* Writes file k's bytes of t->data to fd: 0 or -errno. */
+static long write_file(const struct mdtree *t, int fd, uint64_t k)
 {
-	uint64_t left = t->filesize;
+	uint64_t left = mdtree_size(t, k);
 
 	while (left) {
 		size_t want = left < t->bs ? (size_t)left : (size_t)t->bs;
@@ -150,7 +150,7 @@ long mdtree_do(const struct mdtree *t, enum md_op op, uint64_t k, unsigned char 
 				     : openat(t->rootfd, path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return -errno;
-		rc = op == MD_CREATE ? write_file(t, fd) : fsync(fd) < 0 ? -errno : 0;
+		rc = op == MD_CREATE ? write_file(t, fd, k) : fsync(fd) < 0 ? -errno : 0;
 		if (close(fd) < 0 && rc == 0)
 			rc = -errno;
 		return rc;
@@ -466,7 +466,7 @@ int mdtree_evict(const struct mdtree *t, volatile atomic_int *stop, char *err)
 		mdtree_path(t, MD_READ, k, path);
 		if (fd < 0)
 			return err_set(err, "%s/%s: %s", t->root, path, strerror(-fd));
-		rc = cache_evict_fd(fd, path, t->filesize, stop, err);
+		rc = cache_evict_fd(fd, path, mdtree_size(t, k), stop, err);
 		close(fd);
 		if (rc != 0)
 			return rc;
@@ -477,21 +477,24 @@ int mdtree_evict(const struct mdtree *t, volatile atomic_int *stop, char *err)
 double mdtree_residency(const struct mdtree *t)
 {
 	uint64_t n = (uint64_t)t->dirs * t->files;
-	double sum = 0;
+	double sum = 0, bytes = 0;
 
-	if (!t->filesize || !n)
-		return -1;
 	for (uint64_t k = 0; k < n; k++) {
-		int fd = mdtree_open_file(t, k);
+		uint64_t size = mdtree_size(t, k);
+		int fd;
 		double f;
 
+		if (!size)
+			continue;
+		fd = mdtree_open_file(t, k);
 		if (fd < 0)
 			return -1;
-		f = cache_resident_cheap(fd, t->filesize);
+		f = cache_resident_cheap(fd, size);
 		close(fd);
 		if (f < 0)
 			return -1;
-		sum += f;
+		sum += f * (double)size;
+		bytes += (double)size;
 	}
-	return sum / (double)n;
+	return bytes ? sum / bytes : -1;
 }

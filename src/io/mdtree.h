@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/bsmix.h"
 /* The metadata phases, in the order of their words in the job's op after
  * the data ops (ioloop.h: enum op_kind continues with these), read (the
  * data op's word) last. */
@@ -90,6 +91,7 @@ struct mdtree {
 	char name[256];        /* its name in the job's directory */
 	uint32_t dirs, files;  /* directories, and files in each */
 	uint64_t filesize;
+	const struct bsmix *sizes; /* each file's size drawn (mdtree_size), or NULL: filesize */
 	enum md_state state;
 	bool renamed;          /* the files are named rI (a rename phase's odd repeats) */
 	const unsigned char *data; /* what create writes: bs bytes, repeated */
@@ -135,6 +137,12 @@ void mdtree_path(const struct mdtree *t, enum md_op op, uint64_t k, char *buf);
 long mdtree_do(const struct mdtree *t, enum md_op op, uint64_t k, unsigned char *buf, size_t n);
 /* File k opened for reading (O_NOATIME where allowed): a descriptor or -errno. */
 int mdtree_open_file(const struct mdtree *t, uint64_t k);
+
+/* The bytes file k holds. */
+static inline uint64_t mdtree_size(const struct mdtree *t, uint64_t k)
+{
+	return t->sizes ? bsmix_len(t->sizes, 0, k) : t->filesize;
+}
 
 /* Items of phase op. */
 static inline uint64_t mdtree_items(uint32_t dirs, uint32_t files, enum md_op op)

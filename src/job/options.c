@@ -60,9 +60,11 @@ const struct option_def option_table[OPT__COUNT] = {
 	[OPT_NRFILES] = { "nrfiles", T_UINT, false, false, "1", 1, FILESET_MAX, NULL,
 			  "files in the job's file set (fio's nrfiles); above 1, iosweep makes "
 			  "them in directory, named by filename_format, each filesize bytes" },
-	[OPT_FILESIZE] = { "filesize", T_SIZE, false, false, NULL, 0, INT64_MAX, NULL,
+	[OPT_FILESIZE] = { "filesize", T_TEXT, false, false, NULL, 0, 0, NULL,
 			   "nrfiles > 1: bytes per file (default size / nrfiles); tree: bytes "
-			   "create writes to each file (default 0)" },
+			   "create writes to each file (default 0), or sizes drawn file by file: "
+			   "MIN-MAX (fio's range, in steps of MIN) or SIZE/PERCENT:... (as "
+			   "bssplit)" },
 	[OPT_DIRECTORY] = { "directory", T_PATH, false, false, NULL, 0, 0, NULL,
 			    "nrfiles > 1, tree: where the set's files or the tree are (default "
 			    "${IOSWEEP_DIR:-/var/tmp})" },
@@ -396,6 +398,18 @@ static int check_bsmix(enum opt_id id, const char *text, char *err)
 	return 0;
 }
 
+/* filesize: a size, or a tree's sizes drawn file by file (io/bsmix.h). */
+static int check_filesize(const char *text, char *err)
+{
+	struct bsmix m;
+	uint64_t plain;
+	char why[ERR_MAX];
+
+	if (bsmix_filesizes(&m, text, 0, &plain, why) < 0)
+		return err_set(err, "filesize: %s", why);
+	return 0;
+}
+
 /* random_distribution: fio's families and rules (io/distribution.h); whether
  * it fits the file is the plan's to check. */
 static int check_distribution(const char *text, char *err)
@@ -488,6 +502,8 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 			return -1;
 		if ((id == OPT_BSSPLIT || id == OPT_BSRANGE) && check_bsmix(id, text, err) < 0)
 			return -1;
+		if (id == OPT_FILESIZE && check_filesize(text, err) < 0)
+			return -1;
 		out->s = strdup(text);
 		if (!out->s)
 			return err_set(err, "out of memory");
@@ -522,16 +538,27 @@ int option_parse_value(enum opt_id id, const char *text, union optval *out, char
 	return 0;
 }
 
+bool plain_filesize(const char *text, uint64_t *size)
+{
+	char why[ERR_MAX];
+
+	return text && units_parse_size(text, size, why) == 0;
+}
+
 void option_format(enum opt_id id, union optval v, char *buf, size_t n)
 {
 	const struct option_def *o = &option_table[id];
+	uint64_t size;
 	char tmp[32];
 
 	switch (o->type) {
 	case T_PATH:
 	case T_TEXT:
 	case T_JOB:
-		snprintf(buf, n, "%s", v.s ? v.s : "");
+		if (id == OPT_FILESIZE && plain_filesize(v.s, &size)) /* said as a size */
+			units_fmt_size(size, buf, n);
+		else
+			snprintf(buf, n, "%s", v.s ? v.s : "");
 		break;
 	case T_ENUM:
 		snprintf(buf, n, "%s", o->values[v.u]);
@@ -574,11 +601,15 @@ bool option_value_equal(enum opt_id id, union optval a, union optval b)
 static json_t *option_json(enum opt_id id, union optval v)
 {
 	const struct option_def *o = &option_table[id];
+	uint64_t size;
 
 	switch (o->type) {
 	case T_PATH:
 	case T_TEXT:
 	case T_JOB:
+		/* filesize: a size in bytes, as it always was, unless sizes are drawn */
+		if (id == OPT_FILESIZE && plain_filesize(v.s, &size))
+			return json_integer((json_int_t)size);
 		return json_text(v.s);
 	case T_ENUM:
 		return json_string(o->values[v.u]);

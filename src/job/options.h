@@ -109,6 +109,9 @@ const char *option_suggest(const char *name);
 int option_parse_value(enum opt_id id, const char *text, union optval *out, char *err);
 /* Prints a value as a job file would write it ("4KiB", "sync", "500ms"). */
 void option_format(enum opt_id id, union optval v, char *buf, size_t n);
+/* Whether filesize's text is a plain size (*size), not sizes drawn file by
+ * file; said and written as a size then. */
+bool plain_filesize(const char *text, uint64_t *size);
 bool option_value_equal(enum opt_id id, union optval a, union optval b);
 
 /* precondition (issue 29): passes that write the run's file before its

@@ -431,6 +431,51 @@ static int check_set_files(const struct job *job, struct target *t, unsigned n,
 	return 0;
 }
 
+/* A file set's size of each file: filesize (a plain size), or size / n. */
+static int set_file_size(const struct jobfile *jf, const struct job *job, unsigned n,
+			 struct target *t, char *err)
+{
+	const struct job_value *size = &job->opt[OPT_SIZE], *fsize = &job->opt[OPT_FILESIZE];
+	char where[300];
+
+	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
+	uint64_t each = 0;
+
+	if (fsize->n && !plain_filesize(fsize->v[0].s, &each)) {
+		job_where(jf, job, OPT_FILESIZE, where, sizeof(where));
+		return err_set(err, "%s: filesize = %s: the files of a set are of one size (sizes "
+				    "drawn file by file are for a tree's files) (job '%s')", where,
+			       fsize->v[0].s, job->name);
+	}
+	if (fsize->n && size->n && size->v[0].u != each * n) {
+		job_where(jf, job, OPT_SIZE, where, sizeof(where));
+		return err_set(err, "%s: size=%llu is not nrfiles=%u x filesize=%llu: give one of "
+				    "size (for all the files) and filesize (each) (job '%s')", where,
+			       (unsigned long long)size->v[0].u, n, (unsigned long long)each,
+			       job->name);
+	}
+	if (fsize->n && !each) {
+		job_where(jf, job, OPT_FILESIZE, where, sizeof(where));
+		return err_set(err, "%s: filesize = 0: each of nrfiles=%u files needs a byte at "
+				    "least (job '%s')", where, n, job->name);
+	}
+	if (fsize->n) {
+		t->size = each;
+	} else if (size->n) {
+		t->size = size->v[0].u / n;
+		if (!t->size) {
+			job_where(jf, job, OPT_SIZE, where, sizeof(where));
+			return err_set(err, "%s: size=%llu is less than a byte for each of nrfiles=%u "
+					    "files: give filesize (job '%s')", where,
+				       (unsigned long long)size->v[0].u, n, job->name);
+		}
+	} else {
+		return err_set(err, "%s: job '%s' needs filesize (bytes per file) or size (for "
+				    "all %u files)", where, job->name, n);
+	}
+	return 0;
+}
+
 /*
  * A file set (nrfiles > 1, io/fileset.h): its files are named by directory
  * and filename_format, each filesize bytes (or size / nrfiles).  Every file
@@ -442,7 +487,6 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 		       char *err)
 {
 	const struct jobfile *jf = plan->jf;
-	const struct job_value *size = &job->opt[OPT_SIZE], *fsize = &job->opt[OPT_FILESIZE];
 	const struct job_value *dirv = &job->opt[OPT_DIRECTORY], *fmt = &job->opt[OPT_FILENAME_FORMAT];
 	unsigned n = job_nrfiles(job);
 	const char *env = getenv("IOSWEEP_DIR");
@@ -461,32 +505,8 @@ static int resolve_set(const struct plan *plan, const struct job *job, struct ta
 				    "or lower nrfiles (job '%s')", where, n, n,
 			       (unsigned long long)rl.rlim_cur, FILESET_FD_SPARE,
 			       (unsigned long long)n + FILESET_FD_SPARE, job->name);
-	if (fsize->n && size->n && size->v[0].u != fsize->v[0].u * n) {
-		job_where(jf, job, OPT_SIZE, where, sizeof(where));
-		return err_set(err, "%s: size=%llu is not nrfiles=%u x filesize=%llu: give one of "
-				    "size (for all the files) and filesize (each) (job '%s')", where,
-			       (unsigned long long)size->v[0].u, n,
-			       (unsigned long long)fsize->v[0].u, job->name);
-	}
-	if (fsize->n && !fsize->v[0].u) {
-		job_where(jf, job, OPT_FILESIZE, where, sizeof(where));
-		return err_set(err, "%s: filesize = 0: each of nrfiles=%u files needs a byte at "
-				    "least (job '%s')", where, n, job->name);
-	}
-	if (fsize->n) {
-		t->size = fsize->v[0].u;
-	} else if (size->n) {
-		t->size = size->v[0].u / n;
-		if (!t->size) {
-			job_where(jf, job, OPT_SIZE, where, sizeof(where));
-			return err_set(err, "%s: size=%llu is less than a byte for each of nrfiles=%u "
-					    "files: give filesize (job '%s')", where,
-				       (unsigned long long)size->v[0].u, n, job->name);
-		}
-	} else {
-		return err_set(err, "%s: job '%s' needs filesize (bytes per file) or size (for "
-				    "all %u files)", where, job->name, n);
-	}
+	if (set_file_size(jf, job, n, t, err) < 0)
+		return -1;
 	char trimmed[PATH_MAX];
 	size_t len = strlen(dir);
 
@@ -2004,6 +2024,28 @@ static int mdtree_words(const struct plan *plan, const struct job *job, uint64_t
 	return 0;
 }
 
+bool plan_filesizes(const char *text, uint64_t seed, struct bsmix *m, uint64_t *fixed)
+{
+	char why[ERR_MAX];
+
+	*fixed = 0;
+	return text && bsmix_filesizes(m, text, seed, fixed, why) == 1; /* checked when read */
+}
+
+/* tree: the bytes run r's files hold, each filesize or drawn from the
+ * run's seed. */
+static uint64_t tree_bytes(const struct run *r)
+{
+	uint64_t n = (uint64_t)r->md_dirs * r->md_files, fixed, sum = 0;
+	struct bsmix m;
+
+	if (!plan_filesizes(r->v[OPT_FILESIZE].s, r->v[OPT_SEED].u, &m, &fixed))
+		return n * fixed;
+	for (uint64_t k = 0; k < n; k++)
+		sum += bsmix_len(&m, 0, k);
+	return sum;
+}
+
 /* tree: the directory it is made in, which must hold its files (inodes and
  * bytes free) and not already hold a directory of that name iosweep did not
  * make. */
@@ -2014,14 +2056,18 @@ static int mdtree_target(const struct plan *plan, const struct job *job, struct 
 	const char *dir = job->opt[OPT_DIRECTORY].n ? job->opt[OPT_DIRECTORY].v[0].s
 			  : env && *env		    ? env
 						    : "/var/tmp";
-	uint64_t fsize = job->opt[OPT_FILESIZE].n ? job->opt[OPT_FILESIZE].v[0].u : 0;
-	uint64_t most;
+	uint64_t fsize, most;
+	struct bsmix mix;
 	char where[300], path[PATH_MAX];
 	struct statvfs vfs;
 	struct stat st;
 
 	if (mdtree_words(plan, job, &most, err) < 0)
 		return -1;
+	/* the most a file holds: filesize, or the largest size drawn */
+	if (plan_filesizes(job->opt[OPT_FILESIZE].n ? job->opt[OPT_FILESIZE].v[0].s : NULL, 0, &mix,
+			   &fsize))
+		fsize = mix.max;
 	job_where(plan->jf, job, OPT_TREE, where, sizeof(where));
 	if (job->opt[OPT_DIRECTORY].n)
 		job_where(plan->jf, job, OPT_DIRECTORY, where, sizeof(where));
@@ -2124,7 +2170,7 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 		(void)tree_shape(r->v[OPT_TREE].s, &r->md_dirs, &r->md_files);
 		if (r->cache_default)
 			r->v[OPT_CACHE].u = CACHE_KEEP;
-		r->v[OPT_SIZE].u = (uint64_t)r->md_dirs * r->md_files * r->v[OPT_FILESIZE].u;
+		r->v[OPT_SIZE].u = tree_bytes(r);
 		return tree_threads_apply(job, r, idx);
 	}
 	return true;

@@ -83,6 +83,9 @@ static inline enum md_op run_md_op(const struct run *r)
 {
 	return r->v[OPT_OP].u == OP_READ ? MD_READ : (enum md_op)(r->v[OPT_OP].u - OP_MKDIR);
 }
+/* tree: the sizes of its files (filesize's text, NULL: 0), drawn from seed
+ * (io/bsmix.h): true with m, or false with *fixed. */
+bool plan_filesizes(const char *text, uint64_t seed, struct bsmix *m, uint64_t *fixed);
 /* tree over `ranks` ranks: how many ranks on each rank's items of r's phase
  * are (shift, for a phase that finds what another made); 0: its own. */
 static inline unsigned run_md_shift(const struct run *r, int ranks)

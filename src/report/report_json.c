@@ -415,18 +415,25 @@ static json_t *tree_json(const struct run_result *res)
 			 "skipped", skipped, "noatime_refused", res->tree_noatime_refused);
 }
 
-/* tree: the phase, its items and the tree it works on. */
-/* A tree's phase; shift: how many ranks on each rank's items were (0: its own). */
+/* tree: the phase, its items and the tree it works on: filesize, each
+ * file's, or null with filesizes, what they are drawn from; bytes, all
+ * the files'; shift, how many ranks on each rank's items were (0: its
+ * own). */
 static json_t *phase_json(const struct run *run, int ranks)
 {
 	enum md_op op = run_md_op(run);
-	return json_pack("{s:s, s:I, s:s, s:o, s:I, s:I, s:I, s:I}", "op", md_op_names[op],
-			 "items", (json_int_t)run->reads, "items_are",
+	const char *sizes = run->v[OPT_FILESIZE].s;
+	uint64_t each = 0;
+	bool plain = !sizes || plain_filesize(sizes, &each);
+
+	return json_pack("{s:s, s:I, s:s, s:o, s:I, s:I, s:o, s:o, s:I, s:I}", "op",
+			 md_op_names[op], "items", (json_int_t)run->reads, "items_are",
 			 md_op_dirs(op) ? "directories" : "files", "root",
 			 json_text(run->v[OPT_FILENAME].s), "dirs", (json_int_t)run->md_dirs,
 			 "files_per_dir", (json_int_t)run->md_files, "filesize",
-			 (json_int_t)run->v[OPT_FILESIZE].u, "shift",
-			 (json_int_t)run_md_shift(run, ranks));
+			 plain ? json_integer((json_int_t)each) : json_null(), "filesizes",
+			 json_text(plain ? NULL : sizes), "bytes", (json_int_t)run->v[OPT_SIZE].u,
+			 "shift", (json_int_t)run_md_shift(run, ranks));
 }
 
 static json_t *run_json(const struct report *r, const struct run_result *res)

@@ -154,7 +154,7 @@ static void cached_text(const struct run_result *res, struct report_legend *lg, 
 	}
 	/* a phase of a tree with no file bytes to find cached (run.c) */
 	if (res->run->v[OPT_TREE].s && res->run->v[OPT_CACHE].u != CACHE_DROP &&
-	    (md_op_needs(run_md_op(res->run)) != MD_FILES || !res->run->v[OPT_FILESIZE].u)) {
+	    (md_op_needs(run_md_op(res->run)) != MD_FILES || !res->run->v[OPT_SIZE].u)) {
 		snprintf(buf, n, "%s", "-");
 		return;
 	}
@@ -644,7 +644,8 @@ static void mdtree_notes(FILE *f, const struct run_result *res, const char **las
 {
 	const struct run *run = res->run;
 	double added = median_of("dentries_added", res);
-	char size[32];
+	char size[160], all[32];
+	uint64_t each;
 
 	if (!res->nrep)
 		return;
@@ -660,7 +661,14 @@ static void mdtree_notes(FILE *f, const struct run_result *res, const char **las
 	if (*last_root && strcmp(*last_root, run->v[OPT_FILENAME].s) == 0)
 		return;
 	*last_root = run->v[OPT_FILENAME].s;
-	units_fmt_size(run->v[OPT_FILESIZE].u, size, sizeof(size));
+	/* filesize: the one size, or where each file's is drawn from */
+	if (!run->v[OPT_FILESIZE].s || plain_filesize(run->v[OPT_FILESIZE].s, &each)) {
+		units_fmt_size(run->v[OPT_FILESIZE].s ? each : 0, size, sizeof(size));
+	} else {
+		units_fmt_size(run->v[OPT_SIZE].u, all, sizeof(all));
+		snprintf(size, sizeof(size), "sizes drawn from %.100s (%s in all)",
+			 run->v[OPT_FILESIZE].s, all);
+	}
 	fprintf(f, "run %zu and others of its tree: tree = %s: %u directories of %u files of %s, "
 		   "made by iosweep in %s; each phase (op) is one pass over its items, the "
 		   "directories (mkdir, readdir, fsyncdir, rmdir) or the files (syncfs: its one "

@@ -580,7 +580,10 @@ static struct {
 	bool held;
 	const struct job *job;
 	uint32_t dirs, files;
-	uint64_t filesize;
+	const char *filesize; /* the job's text, and the sizes it gives */
+	struct bsmix sizes;
+	bool drawn;
+	uint64_t fixed;
 	char swept[PATH_MAX + 160]; /* what the open removed, for the run's result */
 } md_cur;
 
@@ -602,7 +605,6 @@ static int md_agree(int rc, void *arg, char *err)
  * agreed. */
 static int md_open(const struct run *run, const char *dir, char *err)
 {
-	const union optval *v = run->v;
 	char *token = md_cur.t.token;
 	size_t len;
 	int rc = 0;
@@ -610,14 +612,14 @@ static int md_open(const struct run *run, const char *dir, char *err)
 	md_cur.t = (struct mdtree){ .parentfd = -1, .rootfd = -1, .lockfd = -1 };
 	if (dist_rank() == 0)
 		rc = mdtree_open(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
-				 v[OPT_FILESIZE].u, md_swept, NULL, err);
+				 md_cur.fixed, md_swept, NULL, err);
 	if (dist_size() == 1 || dist_agreed(rc, err) < 0)
 		return rc;
 	len = strlen(token);
 	rc = dist_broadcast(&token, &len);
 	if (rc == 0 && dist_rank() != 0)
 		rc = mdtree_join(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
-				 v[OPT_FILESIZE].u, token, err);
+				 md_cur.fixed, token, err);
 	if (dist_rank() != 0)
 		free(token);
 	md_cur.t.part = (uint32_t)dist_rank();
@@ -643,13 +645,22 @@ static int md_attach(struct runner *r, const struct run *run, char *err)
 	const char *env = getenv("IOSWEEP_DIR");
 	const char *dir = v[OPT_DIRECTORY].s ? v[OPT_DIRECTORY].s : env && *env ? env : "/var/tmp";
 	struct data_gen gen;
+	struct bsmix sizes;
+	uint64_t fixed;
+	bool drawn = plan_filesizes(v[OPT_FILESIZE].s, v[OPT_SEED].u, &sizes, &fixed);
 
-	if (md_cur.held && (md_cur.job != run->job || md_cur.dirs != run->md_dirs ||
-			    md_cur.files != run->md_files || md_cur.filesize != v[OPT_FILESIZE].u) &&
+	if (md_cur.held &&
+	    (md_cur.job != run->job || md_cur.dirs != run->md_dirs ||
+	     md_cur.files != run->md_files || md_cur.drawn != drawn || md_cur.fixed != fixed ||
+	     (drawn && (md_cur.sizes.key != sizes.key || strcmp(md_cur.filesize, v[OPT_FILESIZE].s) != 0))) &&
 	    run_tree_release(err) < 0)
 		return -1;
 	if (!md_cur.held) {
 		md_cur.swept[0] = '\0';
+		md_cur.filesize = v[OPT_FILESIZE].s;
+		md_cur.sizes = sizes;
+		md_cur.drawn = drawn;
+		md_cur.fixed = fixed;
 		if (md_open(run, dir, err) < 0) {
 			char why[ERR_MAX];
 
@@ -664,7 +675,7 @@ static int md_attach(struct runner *r, const struct run *run, char *err)
 		md_cur.job = run->job;
 		md_cur.dirs = run->md_dirs;
 		md_cur.files = run->md_files;
-		md_cur.filesize = v[OPT_FILESIZE].u;
+		md_cur.t.sizes = drawn ? &md_cur.sizes : NULL;
 	}
 	r->md = &md_cur.t;
 	r->md_data = malloc(v[OPT_BS].u);

@@ -105,6 +105,72 @@ count() {
 	refused plan j "j.ini:4: shift moves each rank to another rank's share of a tree"
 }
 
+# the bytes create wrote to each file, from strace -f of one worker: openat
+# of a tree file, then its writes until its close (one thread: in order)
+written_sizes() {
+	python3 - "$1" <<'PY'
+import re, sys
+fd, name, size = None, None, {}
+for line in open(sys.argv[1], errors="replace"):
+    m = re.search(r'openat\(\d+, "(d\d+/f\d+)", O_WRONLY\|O_CREAT\|O_EXCL.*= (\d+)$', line)
+    if m:
+        name, fd = m[1], m[2]
+        size[name] = 0
+        continue
+    m = re.search(r'(write|close)\((\d+)(, .* = (\d+))?', line)
+    if m and m[2] == fd and m[1] == "close":
+        fd = None
+    elif m and m[2] == fd:
+        size[name] += int(m[4])
+print(" ".join(str(size[k]) for k in sorted(size, key=lambda s: int(s.split("f")[1]))))
+PY
+}
+
+@test "filesize drawn file by file (MIN-MAX, SIZE/PERCENT:...): create writes each its size, read reads them back, the plan counts them (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	job m "[m]\ntree = 2x30\nfilesize = 4k/50:64k/50\nop = create, read\nrepeat = 1\n"
+	strace -f -e trace=openat,write,close -o "$TESTDIR/tr" "$IOSWEEP" run "$TESTDIR/m.ini" -o json:"$TESTDIR/m.json"
+	sizes=$(written_sizes "$TESTDIR/tr")
+	[ "$(echo "$sizes" | wc -w)" -eq 60 ]
+	# only the mix's sizes, both of them, adding up to what the plan said
+	[ "$(echo "$sizes" | tr ' ' '\n' | sort -u | tr '\n' ' ')" = "4096 65536 " ]
+	sum=$(echo "$sizes" | tr ' ' '\n' | awk '{ s += $1 } END { print s }')
+	[ "$(json_get "$TESTDIR/m.json" '[(r["phase"]["filesize"], r["phase"]["filesizes"], r["phase"]["bytes"], r["repeats"][0]["bytes"]) for r in d["runs"]]')" = \
+	  "[(None, '4k/50:64k/50', $sum, $sum), (None, '4k/50:64k/50', $sum, $sum)]" ]
+	python3 "$BATS_TEST_DIRNAME/check_schema.py" "$TESTDIR/m.json"
+	# the same seed draws the same sizes; another seed others
+	strace -f -e trace=openat,write,close -o "$TESTDIR/tr2" "$IOSWEEP" run "$TESTDIR/m.ini" -q
+	[ "$(written_sizes "$TESTDIR/tr2")" = "$sizes" ]
+	job r "[m]\ntree = 1x40\nfilesize = 1k-8k\nop = create\nrepeat = 1\nseed = 7\n"
+	strace -f -e trace=openat,write,close -o "$TESTDIR/tr3" "$IOSWEEP" run "$TESTDIR/r.ini" -q
+	range=$(written_sizes "$TESTDIR/tr3")
+	[ "$(echo "$range" | wc -w)" -eq 40 ]
+	# in steps of 1k from 1k to 8k, most of them met
+	[ -z "$(echo "$range" | tr ' ' '\n' | awk '$1 < 1024 || $1 > 8192 || $1 % 1024')" ]
+	[ "$(echo "$range" | tr ' ' '\n' | sort -u | wc -l)" -ge 6 ]
+	[ "$range" != "$sizes" ]
+}
+
+@test "filesize that is not a size, a range or a mix, or drawn for a file set, is refused with FILE:LINE; the plan bounds a mix by its largest size" {
+	job a "[a]\ntree = 2x2\nfilesize = 4k,8k\nop = create\n"
+	refused plan a "a.ini:3: filesize: 4k,8k: a size, MIN-MAX or SIZE/PERCENT:...: a file has one size"
+	job b "[b]\ntree = 2x2\nfilesize = lots\nop = create\n"
+	refused plan b "b.ini:3: filesize:"
+	job c "[c]\ntree = 2x2\nfilesize = 4k/70:8k/70\nop = create\n"
+	refused plan c "more than 100"
+	job d "[d]\nnrfiles = 4\nfilesize = 1k-8k\n"
+	refused plan d "d.ini:3: filesize = 1k-8k: the files of a set are of one size"
+	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
+	mkdir "$TESTDIR/small"
+	mount -t tmpfs -o size=1m tmpfs "$TESTDIR/small" || skip "cannot mount tmpfs"
+	job e "[e]\ndirectory = $TESTDIR/small\ntree = 2x5\nfilesize = 1k/90:1m/10\nop = create\n"
+	run "$IOSWEEP" plan "$TESTDIR/e.ini"
+	umount "$TESTDIR/small"
+	[ "$status" -eq 2 ]
+	# 12 names (2 directories, 10 files), each held to the largest, 1m, and 1% more
+	[[ "$output" == *"the largest tree needs 12708729 bytes"* ]]
+}
+
 @test "shift on one host moves nothing: the phase says shift 0, and the header says what the job set" {
 	job s "[s]\ntree = 2x5\nop = create, stat\nshift = 1\nrepeat = 1\n"
 	run "$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json"
