@@ -436,11 +436,10 @@ static int set_file_size(const struct jobfile *jf, const struct job *job, unsign
 			 struct target *t, char *err)
 {
 	const struct job_value *size = &job->opt[OPT_SIZE], *fsize = &job->opt[OPT_FILESIZE];
+	uint64_t each = 0;
 	char where[300];
 
 	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
-	uint64_t each = 0;
-
 	if (fsize->n && !plain_filesize(fsize->v[0].s, &each)) {
 		job_where(jf, job, OPT_FILESIZE, where, sizeof(where));
 		return err_set(err, "%s: filesize = %s: the files of a set are of one size (sizes "
@@ -2028,8 +2027,7 @@ bool plan_filesizes(const char *text, uint64_t seed, struct bsmix *m, uint64_t *
 {
 	char why[ERR_MAX];
 
-	*fixed = 0;
-	return text && bsmix_filesizes(m, text, seed, fixed, why) == 1; /* checked when read */
+	return bsmix_filesizes(m, text, seed, fixed, why) == 1; /* checked when read */
 }
 
 /* tree: the bytes run r's files hold, each filesize or drawn from the
