@@ -1623,25 +1623,33 @@ static int phase_refusals(const struct fio_state *st, const char *job_at, char *
  * bytes, or size / nrfiles, written untimed), then stat(2) or unlink(2)
  * each.  A tree of one directory of numjobs x nrfiles files, phase op, by
  * numjobs threads: the same calls on as many files in one directory.
- * dircreate and dirdelete (fio 3.34 engines/fileoperations.c, read, not
- * run: fio 3.33 has no such engines) mkdir(2) and rmdir(2) each name as a
- * directory instead, dirdelete making them first: a tree of numjobs x
- * nrfiles directories, phase mkdir or rmdir. */
+ * dircreate, dirstat and dirdelete (fio 3.34 engines/fileoperations.c,
+ * read, not run: fio 3.33 has no such engines) mkdir(2), stat(2) and
+ * rmdir(2) each name as a directory instead, dirstat and dirdelete making
+ * them first: a tree of numjobs x nrfiles directories, phase mkdir, statdir
+ * or rmdir. */
+/* Whether the phase is one of fio's directory engines'. */
+static bool phase_dirs(const struct fio_state *st)
+{
+	return strcmp(st->phase, "mkdir") == 0 || strcmp(st->phase, "statdir") == 0 ||
+	       strcmp(st->phase, "rmdir") == 0;
+}
+
 /* What a phase of fio's file or directory engines becomes, and how it
  * differs (finish_phase). */
 static void phase_note(const struct fio_state *st, unsigned long long files, char *note, size_t n)
 {
 	bool create = strcmp(st->phase, "create") == 0;
 
-	if (strcmp(st->phase, "mkdir") == 0 || strcmp(st->phase, "rmdir") == 0)
+	if (phase_dirs(st))
 		snprintf(note, n,
 			 "translated with a difference: the same %s of %llu directories in one "
 			 "directory (from fio's source: fio 3.33 has no %s); %s; iosweep's tree "
 			 "is a directory of its own (JOB.iosweep-tree), removed at the end (IOPS: "
 			 "directories/s)", st->phase, files, st->phase_at->value,
 			 st->phase[0] == 'm' ? "fio leaves the directories it makes"
-					     : "fio makes the directories first, as iosweep brings "
-					       "its tree to the phase, untimed");
+					     : "fio makes the directories first (empty), as iosweep "
+					       "brings its tree to the phase, untimed");
 	else
 		snprintf(note, n,
 			 "translated with a difference: the same %s of %llu files in one "
@@ -1665,7 +1673,7 @@ static int finish_phase(struct import *im, struct fio_state *st, struct import_j
 	unsigned long long files; /* fio's clones' files, all in one directory */
 	static const char *const sizes[] = { "filesize", "size", NULL };
 	bool create = strcmp(st->phase, "create") == 0;
-	bool dirs = strcmp(st->phase, "mkdir") == 0 || strcmp(st->phase, "rmdir") == 0;
+	bool dirs = phase_dirs(st);
 	const struct fio_setting *at;
 	char *dir = NULL, note[900];
 	int rc = 0;

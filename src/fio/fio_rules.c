@@ -375,9 +375,6 @@ static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *e
 
 	if (!needs_value(s, err))
 		return -1;
-	if (strcmp(s->value, "dirstat") == 0)
-		return setting_bad(s, err, "fio's dirstat stats directories, and a tree's stat "
-				   "phase stats its files: not translated");
 	st->phase = fio_file_engine_to(s->value);
 	st->phase_at = st->phase ? s : NULL;
 	st->engine = st->phase ? "sync" : fio_engine_to(s->value);
@@ -385,7 +382,8 @@ static int h_ioengine(struct fio_state *st, const struct fio_setting *s, char *e
 		return 0;
 	fio_engine_list(list, sizeof(list));
 	return setting_bad(s, err, "iosweep has no such engine; it translates %s, and "
-			   "filecreate, filestat, filedelete, dircreate and dirdelete (a tree's "
+			   "filecreate, filestat, filedelete, dircreate, dirstat and dirdelete (a "
+			   "tree's "
 			   "phases)", list);
 }
 

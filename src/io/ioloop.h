@@ -55,7 +55,7 @@ enum op_kind { OP_READ, OP_WRITE, OP_READWRITE, OP_TRIM, OP_TRIMWRITE,
 	       /* the metadata phases of a tree iosweep makes (io/mdtree.h), in
 		* enum md_op's order from mkdir (read is OP_READ there) */
 	       OP_MKDIR, OP_CREATE, OP_FSYNC, OP_STAT, OP_READDIR, OP_RENAME, OP_UNLINK,
-	       OP_RMDIR, OP_FSYNCDIR, OP_SYNCFS };
+	       OP_RMDIR, OP_FSYNCDIR, OP_SYNCFS, OP_STATDIR };
 
 /*
  * Discard (op=trim, and op=trimwrite: each block trimmed, then written, as

@@ -26,6 +26,7 @@ const char *const md_op_names[] = { [MD_MKDIR] = "mkdir",   [MD_CREATE] = "creat
 				    [MD_READDIR] = "readdir", [MD_RENAME] = "rename",
 				    [MD_UNLINK] = "unlink", [MD_RMDIR] = "rmdir",
 				    [MD_FSYNCDIR] = "fsyncdir", [MD_SYNCFS] = "syncfs",
+				    [MD_STATDIR] = "statdir",
 				    [MD_READ] = "read",     NULL };
 
 enum md_state md_op_needs(enum md_op op)
@@ -34,6 +35,7 @@ enum md_state md_op_needs(enum md_op op)
 	case MD_MKDIR:
 		return MD_EMPTY;
 	case MD_CREATE:
+	case MD_STATDIR:
 	case MD_RMDIR:
 		return MD_DIRS;
 	default:
@@ -45,6 +47,7 @@ enum md_state md_op_leaves(enum md_op op)
 {
 	switch (op) {
 	case MD_MKDIR:
+	case MD_STATDIR:
 	case MD_UNLINK:
 		return MD_DIRS;
 	case MD_RMDIR:
@@ -125,6 +128,7 @@ long mdtree_do(const struct mdtree *t, enum md_op op, uint64_t k, unsigned char 
 	case MD_UNLINK:
 		return unlinkat(t->rootfd, path, 0) < 0 ? -errno : 0;
 	case MD_STAT:
+	case MD_STATDIR:
 		return fstatat(t->rootfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 	case MD_RENAME:
 		snprintf(to, sizeof(to), "d%" PRIu64 "/%c%" PRIu64, k / t->files,

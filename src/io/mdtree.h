@@ -11,7 +11,8 @@
  * record (a user's directory) is refused.
  *
  * A phase (op = mkdir, create, ...) is a pass over its items, each timed
- * by the I/O core as one unit: the directories (mkdir, readdir, rmdir) or
+ * by the I/O core as one unit: the directories (mkdir, statdir, readdir,
+ * fsyncdir, rmdir) or
  * the files (create, fsync, stat, read, rename, unlink).  Each phase needs
  * the tree in a state (no directories, directories, files); the runner
  * brings it there, untimed, before each repeat (mdtree_bring), so that a
@@ -33,7 +34,7 @@
  * the data ops (ioloop.h: enum op_kind continues with these), read (the
  * data op's word) last. */
 enum md_op { MD_MKDIR, MD_CREATE, MD_FSYNC, MD_STAT, MD_READDIR, MD_RENAME, MD_UNLINK,
-	     MD_RMDIR, MD_FSYNCDIR, MD_SYNCFS, MD_READ, MD__OPS };
+	     MD_RMDIR, MD_FSYNCDIR, MD_SYNCFS, MD_STATDIR, MD_READ, MD__OPS };
 extern const char *const md_op_names[]; /* "mkdir", "create", ... */
 
 /* What the tree holds. */
@@ -43,7 +44,8 @@ enum md_state { MD_EMPTY, MD_DIRS, MD_FILES, MD_UNKNOWN };
  * syncfs the one file system). */
 static inline bool md_op_dirs(enum md_op op)
 {
-	return op == MD_MKDIR || op == MD_READDIR || op == MD_RMDIR || op == MD_FSYNCDIR;
+	return op == MD_MKDIR || op == MD_READDIR || op == MD_RMDIR || op == MD_FSYNCDIR ||
+	       op == MD_STATDIR;
 }
 /* Whether phase op makes what was written durable (fsync, fsyncdir,
  * syncfs): the files are made anew, untimed, before each of its repeats,
@@ -53,17 +55,17 @@ static inline bool md_op_syncs(enum md_op op)
 	return op == MD_FSYNC || op == MD_FSYNCDIR || op == MD_SYNCFS;
 }
 /* Whether phase op works on what an earlier pass made and leaves no data
- * of its own to flush (stat, read, readdir, rename, unlink, rmdir): under
+ * of its own to flush (stat, statdir, read, readdir, rename, unlink, rmdir): under
  * MPI a shift moves each rank to another rank's items for it. */
 static inline bool md_op_finds(enum md_op op)
 {
 	return op != MD_MKDIR && op != MD_CREATE && !md_op_syncs(op);
 }
-/* Whether phase op only looks names up (stat, read, readdir): a dropped
+/* Whether phase op only looks names up (stat, statdir, read, readdir): a dropped
  * tree's lookups add a dentry an item. */
 static inline bool md_op_looks(enum md_op op)
 {
-	return op == MD_STAT || op == MD_READ || op == MD_READDIR;
+	return op == MD_STAT || op == MD_STATDIR || op == MD_READ || op == MD_READDIR;
 }
 /* Whether phase op changes the tree (its items count as writes). */
 static inline bool md_op_writes(enum md_op op)

@@ -540,7 +540,7 @@ static const char *const engines[][2] = {
  * which a tree's phase does */
 static const char *const file_engines[][2] = {
 	{ "filecreate", "create" }, { "filestat", "stat" }, { "filedelete", "unlink" },
-	{ "dircreate", "mkdir" },   { "dirdelete", "rmdir" },
+	{ "dircreate", "mkdir" },   { "dirstat", "statdir" },   { "dirdelete", "rmdir" },
 };
 
 /* fio's rw words (fio 3.33 options.c) */

@@ -35,7 +35,8 @@ static const char *const hint_values[] = { "none", "sequential", "random", "will
 static const char *const consume_values[] = { "none", "checksum", "ints", NULL };
 static const char *const op_values[] = { "read",  "write", "readwrite", "trim",   "trimwrite",
 					  "mkdir", "create", "fsync", "stat", "readdir",
-					  "rename", "unlink", "rmdir", "fsyncdir", "syncfs", NULL };
+					  "rename", "unlink", "rmdir", "fsyncdir", "syncfs", "statdir",
+					  NULL };
 static const char *const sync_values[] = { "none", "end", "fsync", "fdatasync", "dsync",
 					    "osync", NULL };
 static const char *const sync_mode_values[] = { [SYNC_MODE_DRAIN] = "drain",

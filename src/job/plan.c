@@ -1981,7 +1981,8 @@ static int mdtree_words(const struct plan *plan, const struct job *job, uint64_t
 			job_where(jf, job, OPT_OP, where, sizeof(where));
 			return err_set(err, "%s: op = %s on a tree: its phases are mkdir, create (it "
 					    "writes filesize bytes to each file), fsync, fsyncdir, "
-					    "syncfs, stat, read, readdir, rename, unlink, rmdir (job "
+					    "syncfs, stat, statdir, read, readdir, rename, unlink, "
+					    "rmdir (job "
 					    "'%s')", where,
 				       option_table[OPT_OP].values[op->v[k].u], job->name);
 		}

@@ -76,7 +76,7 @@ struct run {
 };
 
 _Static_assert(OP_RMDIR - OP_MKDIR == MD_RMDIR && OP_READDIR - OP_MKDIR == MD_READDIR &&
-		       OP_SYNCFS - OP_MKDIR == MD_SYNCFS,
+		       OP_SYNCFS - OP_MKDIR == MD_SYNCFS && OP_STATDIR - OP_MKDIR == MD_STATDIR,
 	       "op's phases in enum md_op's order");
 /* tree: run r's phase (its op). */
 static inline enum md_op run_md_op(const struct run *r)

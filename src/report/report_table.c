@@ -671,7 +671,7 @@ static void mdtree_notes(FILE *f, const struct run_result *res, const char **las
 	}
 	fprintf(f, "run %zu and others of its tree: tree = %s: %u directories of %u files of %s, "
 		   "made by iosweep in %s; each phase (op) is one pass over its items, the "
-		   "directories (mkdir, readdir, fsyncdir, rmdir) or the files (syncfs: its one "
+		   "directories (mkdir, statdir, readdir, fsyncdir, rmdir) or the files (syncfs: its one "
 		   "call), each timed as one I/O: IOPS is items/s; what a phase needs is made or "
 		   "removed untimed before each repeat; the tree is removed at the end\n",
 		run->index, run->v[OPT_TREE].s, run->md_dirs, run->md_files, size,

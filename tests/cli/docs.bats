@@ -142,7 +142,7 @@ PY
 	# every row says something: a word alone would be a row without its meaning
 	[ -z "$(awk 'NF < 2' "$TESTDIR/listed")" ]
 	grep -qx 'direct  *direct=1: cache = direct' "$TESTDIR/listed"
-	grep -qx 'ioengine  *engine: psync, sync, pvsync: sync; pvsync2: psync2; libaio: aio; io_uring: uring; mmap: mmap; filecreate: tree, op = create; filestat: tree, op = stat; filedelete: tree, op = unlink; dircreate: tree, op = mkdir; dirdelete: tree, op = rmdir; others refused' \
+	grep -qx 'ioengine  *engine: psync, sync, pvsync: sync; pvsync2: psync2; libaio: aio; io_uring: uring; mmap: mmap; filecreate: tree, op = create; filestat: tree, op = stat; filedelete: tree, op = unlink; dircreate: tree, op = mkdir; dirstat: tree, op = statdir; dirdelete: tree, op = rmdir; others refused' \
 		"$TESTDIR/listed"
 	grep -qx 'startdelay  *nothing, noted: fio leaves the wait out of its figures; refused where it starts jobs that run together (or numjobs clones, with a range) apart' "$TESTDIR/listed"
 }

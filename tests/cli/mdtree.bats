@@ -42,6 +42,19 @@ count() {
 	python3 "$BATS_TEST_DIRNAME/check_schema.py" "$TESTDIR/m.json"
 }
 
+@test "statdir stats each directory once a repeat, on directories emptied for it; JSON counts them as reads (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	job m "[m]\ntree = 3x4\nfilesize = 4k\nop = create, statdir\nthreads = 2\nrepeat = 2\n"
+	strace -f -e trace=newfstatat,unlinkat -o "$TESTDIR/tr" "$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
+	[ "$(count "$TESTDIR/tr" newfstatat '"d[0-9]+", ')" -eq 6 ]
+	# the files are removed untimed before create's second repeat, and once before statdir's
+	[ "$(count "$TESTDIR/tr" unlinkat '"d[0-9]+/f[0-9]+", 0')" -eq 24 ]
+	[ "$(json_get "$TESTDIR/m.json" '[(r["phase"]["op"], r["phase"]["items"], r["phase"]["items_are"], r["repeats"][1]["reads"], r["repeats"][1]["writes"]) for r in d["runs"]]')" = \
+		"[('create', 12, 'files', 0, 12), ('statdir', 3, 'directories', 3, 0)]" ]
+	python3 "$BATS_TEST_DIRNAME/check_schema.py" "$TESTDIR/m.json"
+	[ ! -e "$(root m)" ]
+}
+
 @test "a phase alone finds its tree made untimed, every repeat from the state it needs; filesize bytes are written and read back" {
 	job m "[m]\ntree = 2x5\nfilesize = 10000\nbs = 4k\nop = unlink, read\nrepeat = 3\n"
 	run "$IOSWEEP" run "$TESTDIR/m.ini" -q -o json:"$TESTDIR/m.json"
