@@ -309,7 +309,7 @@ static int tell_sinks(struct report_sink *sinks, size_t n, const struct report *
 static void warn_cache(const struct run_result *res, struct progress *prog)
 {
 	const struct run *run = res->run;
-	uint64_t size = run_set_bytes(run->v);
+	uint64_t size = run_set_bytes(run);
 	double lo = INFINITY, hi = -1;
 	size_t missed = 0;
 	char why[ERR_MAX], range[64], bound[160] = "";

@@ -60,6 +60,24 @@ static int set_size(struct import_job *ij, enum opt_id id, uint64_t bytes)
 	return set_val(ij, id, "%s", buf);
 }
 
+/* filesize=LO-HI: iosweep's filesize = LO-HI, with what differs noted */
+#define FILESIZE_RANGE_NOTE                                                                \
+	"translated with a difference: fio draws each file's size from the low end up to, "  \
+	"not including, the high end, rounded down to a multiple of its smallest block "    \
+	"size; iosweep draws each file's from the low end to the high end in steps of the " \
+	"low end, from seed and the file's number"
+static int set_filesize_range(struct import *im, const struct fio_state *st,
+			      struct import_job *ij)
+{
+	char lo[32], hi[32];
+
+	units_fmt_size(st->filesize, lo, sizeof(lo));
+	units_fmt_size(st->filesize_hi, hi, sizeof(hi));
+	if (set_val(ij, OPT_FILESIZE, "%s-%s", lo, hi) < 0)
+		return -1;
+	return setting_note(im, st->filesize_at, NULL, FILESIZE_RANGE_NOTE);
+}
+
 #define MAX_NAME 48 /* the longest job name an iosweep job file holds (job.c) */
 
 /* The fio job's name, as an iosweep job file holds it: the same, or
@@ -809,15 +827,9 @@ static int finish_bs(struct fio_state *st, char *err)
  * filename_format (fio's default $jobname.$jobnum.$filenum, with $jobnum 0:
  * one copy of the job), each filesize bytes or size / nrfiles; every file
  * read once per repeat.  *size is the set's bytes, *ios 0. */
-static int finish_set(struct import *im, struct fio_state *st, struct import_job *ij,
-		      const char *job_at, uint64_t *size, uint64_t *ios, char *err)
+/* What a file set cannot translate (finish_set). */
+static int set_refusals(const struct fio_state *st, const char *job_at, uint64_t each, char *err)
 {
-	const char *fmt = st->name_format ? st->name_format : "$jobname.$jobnum.$filenum";
-	char *dir = NULL, *name = NULL, *at;
-	uint64_t each = st->filesize ? st->filesize : st->size / st->nrfiles;
-	int rc = 0;
-
-	*ios = 0;
 	if (st->nrfiles > FILESET_MAX)
 		return setting_bad(st->nrfiles_at, err, "iosweep takes 1 to %d files", FILESET_MAX);
 	if (st->filename)
@@ -827,6 +839,14 @@ static int finish_set(struct import *im, struct fio_state *st, struct import_job
 				   (unsigned long long)st->nrfiles);
 	if (st->size_pct)
 		return setting_bad(st->size_at, err, "a percentage of a file set's files");
+	if (st->filesize_hi && st->size)
+		return setting_bad(st->size_at, err, "fio does size bytes of I/O over files of sizes "
+				   "it draws from filesize's range; iosweep's set holds what its "
+				   "files draw: leave size out");
+	if (st->filesize_hi && st->io_size)
+		return setting_bad(st->io_size_at, err, "fio does io_size bytes of I/O over files of "
+				   "sizes it draws from filesize's range; iosweep reads each file of "
+				   "its set once a repeat: leave io_size out");
 	if (!each)
 		return err_set(err, "%s: job '%s': nrfiles=%llu needs filesize or a size of at "
 				    "least a byte a file", job_at, st->job->name,
@@ -844,6 +864,20 @@ static int finish_set(struct import *im, struct fio_state *st, struct import_job
 		return setting_bad(st->openfiles_at, err, "fio then closes and opens files during the "
 				   "run; iosweep opens every file of a set before it (give "
 				   "openfiles=%llu or leave it out)", (unsigned long long)st->nrfiles);
+	return 0;
+}
+
+static int finish_set(struct import *im, struct fio_state *st, struct import_job *ij,
+		      const char *job_at, uint64_t *size, uint64_t *ios, char *err)
+{
+	const char *fmt = st->name_format ? st->name_format : "$jobname.$jobnum.$filenum";
+	char *dir = NULL, *name = NULL, *at;
+	uint64_t each = st->filesize ? st->filesize : st->size / st->nrfiles;
+	int rc = 0;
+
+	*ios = 0;
+	if (set_refusals(st, job_at, each, err) < 0)
+		return -1;
 	if (st->openfiles_at &&
 	    setting_note(im, st->openfiles_at, NULL, "nothing to translate: iosweep opens every "
 			 "file of a set before the run, as fio does with openfiles >= nrfiles") < 0)
@@ -873,7 +907,7 @@ static int finish_set(struct import *im, struct fio_state *st, struct import_job
 				   "${IOSWEEP_DIR:-/var/tmp}");
 	}
 	rc |= set_val(ij, OPT_NRFILES, "%llu", (unsigned long long)st->nrfiles);
-	rc |= set_size(ij, OPT_FILESIZE, each);
+	rc |= st->filesize_hi ? set_filesize_range(im, st, ij) : set_size(ij, OPT_FILESIZE, each);
 	rc |= set_val(ij, OPT_FILENAME_FORMAT, "%s", name);
 	if (st->service)
 		rc |= set_val(ij, OPT_FILE_SERVICE_TYPE, "%s", st->service);
@@ -885,7 +919,7 @@ static int finish_set(struct import *im, struct fio_state *st, struct import_job
 	free(name);
 	if (rc < 0)
 		return err_set(err, "out of memory");
-	*size = each * st->nrfiles;
+	*size = st->filesize_hi ? 0 : each * st->nrfiles; /* drawn: known when the plan is made */
 	return finish_writes(im, st, ij, NULL, job_at, err);
 }
 
@@ -897,6 +931,10 @@ static int finish_file(struct import *im, struct fio_state *st, struct import_jo
 
 	if (st->nrfiles > 1)
 		return finish_set(im, st, ij, job_at, size, ios, err);
+	if (st->filesize_hi)
+		return setting_bad(st->filesize_at, err, "a range of file sizes draws one file's size "
+				   "here (nrfiles=1); iosweep reads a file of the size given: give "
+				   "one size");
 	for (int k = 0; k < 3 && rc == 0; k++) {
 		const struct fio_setting *at = k == 0 ? st->service_at
 					       : k == 1 ? st->name_format_at : st->openfiles_at;
@@ -1722,7 +1760,10 @@ static int finish_phase(struct import *im, struct fio_state *st, struct import_j
 	 * has, which neither phase makes */
 	rc |= dirs ? set_val(ij, OPT_TREE, "%llux1", files) : set_val(ij, OPT_TREE, "1x%llu", files);
 	rc |= set_val(ij, OPT_OP, "%s", st->phase);
-	rc |= set_size(ij, OPT_FILESIZE, create || dirs ? 0 : each);
+	if (st->filesize_hi && !create && !dirs)
+		rc |= set_filesize_range(im, st, ij);
+	else
+		rc |= set_size(ij, OPT_FILESIZE, create || dirs ? 0 : each);
 	rc |= set_val(ij, OPT_THREADS, "%llu", (unsigned long long)st->numjobs);
 	rc |= set_val(ij, OPT_REPEAT, "%llu", (unsigned long long)st->loops);
 	if (st->description)

@@ -27,6 +27,9 @@ struct fio_state {
 	const struct fio_setting *filename_at, *directory_at, *description_at;
 	uint64_t size, filesize, size_pct;
 	const struct fio_setting *size_at;
+	/* filesize=LO-HI: each file's size drawn from filesize to filesize_hi */
+	uint64_t filesize_hi;
+	const struct fio_setting *filesize_at;
 	/* offset, offset_increment: bytes, or a percent of the file (*_pct) */
 	uint64_t offset, offset_pct, offset_inc, offset_inc_pct;
 	const struct fio_setting *offset_at, *offset_inc_at;

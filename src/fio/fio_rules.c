@@ -161,15 +161,32 @@ static int h_size(struct fio_state *st, const struct fio_setting *s, char *err)
 	return 0;
 }
 
+/* filesize=SIZE, or LO-HI (LO:HI): a size drawn for each file (fio 3.33
+ * filesetup.c get_rand_file_size) */
 static int h_filesize(struct fio_state *st, const struct fio_setting *s, char *err)
 {
+	const char *sep;
+	char lo[64];
 	bool pct = false;
 
 	if (!needs_value(s, err))
 		return -1;
-	if (strpbrk(s->value, "-:"))
-		return setting_bad(s, err, "a range of file sizes makes files of random sizes; iosweep reads "
-				   "one file of one size");
+	st->filesize_at = s;
+	sep = strpbrk(s->value, "-:");
+	if (sep && (size_t)(sep - s->value) < sizeof(lo)) {
+		snprintf(lo, sizeof(lo), "%.*s", (int)(sep - s->value), s->value);
+		if (value_bytes(st, s, lo, &st->filesize, &pct, err) < 0 ||
+		    (!pct && value_bytes(st, s, sep + 1, &st->filesize_hi, &pct, err) < 0))
+			return -1;
+		if (pct)
+			return setting_bad(s, err, "filesize takes no percentage");
+		if (st->filesize > st->filesize_hi)
+			return setting_bad(s, err, "the range's low end is above its high end");
+		if (st->filesize == st->filesize_hi)
+			st->filesize_hi = 0; /* one size */
+		return 0;
+	}
+	st->filesize_hi = 0;
 	if (value_bytes(st, s, s->value, &st->filesize, &pct, err) < 0)
 		return -1;
 	if (pct)

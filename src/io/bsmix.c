@@ -196,3 +196,17 @@ int bsmix_filesizes(struct bsmix *m, const char *text, uint64_t seed, uint64_t *
 	m->key = splitmix64(seed ^ BSMIX_FILESIZE_KEY);
 	return 1;
 }
+
+bool bsmix_multiple(const struct bsmix *m, uint64_t a)
+{
+	for (unsigned d = 0; d < 2; d++) {
+		const struct bsmix_dir *x = &m->dir[d];
+
+		if (!x->n && (x->lo % a || (x->steps > 1 && x->step % a)))
+			return false;
+		for (unsigned i = 0; i < x->n; i++)
+			if (x->size[i] % a)
+				return false;
+	}
+	return true;
+}

@@ -64,6 +64,9 @@ int bsmix_parse(struct bsmix *m, const char *bssplit, const char *bsrange, uint6
 int bsmix_filesizes(struct bsmix *m, const char *text, uint64_t seed, uint64_t *fixed,
 		    char *err);
 
+/* Whether every length m draws (both directions) is a multiple of a. */
+bool bsmix_multiple(const struct bsmix *m, uint64_t a);
+
 /* The length of unit k going in direction d (0 read, 1 write). */
 static inline uint64_t bsmix_len(const struct bsmix *m, unsigned d, uint64_t k)
 {

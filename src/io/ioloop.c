@@ -499,7 +499,7 @@ static inline void set_unit(const struct fileset_map *m, struct io_unit *u)
 	unsigned file = fileset_map(m, u->off, &u->off);
 
 	u->fd = m->fds[file];
-	u->base = (uint64_t)file * m->size;
+	u->base = fileset_start(m, file);
 }
 
 static void reap(struct io_worker *w, struct loop *L, unsigned min);

@@ -36,7 +36,8 @@ static const struct fio_word words[] = {
 	  .becomes = "size (N%: of the existing file)" },
 	{ .fio = "filesize", .handler = FH_FILESIZE,
 	  .becomes = "size; with a smaller size, that much random I/O over it (count); with "
-		     "nrfiles > 1, filesize (a range refused)",
+		     "nrfiles > 1, filesize (LO-HI: sizes drawn file by file, as for fio's file "
+		     "engines' trees)",
 	  .hint = "fio's filesize is 'size' here" IMPORT },
 	{ .fio = "bs", .to = "bs", .handler = FH_BS,
 	  .becomes = "bs (R,W: the part of the job's direction)" },

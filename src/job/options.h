@@ -80,13 +80,6 @@ union optval {
 	const char *s; /* T_PATH, T_TEXT, T_JOB */
 };
 
-/* The bytes a run's pattern covers: its file, or its file set laid end to
- * end (size is then each file's: io/fileset.h). */
-static inline uint64_t run_set_bytes(const union optval *v)
-{
-	return v[OPT_SIZE].u * v[OPT_NRFILES].u;
-}
-
 struct option_def {
 	const char *name;
 	enum opt_type type;

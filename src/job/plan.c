@@ -76,6 +76,9 @@ static int plan_file_size(const char *path, uint64_t *size, bool *blockdev)
 struct target {
 	char *filename;
 	uint64_t size;
+	uint64_t set_bytes;          /* a file set: its files' bytes (size: each, or the largest) */
+	bool drawn;                  /* a file set whose files' sizes are drawn (sizes) */
+	struct bsmix sizes;
 	bool exists, blockdev, per_rank, rank_file;
 	bool evictable;              /* its pages can be evicted (not tmpfs) */
 	bool recorded;               /* iosweep made it (or will): record holds how */
@@ -307,9 +310,16 @@ static uint64_t run_allocates(const struct run *r)
 }
 
 static unsigned job_nrfiles(const struct job *job);
+static union optval default_value(enum opt_id id);
 
-/* A file set that is written: room for need bytes in each file, less what
- * its files hold already. */
+/* The bytes file k of target t's set holds. */
+static uint64_t target_file_bytes(const struct target *t, unsigned k)
+{
+	return t->drawn ? bsmix_len(&t->sizes, 0, k) : t->size;
+}
+
+/* A file set that is written: room for need bytes in each file (at most
+ * its size), less what its files hold already. */
 static int set_space(const struct jobfile *jf, const struct job *job, const struct target *t,
 		     uint64_t need, char *err)
 {
@@ -318,11 +328,12 @@ static int set_space(const struct jobfile *jf, const struct job *job, const stru
 	struct stat st;
 
 	for (unsigned k = 0; k < job_nrfiles(job); k++) {
-		uint64_t have = 0;
+		uint64_t have = 0, each = target_file_bytes(t, k) < need ? target_file_bytes(t, k)
+									  : need;
 
 		if (fileset_path(t->filename, k, path, sizeof(path)) == 0 && stat(path, &st) == 0)
 			have = (uint64_t)st.st_blocks * 512;
-		want += need > have ? need - have : 0;
+		want += each > have ? each - have : 0;
 	}
 	if (fileset_path(t->filename, 0, path, sizeof(path)) < 0 || !want ||
 	    wtarget_space(path, want, why) == 0)
@@ -412,11 +423,12 @@ static int check_set_files(const struct job *job, struct target *t, unsigned n,
 					    "made of iosweep's files only (remove it, or choose another "
 					    "directory or filename_format) (job '%s')", where, path,
 				       job->name);
-		if (rec.size < t->size || have < t->size)
-			return err_set(err, "%s: %s was made with %llu bytes, fewer than the set's "
-					    "%llu per file: remove the set's files to have them made "
-					    "again (job '%s')", where, path, (unsigned long long)rec.size,
-				       (unsigned long long)t->size, job->name);
+		if (rec.size < target_file_bytes(t, k) || have < target_file_bytes(t, k))
+			return err_set(err, "%s: %s was made with %llu bytes, fewer than the %llu "
+					    "the set has it hold: remove the set's files to have them "
+					    "made again (job '%s')", where, path,
+				       (unsigned long long)rec.size,
+				       (unsigned long long)target_file_bytes(t, k), job->name);
 		if (any && (rec.fill != t->record.fill || rec.seed != t->record.seed))
 			return err_set(err, "%s: the set's files were made with different fills or "
 					    "seeds (%s): remove them to have them made again (job '%s')",
@@ -431,7 +443,35 @@ static int check_set_files(const struct job *job, struct target *t, unsigned n,
 	return 0;
 }
 
-/* A file set's size of each file: filesize (a plain size), or size / n. */
+/* A file set whose filesize is drawn file by file (from its seed, which is
+ * one value): t->size the largest file's, t->set_bytes them all. */
+static int set_drawn_sizes(const struct jobfile *jf, const struct job *job, unsigned n,
+			   struct target *t, char *err)
+{
+	const struct job_value *seed = &job->opt[OPT_SEED];
+	uint64_t fixed;
+	char where[300];
+
+	job_where(jf, job, OPT_SIZE, where, sizeof(where));
+	if (job->opt[OPT_SIZE].n)
+		return err_set(err, "%s: size with filesize = %s drawn file by file: the set holds "
+				    "what its files draw; give one of size (for all the files) and "
+				    "filesize (job '%s')", where, job->opt[OPT_FILESIZE].v[0].s,
+			       job->name);
+	t->drawn = plan_filesizes(job->opt[OPT_FILESIZE].v[0].s,
+				  seed->n ? seed->v[0].u : default_value(OPT_SEED).u, &t->sizes,
+				  &fixed);
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t each = bsmix_len(&t->sizes, 0, k);
+
+		t->set_bytes += each;
+		t->size = each > t->size ? each : t->size;
+	}
+	return 0;
+}
+
+/* A file set's size of each file: filesize (a plain size, or drawn file by
+ * file), or size / n. */
 static int set_file_size(const struct jobfile *jf, const struct job *job, unsigned n,
 			 struct target *t, char *err)
 {
@@ -440,12 +480,8 @@ static int set_file_size(const struct jobfile *jf, const struct job *job, unsign
 	char where[300];
 
 	job_where(jf, job, OPT_NRFILES, where, sizeof(where));
-	if (fsize->n && !plain_filesize(fsize->v[0].s, &each)) {
-		job_where(jf, job, OPT_FILESIZE, where, sizeof(where));
-		return err_set(err, "%s: filesize = %s: the files of a set are of one size (sizes "
-				    "drawn file by file are for a tree's files) (job '%s')", where,
-			       fsize->v[0].s, job->name);
-	}
+	if (fsize->n && !plain_filesize(fsize->v[0].s, &each))
+		return set_drawn_sizes(jf, job, n, t, err);
 	if (fsize->n && size->n && size->v[0].u != each * n) {
 		job_where(jf, job, OPT_SIZE, where, sizeof(where));
 		return err_set(err, "%s: size=%llu is not nrfiles=%u x filesize=%llu: give one of "
@@ -472,6 +508,7 @@ static int set_file_size(const struct jobfile *jf, const struct job *job, unsign
 		return err_set(err, "%s: job '%s' needs filesize (bytes per file) or size (for "
 				    "all %u files)", where, job->name, n);
 	}
+	t->set_bytes = t->size * n;
 	return 0;
 }
 
@@ -581,6 +618,14 @@ static int check_set_run(const struct jobfile *jf, const struct run *r,
 		return err_set(err, "%s: a block-size mix (bssplit, bsrange) would cut I/Os across "
 				    "the files of nrfiles=%llu: use one bs (job '%s')", where,
 			       (unsigned long long)v[OPT_NRFILES].u, job->name);
+	struct bsmix m;
+
+	if (plan_set_sizes(v, &m) && (!bsmix_multiple(&m, v[OPT_BS].u) ||
+				      v[OPT_SPACING].u != v[OPT_BS].u))
+		return err_set(err, "%s: the set's files (filesize = %s) must be whole blocks of "
+				    "bs=%llu, every size filesize draws, read densely (no spacing), "
+				    "so that no I/O spans two files (job '%s')", where,
+			       v[OPT_FILESIZE].s, (unsigned long long)v[OPT_BS].u, job->name);
 	if (v[OPT_SIZE].u % v[OPT_BS].u || v[OPT_SPACING].u != v[OPT_BS].u)
 		return err_set(err, "%s: the set's files (%llu bytes each) must be whole blocks of "
 				    "bs=%llu, read densely (no spacing), so that no I/O spans two "
@@ -769,6 +814,17 @@ void plan_run_memory(const struct run *r, int ranks, struct io_memory *m)
 	}
 	memset(m, 0, sizeof(*m));
 	ioloop_run_memory(engine_at(v[OPT_ENGINE].u), &shape, &run, m);
+	/* a file set: a descriptor and an identity a file, and with sizes drawn
+	 * file by file its layout (run.c) */
+	if (v[OPT_NRFILES].u > 1) {
+		struct bsmix sizes;
+
+		m->part[IO_MEM_OTHER] += v[OPT_NRFILES].u * (sizeof(int) + sizeof(struct prepare_id));
+		if (plan_set_sizes(v, &sizes))
+			m->part[IO_MEM_OTHER] += v[OPT_NRFILES].u * (sizeof(uint64_t) + sizeof(uint32_t) +
+								     sizeof(struct fileset_seg)) +
+						 sizeof(uint64_t);
+	}
 	/* read_iolog: the reader's buffer, the issue lateness and, with a series,
 	 * the trace's I/Os per interval (trace_rate; run.c) */
 	if (v[OPT_READ_IOLOG].s) {
@@ -1290,7 +1346,7 @@ static int plan_region(const struct jobfile *jf, struct run *r, bool trace, char
 {
 	const struct job *job = r->job;
 	const union optval *v = r->v;
-	uint64_t size = run_set_bytes(v), off, inc, threads = v[OPT_THREADS].u, last;
+	uint64_t size = run_set_bytes(r), off, inc, threads = v[OPT_THREADS].u, last;
 	char where[300], why[ERR_MAX];
 	bool pct;
 
@@ -1396,8 +1452,8 @@ void plan_precond_run(const struct run *r, struct precond_pass p, struct run *d)
 	v[OPT_PATTERN].u = kind;
 	v[OPT_REPEAT].u = p.times;
 	v[OPT_WARMUP].u = 0;
-	d->reads = pattern_reads(kind, run_set_bytes(v), bs, bs, 0);
-	d->bytes = d->write_bytes = pattern_bytes(kind, run_set_bytes(v), bs, bs, 0);
+	d->reads = pattern_reads(kind, run_set_bytes(d), bs, bs, 0);
+	d->bytes = d->write_bytes = pattern_bytes(kind, run_set_bytes(d), bs, bs, 0);
 	d->precond_bytes = 0;
 	d->trace_writes = d->trace_syncs = d->trace_ns = 0;
 }
@@ -2031,6 +2087,13 @@ bool plan_filesizes(const char *text, uint64_t seed, struct bsmix *m, uint64_t *
 	return bsmix_filesizes(m, text, seed, fixed, why) == 1; /* checked when read */
 }
 
+bool plan_set_sizes(const union optval *v, struct bsmix *m)
+{
+	uint64_t fixed;
+
+	return v[OPT_NRFILES].u > 1 && plan_filesizes(v[OPT_FILESIZE].s, v[OPT_SEED].u, m, &fixed);
+}
+
 /* tree: the bytes run r's files hold, each filesize or drawn from the
  * run's seed. */
 static uint64_t tree_bytes(const struct run *r)
@@ -2159,6 +2222,7 @@ static bool make_run(const struct job *job, const struct dims *d, uint64_t c, si
 	if (r->cache_default && !t->evictable)
 		r->v[OPT_CACHE].u = CACHE_KEEP;
 	r->v[OPT_SIZE].u = t->size;
+	r->set_bytes = t->set_bytes;
 	r->v[OPT_FILENAME].s = t->filename;
 	/* opendir: its files in sorted order unless the job says otherwise */
 	r->tree_files = t->tree_files;

@@ -38,6 +38,8 @@ struct run {
 				    * direction is drawn from seed when it comes) */
 	uint64_t precond_bytes;    /* precondition: written by its passes, once per run (not
 				    * in bytes, write_bytes: not measured) */
+	uint64_t set_bytes;        /* a file set (nrfiles > 1): its files' bytes (size is then
+				    * each file's, or with filesize drawn the largest's) */
 	bool exists;               /* the file exists (else it will be created) */
 	bool per_rank;             /* filename had {rank} or {host}: one file per rank */
 	bool rank_file;            /* filename had {rank}: no other rank opens it */
@@ -95,10 +97,26 @@ static inline unsigned run_md_shift(const struct run *r, int ranks)
 		       : 0;
 }
 
+/* The bytes a run's pattern covers: its file, or its file set laid end to
+ * end (io/fileset.h). */
+static inline uint64_t run_set_bytes(const struct run *r)
+{
+	return r->v[OPT_NRFILES].u > 1 ? r->set_bytes : r->v[OPT_SIZE].u;
+}
+
+/* A file set's file sizes: drawn from filesize and seed (returns true, m),
+ * else each v[OPT_SIZE] bytes. */
+bool plan_set_sizes(const union optval *v, struct bsmix *m);
+/* The bytes file k of r's set holds (m from plan_set_sizes when drawn). */
+static inline uint64_t run_file_bytes(const struct run *r, const struct bsmix *m, unsigned k)
+{
+	return m ? bsmix_len(m, 0, k) : r->v[OPT_SIZE].u;
+}
+
 /* The bytes each of r's regions holds: the pattern's size. */
 static inline uint64_t run_region_bytes(const struct run *r)
 {
-	return r->regions ? r->region_len : run_set_bytes(r->v);
+	return r->regions ? r->region_len : run_set_bytes(r);
 }
 
 /* Units [first, end) of run r as a pattern: pattern_init, its

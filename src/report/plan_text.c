@@ -48,7 +48,7 @@ bool plan_print_totals(const struct plan *plan, FILE *out)
 				tree_bytes = run->v[OPT_SIZE].u;
 		} else if (!run->exists && !names_find(&seen, name)) {
 			names_add(&seen, name, (void *)run);
-			create += run_set_bytes(run->v);
+			create += run_set_bytes(run);
 			files += run->v[OPT_NRFILES].u;
 		}
 	}

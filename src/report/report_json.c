@@ -477,6 +477,10 @@ static json_t *run_json(const struct report *r, const struct run_result *res)
 		set(o, "tree", tree_json(res));
 	if (o && run->v[OPT_TREE].s)
 		set(o, "phase", phase_json(run, r->ranks));
+	/* a file set: its files' bytes (params.size is each file's, or with
+	 * filesize drawn the largest's) */
+	if (o && run->v[OPT_NRFILES].u > 1)
+		set(o, "set_bytes", json_integer((json_int_t)run_set_bytes(run)));
 	if (o)
 		set(o, "device", json_text(res->device[0] ? res->device : NULL));
 	if (o)

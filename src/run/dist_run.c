@@ -65,17 +65,21 @@ static int create(const struct run *run, volatile atomic_int *stop,
 	/* a file that every repeat of a write run empties first is made empty */
 	bool empty = v[OPT_OP].u != OP_READ && v[OPT_ALLOC].u != ALLOC_OVERWRITE;
 
+	struct bsmix m;
+	const struct bsmix *sizes = plan_set_sizes(v, &m) ? &m : NULL;
+
 	if (run->blockdev)
 		return 0;
-	/* a file set: each of its files made as a single file is, in order */
+	/* a file set: each of its files made as a single file is, in order,
+	 * each its size */
 	for (unsigned k = 0; v[OPT_NRFILES].u > 1 && k < v[OPT_NRFILES].u; k++) {
 		char path[PATH_MAX];
 		int rc;
 
 		if (fileset_path(v[OPT_FILENAME].s, k, path, sizeof(path)) < 0)
 			return err_set(err, "%s: file name too long", v[OPT_FILENAME].s);
-		rc = prepare_file(path, v[OPT_SIZE].u, v[OPT_FILL].u, v[OPT_SEED].u, stop,
-				  progress, arg, err);
+		rc = prepare_file(path, run_file_bytes(run, sizes, k), v[OPT_FILL].u,
+				  v[OPT_SEED].u, stop, progress, arg, err);
 		if (rc != 0 || k + 1 == v[OPT_NRFILES].u)
 			return rc;
 	}

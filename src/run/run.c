@@ -201,6 +201,14 @@ static void worker_share(const struct runner *r, unsigned t, struct pattern *p)
 	units_pattern(r, first, end, p);
 }
 
+/* fileset_layout_init's sizes: file k's bytes */
+static uint64_t set_file_bytes(unsigned k, const void *arg)
+{
+	const struct runner *r = arg;
+
+	return RUNNER_FILE_BYTES(r, k);
+}
+
 /* File k of the set: its path into buf (PATH_MAX). */
 static const char *set_path(const struct runner *r, unsigned k, char *buf)
 {
@@ -219,7 +227,7 @@ static void worker_reach(struct runner *r, unsigned t)
 	if (r->nset)
 		fileset_map_init(&r->w[t].in.set, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
 				 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u,
-				 r->set_fds);
+				 r->set_fds, r->sizes_p ? &r->lay : NULL);
 	if (r->md) {
 		r->w[t].in.md = r->md;
 		r->w[t].in.md_op = run_md_op(r->run);
@@ -318,6 +326,10 @@ static int set_open(struct runner *r, char *err)
 	r->set_ids = calloc(r->nset, sizeof(*r->set_ids));
 	if (!r->set_fds || !r->set_ids)
 		return err_set(err, "out of memory for a set of %u files", r->nset);
+	r->sizes_p = plan_set_sizes(v, &r->sizes) ? &r->sizes : NULL;
+	if (r->sizes_p && fileset_layout_init(&r->lay, r->nset, v[OPT_BS].u, v[OPT_SEED].u,
+					      set_file_bytes, r) < 0)
+		return err_set(err, "out of memory for a set of %u files", r->nset);
 	for (unsigned k = 0; k < r->nset; k++)
 		r->set_fds[k] = -1;
 	for (unsigned k = 0; k < r->nset; k++) {
@@ -341,6 +353,7 @@ static int set_open(struct runner *r, char *err)
 
 static void set_close(struct runner *r)
 {
+	fileset_layout_free(&r->lay);
 	for (unsigned k = 0; r->set_fds && k < r->nset; k++)
 		if (r->set_fds[k] >= 0)
 			close(r->set_fds[k]);
@@ -786,8 +799,8 @@ static int runner_files(struct runner *r, const struct run *run, char *err)
 	    prepare_record_written(r->w[0].eng.fd, v[OPT_FILENAME].s, v[OPT_SIZE].u, err) < 0)
 		return -1;
 	for (unsigned k = 0; r->writes && k < r->nset && (run->per_rank || !dist_rank()); k++)
-		if (prepare_record_written(r->set_fds[k], set_path(r, k, path0), v[OPT_SIZE].u,
-					   err) < 0)
+		if (prepare_record_written(r->set_fds[k], set_path(r, k, path0),
+					   RUNNER_FILE_BYTES(r, k), err) < 0)
 			return -1;
 	return 0;
 }
@@ -1122,7 +1135,8 @@ static bool cache_as_asked(int policy, double resident, uint64_t size, uint64_t 
  * hole or as unwritten extents, before every repeat (not timed).  With
  * ranks sharing one file, rank 0 does it for all (before the start line
  * that every rank waits at). */
-static int alloc_reset_fd(const struct runner *r, int fd, const char *path, char *err)
+static int alloc_reset_fd(const struct runner *r, int fd, const char *path, uint64_t size,
+			  char *err)
 {
 	const union optval *v = r->run->v;
 	const char *alloc = option_table[OPT_ALLOC].values[v[OPT_ALLOC].u];
@@ -1131,10 +1145,10 @@ static int alloc_reset_fd(const struct runner *r, int fd, const char *path, char
 	if (ftruncate(fd, 0) < 0)
 		return err_set(err, "%s: alloc=%s: ftruncate: %s", path, alloc, strerror(errno));
 	if (v[OPT_ALLOC].u == ALLOC_ALLOCATE) {
-		rc = ftruncate(fd, (off_t)v[OPT_SIZE].u);
+		rc = ftruncate(fd, (off_t)size);
 	} else {
 		do
-			rc = fallocate(fd, 0, 0, (off_t)v[OPT_SIZE].u);
+			rc = fallocate(fd, 0, 0, (off_t)size);
 		while (rc < 0 && errno == EINTR);
 	}
 	if (rc < 0)
@@ -1155,9 +1169,10 @@ static int alloc_reset(struct runner *r, char *err)
 	if (!r->writes || v[OPT_ALLOC].u == ALLOC_OVERWRITE || (!r->run->per_rank && dist_rank()))
 		return 0;
 	if (!r->nset)
-		return alloc_reset_fd(r, r->w[0].eng.fd, v[OPT_FILENAME].s, err);
+		return alloc_reset_fd(r, r->w[0].eng.fd, v[OPT_FILENAME].s, v[OPT_SIZE].u, err);
 	for (unsigned k = 0; k < r->nset; k++)
-		if (alloc_reset_fd(r, r->set_fds[k], set_path(r, k, path), err) < 0)
+		if (alloc_reset_fd(r, r->set_fds[k], set_path(r, k, path), RUNNER_FILE_BYTES(r, k),
+				   err) < 0)
 			return -1;
 	return 0;
 }
@@ -1243,7 +1258,7 @@ static int verify_set(struct runner *r, struct repeat_result *rr, char *err)
 	struct fileset_map m;
 	struct data_fault f;
 	struct pattern p;
-	char proc[64], path[PATH_MAX], line[ERR_MAX - PATH_MAX / 8];
+	char proc[64], path[PATH_MAX], line[ERR_MAX / 2];
 	unsigned char *buf = malloc(v[OPT_BS].u);
 	int *fds = calloc(r->nset, sizeof(int)), rc = 0;
 	unsigned k, file = 0;
@@ -1263,7 +1278,8 @@ static int verify_set(struct runner *r, struct repeat_result *rr, char *err)
 			rc = err_set(err, "%s: verify: %s", set_path(r, k, path), strerror(errno));
 	}
 	fileset_map_init(&m, r->nset, v[OPT_SIZE].u, v[OPT_BS].u,
-			 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u, fds);
+			 (enum fileset_service)v[OPT_FILE_SERVICE_TYPE].u, v[OPT_SEED].u, fds,
+			 r->sizes_p ? &r->lay : NULL);
 	rr->verified_bytes = 0;
 	for (unsigned t = 0; t < r->nw && rc == 0 && !bad; t++) {
 		uint64_t first, end;
@@ -1277,10 +1293,10 @@ static int verify_set(struct runner *r, struct repeat_result *rr, char *err)
 			if (v[OPT_OP].u == OP_READWRITE &&
 			    data_draw_percent(&r->gen, set_off) < v[OPT_RWMIXREAD].u)
 				continue;
-			got = pread(fds[file], buf, len, (off_t)(set_off - (uint64_t)file * m.size));
+			got = pread(fds[file], buf, len, (off_t)(set_off - fileset_start(&m, file)));
 			if (got != (ssize_t)len)
 				rc = err_set(err, "%s: verify: read at %llu: %s", set_path(r, file, path),
-					     (unsigned long long)(set_off - (uint64_t)file * m.size),
+					     (unsigned long long)(set_off - fileset_start(&m, file)),
 					     got < 0 ? strerror(errno) : "short read");
 			else if (!data_check(&r->gen, buf, len, set_off, &f))
 				bad = true;
@@ -1297,7 +1313,7 @@ static int verify_set(struct runner *r, struct repeat_result *rr, char *err)
 		data_fault_describe(&f, line, sizeof(line));
 		return err_set(err, "%s: verify found a bad block (offsets in the set, file %u "
 				    "starting at %llu): %s", set_path(r, file, path), file,
-			       (unsigned long long)file * m.size, line);
+			       (unsigned long long)fileset_start(&m, file), line);
 	}
 	return rc;
 }
@@ -1389,12 +1405,13 @@ static int files_cache(const struct runner *r, char *err)
 		return cache_apply(v[OPT_CACHE].u, r->nset ? set_path(r, 0, path) : v[OPT_FILENAME].s,
 				   v[OPT_SIZE].u, r->stop, err);
 	for (unsigned k = 0; k < r->nset && rc == 0; k++)
-		rc = cache_apply(v[OPT_CACHE].u, set_path(r, k, path), v[OPT_SIZE].u, r->stop, err);
+		rc = cache_apply(v[OPT_CACHE].u, set_path(r, k, path), RUNNER_FILE_BYTES(r, k),
+				 r->stop, err);
 	return rc;
 }
 
-/* The share of the run's bytes in the page cache: of a set, the mean over
- * its files (all of one size); -1 when a file's is unknown. */
+/* The share of the run's bytes in the page cache: of a set, over its files
+ * weighed by their bytes; -1 when a file's is unknown. */
 static double files_residency(const struct runner *r)
 {
 	const union optval *v = r->run->v;
@@ -1408,13 +1425,13 @@ static double files_residency(const struct runner *r)
 	if (!r->nset)
 		return cache_residency(v[OPT_FILENAME].s, v[OPT_SIZE].u);
 	for (unsigned k = 0; k < r->nset; k++) {
-		double f = cache_residency(set_path(r, k, path), v[OPT_SIZE].u);
+		double f = cache_residency(set_path(r, k, path), RUNNER_FILE_BYTES(r, k));
 
 		if (f < 0)
 			return -1;
-		sum += f;
+		sum += f * (double)RUNNER_FILE_BYTES(r, k);
 	}
-	return sum / r->nset;
+	return sum / (double)run_set_bytes(r->run);
 }
 
 /* read_iolog: what the trace recorded beside what the repeat replayed; a
@@ -1573,7 +1590,7 @@ static int repeat_before(struct runner *r, struct repeat_result *rr, char *err)
 				      ? -1
 				      : files_residency(r);
 	rr->cache_as_asked = cache_as_asked((int)v[OPT_CACHE].u, rr->resident_before,
-					    run_set_bytes(v), r->run->bytes);
+					    run_set_bytes(r->run), r->run->bytes);
 	rc = repeat_setup(r, err);
 	/* the residency the reads meet: measured last before they start */
 	if (rc == 0 && v[OPT_HINT].u == HINT_WILLNEED && !r->direct)

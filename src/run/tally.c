@@ -130,10 +130,11 @@ static void tally_dirty(struct runner *r, struct tally *tl)
 
 	if (!r->writes)
 		return;
-	dirty = cache_dirty_bytes(r->w[0].eng.fd, r->run->v[OPT_SIZE].u, &system_wide);
+	dirty = cache_dirty_bytes(r->w[0].eng.fd, r->nset ? RUNNER_FILE_BYTES(r, 0)
+							    : r->run->v[OPT_SIZE].u, &system_wide);
 	/* a file set: every file's (system_wide: the whole system's, once) */
 	for (unsigned k = 1; dirty >= 0 && !system_wide && k < r->nset; k++) {
-		int64_t more = cache_dirty_bytes(r->set_fds[k], r->run->v[OPT_SIZE].u, &system_wide);
+		int64_t more = cache_dirty_bytes(r->set_fds[k], RUNNER_FILE_BYTES(r, k), &system_wide);
 
 		dirty = more < 0 || system_wide ? more : dirty + more;
 	}

@@ -27,6 +27,9 @@ struct run_status;
 /* The device's samples a repeat's series keeps at most (run.c). */
 #define DEV_IV_MAX (2 * SERIES_SLOTS + 1)
 
+/* The bytes file k of r's set holds. */
+#define RUNNER_FILE_BYTES(r, k) run_file_bytes((r)->run, (r)->sizes_p, (k))
+
 struct runner {
 	const struct run *run;
 	const struct engine_ops *engine;
@@ -87,6 +90,11 @@ struct runner {
 	unsigned nset;
 	int *set_fds;
 	struct prepare_id *set_ids;
+	/* with filesize drawn file by file: the sizes, and where each file lies
+	 * in the set (fileset.h); sizes_p NULL when every file is size bytes */
+	struct bsmix sizes;
+	const struct bsmix *sizes_p;
+	struct fileset_layout lay;
 	/* opendir: the tree as the run scanned it, the order of its files in
 	 * this repeat (file_service_type), the repeats ordered so far, and the
 	 * dentries and inodes in use before this repeat */

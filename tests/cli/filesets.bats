@@ -194,11 +194,27 @@ preads() {
 	[ "$(ls "$TESTDIR/d" | sort | tr '\n' ' ')" = "loader.0.0 loader.0.1 loader.0.2 loader.0.3 loader.0.4 loader.0.5 loader.0.6 loader.0.7 " ]
 }
 
-@test "import: a filesize range, openfiles below nrfiles and a skewed file_service_type are refused" {
-	printf '[a]\nrw=read\nnrfiles=4\nfilesize=4k-16k\n' >"$TESTDIR/a.fio"
+@test "import: a filesize range becomes sizes drawn file by file (for a set and for fio's filestat), noted; with size, or for one file, refused" {
+	mkdir "$TESTDIR/d"
+	printf '[global]\ndirectory=%s/d\n[r]\nrw=read\nnrfiles=4\nfilesize=4k-16k\n[s]\nstonewall\nioengine=filestat\nnrfiles=6\nfilesize=4k:8k\n' "$TESTDIR" >"$TESTDIR/r.fio"
+	run "$IOSWEEP" import "$TESTDIR/r.fio" -o "$TESTDIR/r.ini"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^filesize = ' "$TESTDIR/r.ini")" = 2 ]
+	grep -qx 'filesize = 4KiB-16KiB' "$TESTDIR/r.ini"
+	grep -qx 'filesize = 4KiB-8KiB' "$TESTDIR/r.ini"
+	[[ "$output" == *"r.fio:6: filesize=4k-16k: translated with a difference: fio draws each file's size from the low end up to, not including, the high end"* ]]
+	run "$IOSWEEP" run "$TESTDIR/r.ini" -q -o json:"$TESTDIR/r.json"
+	[ "$status" -eq 0 ]
+	total=$(for k in 0 1 2 3; do stat -c %s "$TESTDIR/d/r.0.$k"; done | awk '{ s += $1 } END { print s }')
+	[ "$(json_get "$TESTDIR/r.json" '(d["runs"][0]["set_bytes"], d["runs"][0]["repeats"][0]["bytes"], d["runs"][1]["phase"]["filesizes"])')" = "($total, $total, '4KiB-8KiB')" ]
+	printf '[a]\nrw=read\nnrfiles=4\nfilesize=4k-16k\nsize=40k\n' >"$TESTDIR/a.fio"
 	run "$IOSWEEP" import "$TESTDIR/a.fio"
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"a.fio:4: filesize=4k-16k: a range of file sizes"* ]]
+	[[ "$output" == *"a.fio:5: size=40k: fio does size bytes of I/O over files of sizes it draws from filesize's range"* ]]
+	printf '[o]\nrw=read\nfilesize=4k-16k\n' >"$TESTDIR/o.fio"
+	run "$IOSWEEP" import "$TESTDIR/o.fio"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"o.fio:3: filesize=4k-16k: a range of file sizes draws one file's size here (nrfiles=1)"* ]]
 	printf '[b]\nrw=read\nnrfiles=4\nfilesize=4k\nopenfiles=2\n' >"$TESTDIR/b.fio"
 	run "$IOSWEEP" import "$TESTDIR/b.fio"
 	[ "$status" -eq 2 ]
@@ -231,4 +247,65 @@ preads() {
 	[ "$(cat "$TESTDIR/mine")" = mine ]
 	[ ! -e "$TESTDIR/nowhere" ]
 	[ ! -e "$TESTDIR/s.0" ]
+}
+
+# drawn_sizes SEED LO HI N: the sizes filesize = LO-HI draws for files 0..N-1
+# (steps of LO), computed here from the man page's rule, not by iosweep
+drawn_sizes() {
+	python3 - "$@" <<'PY'
+import sys
+M = (1 << 64) - 1
+def sm(x):
+    x = (x + 0x9e3779b97f4a7c15) & M
+    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & M
+    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & M
+    return x ^ (x >> 31)
+seed, lo, hi, n = map(int, sys.argv[1:])
+key, steps = sm(seed ^ 0x66696c6573697a), (hi - lo) // lo + 1
+print(" ".join(str(lo + lo * ((sm(key ^ sm(k)) * steps) >> 64)) for k in range(n)))
+PY
+}
+
+@test "filesize drawn file by file: each file made its size, every block read once for each service type, the checksum of the files end to end (strace)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	job s "[s]\nnrfiles = 6\nfilesize = 4k-32k\nseed = 3\nbs = 4k\nrepeat = 1\ncache = keep\nconsume = checksum\n"
+	want=$(drawn_sizes 3 4096 32768 6)
+	# sizes that differ, or the test proves nothing
+	[ "$(echo "$want" | tr ' ' '\n' | sort -u | wc -l)" -ge 3 ]
+	total=$(echo "$want" | tr ' ' '\n' | awk '{ s += $1 } END { print s }')
+	run "$IOSWEEP" plan "$TESTDIR/s.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$((total / 4096)) reads"* ]]
+	for t in roundrobin sequential random; do
+		strace -f -e trace=pread64 -o "$TESTDIR/$t.tr" "$IOSWEEP" run "$TESTDIR/s.ini" -q --set file_service_type=$t -o json:"$TESTDIR/$t.json"
+		[ "$(json_get "$TESTDIR/$t.json" '(d["runs"][0]["set_bytes"], d["runs"][0]["params"]["size"], d["runs"][0]["repeats"][0]["bytes"])')" = "($total, 32768, $total)" ]
+		preads "$TESTDIR/$t.tr" >"$TESTDIR/$t.p"
+		# each block of each file once, none beyond its file's end
+		[ "$(wc -l <"$TESTDIR/$t.p")" = $((total / 4096)) ]
+		[ "$(sort -u "$TESTDIR/$t.p" | wc -l)" = $((total / 4096)) ]
+	done
+	have=$(for k in 0 1 2 3 4 5; do stat -c %s "$TESTDIR/s.$k"; done | tr '\n' ' ')
+	[ "$have" = "$want " ]
+	# roundrobin: round d holds block d of every file longer than d blocks
+	rr=$(cut -d' ' -f2 "$TESTDIR/roundrobin.p" | tr '\n' ' ')
+	exp=$(python3 -c 'import sys; s=[int(x)//4096 for x in sys.argv[1:]]; print(" ".join(str(d*4096) for d in range(max(s)) for b in s if b > d))' $want)
+	[ "$rr" = "$exp " ]
+	catset 6
+	sum=$(python3 "$BATS_TEST_DIRNAME/offsets.py" sequential "$total" 4096 4096 0 1 | "$HELPERS/refsum" "$TESTDIR/all")
+	[ "$(json_get "$TESTDIR/roundrobin.json" 'd["runs"][0]["repeats"][0]["checksum"]')" = "$sum" ]
+	[ "$(json_get "$TESTDIR/random.json" 'd["runs"][0]["repeats"][0]["checksum"]')" = "$sum" ]
+	python3 "$BATS_TEST_DIRNAME/check_schema.py" "$TESTDIR/random.json"
+}
+
+@test "filesize drawn file by file: a set written and verified with its own sizes; a size beside it and sizes not whole blocks are refused" {
+	job w "[w]\nnrfiles = 5\nfilesize = 8k/50:24k/50\nbs = 4k\nop = write, read\nverify = after\nrepeat = 1\ncache = keep\nfile_service_type = random\npattern = random\n"
+	run "$IOSWEEP" run "$TESTDIR/w.ini" -q -o json:"$TESTDIR/w.json"
+	[ "$status" -eq 0 ]
+	total=$(for k in 0 1 2 3 4; do stat -c %s "$TESTDIR/w.$k"; done | awk '{ s += $1 } END { print s }')
+	[ "$(json_get "$TESTDIR/w.json" '[r["repeats"][0]["verified_bytes"] for r in d["runs"]]')" = "[$total, $total]" ]
+	[ "$(for k in 0 1 2 3 4; do stat -c %s "$TESTDIR/w.$k"; done | sort -nu | tr "\n" " ")" = "8192 24576 " ]
+	job a "[a]\nnrfiles = 4\nfilesize = 4k-16k\nsize = 40k\n"
+	refused plan a "a.ini:4: size with filesize = 4k-16k drawn file by file"
+	job c "[c]\nnrfiles = 4\nfilesize = 6k-18k\nbs = 4k\n"
+	refused plan c "c.ini:2: the set's files (filesize = 6k-18k) must be whole blocks of bs=4096"
 }

@@ -164,7 +164,7 @@ PY
 	[ "$range" != "$sizes" ]
 }
 
-@test "filesize that is not a size, a range or a mix, or drawn for a file set, is refused with FILE:LINE; the plan bounds a mix by its largest size" {
+@test "filesize that is not a size, a range or a mix, or drawn for a file set in sizes not whole blocks, is refused with FILE:LINE; the plan bounds a mix by its largest size" {
 	job a "[a]\ntree = 2x2\nfilesize = 4k,8k\nop = create\n"
 	refused plan a "a.ini:3: filesize: 4k,8k: a size, MIN-MAX or SIZE/PERCENT:...: a file has one size"
 	job b "[b]\ntree = 2x2\nfilesize = lots\nop = create\n"
@@ -172,7 +172,7 @@ PY
 	job c "[c]\ntree = 2x2\nfilesize = 4k/70:8k/70\nop = create\n"
 	refused plan c "more than 100"
 	job d "[d]\nnrfiles = 4\nfilesize = 1k-8k\n"
-	refused plan d "d.ini:3: filesize = 1k-8k: the files of a set are of one size"
+	refused plan d "d.ini:2: the set's files (filesize = 1k-8k) must be whole blocks of bs=4096"
 	[ "$(id -u)" -eq 0 ] || skip "needs root to mount a small tmpfs"
 	mkdir "$TESTDIR/small"
 	mount -t tmpfs -o size=1m tmpfs "$TESTDIR/small" || skip "cannot mount tmpfs"
