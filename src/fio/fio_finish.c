@@ -1623,8 +1623,8 @@ static int phase_refusals(const struct fio_state *st, const char *job_at, char *
 						"offset_increment", NULL };
 	const struct fio_setting *at;
 
-	if (st->filename)
-		return setting_bad(st->filename_at, err, "fio's %s then works on this file; "
+	if (st->filename && (st->numjobs > 1 || st->nrfiles > 1))
+		return setting_bad(st->filename_at, err, "fio's %s then works on these files; "
 				   "iosweep's tree names its own files: leave filename out",
 				   st->phase_at->value);
 	if (st->opendir || st->read_iolog)
@@ -1703,6 +1703,55 @@ static void phase_note(const struct fio_state *st, unsigned long long files, cha
 				  "phase, untimed");
 }
 
+/* The directory a phase's tree is made in: fio's directory, or the
+ * directory of the one file (or directory) filename names, made absolute. */
+static int phase_directory(struct import *im, const struct fio_state *st, struct import_job *ij,
+			   char *err)
+{
+	char *dir = NULL, *slash, note[700];
+	int rc;
+
+	if (!st->directory && !st->filename)
+		return setting_note(im, st->phase_at, NULL, "no directory: fio would make the files "
+				    "in the current directory; iosweep makes its tree in "
+				    "${IOSWEEP_DIR:-/var/tmp}") < 0 ? err_set(err, "out of memory") : 0;
+	if (st->filename && st->directory && st->filename[0] != '/') {
+		if (asprintf(&dir, "%s/%s", st->directory, st->filename) < 0)
+			dir = NULL;
+	} else {
+		dir = strdup(st->filename ? st->filename : st->directory);
+	}
+	if (dir && st->filename) { /* its directory: "/x" is in "/", "x" in fio's */
+		slash = strrchr(dir, '/');
+		if (slash) {
+			slash[slash == dir] = '\0';
+		} else {
+			free(dir);
+			dir = getcwd(NULL, 0);
+			if (!dir)
+				return setting_bad(st->filename_at, err, "a relative path, and the "
+						   "current directory is unknown: %s", strerror(errno));
+		}
+	}
+	if (!dir)
+		return err_set(err, "out of memory");
+	if (dir[0] != '/' && absolute_path(im, st, &dir, err) < 0) {
+		free(dir);
+		return -1;
+	}
+	if (st->filename)
+		snprintf(note, sizeof(note), "translated with a difference: fio's %s works on this "
+			 "one %s, named so; iosweep's tree of one is made in its directory, %.300s "
+			 "(a relative one: fio's, where it runs; here the import's), under a name of "
+			 "its own (JOB.iosweep-tree), and removed at the end",
+			 st->phase_at->value, phase_dirs(st) ? "directory" : "file", dir);
+	rc = set_val(ij, OPT_DIRECTORY, "%s", dir);
+	free(dir);
+	if (rc == 0 && st->filename)
+		rc = setting_note(im, st->filename_at, NULL, note);
+	return rc < 0 ? err_set(err, "out of memory") : 0;
+}
+
 static int finish_phase(struct import *im, struct fio_state *st, struct import_job *ij,
 			const char *job_at, char *err)
 {
@@ -1713,7 +1762,7 @@ static int finish_phase(struct import *im, struct fio_state *st, struct import_j
 	bool create = strcmp(st->phase, "create") == 0;
 	bool dirs = phase_dirs(st);
 	const struct fio_setting *at;
-	char *dir = NULL, note[900];
+	char note[900];
 	int rc = 0;
 
 	if (phase_refusals(st, job_at, err) < 0)
@@ -1722,19 +1771,8 @@ static int finish_phase(struct import *im, struct fio_state *st, struct import_j
 		return setting_bad(st->nrfiles_at ? st->nrfiles_at : st->numjobs_at, err,
 				   "more files than a tree iosweep makes holds");
 	files = (unsigned long long)nrfiles * st->numjobs;
-	if (st->directory) {
-		dir = strdup(st->directory);
-		if (!dir || (dir[0] != '/' && absolute_path(im, st, &dir, err) < 0)) {
-			free(dir);
-			return dir ? -1 : err_set(err, "out of memory");
-		}
-		rc |= set_val(ij, OPT_DIRECTORY, "%s", dir);
-		free(dir);
-	} else {
-		rc |= setting_note(im, st->phase_at, NULL, "no directory: fio would make the files "
-				   "in the current directory; iosweep makes its tree in "
-				   "${IOSWEEP_DIR:-/var/tmp}");
-	}
+	if (phase_directory(im, st, ij, err) < 0)
+		return -1;
 	phase_note(st, files, note, sizeof(note));
 	rc |= setting_note(im, st->phase_at, NULL, note);
 	if (st->numjobs > 1)

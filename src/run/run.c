@@ -585,12 +585,13 @@ static int tree_open(struct runner *r, const struct run *run, char *err)
 	return 0;
 }
 
-/* tree: the tree the runs of one job share, kept from run to run (a
- * phase finds it as the phase before left it) and removed when a run of
- * another job or shape comes, or the plan ends (run_tree_release). */
-static struct {
+/* tree: the trees held, one a job, each kept from run to run of its job
+ * (a phase finds it as the phase before left it) and removed when its job
+ * comes with another shape, when a run comes that does not run beside it
+ * (another job, not of its group), or when the plan ends
+ * (run_tree_release).  The jobs of a group run at once, each on its own. */
+struct md_slot {
 	struct mdtree t;
-	bool held;
 	const struct job *job;
 	uint32_t dirs, files;
 	const char *filesize; /* the job's text, and the sizes it gives */
@@ -598,12 +599,15 @@ static struct {
 	bool drawn;
 	uint64_t fixed;
 	char swept[PATH_MAX + 160]; /* what the open removed, for the run's result */
-} md_cur;
+};
+static struct md_slot **md_slots;
+static size_t md_nslots;
 
 static void md_swept(const char *msg, void *arg)
 {
-	(void)arg;
-	snprintf(md_cur.swept, sizeof(md_cur.swept), "%s", msg);
+	struct md_slot *s = arg;
+
+	snprintf(s->swept, sizeof(s->swept), "%s", msg);
 }
 
 /* tree: a step every rank takes on it, agreed (mdtree_agree_fn). */
@@ -616,42 +620,88 @@ static int md_agree(int rc, void *arg, char *err)
 /* tree: rank 0 opens (makes) it, and under MPI the other ranks then join
  * it, each to make its share of the untimed passes.  0 or -1 with err,
  * agreed. */
-static int md_open(const struct run *run, const char *dir, char *err)
+static int md_open(struct md_slot *s, const struct run *run, const char *dir, char *err)
 {
-	char *token = md_cur.t.token;
+	char *token = s->t.token;
 	size_t len;
 	int rc = 0;
 
-	md_cur.t = (struct mdtree){ .parentfd = -1, .rootfd = -1, .lockfd = -1 };
+	s->t = (struct mdtree){ .parentfd = -1, .rootfd = -1, .lockfd = -1 };
 	if (dist_rank() == 0)
-		rc = mdtree_open(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
-				 md_cur.fixed, md_swept, NULL, err);
+		rc = mdtree_open(&s->t, dir, run->job->name, run->md_dirs, run->md_files, s->fixed,
+				 md_swept, s, err);
 	if (dist_size() == 1 || dist_agreed(rc, err) < 0)
 		return rc;
 	len = strlen(token);
 	rc = dist_broadcast(&token, &len);
 	if (rc == 0 && dist_rank() != 0)
-		rc = mdtree_join(&md_cur.t, dir, run->job->name, run->md_dirs, run->md_files,
-				 md_cur.fixed, token, err);
+		rc = mdtree_join(&s->t, dir, run->job->name, run->md_dirs, run->md_files, s->fixed,
+				 token, err);
 	if (dist_rank() != 0)
 		free(token);
-	md_cur.t.part = (uint32_t)dist_rank();
-	md_cur.t.parts = (uint32_t)dist_size();
-	md_cur.t.state = MD_EMPTY; /* rank 0's open swept it */
+	s->t.part = (uint32_t)dist_rank();
+	s->t.parts = (uint32_t)dist_size();
+	s->t.state = MD_EMPTY; /* rank 0's open swept it */
 	return dist_agreed(rc, err);
+}
+
+/* Removes held tree k (the last takes its place): 0, or -1 with err. */
+static int md_release(size_t k, char *err)
+{
+	int rc = mdtree_close(&md_slots[k]->t, err);
+
+	free(md_slots[k]);
+	md_slots[k] = md_slots[--md_nslots];
+	return rc;
 }
 
 int run_tree_release(char *err)
 {
-	int rc = md_cur.held ? mdtree_close(&md_cur.t, err) : 0;
+	int rc = 0;
 
-	md_cur.held = false;
+	while (md_nslots > 0 && rc == 0)
+		rc = md_release(md_nslots - 1, err);
+	if (md_nslots == 0) {
+		free(md_slots);
+		md_slots = NULL;
+	}
 	return rc;
 }
 
-/* tree: the run's tree, the one held when it is the same job's of the
- * same shape, else made (the one held removed first); and what create
- * writes, made once. */
+/* Whether tree slot s is held by run's job, with the shape it asks. */
+static bool md_same(const struct md_slot *s, const struct run *run, bool drawn,
+		    const struct bsmix *sizes, uint64_t fixed)
+{
+	const char *text = run->v[OPT_FILESIZE].s;
+
+	return s->dirs == run->md_dirs && s->files == run->md_files && s->drawn == drawn &&
+	       s->fixed == fixed &&
+	       (!drawn || (s->sizes.key == sizes->key && strcmp(s->filesize, text) == 0));
+}
+
+/* The trees held that do not go with run: another job's, unless it runs
+ * beside run's (its group), and its job's of another shape.  *mine: the
+ * one it keeps, or NULL.  0, or -1 with err. */
+static int md_sweep_held(const struct run *run, bool drawn, const struct bsmix *sizes,
+			 uint64_t fixed, struct md_slot **mine, char *err)
+{
+	*mine = NULL;
+	for (size_t k = md_nslots; k-- > 0;) {
+		const struct job *j = md_slots[k]->job;
+		bool beside = run->group && j->opt[OPT_GROUP].n &&
+			      strcmp(j->opt[OPT_GROUP].v[0].s, run->group) == 0;
+
+		if (j == run->job && md_same(md_slots[k], run, drawn, sizes, fixed))
+			*mine = md_slots[k];
+		else if ((j == run->job || !beside) && md_release(k, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* tree: the run's tree, the one its job holds when it is of the same
+ * shape, else made (trees that do not go with it removed first); and what
+ * create writes, made once. */
 static int md_attach(struct runner *r, const struct run *run, char *err)
 {
 	const union optval *v = run->v;
@@ -659,38 +709,39 @@ static int md_attach(struct runner *r, const struct run *run, char *err)
 	const char *dir = v[OPT_DIRECTORY].s ? v[OPT_DIRECTORY].s : env && *env ? env : "/var/tmp";
 	struct data_gen gen;
 	struct bsmix sizes;
+	struct md_slot *s, **grown;
 	uint64_t fixed;
 	bool drawn = plan_filesizes(v[OPT_FILESIZE].s, v[OPT_SEED].u, &sizes, &fixed);
 
-	if (md_cur.held &&
-	    (md_cur.job != run->job || md_cur.dirs != run->md_dirs ||
-	     md_cur.files != run->md_files || md_cur.drawn != drawn || md_cur.fixed != fixed ||
-	     (drawn && (md_cur.sizes.key != sizes.key || strcmp(md_cur.filesize, v[OPT_FILESIZE].s) != 0))) &&
-	    run_tree_release(err) < 0)
+	if (md_sweep_held(run, drawn, &sizes, fixed, &s, err) < 0)
 		return -1;
-	if (!md_cur.held) {
-		md_cur.swept[0] = '\0';
-		md_cur.filesize = v[OPT_FILESIZE].s;
-		md_cur.sizes = sizes;
-		md_cur.drawn = drawn;
-		md_cur.fixed = fixed;
-		if (md_open(run, dir, err) < 0) {
+	if (!s) {
+		grown = realloc(md_slots, (md_nslots + 1) * sizeof(*md_slots));
+		s = calloc(1, sizeof(*s));
+		if (grown)
+			md_slots = grown;
+		if (!grown || !s) {
+			free(s);
+			return err_set(err, "out of memory");
+		}
+		*s = (struct md_slot){ .job = run->job, .dirs = run->md_dirs,
+				       .files = run->md_files, .filesize = v[OPT_FILESIZE].s,
+				       .sizes = sizes, .drawn = drawn, .fixed = fixed };
+		if (md_open(s, run, dir, err) < 0) {
 			char why[ERR_MAX];
 
 			memcpy(why, err, ERR_MAX);
 			/* closed; nothing removed: the lock was not this run's */
-			(void)mdtree_close(&md_cur.t, err);
+			(void)mdtree_close(&s->t, err);
 			memcpy(err, why, ERR_MAX);
+			free(s);
 			return -1;
 		}
-		md_cur.held = true;
-		r->md_swept = md_cur.swept[0] ? md_cur.swept : NULL;
-		md_cur.job = run->job;
-		md_cur.dirs = run->md_dirs;
-		md_cur.files = run->md_files;
-		md_cur.t.sizes = drawn ? &md_cur.sizes : NULL;
+		s->t.sizes = drawn ? &s->sizes : NULL;
+		md_slots[md_nslots++] = s;
+		r->md_swept = s->swept[0] ? s->swept : NULL;
 	}
-	r->md = &md_cur.t;
+	r->md = &s->t;
 	r->md_data = malloc(v[OPT_BS].u);
 	if (!r->md_data)
 		return err_set(err, "out of memory");

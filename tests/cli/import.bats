@@ -992,7 +992,7 @@ fio_tree_json() {
 	[ "${#lines[@]}" -eq 9 ]
 	[ ! -e out.ini ]
 	[[ "$output" == *"refused.fio:45: timeout=5: fio runs its filestat for a time"* ]]
-	[[ "$output" == *"refused.fio:5: filename=/etc/hostname: fio's filestat then works on this file; iosweep's tree names its own files: leave filename out"* ]]
+	[[ "$output" == *"refused.fio:5: filename=/etc/hostname: fio's filestat then works on these files; iosweep's tree names its own files: leave filename out"* ]]
 	[[ "$output" == *"refused.fio:10: runtime=10: fio runs its filestat for a time; a tree's phase is one pass over its files: remove it"* ]]
 	[[ "$output" == *"refused.fio:15: time_based=1: fio runs its filestat for a time"* ]]
 	[[ "$output" == *"refused.fio:20: io_size=8k: fio does only part of the files' calls"* ]]
@@ -1000,6 +1000,31 @@ fio_tree_json() {
 	[[ "$output" == *"refused.fio:30: rate_iops=10: a tree's phases run as fast as they can: remove it"* ]]
 	[[ "$output" == *"refused.fio:35: thinktime=10: a tree's phases run as fast as they can: remove it"* ]]
 	[[ "$output" == *"refused.fio:40: verify=md5: fio's file engines write no data to check: remove it"* ]]
+}
+
+@test 'a file engine on one named file or directory: a tree of one in its directory, noted; the jobs fio runs together each on its own tree' {
+	command -v strace >/dev/null || skip "strace is not installed"
+	cd "$TESTDIR"
+	mkdir d
+	printf '[global]\nsize=4k\n[c]\nioengine=filecreate\nfilename=%s/d/c1\n[s]\nioengine=filestat\nfilename=d/s1\n[m]\nioengine=dirstat\nfilename=d/m1\n' "$TESTDIR" >n.fio
+	run "$IOSWEEP" import n.fio -o n.ini
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"n.fio:5: filename=$TESTDIR/d/c1: translated with a difference: fio's filecreate works on this one file, named so; iosweep's tree of one is made in its directory, $TESTDIR/d "* ]]
+	[[ "$output" == *"n.fio:11: filename=d/m1: translated with a difference: fio's dirstat works on this one directory"* ]]
+	[ "$(grep -c "^directory = $TESTDIR/d\$" n.ini)" = 1 ]
+	grep -qx 'tree = 1x1' n.ini
+	strace -f -e trace=openat,newfstatat,mkdirat -o tr "$IOSWEEP" run n.ini -q -o json:n.json
+	[ "$(json_get n.json '[(r["job"], r["phase"]["op"], r["phase"]["items"], r["group"]["jobs"]) for r in d["runs"]]')" = "[('c', 'create', 1, 3), ('s', 'stat', 1, 3), ('m', 'statdir', 1, 3)]" ]
+	# each job in a tree of its own, all three made and removed
+	for j in c s m; do grep -q "mkdirat([0-9]*, \"$j.iosweep-tree\"" tr; done
+	[ "$(grep -c 'openat([0-9]*, "d0/f0", O_WRONLY|O_CREAT|O_EXCL' tr)" = 2 ]
+	[ "$(grep -c 'newfstatat([0-9]*, "d0/f0"' tr)" = 1 ]
+	[ "$(grep -c 'newfstatat([0-9]*, "d0", ' tr)" = 1 ]
+	[ -z "$(ls d)" ]
+	printf '[l]\nioengine=filestat\nfilename=a:b\n' >l.fio
+	run "$IOSWEEP" import l.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"l.fio:3: filename=a:b: fio reads several files in one job"* ]]
 }
 
 @test "timeout is fio's other name for runtime: it imports as runtime, and fio reads it so" {
