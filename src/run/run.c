@@ -657,14 +657,14 @@ static int md_release(size_t k, char *err)
 
 int run_tree_release(char *err)
 {
+	char later[ERR_MAX] = ""; /* the first failure is the one said */
 	int rc = 0;
 
-	while (md_nslots > 0 && rc == 0)
-		rc = md_release(md_nslots - 1, err);
-	if (md_nslots == 0) {
-		free(md_slots);
-		md_slots = NULL;
-	}
+	while (md_nslots > 0)
+		if (md_release(md_nslots - 1, rc < 0 ? later : err) < 0)
+			rc = -1;
+	free(md_slots);
+	md_slots = NULL;
 	return rc;
 }
 
