@@ -651,12 +651,16 @@ static int read_line(struct reader *r, char *line, const char *file, int lineno,
 	if (!*line)
 		return 0;
 	if (line[0] == '[') {
-		/* fio's name is all up to the line's last ']': [a]b] is a]b */
+		/* fio's name is all up to the line's last ']': [a]b] is a]b; without
+		 * one, fio drops the line's last character all the same ([bs=64K is
+		 * a job named bs=64) */
 		char *close = strrchr(line, ']');
 
 		if (depth > 0)
 			return err_set(err, "an included file cannot start a section");
-		if (!close || close == line + 1)
+		if (!close)
+			close = line + strlen(line) - 1;
+		if (close <= line + 1)
 			return err_set(err, "bad section header '%s'", line);
 		*close = '\0';
 		if (is_global(line + 1)) {

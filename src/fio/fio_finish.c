@@ -327,14 +327,16 @@ static int finish_time(struct import *im, const struct fio_state *st, struct imp
 				   "its %llu numjobs clones, so they start apart, and iosweep starts "
 				   "a job's threads at once: give one time",
 				   (unsigned long long)st->numjobs);
-	if (st->delay_at &&
-	    setting_note(im, st->delay_at, NULL, st->delay_lo_us != st->delay_hi_us ?
+	/* startdelay: fio's meaning (the wait is in no figure); a range drawn
+	 * for a job alone shifts nothing measured */
+	if (st->delay_at && st->delay_lo_us == st->delay_hi_us &&
+	    set_duration(ij, OPT_STARTDELAY, st->delay_lo_us) < 0)
+		return err_set(err, "out of memory");
+	if (st->delay_at && st->delay_lo_us != st->delay_hi_us &&
+	    setting_note(im, st->delay_at, NULL,
 			 "translated with a difference: fio waits a time it draws from the range "
 			 "before it starts the job, and leaves the wait out of the job's runtime "
-			 "and figures; iosweep does not wait" :
-			 "translated with a difference: fio waits this long before it starts the "
-			 "job, and leaves the wait out of the job's runtime and figures; iosweep "
-			 "does not wait") < 0)
+			 "and figures; iosweep does not wait") < 0)
 		return err_set(err, "out of memory");
 	if (st->ramp_us && !timed)
 		return setting_bad(st->ramp_at, err, "iosweep ramps up only inside time_based repeats: add "
@@ -653,6 +655,12 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 {
 	int rc = 0;
 
+	if (st->op == OP_READWRITE && st->rwmixread == 100) {
+		st->op = OP_READ; /* fio's mix then never writes */
+		if (setting_note(im, st->rw_at, NULL, "translated: with rwmixread=100 (or "
+						     "rwmixwrite=0) fio only reads: a read job") < 0)
+			return err_set(err, "out of memory");
+	}
 	if (st->verify_only) {
 		/* fio only checks what an earlier run of the job wrote: a read */
 		if (!st->verify)
@@ -985,7 +993,11 @@ static int count_refusals(const struct fio_state *st, const char *job_at, uint64
 		uint64_t fio_ios = st->number_ios && st->number_ios < size / st->bs ? st->number_ios
 										       : size / st->bs;
 
-		if (fio_ios > pass)
+		/* time_based (checked against fio 3.33, write_iolog): fio goes
+		 * round the region, pass after pass, as iosweep's time_based does */
+		bool timed = st->time_based && st->runtime_us;
+
+		if (fio_ios > pass && !timed)
 			return setting_bad(st->rw_at, err, "fio does size/bs I/Os (%llu here): at the end of "
 						   "the region it starts over and does the same %llu "
 						   "blocks again; iosweep does them once: add "
@@ -1681,21 +1693,22 @@ static void phase_note(const struct fio_state *st, unsigned long long files, cha
 
 	if (phase_dirs(st))
 		snprintf(note, n,
-			 "translated with a difference: the same %s of %llu directories in one "
+			 "translated with a difference: the same %s of %llu director%s in one "
 			 "directory (from fio's source: fio 3.33 has no %s); %s; iosweep's tree "
 			 "is a directory of its own (JOB.iosweep-tree), removed at the end (IOPS: "
-			 "directories/s)", st->phase, files, st->phase_at->value,
+			 "directories/s)", st->phase, files, files == 1 ? "y" : "ies",
+			 st->phase_at->value,
 			 st->phase[0] == 'm' ? "fio leaves the directories it makes"
 					     : "fio makes the directories first (empty), as iosweep "
 					       "brings its tree to the phase, untimed");
 	else
 		snprintf(note, n,
-			 "translated with a difference: the same %s of %llu files in one "
+			 "translated with a difference: the same %s of %llu file%s in one "
 			 "directory; %s; iosweep's tree is a directory of its own "
 			 "(JOB.iosweep-tree), removed at the end, and each item is timed whole "
 			 "(IOPS: files/s)",
 			 create ? "creates" : strcmp(st->phase, "stat") == 0 ? "stats" : "unlinks",
-			 files,
+			 files, files == 1 ? "" : "s",
 			 create ? "fio opens each file O_RDWR|O_CREAT and closes it, writing "
 				  "nothing, and leaves the files; iosweep opens O_CREAT|O_EXCL, "
 				  "writes filesize (0) and closes"
@@ -1830,6 +1843,15 @@ int finish_job(struct import *im, struct fio_state *st, struct import_job *ij, c
 		return err_set(err, "out of memory");
 	if (set_name(ij, st, job_at, im, err) < 0)
 		return -1;
+	/* fio lowers nrfiles to the files filename names (fio 3.33's
+	 * fixup_options): one, here (a list of names is refused) */
+	if (st->filename && st->nrfiles > 1) {
+		if (setting_note(im, st->nrfiles_at, NULL, "irrelevant: fio reads only the file "
+								  "filename names (it lowers nrfiles "
+								  "to the files named)") < 0)
+			return err_set(err, "out of memory");
+		st->nrfiles = 1;
+	}
 	if (st->read_iolog)
 		return finish_replay(im, st, ij, job_at, err);
 	if (st->opendir)

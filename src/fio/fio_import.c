@@ -117,28 +117,25 @@ static void job_delay(const struct fio_job *job, uint64_t *lo, uint64_t *hi)
 }
 
 /* Why the startdelay of the set of fio jobs that run together from job
- * first would start them apart, or NULL: a set of one job, or all of them
- * waiting one time.  fio leaves a job's wait out of its figures, so a wait
- * they share changes nothing measured; one that differs, or a range (fio
- * draws each job's own), shifts a job against the others, and iosweep
- * starts a group's jobs at once. */
+ * first cannot be translated, or NULL: a set of one job, or every wait of
+ * it one time (each job's becomes its own startdelay).  A range would
+ * start them apart by times fio draws, job by job. */
 static const char *delays_apart(const struct fio_input *in, size_t first)
 {
-	uint64_t lo0, hi0, lo, hi;
+	uint64_t lo, hi;
 	size_t end = first + 1;
 
 	while (end < in->njobs && !starts_set(in, end))
 		end++;
 	if (end - first < 2)
 		return NULL;
-	job_delay(&in->jobs[first], &lo0, &hi0);
 	for (size_t i = first; i < end; i++) {
 		job_delay(&in->jobs[i], &lo, &hi);
-		if (lo != hi || lo != lo0 || hi != hi0)
+		if (lo != hi)
 			return "fio starts the jobs that run together here (no stonewall between "
-			       "them) apart, each after its own startdelay (a range: fio draws "
-			       "each job's), and iosweep starts a group's jobs at once: give them "
-			       "one startdelay, or put stonewall before this job";
+			       "them) apart by waits it draws from this range, job by job, and "
+			       "iosweep's startdelay is one time: give one time, or put stonewall "
+			       "before this job";
 	}
 	return NULL;
 }

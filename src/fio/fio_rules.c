@@ -991,11 +991,19 @@ static bool job_only_reads(const struct fio_job *job)
 	const char *verify = job_value(job, "verify"), *only = job_value(job, "verify_only");
 	const char *rw = NULL;
 	const struct fio_rw *word;
+	unsigned long mixread = 50; /* fio's default */
 	char w[32];
 
-	for (size_t i = 0; i < job->nset; i++) /* the later of rw and readwrite */
-		if (strcmp(job->set[i].name, "rw") == 0 || strcmp(job->set[i].name, "readwrite") == 0)
-			rw = job->set[i].value ? job->set[i].value : "";
+	for (size_t i = 0; i < job->nset; i++) { /* the later of rw and readwrite, of the mixes */
+		const char *n = job->set[i].name, *v = job->set[i].value ? job->set[i].value : "";
+
+		if (strcmp(n, "rw") == 0 || strcmp(n, "readwrite") == 0)
+			rw = v;
+		else if (strcmp(n, "rwmixread") == 0)
+			mixread = strtoul(v, NULL, 10);
+		else if (strcmp(n, "rwmixwrite") == 0)
+			mixread = 100 - (strtoul(v, NULL, 10) % 101);
+	}
 	if (verify && *verify && strcmp(verify, "0") != 0 && strcmp(verify, "null") != 0)
 		return false;
 	if (only && strcmp(only, "0") != 0)
@@ -1004,7 +1012,8 @@ static bool job_only_reads(const struct fio_job *job)
 		return true; /* fio's default: read */
 	snprintf(w, sizeof(w), "%.*s", (int)strcspn(rw, ":"), rw);
 	word = fio_rw_find(w);
-	return word && word->op == OP_READ;
+	/* a mix of no writes (rwmixread=100, rwmixwrite=0) only reads */
+	return word && (word->op == OP_READ || (word->op == OP_READWRITE && mixread == 100));
 }
 
 /* A pattern of the user's in every block written is data iosweep does not

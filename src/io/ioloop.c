@@ -986,10 +986,25 @@ __attribute__((always_inline)) static inline void drive(struct io_worker *w, str
 	}
 }
 
+/* startdelay: sleeps until until_ns, looking for a stop every millisecond
+ * (a group's cut, a signal); true when stopped first. */
+static bool start_delay(const struct io_worker *w, uint64_t until_ns)
+{
+	for (uint64_t t; !*w->in.stop && (t = now_ns()) < until_ns;) {
+		uint64_t left = until_ns - t < 1000000 ? until_ns - t : 1000000;
+		struct timespec ts = { 0, (long)left };
+
+		(void)nanosleep(&ts, NULL);
+	}
+	return *w->in.stop != 0;
+}
+
 int ioloop_run(struct io_worker *w)
 {
 	struct io_engine *e = &w->eng;
 	struct loop L = { .deadline_ns = UINT64_MAX };
+	uint64_t line_ns;
+	bool cut = false;
 
 	memset(&w->res, 0, sizeof(w->res));
 	/* zeros written from buffers nothing else writes to (ioloop_init zeroed
@@ -1013,6 +1028,9 @@ int ioloop_run(struct io_worker *w)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* wake when a unit is due, not 50 µs later */
 	if (w->series)
 		series_start(w->series, 0, w->in.interval_ns); /* empties 2 MiB: not timed */
+	line_ns = now_ns();
+	if (w->in.delay_ns)
+		cut = start_delay(w, line_ns + w->in.delay_ns);
 	L.pat0 = w->in.pat;
 	L.t0_ns = L.recent_ns = now_ns();
 	__atomic_store_n(&w->snap->t0_ns, L.t0_ns, __ATOMIC_RELAXED);
@@ -1021,10 +1039,13 @@ int ioloop_run(struct io_worker *w)
 	if (w->in.runtime_ns &&
 	    __builtin_add_overflow(L.t0_ns, w->in.ramp_ns + w->in.runtime_ns, &L.deadline_ns))
 		L.deadline_ns = UINT64_MAX;
+	/* the series of a group's jobs share the start line's timeline */
 	if (w->series)
-		series_origin(w->series, L.t0_ns + w->in.ramp_ns);
+		series_origin(w->series, (w->in.delay_ns ? line_ns : L.t0_ns) + w->in.ramp_ns);
 	/* four copies of the loop: one unit or a queue, think time or none */
-	if (!w->in.ops->commit && e->iodepth == 1 && !w->in.think_ns)
+	if (cut)
+		stop_now(w, &L); /* stopped during its startdelay: no I/O */
+	else if (!w->in.ops->commit && e->iodepth == 1 && !w->in.think_ns)
 		drive(w, &L, true, false); /* completes in queue: one unit */
 	else if (!w->in.ops->commit && e->iodepth == 1)
 		drive(w, &L, true, true);

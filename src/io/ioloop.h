@@ -90,6 +90,8 @@ struct io_inputs {
 	uint64_t interval_ns;        /* series: the interval asked; 0: no series */
 	bool wrap;                   /* time_based: a done pattern starts again */
 	uint64_t ramp_ns;            /* time_based: unmeasured time before runtime_ns */
+	uint64_t delay_ns;           /* startdelay: idle time before the loop, in no figure;
+				      * the series still starts where the wait began */
 	volatile atomic_int *stop;   /* set by a signal handler or another thread */
 	/* writes (op=write or readwrite; gen NULL for reads): each unit's
 	 * direction, the data it writes (produced inside the timed region,

@@ -186,10 +186,9 @@ static const struct fio_word words[] = {
 	  .becomes = "as offset (fio's other name for it)" },
 	{ .fio = "offset_increment", .to = "offset_increment", .handler = FH_OFFSET,
 	  .becomes = "offset_increment (numjobs: threads, each its own region)" },
-	{ .fio = "startdelay", .handler = FH_STARTDELAY,
-	  .becomes = "nothing, noted: fio leaves the wait out of its figures; refused where it "
-		     "starts jobs that run together (or numjobs clones, with a range) apart",
-	  .hint = "iosweep starts every run at once; remove it" IMPORT },
+	{ .fio = "startdelay", .to = "startdelay", .handler = FH_STARTDELAY,
+	  .becomes = "startdelay (a range: nothing, noted, for a job alone; refused where it "
+		     "starts jobs that run together, or numjobs clones, apart by drawn waits)" },
 	{ .fio = "io_submit_mode", .handler = FH_SUBMIT_MODE,
 	  .becomes = "inline (fio's default): nothing; offload refused" },
 	{ .fio = "stonewall", .handler = FH_ORDER,

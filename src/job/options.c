@@ -202,6 +202,10 @@ const struct option_def option_table[OPT__COUNT] = {
 			     "again at its end; figures are over the measured time" },
 	[OPT_RAMP] = { "ramp", T_DURATION, false, false, "0", 0, INT64_MAX, NULL,
 		       "time_based: read this long, unmeasured, before the runtime starts" },
+	[OPT_STARTDELAY] = { "startdelay", T_DURATION, true, false, "0", 0, INT64_MAX, NULL,
+			     "wait this long after the start line before the first I/O (fio's): "
+			     "in a group, the job starts that much after the others; the wait "
+			     "is in none of the job's figures (0: none)" },
 	[OPT_THINKTIME] = { "thinktime", T_DURATION, true, false, "0", 0, INT64_MAX, NULL,
 			    "pause after every thinktime_blocks I/Os, fio's: the I/Os in flight are "
 			    "waited for, then none is in flight; in the time, in no latency (0: none)" },

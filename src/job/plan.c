@@ -1864,7 +1864,7 @@ static bool tree_takes(enum opt_id id)
 	static const enum opt_id ok[] = {
 		OPT_OPENDIR, OPT_FILE_SERVICE_TYPE, OPT_BS, OPT_SEED, OPT_ENGINE, OPT_HIPRI,
 		OPT_NOWAIT, OPT_CACHE, OPT_THREADS, OPT_CONSUME, OPT_OP, OPT_REPEAT,
-		OPT_WARMUP, OPT_RUNTIME, OPT_TIME_BASED, OPT_RAMP, OPT_THINKTIME,
+		OPT_WARMUP, OPT_RUNTIME, OPT_TIME_BASED, OPT_RAMP, OPT_STARTDELAY, OPT_THINKTIME,
 		OPT_THINKTIME_BLOCKS, OPT_THINKTIME_SPIN, OPT_RATE_IOPS, OPT_INTERVAL, OPT_SS,
 		OPT_SS_DUR, OPT_SS_RAMP, OPT_SS_DIR, OPT_STOP_AT_CLIFF,
 	};
@@ -2786,15 +2786,12 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 		return v[id].u != SYNC_MODE_DRAIN;
 	case OPT_COMPRESS:
 		return v[OPT_DATA].u == DATA_RANDOM && v[id].u != 0;
-	case OPT_COUNT:
-		/* 0: not set, a pass over the blocks (what reads says) */
-		return v[id].u != 0 && plan_any_applies(plan, id);
 	case OPT_IODEPTH:
-		return plan_any_applies(plan, id);
+		return true;
 	case OPT_RANDOM_DISTRIBUTION:
-		return plan_any_applies(plan, id) && skewed(v);
+		return skewed(v);
 	case OPT_PERCENTAGE_RANDOM:
-		return v[id].u != 100 && plan_any_applies(plan, id);
+		return v[id].u != 100;
 	case OPT_SPACING:
 		return plan->sparse;
 	case OPT_THINKTIME_BLOCKS:
@@ -2806,6 +2803,8 @@ bool plan_constant(const struct plan *plan, enum opt_id id)
 	case OPT_WARMUP:
 	case OPT_TIME_BASED:
 	case OPT_RAMP:
+	case OPT_STARTDELAY:
+	case OPT_COUNT: /* 0: not set, a pass over the blocks (what reads says) */
 	case OPT_RATE:
 	case OPT_RATE_IOPS:
 	case OPT_STOP_AT_CLIFF:

@@ -910,17 +910,21 @@ static void group_notes(FILE *f, const struct report *r, size_t i)
 {
 	const struct run *run = r->results[i].run;
 	double skew = 0;
+	bool delayed = false;
 	char a[32];
 
 	if (!run->group || run->group_pos != 0 || i + run->group_jobs > r->ndone)
 		return;
-	for (size_t j = i; j < i + run->group_jobs; j++)
+	for (size_t j = i; j < i + run->group_jobs; j++) {
+		delayed |= r->results[j].run->v[OPT_STARTDELAY].u != 0;
 		for (size_t k = 0; k < r->results[j].nrep; k++)
 			skew = fmax(skew, r->results[j].rep[k].group_start_skew_s);
+	}
 	units_fmt_seconds(skew, a, sizeof(a));
 	fprintf(f, "group %s %zu (runs %zu-%zu): its jobs started at one start line, their first "
-		   "I/Os at most %s apart (group_start_skew_s in JSON)\n", run->group, run->group_run,
-		run->index, run->index + run->group_jobs - 1, a);
+		   "I/Os at most %s apart%s (group_start_skew_s in JSON)\n", run->group,
+		run->group_run, run->index, run->index + run->group_jobs - 1, a,
+		delayed ? " besides their startdelay" : "");
 	for (size_t j = i; j < i + run->group_jobs; j++) {
 		const struct run_result *res = &r->results[j];
 		size_t cuts = group_cuts(res);

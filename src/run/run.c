@@ -285,6 +285,7 @@ static int worker_init(struct runner *r, unsigned t, uint64_t align, char *err)
 	r->w[t].in.interval_ns = series_interval_ns(v);
 	r->w[t].in.wrap = v[OPT_TIME_BASED].u == FLAG_ON;
 	r->w[t].in.ramp_ns = v[OPT_RAMP].u;
+	r->w[t].in.delay_ns = v[OPT_STARTDELAY].u;
 	if (r->w[t].in.interval_ns) {
 		r->w[t].series = series_alloc(t == 0 && !r->nset ? shape.fd : -1, v[OPT_SIZE].u, r->rated);
 		if (!r->w[t].series || series_live_init(&r->snaps[t].live) < 0)
@@ -1801,7 +1802,8 @@ static double group_skew_s(const struct runner *rs, size_t n, uint64_t t0, uint6
 	for (size_t k = 0; k < n; k++)
 		for (unsigned t = 0; t < rs[k].nw; t++) {
 			const struct io_results *res = &rs[k].w[t].res;
-			uint64_t first = wall0 + res->t_first_ns - t0;
+			/* a startdelay is meant: its first I/O is after it (ioloop.c) */
+			uint64_t first = wall0 + res->t_first_ns - t0 - rs[k].w[t].in.delay_ns;
 
 			if (!io_results_ops(res))
 				continue;

@@ -436,7 +436,8 @@ static int fill_series(struct runner *r, struct repeat_result *rr)
 
 	rr->series = NULL;
 	rr->nseries = 0;
-	if (!s || rr->time_to_end_s * 1e9 < 3.0 * (double)interval)
+	/* three intervals of its timeline at least (a startdelay's are on it) */
+	if (!s || rr->time_to_end_s * 1e9 + (double)r->w[0].in.delay_ns < 3.0 * (double)interval)
 		return 0;
 	series_start(s, 0, interval);
 	for (unsigned t = 0; t < r->nw; t++)
@@ -601,27 +602,32 @@ static int fill_steady(const struct series *s, unsigned n, struct repeat_result 
 	return v.attained ? fill_window(s, st, (unsigned)v.end) : 0;
 }
 
-/* Lasting changes of throughput and of mean latency, in order of time. */
-static void fill_cliffs(const struct series *s, unsigned n, struct repeat_result *rr)
+/* Lasting changes of throughput and of mean latency, in order of time,
+ * from the first interval that starts after the job's startdelay (the
+ * ones before it are the group's timeline, not the job's: ioloop.c). */
+static void fill_cliffs(const struct series *s, unsigned n, uint64_t delay_ns,
+			struct repeat_result *rr)
 {
 	static const enum steady_metric metric[] = { [CLIFF_THROUGHPUT] = STEADY_BW,
 						     [CLIFF_LATENCY] = STEADY_LAT };
 	double y[SERIES_SLOTS], iv_s = (double)s->interval_ns / 1e9;
 	struct steady_cliff c[REPEAT_CLIFFS];
+	uint64_t skip = (delay_ns + s->interval_ns - 1) / s->interval_ns;
+	unsigned m = skip < n ? n - (unsigned)skip : 0;
 
 	rr->ncliffs = 0;
 	for (int f = CLIFF_THROUGHPUT; f <= CLIFF_LATENCY; f++) {
 		size_t nc;
 
-		for (unsigned k = 0; k < n; k++)
-			y[k] = series_value(&s->slot[k], metric[f], -1, s->interval_ns);
-		nc = steady_cliffs(y, n, c, REPEAT_CLIFFS - rr->ncliffs);
+		for (unsigned k = 0; k < m; k++)
+			y[k] = series_value(&s->slot[skip + k], metric[f], -1, s->interval_ns);
+		nc = steady_cliffs(y, m, c, REPEAT_CLIFFS - rr->ncliffs);
 		for (size_t i = 0; i < nc; i++) {
 			struct cliff_result *cr = &rr->cliffs[rr->ncliffs++];
 			/* within the interval it happened in (steady_cliff_when): the
 			 * bytes of its whole intervals before, and of that one the part
 			 * moved at the old level, in proportion to the time */
-			double when = steady_cliff_when(y, n, &c[i]);
+			double when = (double)skip + steady_cliff_when(y, m, &c[i]);
 			size_t whole = (size_t)when;
 			double part = when - (double)whole;
 
@@ -662,7 +668,7 @@ static int judge_series(struct runner *r, struct repeat_result *rr)
 		return 0;
 	}
 	n = complete_slots(r->series, rr, series_used(r->series));
-	fill_cliffs(r->series, n, rr);
+	fill_cliffs(r->series, n, r->w[0].in.delay_ns, rr);
 	/* worker 0's series watched (threads = 1, one rank: plan.c) */
 	rr->cliff_stopped = r->watch.cliff && r->w[0].series && r->w[0].series->cliffed;
 	return r->watch.steady ? fill_steady(r->series, n, rr) : 0;

@@ -144,7 +144,7 @@ PY
 	grep -qx 'direct  *direct=1: cache = direct' "$TESTDIR/listed"
 	grep -qx 'ioengine  *engine: psync, sync, pvsync: sync; pvsync2: psync2; libaio: aio; io_uring: uring; mmap: mmap; filecreate: tree, op = create; filestat: tree, op = stat; filedelete: tree, op = unlink; dircreate: tree, op = mkdir; dirstat: tree, op = statdir; dirdelete: tree, op = rmdir; others refused' \
 		"$TESTDIR/listed"
-	grep -qx 'startdelay  *nothing, noted: fio leaves the wait out of its figures; refused where it starts jobs that run together (or numjobs clones, with a range) apart' "$TESTDIR/listed"
+	grep -qx 'startdelay  *startdelay (a range: nothing, noted, for a job alone; refused where it starts jobs that run together, or numjobs clones, apart by drawn waits)' "$TESTDIR/listed"
 }
 
 @test "each result in docs/results was run from its job file as it is now, by the script that remakes it" {

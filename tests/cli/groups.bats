@@ -193,3 +193,44 @@ bad() {
 	grep -q '>a group_run=1<' "$TESTDIR/p.svg"
 	grep -q '>b group_run=0<' "$TESTDIR/p.svg"
 }
+
+@test "startdelay: a job of a group starts that long after the start line, and the wait is in none of its figures" {
+	head -c 256k /dev/urandom >"$TESTDIR/a"
+	head -c 256k /dev/urandom >"$TESTDIR/b"
+	# early reads for about 1.5 s at its rate; late, 20 reads at 200/s, starts 1 s in
+	job g "[global]\ngroup = pair\nrepeat = 1\ncache = keep\nbs = 4k\npattern = random\ninterval = 100ms\n[early]\nfilename = $TESTDIR/a\nrate_iops = 20\ncount = 30\n[late]\nfilename = $TESTDIR/b\nrate_iops = 200\ncount = 20\nstartdelay = 1s\n"
+	run "$IOSWEEP" run "$TESTDIR/g.ini" -o json:"$TESTDIR/g.json" -o table
+	[ "$status" -eq 0 ]
+	# (the note wraps with the terminal's width)
+	[[ "$(tr -s ' \n' '  ' <<<"$output")" == *"their first I/Os at most "*" apart besides their startdelay"* ]]
+	[ "$(grp g "d['runs'][1]['params']['startdelay']")" = 1.0 ]
+	# its time, the group's start skew and its rate schedule all leave the second out
+	[ "$(grp g "d['runs'][1]['repeats'][0]['reads']")" -eq 20 ]
+	[ "$(grp g "d['runs'][1]['repeats'][0]['time_to_end_s'] < 0.9")" = True ]
+	[ "$(grp g "d['groups'][0]['start_skew_s'][0] < 0.9")" = True ]
+	[ "$(grp g "d['runs'][1]['repeats'][0]['behind_max_s'] < 0.9")" = True ]
+	# its series is on the group's timeline: nothing before the second, all after
+	[ "$(grp g "sum(i['ops'] for i in d['runs'][1]['repeats'][0]['series']['intervals'] if i['start_s'] < 0.95)")" -eq 0 ]
+	[ "$(grp g "sum(i['ops'] for i in d['runs'][1]['repeats'][0]['series']['intervals'])")" -eq 20 ]
+	[ "$(grp g "d['runs'][1]['repeats'][0]['cliffs']")" = "[]" ]
+	[ "$(grp g "sum(i['ops'] for i in d['runs'][0]['repeats'][0]['series']['intervals'] if i['start_s'] < 0.95)")" -gt 0 ]
+}
+
+@test "startdelay: a job still waiting when its group ends is cut with no I/O; a signal ends the wait at once" {
+	head -c 64k /dev/urandom >"$TESTDIR/a"
+	job g "[global]\ngroup = pair\ngroup_end = first\nrepeat = 1\ncache = keep\nbs = 4k\nfilename = $TESTDIR/a\n[quick]\n[late]\nstartdelay = 60s\n"
+	SECONDS=0
+	timeout 30 "$IOSWEEP" run "$TESTDIR/g.ini" -o json:"$TESTDIR/g.json" --quiet
+	[ "$SECONDS" -lt 30 ]
+	[ "$(grp g "[(r['repeats'][0]['reads'], r['repeats'][0]['group_cut']) for r in d['runs']]")" = "[(16, False), (0, True)]" ]
+	# waiting, after a first run: SIGINT stops it, its results written and marked
+	job w "[global]\nrepeat = 1\ncache = keep\nbs = 4k\nfilename = $TESTDIR/a\n[first]\n[w]\nstartdelay = 60s\n"
+	"$IOSWEEP" run "$TESTDIR/w.ini" -o json:"$TESTDIR/w.json" --quiet &
+	pid=$!
+	wait_for json_runs "$TESTDIR/w.json" 1
+	sleep 0.3
+	SECONDS=0
+	stop_with INT "$pid"
+	[ "$SECONDS" -lt 10 ]
+	[ "$(grp w "d['interrupted'], d['runs'][1]['repeats'][0]['interrupted'], d['runs'][1]['repeats'][0]['reads']")" = "(True, True, 0)" ]
+}
