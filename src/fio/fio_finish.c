@@ -1071,7 +1071,9 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 		return setting_bad(st->offset || st->offset_pct ? st->offset_at : st->offset_inc_at, err,
 				   "iosweep places a region in one file, not in each file of a set");
 
-	if (st->io_size && (st->mix[0][0] || st->rw_skip))
+	/* io_size of the region's bytes is fio's default: a mix does units until
+	 * its bytes reach it, holes go round (count_refusals), as without it */
+	if (st->io_size && st->io_size != size && (st->mix[0][0] || st->rw_skip))
 		return setting_bad(st->io_size_at, err, "with %s: give the fio job number_ios",
 				   st->rw_skip ? "holes (rw=...:N)" : "mixed block sizes");
 	if (st->io_size && !st->random && size && st->io_size > size)
@@ -1081,7 +1083,7 @@ static int finish_extent(struct import *im, const struct fio_state *st, struct i
 	/* io_size: fio stops once it has done that many bytes (or number_ios
 	 * I/Os, the fewer); at random its random map starts a new pass, as
 	 * iosweep's count does; in order a shorter region */
-	if (st->io_size && size) {
+	if (st->io_size && size && !st->mix[0][0]) {
 		uint64_t n = (st->io_size + st->bs - 1) / st->bs;
 
 		counted = st->random && (!st->number_ios || n <= st->number_ios);
@@ -1456,6 +1458,15 @@ static int note_differences(struct import *im, const struct fio_state *st)
 			   "iosweep's random numbers: the same distribution, other draws" :
 			   "irrelevant: fio draws no random offsets for reads in order");
 	rc |= note_pct_random(im, st);
+	/* checked with fio 3.33's write_iolog: bssplit=4k/10:16k/10:64k/40:256k/40
+	 * over 4 MiB at random was 55 I/Os of 4 MiB, some of 20480 or 69632 */
+	if (random && !st->norandommap && (st->mix[0][0] || st->mix[1][0]))
+		rc |= setting_note(im, st->bs_at[st->mix[0][0] ? 0 : 1], NULL,
+			   "translated with a difference: fio's random map cuts an I/O short where "
+			   "it would run into blocks already done, so a pass covers each block "
+			   "once, in more I/Os, some of sizes not in the mix; iosweep's keep the "
+			   "sizes drawn, at random offsets that may overlap, until their bytes "
+			   "reach the size");
 	if (random && !st->randrepeat)
 		rc |= setting_note(im, st->randrepeat_at, NULL,
 			   "not supported: iosweep's random offsets are the same for every "

@@ -13,6 +13,10 @@
 
 #define IMPORT " (or translate a fio job with 'iosweep import')"
 #define REPORT "changes how fio reports, not what it measures"
+/* checked with fio 3.33: dir=, numruns=3, device-names= and load= in a job
+ * without profile= left its file in the current directory, one run */
+#define PROFILE "an option of fio's act or tiobench profile, which fio takes and does nothing " \
+		"with without profile="
 #define SCHED "changes how fio schedules its workers; iosweep does not pin or renice"
 #define RATE_MIN "fio ends a job that falls below this rate; iosweep does not stop (under a " \
 	"rate it reports how far behind it fell: behind_schedule_s)"
@@ -352,6 +356,17 @@ static const struct fio_word words[] = {
 	{ .fio = "thread", .kind = FW_IRRELEVANT,
 	  .why = "iosweep's readers are always threads of one process",
 	  .hint = "iosweep's readers are always threads; remove it" IMPORT },
+	{ .fio = "threads", .kind = FW_IRRELEVANT, .why = PROFILE " (fio's own is thread)" },
+	{ .fio = "numruns", .kind = FW_IRRELEVANT, .why = PROFILE " (fio's own is loops)" },
+	{ .fio = "dir", .kind = FW_IRRELEVANT, .why = PROFILE " (fio's own is directory)" },
+	{ .fio = "device-names", .kind = FW_IRRELEVANT, .why = PROFILE },
+	{ .fio = "load", .kind = FW_IRRELEVANT, .why = PROFILE },
+	{ .fio = "test-duration", .kind = FW_IRRELEVANT, .why = PROFILE },
+	{ .fio = "prep", .kind = FW_IRRELEVANT, .why = PROFILE },
+	{ .fio = "threads-per-queue", .kind = FW_IRRELEVANT, .why = PROFILE },
+	{ .fio = "read-req-num-512-blocks", .kind = FW_IRRELEVANT, .why = PROFILE },
+	{ .fio = "large-block-op-kbytes", .kind = FW_IRRELEVANT, .why = PROFILE },
+	{ .fio = "single-instance", .kind = FW_IRRELEVANT, .why = PROFILE },
 	{ .fio = "group_reporting", .kind = FW_IRRELEVANT,
 	  .why = "iosweep always reports a run's threads together",
 	  .hint = "iosweep always reports a run's threads together; remove it" IMPORT },

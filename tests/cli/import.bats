@@ -571,6 +571,49 @@ import_bs() {
 	[[ "$output" == *"count = 2"* ]]
 }
 
+@test 'a random mix with io_size of the region: fio and iosweep both stop once the bytes reach it; the random map noted' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	printf '[global]\nfilesize=1m\nrandseed=1\n[t]\nfilename=%s/m.dat\nrw=randwrite\nio_size=1m\nbssplit=4k/10:16k/10:64k/40:256k/40\n' "$TESTDIR" >m.fio
+	fio --output-format=json --write_iolog=log.txt m.fio >/dev/null 2>&1
+	# fio: 1 MiB exactly, its random map cutting I/Os short (sizes outside the mix)
+	[ "$(awk '$3 == "write" { b += $5 } END { print b }' log.txt)" -eq 1048576 ]
+	run "$IOSWEEP" import m.fio -o m.ini
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"bssplit="*"fio's random map cuts an I/O short"* ]]
+	! grep -q '^count' m.ini
+	rm m.dat
+	"$IOSWEEP" run m.ini --set alloc=prealloc -o json:m.json --quiet
+	# iosweep: units of the drawn sizes until their bytes reach 1 MiB, the last past it
+	[ "$(json_get m.json "1048576 <= d['runs'][0]['repeats'][0]['bytes'] < 1048576 + 262144")" = True ]
+	# another budget than the region's is still refused
+	sed -i 's/^io_size=1m/io_size=512k/' m.fio
+	run "$IOSWEEP" import m.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"io_size=512k: with mixed block sizes: give the fio job number_ios"* ]]
+}
+
+@test "options of fio's profiles without profile= are noted irrelevant, as fio ignores them (threads=1, dir=, numruns=)" {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	mkdir d
+	printf '[a]\nsize=64k\nrw=write\nthreads=1\ndir=%s/d\nnumruns=3\n' "$TESTDIR" >p.fio
+	fio --output-format=json p.fio >p.json 2>/dev/null
+	# fio 3.33: its file in the current directory, not dir; one run
+	[ -f a.0.0 ] && [ -z "$(ls d)" ]
+	[ "$(json_get p.json "len(d['jobs']), d['jobs'][0]['write']['io_bytes']")" = "(1, 65536)" ]
+	run "$IOSWEEP" import p.fio
+	[ "$status" -eq 0 ]
+	for o in threads=1 "dir=$TESTDIR/d" numruns=3; do
+		[[ "$output" == *"p.fio:"*": $o: irrelevant: an option of fio's act or tiobench profile"* ]]
+	done
+	# with profile= it is refused: the profile is not translated
+	printf 'profile=tiobench\n' >>p.fio
+	run "$IOSWEEP" import p.fio
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"profile=tiobench: iosweep import does not know this fio option"* ]]
+}
+
 @test 'values the translation cannot hold as they are (a line break, a dollar-brace, a space-semicolon) are refused, never injected' {
 	cd "$TESTDIR"
 	head -c 1m /dev/zero >data
