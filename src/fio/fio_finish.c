@@ -289,7 +289,8 @@ static int note_scoped(struct import *im, const struct fio_state *st)
 		    setting_note(im, &st->job->set[i], NULL, layout ? LAYOUT : "irrelevant: " W_ONLY) < 0)
 			return -1;
 		if (r && r->scope == FW_MIXED_JOBS && st->op != OP_READWRITE &&
-		    setting_note(im, &st->job->set[i], NULL,
+		    setting_note(im, &st->job->set[i], NULL, st->mix_reads_only ?
+			 "translated: it leaves fio's mix no writes, a read job (see rw)" :
 			 "irrelevant: matters only for mixed reads and writes") < 0)
 			return -1;
 	}
@@ -657,6 +658,7 @@ static int finish_writes(struct import *im, struct fio_state *st, struct import_
 
 	if (st->op == OP_READWRITE && st->rwmixread == 100) {
 		st->op = OP_READ; /* fio's mix then never writes */
+		st->mix_reads_only = true;
 		if (setting_note(im, st->rw_at, NULL, "translated: with rwmixread=100 (or "
 						     "rwmixwrite=0) fio only reads: a read job") < 0)
 			return err_set(err, "out of memory");

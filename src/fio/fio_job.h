@@ -55,6 +55,7 @@ struct fio_state {
 	const struct fio_setting *numjobs_at, *randrepeat_at, *seed_at, *loops_at;
 	/* writes */
 	uint64_t rwmixread, fsync_every, fdatasync_every, compress_pct, compress_chunk;
+	bool mix_reads_only;              /* a mix of rwmixread=100: made a read job */
 	const struct fio_setting *fsync_at, *fdatasync_at, *sync_at, *compress_at;
 	const char *sync_open;            /* iosweep's osync or dsync; NULL: none */
 	const char *verify;               /* fio's verify type; NULL: none */

@@ -15,8 +15,8 @@
  *    quarter of a second, and no p99: there is nothing to take it from;
  *  - the ETA of the plan: every repeat still to come takes its bytes at the
  *    rate so far (all bytes over all the time since the plan started, so
- *    that creating files and setting caches count), or its ramp + runtime
- *    when time_based, or the smaller of the two with runtime alone;
+ *    that creating files and setting caches count), or its startdelay +
+ *    ramp + runtime when time_based, or the smaller of the two with runtime alone;
  *    "estimating" until a repeat was measured, unless every repeat left is
  *    time_based: then it is known from the start.
  */
@@ -67,11 +67,14 @@ static double repeat_left_s(const struct run *run, double rate_Bps, uint64_t byt
 	const union optval *v = run->v;
 	double by_bytes = (double)(run->bytes > bytes ? run->bytes - bytes : 0) / rate_Bps;
 	double by_time = (double)(v[OPT_RAMP].u + v[OPT_RUNTIME].u) / 1e9 - elapsed_s;
+	/* a repeat not begun waits its startdelay first (elapsed_s counts from
+	 * its first I/O); the rate by bytes has the waits of the plan in it */
+	double delay = bytes || elapsed_s > 0 ? 0 : (double)v[OPT_STARTDELAY].u / 1e9;
 
 	if (by_time < 0)
 		by_time = 0;
 	if (v[OPT_TIME_BASED].u == FLAG_ON)
-		return by_time;
+		return by_time + delay;
 	return v[OPT_RUNTIME].u && by_time < by_bytes ? by_time : by_bytes;
 }
 

@@ -1130,6 +1130,7 @@ fio_tree_json() {
 	[[ "$output" != *"op = readwrite"* && "$output" != *"allow_write"* ]]
 	run "$IOSWEEP" import -- fio --name=a --size=1m --rw=randrw --rwmixwrite=0
 	[[ "$output" == *"fio only reads: a read job"* ]]
+	[[ "$output" == *"rwmixwrite=0: translated: it leaves fio's mix no writes, a read job (see rw)"* ]]
 	# fio lowers nrfiles to the files filename names (checked against fio 3.33:
 	# filename=tf nrfiles=3 filesize=1m reads 1 MiB of tf and makes no other file)
 	run "$IOSWEEP" import -- fio --name=a --filename="$TESTDIR/tf" --nrfiles=3 --filesize=1m --rw=randread

@@ -84,6 +84,24 @@ print(etas)
 assert etas and max(etas) <= 1.5, etas'
 }
 
+@test "a time_based repeat's ETA counts its startdelay: before its first I/O, and for every repeat to come" {
+	head -c 1m /dev/urandom >"$TESTDIR/f"
+	job r "[r]\nfilename = $TESTDIR/f\nbs = 4k\ntime_based = 1\nruntime = 1s\nstartdelay = 1s\nrepeat = 2\ncache = keep\n"
+	on_tty 200 -- run "$TESTDIR/r.ini" -o json:"$TESTDIR/r.json"
+	[ "$(cat "$TESTDIR/rc")" -eq 0 ]
+	# repeat 1, while it waits: its 2 s and the second's 2 s; never more
+	check '
+etas = [value(m.group(1)) for l in lines if "repeat 1/2" in l
+        for m in [re.search(r"ETA ([0-9.]+ [µnm]?s)$", l)] if m]
+print(etas)
+assert etas and max(etas) <= 4.0 and max(etas) > 2.5 and min(etas) > 1.9, etas'
+	check '
+etas = [value(m.group(1)) for l in lines if "repeat 2/2" in l
+        for m in [re.search(r"ETA ([0-9.]+ [µnm]?s)$", l)] if m]
+print(etas)
+assert etas and max(etas) <= 2.0, etas'
+}
+
 @test "a repeat stopped by its runtime before its bytes goes by time: its ETA is at most the runtime of the repeats left" {
 	head -c 4m /dev/urandom >"$TESTDIR/f"
 	# 5 ms a read: the 1024 reads would take 5 s; each repeat ends after 1 s
