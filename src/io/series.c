@@ -270,12 +270,14 @@ static void watch_cliff(struct series *s, uint64_t k)
 	double y[SERIES_SLOTS], tmp[SERIES_SLOTS];
 	struct steady_cliff c;
 
-	if (k <= s->cur)
-		return; /* no interval completed since the last look */
+	uint64_t from = s->watch->from;
+
+	if (k <= s->cur || k <= from)
+		return; /* no interval of the job's completed since the last look */
 	for (int f = 0; f < 2 && !s->cliffed; f++) {
-		for (uint64_t i = 0; i < k; i++)
-			y[i] = series_value(&s->slot[i], metric[f], -1, s->interval_ns);
-		s->cliffed = steady_cliffs_in(y, k, &c, 1, tmp) > 0;
+		for (uint64_t i = from; i < k; i++)
+			y[i - from] = series_value(&s->slot[i], metric[f], -1, s->interval_ns);
+		s->cliffed = steady_cliffs_in(y, k - from, &c, 1, tmp) > 0;
 	}
 }
 

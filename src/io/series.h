@@ -89,6 +89,8 @@ struct series_watch {
 	int dir;                  /* IO_READ, IO_WRITE, or -1: both together */
 	struct steady_spec spec;  /* window and ramp in intervals */
 	bool cliff;               /* stop_at_cliff */
+	unsigned from;            /* the first interval after the job's startdelay (rounded
+				   * up): those before are the group's, not the job's */
 };
 
 struct series {

@@ -1181,6 +1181,21 @@ static int check_distribution(const struct jobfile *jf, const struct run *r, cha
 	return 0;
 }
 
+/* The intervals a watched series (ss, stop_at_cliff) holds: its startdelay's
+ * (rounded up) and its runtime's; they must fit its slots, never coarsened. */
+static uint64_t watched_intervals(const union optval *v)
+{
+	uint64_t iv = v[OPT_INTERVAL].u;
+
+	return (v[OPT_STARTDELAY].u + iv - 1) / iv + v[OPT_RUNTIME].u / iv;
+}
+
+/* The shortest interval at which startdelay and runtime fit the slots. */
+static uint64_t watched_interval(const union optval *v)
+{
+	return (v[OPT_STARTDELAY].u + v[OPT_RUNTIME].u + SERIES_SLOTS - 2) / (SERIES_SLOTS - 1);
+}
+
 /* Steady state (ss): judged on one worker's series at its boundaries, so
  * the series must be kept, never coarsened (fewer than SERIES_SLOTS
  * intervals in the runtime) and the window whole intervals. */
@@ -1195,13 +1210,14 @@ static int check_steady_window(const struct jobfile *jf, const struct run *r, ch
 	if (rt / 3 < iv)
 		return FAIL_AT(OPT_SS, "%s: ss needs a runtime of three intervals (%s) or more "
 				       "(job '%s')", where, a, job->name);
-	if (rt / iv >= SERIES_SLOTS) {
-		option_format(OPT_INTERVAL, (union optval){ .u = (rt + SERIES_SLOTS - 2) /
-								  (SERIES_SLOTS - 1) }, a, sizeof(a));
+	if (watched_intervals(v) >= SERIES_SLOTS) {
+		option_format(OPT_INTERVAL, (union optval){ .u = watched_interval(v) }, a, sizeof(a));
 		return FAIL_AT(OPT_INTERVAL, "%s: ss judges the series at the interval asked, and "
-					     "the runtime holds at most %d of them (interval = %s "
-					     "or longer) (job '%s')", where, SERIES_SLOTS - 1, a,
-			       job->name);
+					     "%s at most %d of them (interval = %s "
+					     "or longer) (job '%s')", where,
+			       v[OPT_STARTDELAY].u ? "startdelay and runtime hold" : "the runtime holds",
+			       SERIES_SLOTS - 1,
+			       a, job->name);
 	}
 	if (dur > rt || dur + v[OPT_SS_RAMP].u > rt)
 		return FAIL_AT(OPT_SS_DUR, "%s: the window (ss_dur, after ss_ramp) is longer than "
@@ -1281,13 +1297,14 @@ static int check_cliff_stop(const struct jobfile *jf, const struct run *r, char 
 		return FAIL_AT(OPT_STOP_AT_CLIFF, "%s: a cliff needs %zu intervals on each side: the "
 						  "runtime holds fewer than %zu (job '%s')", where,
 			       STEADY_CLIFF_MIN, 2 * STEADY_CLIFF_MIN, job->name);
-	if (rt / iv >= SERIES_SLOTS) {
-		option_format(OPT_INTERVAL, (union optval){ .u = (rt + SERIES_SLOTS - 2) /
-								  (SERIES_SLOTS - 1) }, a, sizeof(a));
+	if (watched_intervals(v) >= SERIES_SLOTS) {
+		option_format(OPT_INTERVAL, (union optval){ .u = watched_interval(v) }, a, sizeof(a));
 		return FAIL_AT(OPT_INTERVAL, "%s: stop_at_cliff judges the series at the interval "
-					     "asked, and the runtime holds at most %d of them "
+					     "asked, and %s at most %d of them "
 					     "(interval = %s or longer) (job '%s')", where,
-			       SERIES_SLOTS - 1, a, job->name);
+			       v[OPT_STARTDELAY].u ? "startdelay and runtime hold" : "the runtime holds",
+			       SERIES_SLOTS - 1,
+			       a, job->name);
 	}
 	return 0;
 }

@@ -386,15 +386,18 @@ static void watch_init(struct runner *r, const union optval *v)
 	w->cliff = v[OPT_STOP_AT_CLIFF].u == FLAG_ON;
 	w->steady = v[OPT_SS].s && steady_parse(v[OPT_SS].s, &w->metric, &w->spec, err) == 0;
 	r->watching = w->steady || w->cliff;
+	if (!r->watching)
+		return;
+	/* a startdelay's intervals are empty: judged as part of no window */
+	w->from = (unsigned)((v[OPT_STARTDELAY].u + v[OPT_INTERVAL].u - 1) / v[OPT_INTERVAL].u);
 	if (!w->steady) {
-		if (r->watching)
-			r->series->watch = w;
+		r->series->watch = w;
 		return;
 	}
 	w->dir = v[OPT_SS_DIR].u == SS_DIR_READ ? IO_READ : v[OPT_SS_DIR].u == SS_DIR_WRITE ? IO_WRITE : -1;
 	if (w->spec.rule != STEADY_SNIA)
 		w->spec.window = v[OPT_SS_DUR].u / v[OPT_INTERVAL].u;
-	w->spec.ramp = v[OPT_SS_RAMP].u / v[OPT_INTERVAL].u;
+	w->spec.ramp = v[OPT_SS_RAMP].u / v[OPT_INTERVAL].u + w->from;
 	r->series->watch = w; /* the merged series is judged as worker 0's was */
 }
 

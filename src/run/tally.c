@@ -521,9 +521,11 @@ static void tally_device(const struct runner *r, struct repeat_result *rr)
 
 /* Complete intervals of the merged series: those that ended before the
  * repeat's time did (a steady stop ends it just after a boundary). */
-static unsigned complete_slots(const struct series *s, const struct repeat_result *rr, unsigned n)
+static unsigned complete_slots(const struct series *s, const struct repeat_result *rr,
+			       uint64_t delay_ns, unsigned n)
 {
-	double k = floor(rr->time_to_end_s * 1e9 / (double)s->interval_ns);
+	/* the timeline holds the job's startdelay before its time */
+	double k = floor((rr->time_to_end_s * 1e9 + (double)delay_ns) / (double)s->interval_ns);
 
 	return k < (double)n ? (unsigned)k : n;
 }
@@ -667,7 +669,7 @@ static int judge_series(struct runner *r, struct repeat_result *rr)
 		no_window(&rr->steady);
 		return 0;
 	}
-	n = complete_slots(r->series, rr, series_used(r->series));
+	n = complete_slots(r->series, rr, r->w[0].in.delay_ns, series_used(r->series));
 	fill_cliffs(r->series, n, r->w[0].in.delay_ns, rr);
 	/* worker 0's series watched (threads = 1, one rank: plan.c) */
 	rr->cliff_stopped = r->watch.cliff && r->w[0].series && r->w[0].series->cliffed;

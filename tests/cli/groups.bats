@@ -216,6 +216,19 @@ bad() {
 	[ "$(grp g "sum(i['ops'] for i in d['runs'][0]['repeats'][0]['series']['intervals'] if i['start_s'] < 0.95)")" -gt 0 ]
 }
 
+@test "startdelay: steady state and cliffs are judged on the intervals after the wait, never on its empty ones" {
+	head -c 256k /dev/urandom >"$TESTDIR/a"
+	# 500 reads/s from 1 s in: steady from its first three intervals after the wait
+	job s "[s]\nfilename = $TESTDIR/a\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 4s\nrate_iops = 500\ninterval = 200ms\nss = iops:20%\nss_dur = 600ms\nstartdelay = 1s\n"
+	"$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" --quiet
+	[ "$(grp s "[(r['attained'], r['window_start_s'] >= 1.0, round(r['window_end_s'] - r['window_start_s'], 6)) for r in [d['runs'][0]['repeats'][0]['steady']]][0]")" = "(True, True, 0.6)" ]
+	[ "$(grp s "d['runs'][0]['repeats'][0]['reads'] >= 250")" = True ]
+	# the step from nothing to its rate at the end of the wait is no cliff: it runs its runtime
+	job c "[c]\nfilename = $TESTDIR/a\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 2s\nrate_iops = 500\ninterval = 200ms\nstop_at_cliff = 1\nstartdelay = 1s\n"
+	"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json" --quiet
+	[ "$(grp c "[(r['cliffs'], r['time_to_end_s'] > 1.9) for r in d['runs'][0]['repeats']][0]")" = "([], True)" ]
+}
+
 @test "startdelay: a job still waiting when its group ends is cut with no I/O; a signal ends the wait at once" {
 	head -c 64k /dev/urandom >"$TESTDIR/a"
 	job g "[global]\ngroup = pair\ngroup_end = first\nrepeat = 1\ncache = keep\nbs = 4k\nfilename = $TESTDIR/a\n[quick]\n[late]\nstartdelay = 60s\n"
