@@ -90,22 +90,27 @@ static void print_plan_bounds(const struct plan *plan, FILE *out)
 										: "I/Os";
 		uint64_t units;
 		double seconds;
-		char t[32];
+		char t[32], d[32], wait[64] = "";
 		enum plan_bound bound = plan_run_bound(run, &units, &seconds);
 
 		units_fmt_seconds(seconds, t, sizeof(t));
+		if (run->v[OPT_STARTDELAY].u) {
+			units_fmt_seconds((double)run->v[OPT_STARTDELAY].u / 1e9, d, sizeof(d));
+			snprintf(wait, sizeof(wait), ", after a startdelay of %s", d);
+		}
 		if (bound == BOUND_RATE)
 			fprintf(out, "run %zu: about %llu %s a repeat, in %s: its runtime at its rate "
-				     "(one pass is %llu)\n", run->index, (unsigned long long)units, io, t,
-				(unsigned long long)run->reads);
+				     "(one pass is %llu)%s\n", run->index, (unsigned long long)units, io, t,
+				(unsigned long long)run->reads, wait);
 		else if (bound == BOUND_RUNTIME) {
 			units_fmt_seconds((double)run->v[OPT_RUNTIME].u / 1e9, t, sizeof(t));
 			fprintf(out, "run %zu: bounded by runtime: time_based, as many %s as %s allow "
-				     "(one pass is %llu)\n", run->index, io, t,
-				(unsigned long long)run->reads);
+				     "(one pass is %llu)%s\n", run->index, io, t,
+				(unsigned long long)run->reads, wait);
 		}
 		else if (seconds > 0)
-			fprintf(out, "run %zu: a repeat at its rate takes about %s\n", run->index, t);
+			fprintf(out, "run %zu: a repeat at its rate takes about %s%s\n", run->index, t,
+				wait);
 	}
 }
 

@@ -204,6 +204,9 @@ bad() {
 	# (the note wraps with the terminal's width)
 	[[ "$(tr -s ' \n' '  ' <<<"$output")" == *"their first I/Os at most "*" apart besides their startdelay"* ]]
 	[ "$(grp g "d['runs'][1]['params']['startdelay']")" = 1.0 ]
+	# plan says the wait beside the time a rated repeat takes
+	run "$IOSWEEP" plan "$TESTDIR/g.ini"
+	[[ "$output" == *"run 1: a repeat at its rate takes about "*", after a startdelay of 1.00 s"* ]]
 	# its time, the group's start skew and its rate schedule all leave the second out
 	[ "$(grp g "d['runs'][1]['repeats'][0]['reads']")" -eq 20 ]
 	[ "$(grp g "d['runs'][1]['repeats'][0]['time_to_end_s'] < 0.9")" = True ]
