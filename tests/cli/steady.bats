@@ -192,9 +192,11 @@ criteria_match() {
 
 @test "stop_at_cliff ends the repeat at its first cliff, judged at the boundaries, and says so" {
 	head -c 1M /dev/urandom >"$TESTDIR/f"
-	# 2000 reads/s for the first 1000 reads, then each pread waits 2 ms (slow_shim): a cliff at 4096000 bytes
+	# 2000 reads/s for the first 1000 reads, then each pread waits 2 ms (slow_shim): a cliff at 4096000 bytes;
+	# the first reads take 200 µs each, not the few µs of a cached read, whose mean a busy machine
+	# could raise by a quarter for 3 intervals, a cliff of latency before the one made here
 	job c "[c]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nengine = sync\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 3s\ninterval = 100ms\nrate_iops = 2000\nstop_at_cliff = 1\n"
-	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 LD_PRELOAD="$HELPERS/slow_shim.so" \
+	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 IOSWEEP_SLOW_FIRST_US=200 LD_PRELOAD="$HELPERS/slow_shim.so" \
 		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/s.json" -o table -o csv:"$TESTDIR/s.csv"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -212,7 +214,7 @@ criteria_match() {
 @test "without stop_at_cliff the same cliff is reported and the repeat runs on" {
 	head -c 1M /dev/urandom >"$TESTDIR/f"
 	job c "[c]\nfilename = $TESTDIR/f\nbs = 4k\npattern = random\nengine = sync\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 1500ms\ninterval = 100ms\nrate_iops = 2000\n"
-	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 LD_PRELOAD="$HELPERS/slow_shim.so" \
+	run env IOSWEEP_SLOW_FILE="$TESTDIR/f" IOSWEEP_SLOW_AFTER=1000 IOSWEEP_SLOW_MS=2 IOSWEEP_SLOW_FIRST_US=200 LD_PRELOAD="$HELPERS/slow_shim.so" \
 		"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/s.json" -o table
 	echo "$output"
 	[ "$status" -eq 0 ]

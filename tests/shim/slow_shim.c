@@ -7,6 +7,8 @@
  *   IOSWEEP_SLOW_DIR=DIR          or every file under DIR, by the name it was
  *                                 opened with (a file not created yet)
  *   IOSWEEP_SLOW_AFTER=N          its first N preads go at full speed (default 0)
+ *   IOSWEEP_SLOW_FIRST_US=U       or each first waits U µs (a device's steady
+ *                                 latency, which a busy machine shifts little)
  *   IOSWEEP_SLOW_MS=M             every later pread first waits M ms
  *   IOSWEEP_SLOW_COUNT=K          only K of them do (default: all)
  *   IOSWEEP_SLOW_MS_PER_GIB=M     posix_fadvise and sync_file_range of it wait
@@ -83,6 +85,17 @@ static void wait_ms(unsigned long long ms)
 	errno = saved;
 }
 
+/* Waits us microseconds whatever signals arrive (no mark). */
+static void wait_us(unsigned long long us)
+{
+	struct timespec left = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000L };
+	int saved = errno;
+
+	while (us && nanosleep(&left, &left) < 0 && errno == EINTR)
+		;
+	errno = saved;
+}
+
 static void *real(const char *name)
 {
 	return dlsym(RTLD_NEXT, name);
@@ -98,6 +111,8 @@ static ssize_t slow_pread(const char *name, int fd, void *buf, size_t n, off_t o
 		call = __atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED);
 		if (call >= after && call - after < env_u("IOSWEEP_SLOW_COUNT", ~0ULL))
 			wait_ms(env_u("IOSWEEP_SLOW_MS", 0));
+		else if (call < after)
+			wait_us(env_u("IOSWEEP_SLOW_FIRST_US", 0));
 	}
 	if (!fn) {
 		errno = ENOSYS;
