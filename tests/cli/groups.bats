@@ -226,10 +226,11 @@ bad() {
 	"$IOSWEEP" run "$TESTDIR/s.ini" -o json:"$TESTDIR/s.json" --quiet
 	[ "$(grp s "[(r['attained'], r['window_start_s'] >= 1.0, round(r['window_end_s'] - r['window_start_s'], 6)) for r in [d['runs'][0]['repeats'][0]['steady']]][0]")" = "(True, True, 0.6)" ]
 	[ "$(grp s "d['runs'][0]['repeats'][0]['reads'] >= 250")" = True ]
-	# the step from nothing to its rate at the end of the wait is no cliff: it runs its runtime
+	# the step from nothing to its rate at the end of the wait is no cliff: it runs its runtime,
+	# unless a busy machine makes one later (3 intervals of the job's on each side: from 1.6 s)
 	job c "[c]\nfilename = $TESTDIR/a\nrepeat = 1\ncache = keep\ntime_based = 1\nruntime = 2s\nrate_iops = 500\ninterval = 200ms\nstop_at_cliff = 1\nstartdelay = 1s\n"
 	"$IOSWEEP" run "$TESTDIR/c.ini" -o json:"$TESTDIR/c.json" --quiet
-	[ "$(grp c "[(r['cliffs'], r['time_to_end_s'] > 1.9) for r in d['runs'][0]['repeats']][0]")" = "([], True)" ]
+	[ "$(grp c "[(all(c['at_s'] > 1.5 for c in r['cliffs']), bool(r['cliffs']) or r['time_to_end_s'] > 1.9) for r in d['runs'][0]['repeats']][0]")" = "(True, True)" ]
 }
 
 @test "startdelay: a job still waiting when its group ends is cut with no I/O; a signal ends the wait at once" {
