@@ -37,7 +37,11 @@ names, numbers and paths taken out), each with the number of files it
 blocks alone (the file's only distinct reason) and in all: for the files
 of (a), of (a) and (b), and every file.
 
-usage: tools/fio_corpus.py [--iosweep build/iosweep] [--timeout 20]
+With fio (on PATH, or --fio), `fio --parse-only FILE` runs on each file
+too: the rates are also given without the files fio itself refuses (it does
+not parse them, or they have no size to start with).
+
+usage: tools/fio_corpus.py [--iosweep build/iosweep] [--fio fio] [--timeout 20]
                            [--json OUT.json] DIR > REPORT.md
 """
 import argparse
