@@ -50,10 +50,11 @@ for t in "$BUILD"/tests/test_*; do
 	count "$t" "$rc"
 done
 
-# BATS_SUITES: the bats files to run (make tsan: the threaded ones); all by default
+# BATS_SUITES: the bats files to run (make tsan: the threaded ones); all by default;
+# --timing ends each test's line with its time, to find the slow ones
 echo "# bats ${BATS_SUITES:-tests/cli}"
 # shellcheck disable=SC2086 # a list of paths
-bats --tap ${BATS_SUITES:-tests/cli} >"$log" 2>&1
+bats --tap --timing ${BATS_SUITES:-tests/cli} >"$log" 2>&1
 rc=$?
 cat "$log"
 count bats "$rc"
