@@ -118,6 +118,14 @@ static inline bool series_on(uint64_t interval_ns, uint64_t threads, int ranks)
 	return interval_ns && ranks == 1 && threads <= SERIES_MAX_THREADS;
 }
 
+/* The number of intervals of interval_ns that start before t_ns from the
+ * start of slot 0: a job's startdelay fills that many, the job's own
+ * intervals start after them (ioloop.c). */
+static inline uint64_t series_slots_before(uint64_t t_ns, uint64_t interval_ns)
+{
+	return (t_ns + interval_ns - 1) / interval_ns;
+}
+
 /* The memory of one series (the struct and what series_init() allocates)
  * and of one live view (series_live_init()), in bytes. */
 uint64_t series_bytes(void);

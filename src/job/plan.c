@@ -1187,7 +1187,7 @@ static uint64_t watched_intervals(const union optval *v)
 {
 	uint64_t iv = v[OPT_INTERVAL].u;
 
-	return (v[OPT_STARTDELAY].u + iv - 1) / iv + v[OPT_RUNTIME].u / iv;
+	return series_slots_before(v[OPT_STARTDELAY].u, iv) + v[OPT_RUNTIME].u / iv;
 }
 
 /* The shortest interval at which startdelay and runtime fit the slots. */

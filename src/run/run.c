@@ -388,8 +388,9 @@ static void watch_init(struct runner *r, const union optval *v)
 	r->watching = w->steady || w->cliff;
 	if (!r->watching)
 		return;
-	/* a startdelay's intervals are empty: judged as part of no window */
-	w->from = (unsigned)((v[OPT_STARTDELAY].u + v[OPT_INTERVAL].u - 1) / v[OPT_INTERVAL].u);
+	/* a startdelay's intervals are empty: judged as part of no window
+	 * (they and the runtime's fit the slots: plan.c) */
+	w->from = (unsigned)series_slots_before(v[OPT_STARTDELAY].u, v[OPT_INTERVAL].u);
 	if (!w->steady) {
 		r->series->watch = w;
 		return;

@@ -614,7 +614,7 @@ static void fill_cliffs(const struct series *s, unsigned n, uint64_t delay_ns,
 						     [CLIFF_LATENCY] = STEADY_LAT };
 	double y[SERIES_SLOTS], iv_s = (double)s->interval_ns / 1e9;
 	struct steady_cliff c[REPEAT_CLIFFS];
-	uint64_t skip = (delay_ns + s->interval_ns - 1) / s->interval_ns;
+	uint64_t skip = series_slots_before(delay_ns, s->interval_ns);
 	unsigned m = skip < n ? n - (unsigned)skip : 0;
 
 	rr->ncliffs = 0;
