@@ -240,14 +240,17 @@ bad() {
 	timeout 30 "$IOSWEEP" run "$TESTDIR/g.ini" -o json:"$TESTDIR/g.json" --quiet
 	[ "$SECONDS" -lt 30 ]
 	[ "$(grp g "[(r['repeats'][0]['reads'], r['repeats'][0]['group_cut']) for r in d['runs']]")" = "[(16, False), (0, True)]" ]
-	# waiting, after a first run: SIGINT stops it, its results written and marked
+	# waiting, after a first run: SIGINT, SIGTERM or SIGHUP stops it, its results written and marked
 	job w "[global]\nrepeat = 1\ncache = keep\nbs = 4k\nfilename = $TESTDIR/a\n[first]\n[w]\nstartdelay = 60s\n"
-	"$IOSWEEP" run "$TESTDIR/w.ini" -o json:"$TESTDIR/w.json" --quiet &
-	pid=$!
-	wait_for json_runs "$TESTDIR/w.json" 1
-	sleep 0.3
-	SECONDS=0
-	stop_with INT "$pid"
-	[ "$SECONDS" -lt 10 ]
-	[ "$(grp w "d['interrupted'], d['runs'][1]['repeats'][0]['interrupted'], d['runs'][1]['repeats'][0]['reads']")" = "(True, True, 0)" ]
+	for sig in INT TERM HUP; do
+		rm -f "$TESTDIR/w.json"
+		"$IOSWEEP" run "$TESTDIR/w.ini" -o json:"$TESTDIR/w.json" --quiet &
+		pid=$!
+		wait_for json_runs "$TESTDIR/w.json" 1
+		sleep 0.3
+		SECONDS=0
+		stop_with "$sig" "$pid"
+		[ "$SECONDS" -lt 10 ]
+		[ "$(grp w "d['interrupted'], d['runs'][1]['repeats'][0]['interrupted'], d['runs'][1]['repeats'][0]['reads']")" = "(True, True, 0)" ]
+	done
 }
