@@ -328,3 +328,22 @@ for p in sys.argv[1:]:
 	[ "$status" -eq 2 ]
 	[ "$(echo "$output" | grep -c "s.ini:8: stop_at_cliff judges one worker's series as it runs, and 2 ranks keep none")" = 1 ]
 }
+
+@test "a signal to a rank other than 0 during a startdelay ends every rank's wait at once, results written" {
+	head -c 64k /dev/urandom >"$TESTDIR/a"
+	job w "[global]\nrepeat = 1\ncache = keep\nbs = 4k\nfilename = $TESTDIR/a\n[first]\n[w]\nstartdelay = 60s\n"
+	mpi 2 "$MPI" run "$TESTDIR/w.ini" -o json:"$TESTDIR/w.json" >"$TESTDIR/out" 2>&1 &
+	pid=$!
+	wait_for json_runs "$TESTDIR/w.json" 1
+	sleep 0.3
+	SECONDS=0
+	kill -TERM "$(rank_pid "$TESTDIR/w.ini" 1)"
+	rc=0
+	wait $pid || rc=$?
+	cat "$TESTDIR/out"
+	[ "$SECONDS" -lt 10 ]
+	# 143 from the rank that got SIGTERM (mpirun passes on the first non-zero exit)
+	[ "$rc" -eq 143 ] || [ "$rc" -eq 130 ]
+	[ "$(json_get "$TESTDIR/w.json" 'd["interrupted"], [(r["repeats"][0]["interrupted"], r["repeats"][0]["reads"]) for r in d["runs"]]')" = \
+	  "(True, [(False, 16), (True, 0)])" ]
+}
