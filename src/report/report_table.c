@@ -479,6 +479,20 @@ static void rank_spread(FILE *f, const struct report *r, const struct run_result
 		host ? host : "?");
 }
 
+/* How far an interrupted plan got: the runs done whole, and those the signal
+ * cut short (written, marked interrupted: their rows say so). */
+static void interrupted_note(FILE *f, const struct report *r)
+{
+	size_t cut = 0;
+
+	for (size_t i = 0; i < r->ndone; i++)
+		cut += r->results[i].interrupted;
+	fprintf(f, "interrupted: %zu of %zu runs done", r->ndone - cut, r->plan->n);
+	if (cut)
+		fprintf(f, ", %zu cut short (marked interrupted)", cut);
+	fputc('\n', f);
+}
+
 /* Once for the table: the runs whose cold buffered reads or writes got their
  * pages back from the host (figure_cold_from_host). */
 static void cold_from_host_note(FILE *f, const struct report *r)
@@ -996,7 +1010,7 @@ static void notes(FILE *f, const struct report *r)
 	device_absent_note(f, r);
 	cold_from_host_note(f, r);
 	if (r->interrupted)
-		fprintf(f, "interrupted: %zu of %zu runs done\n", r->ndone, r->plan->n);
+		interrupted_note(f, r);
 }
 
 static int table_begin(struct report_sink *s, const struct report *r, char *err)

@@ -84,7 +84,7 @@ PY
 	# the row of run 1 (slow) says interrupted under "time to end", and has no figures
 	[ "$(head -n1 "$TESTDIR/rows" | cut -f7)" = "time to end" ]
 	[ "$(sed -n 3p "$TESTDIR/rows" | cut -f1,2,7,8)" = "$(printf '1\tslow\tinterrupted\t')" ]
-	[ "$(tail -n1 "$TESTDIR/i.md")" = "- interrupted: 2 of 2 runs done" ]
+	[ "$(tail -n1 "$TESTDIR/i.md")" = "- interrupted: 1 of 2 runs done, 1 cut short (marked interrupted)" ]
 }
 
 # two_results OLD NEW NAME: result files of job NAME (bs 4k and 8k, five

@@ -103,7 +103,7 @@ small_tree() {
 
 @test "SIGINT after the first run leaves valid JSON and CSV marked interrupted, and exits 130" {
 	interrupt_second_run INT -o table
-	grep -q "interrupted: 2 of 2 runs done" "$TESTDIR/out"
+	grep -q "interrupted: 1 of 2 runs done, 1 cut short (marked interrupted)" "$TESTDIR/out"
 }
 
 @test "a baseline ratio is the baseline's median time to end over the run's" {

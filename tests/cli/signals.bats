@@ -19,7 +19,7 @@ load helpers
 @test "SIGHUP (a closed terminal) stops the run the same way, exit 129" {
 	interrupt_second_run HUP -o table
 	grep -q "interrupted: results of 2 of 2 runs written (SIGHUP)" "$TESTDIR/out"
-	grep -q "interrupted: 2 of 2 runs done" "$TESTDIR/out"
+	grep -q "interrupted: 1 of 2 runs done, 1 cut short (marked interrupted)" "$TESTDIR/out"
 }
 
 # the two-run job of interrupt_second_run, with its outputs to files and
