@@ -266,10 +266,10 @@ size_t figure_ncompleted(const struct run_result *res)
 	return n;
 }
 
-const struct repeat_result *figure_first_completed(const struct run_result *res)
+const struct repeat_result *figure_completed_at(const struct run_result *res, size_t k)
 {
 	for (size_t i = 0; i < res->nrep; i++)
-		if (figure_completed(&res->rep[i]))
+		if (figure_completed(&res->rep[i]) && k-- == 0)
 			return &res->rep[i];
 	return NULL;
 }

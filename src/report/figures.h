@@ -57,8 +57,8 @@ bool figure_known(const struct figure *f, const struct repeat_result *rr);
 /* A repeat that did not run to its end (or to its runtime) is kept and
  * reported, but left out of every summary, ratio and table cell. */
 size_t figure_ncompleted(const struct run_result *res);
-/* The first completed repeat of res, or NULL. */
-const struct repeat_result *figure_first_completed(const struct run_result *res);
+/* The completed repeat k of res (0: the first), or NULL. */
+const struct repeat_result *figure_completed_at(const struct run_result *res, size_t k);
 /* Summary of a figure over a run's completed repeats (unknown values left out). */
 void figure_summary(const struct figure *f, const struct run_result *res, struct summary *out);
 

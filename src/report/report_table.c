@@ -319,7 +319,7 @@ static void steady_text(const struct run_result *res, char *buf, size_t n)
 static void device_text(const struct run_result *res, char *buf, size_t n)
 {
 	static const char *const names[2] = { "dev_read_amp", "dev_write_amp" };
-	const struct repeat_result *rr = figure_first_completed(res);
+	const struct repeat_result *rr = figure_completed_at(res, 0);
 	size_t len = 0;
 	bool both = rr && rr->ops[IO_READ] && rr->ops[IO_WRITE];
 
@@ -451,21 +451,24 @@ static void row(struct texttable *t, const struct report *r, const struct column
 	if (c->consume && !consumes(run)) {
 		tt_add(t, "-");
 	} else if (c->consume) {
-		report_consume_text(run, figure_first_completed(res)->sum, a, sizeof(a));
+		report_consume_text(run, figure_completed_at(res, 0)->sum, a, sizeof(a));
 		tt_add(t, "%s", a);
 	}
 }
 
 /* Ranks of a multi-host run finish at different times: first-done,
- * median and last-done of the median repeat, and who was last. */
+ * median and last-done of the middle completed repeat, and who was last
+ * (nothing for a run without one: its row says interrupted). */
 static void rank_spread(FILE *f, const struct report *r, const struct run_result *res)
 {
-	const struct repeat_result *rr = &res->rep[res->nrep / 2];
+	const struct repeat_result *rr = figure_completed_at(res, figure_ncompleted(res) / 2);
 	char a[32], b[32], c[32];
 	struct summary s;
 	int last = 0;
 	const char *host;
 
+	if (!rr)
+		return;
 	for (int k = 1; k < r->ranks; k++)
 		if (rr->rank_time_s[k] > rr->rank_time_s[last])
 			last = k;
@@ -1164,7 +1167,7 @@ static void checksum_list(FILE *f, const struct report *r)
 
 		if (!figure_ncompleted(res) || !consumes(res->run))
 			continue;
-		report_consume_text(res->run, figure_first_completed(res)->sum, a, sizeof(a));
+		report_consume_text(res->run, figure_completed_at(res, 0)->sum, a, sizeof(a));
 		fprintf(f, "%srun %zu %s", shown % 4 ? ", " : shown ? "\nchecksum: " : "checksum: ",
 			res->run->index, a);
 		shown++;

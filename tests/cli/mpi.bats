@@ -346,4 +346,7 @@ for p in sys.argv[1:]:
 	[ "$rc" -eq 143 ] || [ "$rc" -eq 130 ]
 	[ "$(json_get "$TESTDIR/w.json" 'd["interrupted"], [(r["repeats"][0]["interrupted"], r["repeats"][0]["reads"]) for r in d["runs"]]')" = \
 	  "(True, [(False, 16), (True, 0)])" ]
+	# the ranks' times to end of the run done, none of the run that never began
+	grep -q "^run 0: 2 ranks, time to end of each" "$TESTDIR/out"
+	! grep -q "^run 1: 2 ranks" "$TESTDIR/out"
 }
