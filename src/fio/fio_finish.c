@@ -30,7 +30,10 @@
 /* fio 3.33 lays a read job's missing file out with the data its options
  * say (checked: buffer_pattern=0xdeadbeef gave a file of that pattern,
  * zero_buffers zeros; buffer_compress_percentage=50 and dedupe_percentage=50
- * files gzip shrank to 51% and 63%); iosweep lays it out with its own data */
+ * files gzip shrank to 51% and 63%); iosweep lays it out with its own data.
+ * At 0 they are fio's default: it laid the file out in unique random blocks
+ * with dedupe_percentage=0, buffer_compress_percentage=0 or zero_buffers=0,
+ * as without them */
 #define LAYOUT "translated with a difference: this job only reads; fio lays out a missing " \
 	"file with this data, iosweep with its own: a read measures the same unless the " \
 	"storage compresses or deduplicates"
@@ -282,11 +285,17 @@ static int note_scoped(struct import *im, const struct fio_state *st)
 {
 	for (size_t i = 0; i < st->job->nset; i++) {
 		const struct fio_word *r = fio_word_find(st->job->set[i].name);
+		const char *v = st->job->set[i].value;
 		bool layout = r && (r->handler == FH_PATTERN || r->handler == FH_DEDUPE ||
 				    r->handler == FH_ZERO_BUFFERS || r->handler == FH_COMPRESS);
+		/* dedupe_percentage=0, buffer_compress_percentage=0, zero_buffers=0 */
+		bool fio_default = r && r->handler != FH_PATTERN && v && *v && !v[strspn(v, "0")];
 
 		if (r && r->scope == FW_WRITE_JOBS && st->op == OP_READ &&
-		    setting_note(im, &st->job->set[i], NULL, layout ? LAYOUT : "irrelevant: " W_ONLY) < 0)
+		    setting_note(im, &st->job->set[i], NULL,
+				 layout && !fio_default ? LAYOUT :
+				 layout ? "irrelevant: 0 is fio's default, and this job only reads" :
+				 "irrelevant: " W_ONLY) < 0)
 			return -1;
 		if (r && r->scope == FW_MIXED_JOBS && st->op != OP_READWRITE &&
 		    setting_note(im, &st->job->set[i], NULL, st->mix_reads_only ?

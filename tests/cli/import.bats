@@ -796,6 +796,27 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 	[ "$(od -An -tx1 -v p | tr -d ' \n' | sed 's/deadbeef//g')" = "" ]
 }
 
+@test 'dedupe_percentage, buffer_compress_percentage and zero_buffers of 0 in a job that only reads: fio default, noted irrelevant' {
+	for o in dedupe_percentage=0 buffer_compress_percentage=0 zero_buffers=0; do
+		run "$IOSWEEP" import -- fio --name=r --size=1m --"$o" --rw=randread
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"$o: irrelevant: 0 is fio's default, and this job only reads"* ]]
+	done
+	run "$IOSWEEP" import -- fio --name=r --size=1m --zero_buffers --rw=randread
+	[[ "$output" == *"zero_buffers: translated with a difference: this job only reads; fio lays out a missing file with this data"* ]]
+}
+
+@test 'fio lays a read job missing file out the same with those options at 0 as without them: what the note says (fio itself)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	# fio lays the file out in unique random blocks either way: none of them repeats, none compresses
+	for o in "" --dedupe_percentage=0 --buffer_compress_percentage=0 --zero_buffers=0; do
+		rm -f l
+		fio --name=l --filename="$TESTDIR/l" --size=256k --bs=4k --rw=read $o >/dev/null
+		[ "$(python3 -c 'import sys, zlib; b = open("l", "rb").read(); print(len({b[i:i + 4096] for i in range(0, len(b), 4096)}), len(zlib.compress(b)) > 0.99 * len(b))')" = "64 True" ]
+	done
+}
+
 @test 'io_submit_mode: inline is nothing to translate; offload refused' {
 	run "$IOSWEEP" import -- fio --name=i --size=1m --io_submit_mode=inline
 	[ "$status" -eq 0 ]
