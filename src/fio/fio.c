@@ -71,16 +71,23 @@ int fio_parse_int(const char *s, uint64_t *out, char *err)
 
 int fio_parse_bool(const char *s, bool *out, char *err)
 {
+	static const struct {
+		const char *word;
+		int v;
+	} words[] = { { "true", 1 }, { "yes", 1 }, { "on", 1 },
+		      { "false", 0 }, { "no", 0 }, { "off", 0 } };
 	uint64_t v = 0;
 
-	if (!s || strcasecmp(s, "true") == 0) {
+	if (!s) {
 		*out = true;
 		return 0;
 	}
-	if (strcasecmp(s, "false") == 0) {
-		*out = false;
-		return 0;
-	}
+	/* the HOWTO's "true and false (1 and 0)" are the numbers: fio 3.33
+	 * fails parsing direct=true, and the like, and drops the job */
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasecmp(s, words[i].word) == 0)
+			return err_set(err, "fio 3.33 fails parsing it and drops the job; write %d",
+				       words[i].v);
 	if (fio_parse_int(s, &v, err) < 0)
 		return -1;
 	*out = v != 0;

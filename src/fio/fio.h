@@ -84,7 +84,8 @@ int fio_parse_bytes(const char *s, unsigned kb_base, uint64_t *out, bool *percen
 int fio_parse_time_us(const char *s, uint64_t unit_us, uint64_t *out, char *err);
 /* A plain number (decimal or 0x hex). */
 int fio_parse_int(const char *s, uint64_t *out, char *err);
-/* A boolean: no value, 1 or 0 (fio also reads "true"/"false"). */
+/* A boolean: no value, or a number (0: false); fio 3.33 refuses "true",
+ * "false" and the like, and so does this. */
 int fio_parse_bool(const char *s, bool *out, char *err);
 
 #endif

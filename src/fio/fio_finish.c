@@ -285,16 +285,17 @@ static int note_scoped(struct import *im, const struct fio_state *st)
 {
 	for (size_t i = 0; i < st->job->nset; i++) {
 		const struct fio_word *r = fio_word_find(st->job->set[i].name);
-		const char *v = st->job->set[i].value;
+		char why[ERR_MAX];
 		bool layout = r && (r->handler == FH_PATTERN || r->handler == FH_DEDUPE ||
-				    r->handler == FH_ZERO_BUFFERS || r->handler == FH_COMPRESS);
-		/* dedupe_percentage=0, buffer_compress_percentage=0, zero_buffers=0 */
-		bool fio_default = r && r->handler != FH_PATTERN && v && *v && !v[strspn(v, "0")];
+				    r->handler == FH_ZERO_BUFFERS || r->handler == FH_COMPRESS), on;
+		/* dedupe_percentage=0, buffer_compress_percentage=0, zero_buffers=0 (or false) */
+		bool fio_default = layout && r->handler != FH_PATTERN &&
+				   fio_parse_bool(st->job->set[i].value, &on, why) == 0 && !on;
 
 		if (r && r->scope == FW_WRITE_JOBS && st->op == OP_READ &&
 		    setting_note(im, &st->job->set[i], NULL,
 				 layout && !fio_default ? LAYOUT :
-				 layout ? "irrelevant: 0 is fio's default, and this job only reads" :
+				 layout ? "irrelevant: this is fio's default, and this job only reads" :
 				 "irrelevant: " W_ONLY) < 0)
 			return -1;
 		if (r && r->scope == FW_MIXED_JOBS && st->op != OP_READWRITE &&

@@ -800,7 +800,7 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 	for o in dedupe_percentage=0 buffer_compress_percentage=0 zero_buffers=0; do
 		run "$IOSWEEP" import -- fio --name=r --size=1m --"$o" --rw=randread
 		[ "$status" -eq 0 ]
-		[[ "$output" == *"$o: irrelevant: 0 is fio's default, and this job only reads"* ]]
+		[[ "$output" == *"$o: irrelevant: this is fio's default, and this job only reads"* ]]
 	done
 	run "$IOSWEEP" import -- fio --name=r --size=1m --zero_buffers --rw=randread
 	[[ "$output" == *"zero_buffers: translated with a difference: this job only reads; fio lays out a missing file with this data"* ]]
@@ -814,6 +814,23 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 		rm -f l
 		fio --name=l --filename="$TESTDIR/l" --size=256k --bs=4k --rw=read $o >/dev/null
 		[ "$(python3 -c 'import sys, zlib; b = open("l", "rb").read(); print(len({b[i:i + 4096] for i in range(0, len(b), 4096)}), len(zlib.compress(b)) > 0.99 * len(b))')" = "64 True" ]
+	done
+}
+
+@test 'a flag of true, false, yes, no, on or off is refused with the number to write, as fio 3.33 refuses it' {
+	for o in direct=true zero_buffers=Off time_based=yes; do
+		run "$IOSWEEP" import -- fio --name=x --size=1m --"$o"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: command line: $o: fio 3.33 fails parsing it and drops the job; write "[01] ]]
+	done
+	run "$IOSWEEP" import -- fio --name=x --size=1m --direct=0x1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"cache = direct"* ]]
+	command -v fio >/dev/null || skip "fio is not installed"
+	for o in direct=true zero_buffers=Off time_based=yes; do
+		run fio --parse-only --name=x --size=1m --"$o"
+		[ "$status" -ne 0 ]
+		[[ "$output" == *"failed parsing $o"* ]]
 	done
 }
 
