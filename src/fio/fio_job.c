@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job/fio_words.h"
 #include "lib/error.h"
 
 #include <xxhash.h>
@@ -34,10 +35,15 @@ int setting_bad(const struct fio_setting *s, char *err, const char *fmt, ...)
 
 int value_bool(const struct fio_setting *s, bool *out, char *err)
 {
+	const struct fio_word *w = fio_word_find(s->name);
 	char why[ERR_MAX];
+	uint64_t v;
 
 	if (fio_parse_bool(s->value, out, why) < 0)
 		return setting_bad(s, err, "%s", why);
+	if (w && w->max1 && s->value && fio_parse_int(s->value, &v, why) == 0 && v > 1)
+		return setting_bad(s, err, "fio 3.33 fails parsing it and drops the job: this "
+				   "flag is 0 or 1");
 	return 0;
 }
 

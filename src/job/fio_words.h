@@ -52,15 +52,17 @@ enum fio_handler {
 struct fio_word {
 	const char *fio;          /* fio's option name (lower case, as fio matches it) */
 	const char *to;           /* the iosweep option it is, or NULL */
-	enum fio_word_kind kind;
-	enum fio_word_scope scope;
-	enum fio_handler handler; /* FW_TRANSLATE */
 	const char *why;          /* noted or refused: why; translated and noted when on */
 	const char *hint;         /* written in an iosweep job file: what to write instead */
 	const char *becomes;      /* FW_TRANSLATE: what the import makes of it, in a line */
 	const char *unsaid;       /* fio takes it bare (no value), and its JSON then leaves
 				     it out: this iosweep parameter of a fio result is not
 				     known without it (resultfile_fio.c) */
+	enum fio_word_kind kind;
+	enum fio_word_scope scope;
+	enum fio_handler handler; /* FW_TRANSLATE */
+	bool max1;                /* a flag fio takes as 0 or 1 only: fio 3.33 fails parsing
+				     a larger number ("max value out of range") */
 };
 
 /* "changes how fio reports, not what it measures": the why of fio's output options */

@@ -817,21 +817,29 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 	done
 }
 
-@test 'a flag of true, false, yes, no, on or off is refused with the number to write, as fio 3.33 refuses it' {
+@test 'a flag of true, false, yes, no, on or off, or above 1 where fio takes 0 or 1, is refused as fio 3.33 refuses it' {
 	for o in direct=true zero_buffers=Off time_based=yes; do
 		run "$IOSWEEP" import -- fio --name=x --size=1m --"$o"
 		[ "$status" -eq 2 ]
 		[[ "$output" == "iosweep: command line: $o: fio 3.33 fails parsing it and drops the job; write "[01] ]]
 	done
-	run "$IOSWEEP" import -- fio --name=x --size=1m --direct=0x1
+	# fio's 0-or-1 flags refuse a larger number; the others take it as on
+	for o in direct=2 unlink=5 fadvise_hint=2; do
+		run "$IOSWEEP" import -- fio --name=x --size=1m --"$o"
+		[ "$status" -eq 2 ]
+		[ "$output" = "iosweep: command line: $o: fio 3.33 fails parsing it and drops the job: this flag is 0 or 1" ]
+	done
+	run "$IOSWEEP" import -- fio --name=x --size=1m --direct=0x1 --time_based=2 --runtime=1
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"cache = direct"* ]]
+	[[ "$output" == *"time_based = 1"* ]]
 	command -v fio >/dev/null || skip "fio is not installed"
-	for o in direct=true zero_buffers=Off time_based=yes; do
+	for o in direct=true zero_buffers=Off time_based=yes direct=2 unlink=5 fadvise_hint=2; do
 		run fio --parse-only --name=x --size=1m --"$o"
 		[ "$status" -ne 0 ]
 		[[ "$output" == *"failed parsing $o"* ]]
 	done
+	fio --parse-only --name=x --size=1m --direct=0x1 --time_based=2 --runtime=1
 }
 
 @test 'io_submit_mode: inline is nothing to translate; offload refused' {
