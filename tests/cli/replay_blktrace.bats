@@ -91,14 +91,20 @@ blk_off() {
 }
 
 # queued FILE PID: the queue events of process PID on the loop device in the tracer's text FILE,
-# one a line: "R|W|T SECTOR SECTORS" (read, write, trim: a discard), or "F 0 0" (a flush)
+# one a line: "R|W|T SECTOR SECTORS" (read, write, trim: a discard), or "F 0 0" (a flush).
+# Readahead (RWBS "RA") is left out: the replays here are direct, so only the device check's
+# signature probe (libblkid's buffered reads) reads ahead.  It reads from the page cache that
+# `iosweep check` warmed, mostly: in one fresh-clone make check of 20, two of those pages
+# (sectors 0 and 8128) were no longer cached at the run, whose probe then read them from the
+# device (why they went was not found; with `blockdev --flushbufs` between check and run, every
+# test that writes the device failed that way before this filter, and passes with it).
 queued() {
 	awk -v dev="$MAJMIN" -v pid="$2" '{
 		for (i = 1; i <= NF && $i !~ /^\[[0-9]+\]$/; i++);
 		if (i > NF) next
 		p = $(i - 1); sub(/.*-/, "", p)
 		for (; i <= NF && $i !~ /^[0-9]+\.[0-9]+:$/; i++);
-		if (p != pid || $(i + 1) != dev || $(i + 2) != "Q") next
+		if (p != pid || $(i + 1) != dev || $(i + 2) != "Q" || $(i + 3) ~ /A/) next
 		r = $(i + 3)
 		if ($(i + 5) != "+")
 			print (r ~ /F/ ? "F" : "?" r), 0, 0
@@ -274,17 +280,18 @@ TRACE
 	iolog_asks "$TESTDIR/a.log" >"$TESTDIR/a.want"
 	same "$TESTDIR/a.want" "$TESTDIR/a.got"
 	# the recording as it is (header, comments, every event) less other processes' queue
-	# events (udev's probe may read the device once iosweep has closed it)
+	# events (udev's probe may read the device once iosweep has closed it) and the readahead
+	# of iosweep's device check (see queued)
 	awk -v pid="$PID" '{
 		for (i = 1; i <= NF && $i !~ /^\[[0-9]+\]$/; i++);
 		p = $(i - 1); sub(/.*-/, "", p)
 		for (; i <= NF && $i !~ /^[0-9]+\.[0-9]+:$/; i++);
-		if (!(i < NF && $(i + 2) == "Q" && p != pid)) print
-	}' "$TESTDIR/a.trace" >"$TESTDIR/b.trace"
-	[ "$(head -n1 "$TESTDIR/b.trace")" = "# tracer: blk" ]
-	grep -q ' C ' "$TESTDIR/b.trace" # completions: events that are not replayed
+		if (!(i < NF && $(i + 2) == "Q" && (p != pid || $(i + 3) ~ /A/))) print
+	}' "$TESTDIR/a.trace" >"$TESTDIR/r.trace"
+	[ "$(head -n1 "$TESTDIR/r.trace")" = "# tracer: blk" ]
+	grep -q ' C ' "$TESTDIR/r.trace" # completions: events that are not replayed
 	# replayed at its recorded times
-	rjob b "$TESTDIR/b.trace" "allow_write = $DEV\n"
+	rjob b "$TESTDIR/r.trace" "allow_write = $DEV\n"
 	replay_traced b
 	same "$TESTDIR/a.got" "$TESTDIR/b.got"
 	# the same recording written as blkparse writes it (DEV CPU SEQ TIME PID ACTION RWBS ...),
@@ -298,7 +305,7 @@ TRACE
 		for (j = i + 2; j <= NF; j++) line = line " " $j
 		if (q || $(i + 2) == "Q") print line
 		q = q || $(i + 2) == "Q"
-	}' "$TESTDIR/b.trace" >"$TESTDIR/c.txt"
+	}' "$TESTDIR/r.trace" >"$TESTDIR/c.txt"
 	rjob c "$TESTDIR/c.txt" "allow_write = $DEV\n"
 	replay_traced c
 	same "$TESTDIR/a.got" "$TESTDIR/c.got"
