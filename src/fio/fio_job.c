@@ -41,7 +41,7 @@ int value_bool(const struct fio_setting *s, bool *out, char *err)
 
 	if (fio_parse_bool(s->value, out, why) < 0)
 		return setting_bad(s, err, "%s", why);
-	if (w && w->max1 && s->value && fio_parse_int(s->value, &v, why) == 0 && v > 1)
+	if (w && w->takes == FT_BOOL && s->value && fio_parse_int(s->value, &v, why) == 0 && v > 1)
 		return setting_bad(s, err, "fio 3.33 fails parsing it and drops the job: this "
 				   "flag is 0 or 1");
 	return 0;

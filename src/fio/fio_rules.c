@@ -869,8 +869,7 @@ static int h_verify(struct fio_state *st, const struct fio_setting *s, char *err
 
 	st->verify = NULL;
 	st->verify_at = s;
-	if (!s->value || strcmp(s->value, "0") == 0 || strcmp(s->value, "null") == 0 ||
-	    strcmp(s->value, "") == 0)
+	if (strcmp(s->value, "0") == 0 || strcmp(s->value, "null") == 0)
 		return 0; /* null: fio pretends to verify */
 	if (strcmp(s->value, "pattern") == 0)
 		return setting_bad(s, err, "fio writes and checks your verify_pattern; iosweep writes and "
@@ -1017,12 +1016,9 @@ static bool job_only_reads(const struct fio_job *job)
 }
 
 /* A pattern of the user's in every block written is data iosweep does not
- * write (an empty one is none); in a job that only reads, it is noted
- * (note_scoped in fio_finish.c). */
+ * write; in a job that only reads, it is noted (note_scoped in fio_finish.c). */
 static int h_pattern(struct fio_state *st, const struct fio_setting *s, char *err)
 {
-	if (!s->value || !*s->value)
-		return 0;
 	if (strcmp(s->name, "buffer_pattern") == 0 && job_only_reads(st->job))
 		return 0;
 	return setting_bad(s, err, "iosweep writes its own data (unique per block, checkable), not a "
@@ -1171,8 +1167,8 @@ int rules_kb_base(const struct fio_job *job, unsigned *kb_base, char *err)
 		const struct fio_setting *s = &job->set[i];
 		uint64_t v;
 
-		if (strcmp(s->name, "kb_base") != 0)
-			continue;
+		if (strcmp(s->name, "kb_base") != 0 || !s->value)
+			continue; /* bare: refused with the rest (rules_apply) */
 		if (value_int(s, &v, err) < 0)
 			return -1;
 		if (v != 1000 && v != 1024)
@@ -1186,7 +1182,7 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 {
 	const struct fio_word *r = fio_word_find(s->name);
 	char why[256];
-	bool *flag;
+	bool *flag, off;
 
 	if (!r) {
 		if (fio_flag_takes_value(s->name))
@@ -1206,6 +1202,18 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 	if (strcmp(r->fio, s->name) != 0)
 		return setting_bad(s, err, "fio refuses it too (\"Bad option\"): did you mean %s?",
 				   r->fio);
+	/* fio 3.33 fails parsing an empty value of all but FT_ANY, and no
+	 * value of all but those and its flags (a pattern: it crashes) */
+	if (s->value ? !*s->value && r->takes != FT_ANY : r->takes != FT_FLAG && r->takes != FT_ANY) {
+		if (s->unset) {
+			(void)needs_value(s, err);
+			return -1;
+		}
+		return setting_bad(s, err, "fio 3.33 runs no job that has it %s; %s%s%s",
+				   s->value ? "empty" : "without a value",
+				   r->takes == FT_BOOL ? "write " : "give it a value",
+				   r->takes == FT_BOOL ? r->fio : "", r->takes == FT_BOOL ? "=1" : "");
+	}
 	switch (r->kind) {
 	case FW_TRANSLATE:
 		if (actions[r->handler].fn)
@@ -1223,6 +1231,9 @@ int rules_apply(struct import *im, struct fio_state *st, const struct fio_settin
 		return 0;
 	case FW_IRRELEVANT:
 	case FW_UNSUPPORTED:
+		/* left out, but what fio would fail parsing is refused as ever */
+		if ((r->takes == FT_BOOL || r->takes == FT_FLAG) && value_bool(s, &off, err) < 0)
+			return -1;
 		snprintf(why, sizeof(why), "%s: %s",
 			 r->kind == FW_IRRELEVANT ? "irrelevant" : "not supported", r->why);
 		return setting_note(im, s, NULL, why) < 0 ? err_set(err, "out of memory") : 0;

@@ -49,6 +49,16 @@ enum fio_handler {
 	FH__COUNT
 };
 
+/* What fio 3.33's parser takes of an option: a value it fails parsing, or
+ * the option without one ("Option NAME requires an argument"), makes fio drop
+ * the job, so the import refuses it too. */
+enum fio_takes {
+	FT_VALUE = 0, /* a value (most options) */
+	FT_BOOL,      /* 0 or 1 (fio's "max value out of range" above) */
+	FT_FLAG,      /* nothing (it sets the option), or a number */
+	FT_ANY,       /* nothing, or a value; or no option of fio 3.33's job files */
+};
+
 struct fio_word {
 	const char *fio;          /* fio's option name (lower case, as fio matches it) */
 	const char *to;           /* the iosweep option it is, or NULL */
@@ -61,8 +71,7 @@ struct fio_word {
 	enum fio_word_kind kind;
 	enum fio_word_scope scope;
 	enum fio_handler handler; /* FW_TRANSLATE */
-	bool max1;                /* a flag fio takes as 0 or 1 only: fio 3.33 fails parsing
-				     a larger number ("max value out of range") */
+	enum fio_takes takes;     /* what fio 3.33's parser takes */
 };
 
 /* "changes how fio reports, not what it measures": the why of fio's output options */

@@ -627,9 +627,14 @@ import_bs() {
 	[ "$status" -eq 2 ]
 	# a line break in an irrelevant option goes into no comment line either; in a
 	# name (an iosweep [section] is one line) it is refused
-	run "$IOSWEEP" import -- fio --name=a --size=1m --thread=$'1\nop = write'
+	run "$IOSWEEP" import -- fio --name=a --size=1m --write_bw_log=$'bw\nop = write'
 	[ "$status" -eq 0 ]
+	[[ "$output" == *"write_bw_log=bw"*"irrelevant"* ]]
 	[[ "$output" != *$'\nop = write'* ]]
+	# a flag's number followed by more is refused (fio reads only the number)
+	run "$IOSWEEP" import -- fio --name=a --size=1m --thread=$'1\nop = write'
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
 	run "$IOSWEEP" import -- fio --name=$'a\nop = write' --size=1m
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
@@ -840,6 +845,113 @@ for j in 'ab': print(f'[{j}]\n' + 'thread\n' * 99990)" >th.fio
 		[[ "$output" == *"failed parsing $o"* ]]
 	done
 	fio --parse-only --name=x --size=1m --direct=0x1 --time_based=2 --runtime=1
+}
+
+@test 'an option fio takes only with a value is refused bare or empty, and a left-out flag that fio fails parsing is refused too' {
+	for o in direct end_fsync gtod_reduce rw verify; do
+		run "$IOSWEEP" import -- fio --name=x --size=1m --"$o"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: command line: $o: fio 3.33 runs no job that has it without a value; "* ]]
+	done
+	[[ "$output" == *"; give it a value" ]]
+	run "$IOSWEEP" import -- fio --name=x --size=1m --direct
+	[[ "$output" == *"; write direct=1" ]]
+	# or empty (fio expands an unset variable to nothing)
+	for o in direct= description= thread=; do
+		run "$IOSWEEP" import -- fio --name=x --size=1m --"$o"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: command line: $o: fio 3.33 runs no job that has it empty; "* ]]
+	done
+	run env -u NOPE "$IOSWEEP" import -- fio --name=x --size=1m --'verify=${NOPE}'
+	[ "$output" = "iosweep: command line: verify=: environment variable NOPE is not set (fio expands it to nothing)" ]
+	# flags fio sets by their name, and options it takes bare (an empty value)
+	run "$IOSWEEP" import -- fio --name=x --size=1m --thread --group_reporting --norandommap --write_bw_log --write_lat_log=
+	[ "$status" -eq 0 ]
+	# a pattern: fio 3.33 crashes on it bare (SIGSEGV)
+	run "$IOSWEEP" import -- fio --name=x --size=1m --verify_pattern
+	[ "$status" -eq 2 ]
+	# what fio does not use is still read as fio reads it
+	for o in thread=true exitall=yes new_group=on; do
+		run "$IOSWEEP" import -- fio --name=x --size=1m --"$o"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "iosweep: command line: $o: fio 3.33 fails parsing it and drops the job; write 1" ]]
+	done
+	run "$IOSWEEP" import -- fio --name=x --size=1m --stats=2
+	[ "$output" = "iosweep: command line: stats=2: fio 3.33 fails parsing it and drops the job: this flag is 0 or 1" ]
+	run "$IOSWEEP" import -- fio --name=x --size=1m --thread=2 --stats=0 --gtod_reduce=1
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"thread=2: irrelevant"* ]]
+}
+
+# fio 3.33 fails parsing a job of these options, with the engine that has them
+# (an engine's options are a "Bad option" with the others), or none has them
+fio_fails() {
+	local e f
+	for e in io_uring libaio psync; do
+		printf '[x]\nsize=4k\nioengine=%s\n' $e >f.fio
+		printf '%s\n' "$@" >>f.fio
+		f=$(fio --parse-only f.fio 2>&1) && return 1
+		[[ "$f" == *"Bad option"* ]] || return 0
+	done
+}
+
+# fio 3.33 takes every one of these options (in one job per engine: fio parses
+# a job it takes slowly, one it fails fast); echoes each one it fails parsing,
+# with fio's first line about it
+fio_takes() {
+	local e f w x rc left=("$@") next=() keep gone
+	for e in io_uring libaio psync; do
+		while [ "${#left[@]}" -gt 0 ]; do
+			printf '[x]\nsize=4k\nioengine=%s\n' $e >t.fio
+			printf '%s\n' "${left[@]}" >>t.fio
+			f=$(fio --parse-only t.fio 2>&1) && break || rc=$?
+			# the option fio stopped at: tried with the next engine, or said
+			w=$(printf '%s\n' "$f" | sed -n 's/^Bad option <\(.*\)>$/\1/p; s/^fio: failed parsing \(.*\)$/\1/p' | head -1)
+			keep=() gone=()
+			for x in "${left[@]}"; do
+				[ "$x" = "$w" ] || [ "${x%%=*}" = "$w" ] && gone+=("$x") || keep+=("$x")
+			done
+			if [ "${#gone[@]}" -eq 0 ]; then
+				echo "fio exits $rc: ${f%%$'\n'*}"
+				break
+			fi
+			[[ "$f" == "Bad option <$w>"* ]] && next+=("${gone[@]}") || echo "$w: ${f%%$'\n'*}"
+			left=("${keep[@]}")
+		done
+		left=("${next[@]}") next=()
+	done
+}
+
+@test 'every fio option the import knows is refused bare, empty and above 1 exactly where fio 3.33 fails parsing it (fio itself)' {
+	command -v fio >/dev/null || skip "fio is not installed"
+	cd "$TESTDIR"
+	"$IOSWEEP" options | sed -n '/^fio option /,/^$/p' | awk 'NR > 1 && NF { print $1 }' >words
+	[ "$(wc -l <words)" -gt 200 ]
+	bad="" bare=() two=() empty=()
+	while read -r w; do
+		printf '[x]\nsize=4k\n%s=\n' "$w" >b.fio
+		"$IOSWEEP" import b.fio >/dev/null 2>&1 && empty+=("$w=")
+		printf '[x]\nsize=4k\n%s\n' "$w" >b.fio
+		if ! [[ "$("$IOSWEEP" import b.fio 2>&1)" == *"runs no job that has it without a value"* ]]; then
+			bare+=("$w")
+			continue
+		fi
+		fio_fails "$w" || bad+=" $w(fio takes it bare)"
+		printf '[x]\nsize=4k\n%s=2\n' "$w" >b.fio
+		if i=$("$IOSWEEP" import b.fio 2>&1); then
+			two+=("$w=2")
+		elif [[ "$i" == *"this flag is 0 or 1"* ]]; then
+			fio_fails "$w=2" || bad+=" $w=2(fio takes it)"
+		fi
+	done <words
+	[ "${#bare[@]}" -gt 20 ] && [ "${#two[@]}" -gt 50 ] && [ "${#empty[@]}" -gt 5 ]
+	bad+=$(fio_takes "${bare[@]}" | sed 's/^/ bare: /' | tr '\n' ' ')
+	bad+=$(fio_takes "${empty[@]}" | tr '\n' ' ')
+	# a value out of fio's choices the import notes unread (clocksource=2);
+	# a number above a 0-or-1 flag's 1 it refuses
+	bad+=$(fio_takes "${two[@]}" | grep "max value out of range" | tr '\n' ' ')
+	echo "$bad"
+	[ -z "$bad" ]
 }
 
 @test 'io_submit_mode: inline is nothing to translate; offload refused' {

@@ -94,7 +94,7 @@ nrfiles=2|the trace's own files are laid end to end in the job's one file
 verify=md5|verify checks the blocks a pattern wrote, not a trace's
 replay_time_scale=0|a scale of 0 percent
 LIST
-	printf '[r]\nread_iolog=t.log\nreplay_align=0\nreplay_scale=1\nreplay_skip=\nmerge_blktrace_file=\nnumjobs=1\n' >ok.fio
+	printf '[r]\nread_iolog=t.log\nreplay_align=0\nreplay_scale=1\nreplay_skip=\nnumjobs=1\n' >ok.fio
 	"$IOSWEEP" import ok.fio >/dev/null 2>&1
 }
 
