@@ -113,10 +113,12 @@ demo:
 # make check builds build/iosweep-mpi too where Open MPI's compiler is, so that
 # the multi-host tests run (with plain CFLAGS: not under the sanitizers)
 # (looked for when the recipe runs: deps.sh may just have installed it)
+# (the builds use every core: NPROC jobs)
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 check:
 	@tools/deps.sh $(TEST_DEBS)
-	@$(MAKE) --no-print-directory all $(UNIT) $(HELPERS) $(SHIMS)
-	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory mpi-bin CFLAGS="-O2 -g"; fi
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(UNIT) $(HELPERS) $(SHIMS)
+	@if command -v mpicc >/dev/null; then $(MAKE) --no-print-directory -j$(NPROC) mpi-bin CFLAGS="-O2 -g"; fi
 	@BUILD=$(BUILD) tests/run.sh
 
 bench:

@@ -10,7 +10,7 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 pass=0 fail=0 skip=0
 log=$(mktemp)
 loop=
-trap 'rm -f "$log"; exec 9<&-; [ -z "$loop" ] || losetup -d "$loop"; rm -f "${loopfile:-}"' EXIT
+trap 'rm -rf "$log" "${logs:-}"; exec 9<&-; [ -z "$loop" ] || losetup -d "$loop"; rm -f "${loopfile:-}"' EXIT
 
 # the block-device test reads a loop device when none is given and we are root
 if [ -z "${IOSWEEP_TEST_BLOCKDEV:-}" ] && [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
@@ -50,14 +50,39 @@ for t in "$BUILD"/tests/test_*; do
 	count "$t" "$rc"
 done
 
-# BATS_SUITES: the bats files to run (make tsan: the threaded ones); all by default;
+# BATS_SUITES: the bats files to run (make tsan: the threaded ones); all by default.
+# Files that say "# make check: runs beside another file" (their checks depend on
+# neither time, nor the page cache, nor a device's counters, nor the loop device)
+# run two at a time; then the others one at a time, alone on the machine.
 # --timing ends each test's line with its time, to find the slow ones
-echo "# bats ${BATS_SUITES:-tests/cli}"
 # shellcheck disable=SC2086 # a list of paths
-bats --tap --timing ${BATS_SUITES:-tests/cli} >"$log" 2>&1
-rc=$?
-cat "$log"
-count bats "$rc"
+set -- ${BATS_SUITES:-tests/cli/*.bats}
+beside=() alone=()
+for f in "$@"; do
+	if grep -qx '# make check: runs beside another file' "$f"; then beside+=("$f"); else alone+=("$f"); fi
+done
+if [ ${#beside[@]} -gt 0 ]; then
+	logs=$(mktemp -d)
+	echo "# bats, two at a time: ${beside[*]}"
+	# each file's TAP in LOGS/N.tap, its exit status in LOGS/N.rc
+	# shellcheck disable=SC2016 # sh expands them, once a file
+	for i in "${!beside[@]}"; do echo "$i ${beside[$i]}"; done |
+		xargs -P 2 -L 1 sh -c 'bats --tap --timing "$2" >"$0/$1.tap" 2>&1; echo $? >"$0/$1.rc"' "$logs"
+	for i in "${!beside[@]}"; do
+		echo "# ${beside[$i]}"
+		cp "$logs/$i.tap" "$log"
+		cat "$log"
+		count "${beside[$i]}" "$(cat "$logs/$i.rc" 2>/dev/null || echo 1)"
+	done
+	rm -rf "$logs"
+fi
+if [ ${#alone[@]} -gt 0 ]; then
+	echo "# bats, one at a time: ${alone[*]}"
+	bats --tap --timing "${alone[@]}" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	count bats "$rc"
+fi
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

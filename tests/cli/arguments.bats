@@ -2,6 +2,7 @@
 # Command-line arguments: each command takes its own flags (those its help
 # lists, from the table of commands) and no other; every flag that takes a
 # value says which one when it has none, in one printable line.
+# make check: runs beside another file
 
 load helpers
 

@@ -7,6 +7,7 @@
 # optional second line "; env: NAME=VALUE" sets a variable for that file.
 # Inputs that cannot be committed (a directory, an unreadable, huge or
 # generated file) are made here.
+# make check: runs beside another file
 
 load helpers
 

@@ -5,6 +5,7 @@
 # direction are the reference's exactly, the checksum is refsum's over the
 # reference's units, coverage its distinct bytes; the same for any thread
 # count.  Fixed seeds: deterministic.
+# make check: runs beside another file
 
 load helpers
 

@@ -5,6 +5,7 @@
 # the step is given made results instead).  The first result on a host passes
 # as undecided, one as fast passes, a slower one fails the step, and each is
 # kept in the history with its commit as label.
+# make check: runs beside another file
 
 load helpers
 

@@ -2,6 +2,7 @@
 # iosweep compare: runs matched by job and parameters, medians and their
 # change, the Mann-Whitney U test and its `~`, and refusal of files that are
 # not iosweep results.
+# make check: runs beside another file
 
 load helpers
 

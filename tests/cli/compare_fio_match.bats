@@ -8,6 +8,7 @@
 # sets iodepth, the job again: fio writes the key twice; include-plus.json
 # is the same job with --output-format=json+) and etcd (etcd's fdatasync
 # check, 256 KiB), norandommap (a bare norandommap and fixedbufs).
+# make check: runs beside another file
 
 load helpers
 

@@ -4,6 +4,7 @@
 # such byte as \xHH (Python's backslashreplace), so the original bytes can
 # be recovered; CSV carries the bytes as they are, and so do the table and
 # the plan, but for control characters: those are written as C escapes.
+# make check: runs beside another file
 
 load helpers
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Comparing engines on one box: combinations of lists that cannot run are
 # skipped with one note, not a failed job; jobs/engines.ini is that job.
+# make check: runs beside another file
 
 load helpers
 

@@ -4,6 +4,7 @@
 # which file each I/O goes to.  Counted with strace, checksummed against the
 # files laid end to end (the checksum's seed is the set offset:
 # file number * filesize + offset in the file), and refused when bad.
+# make check: runs beside another file
 
 load helpers
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
 # A fio user's spelling in an iosweep job file gets pointed at iosweep's words.
+# make check: runs beside another file
 
 load helpers
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The commands that read job files and run nothing: options, check, plan,
 # --set, --job, --version, help.
+# make check: runs beside another file
 
 load helpers
 

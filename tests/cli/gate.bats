@@ -3,6 +3,7 @@
 # threshold both say so (exit 1), noise passes (exit 0), too few repeats or an
 # interrupted repeat is its own verdict (exit 3); results from other hosts, a
 # result given twice and a result of a newer schema are refused (exit 2).
+# make check: runs beside another file
 
 load helpers
 

@@ -2,6 +2,7 @@
 # Help as a new user meets it: -h/--help on every command, `help help`,
 # full usage lines (never cut short), and the table kept on stdout when other
 # formats go to files.
+# make check: runs beside another file
 
 load helpers
 

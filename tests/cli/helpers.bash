@@ -13,9 +13,11 @@ teardown() {
 }
 
 # strace ARGS...: strace, with LeakSanitizer off in what it traces (make sanitize):
-# LSan stops the threads with ptrace at exit, which a traced process cannot do
+# LSan stops the threads with ptrace at exit, which a traced process cannot do.
+# --seccomp-bpf: the traced processes stop at the calls traced only, not at every
+# call (with -f or -ff; strace falls back to stopping at every call where it cannot)
 strace() {
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" command strace "$@"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" command strace --seccomp-bpf "$@"
 }
 
 # use_tmpfs: SHM, a new directory on tmpfs (/dev/shm, removed by teardown), or skip

@@ -3,6 +3,7 @@
 # their host and label; listed, shown and drawn over time; the database stays
 # whole when an add is killed or several run at once, and a database that is
 # not ours (corrupt, newer, a symlink) is refused with nothing changed.
+# make check: runs beside another file
 
 load helpers
 

@@ -4,6 +4,7 @@
 # memory of an add holds one run, not the file; the rows are those a small
 # file gives; and a file that is bad anywhere, however far in, leaves the
 # database as it was.
+# make check: runs beside another file
 
 load helpers
 

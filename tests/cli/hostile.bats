@@ -3,6 +3,7 @@
 # number they read and refuse a bad file with exit 2, its path and the JSON
 # location, in one line; a directory, FIFO or device is refused by its type
 # before it is read.  make sanitize and make valgrind run these too.
+# make check: runs beside another file
 
 load helpers
 

@@ -3,6 +3,7 @@
 # The corpus in tests/data/fio was written for these tests: every NAME.fio
 # with a NAME.ini is translated to exactly that text; every refuse/*.fio
 # names on its first line the message it must be refused with.
+# make check: runs beside another file
 
 load helpers
 

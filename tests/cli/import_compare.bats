@@ -4,6 +4,7 @@
 # tests/data/fio/result.json is fio 3.33's output for the job in its
 # "job options" ([seq] read 64k; [rnd] randread 4k, numjobs=2, loops=2,
 # reported clone by clone; [wr] a write job), trimmed of disk_util.
+# make check: runs beside another file
 
 load helpers
 

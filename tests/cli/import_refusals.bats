@@ -2,6 +2,7 @@
 # iosweep import, not one refusal per try: every file and every job is
 # read before anything is refused, each refusal on its own FILE:LINE line;
 # --job imports a subset; -o never overwrites what the fio job is made of.
+# make check: runs beside another file
 
 load helpers
 

@@ -3,6 +3,7 @@
 # and replay_time_scale translated, replay_redirect for a trace of one file,
 # the options iosweep has no meaning for refused with why, and the
 # translation replays the trace as fio's job would.
+# make check: runs beside another file
 
 load helpers
 

@@ -4,6 +4,7 @@
 # accepts it accepts the same way whatever the line end, an error is one
 # line whatever a value holds, and running out of memory is not called a
 # bad job file.  The refusals themselves are in the corpus (tests/data/bad).
+# make check: runs beside another file
 
 load helpers
 

@@ -2,6 +2,7 @@
 # The floors of src/: data flows down (README, Layout).  tools/layers.py reads
 # every #include of src/ and fails on one that reaches a floor above its own
 # or closes a circle between modules.
+# make check: runs beside another file
 
 load helpers
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # -o md: the results table as Markdown, with the same cells as the table and
 # every character that Markdown or GitHub tables treat as special escaped.
+# make check: runs beside another file
 
 load helpers
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The memory a run holds: `plan` says how much, the check refuses what does
 # not fit, and a run holds what the estimate says (its peak RSS).
+# make check: runs beside another file
 
 load helpers
 

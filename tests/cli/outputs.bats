@@ -3,6 +3,7 @@
 # atomically, or stdout.  Never a device, FIFO, socket or directory, never a
 # symbolic link or file another user planted, never the job file, the data
 # file or another output; a full disk never leaves a file that looks complete.
+# make check: runs beside another file
 
 load helpers
 

@@ -2,6 +2,7 @@
 # Paths as a job kept in a repository needs them: a relative filename is
 # relative to the job file, ~/ is $HOME, --set paths are relative to the
 # current directory, and installed jobs and man pages know their PREFIX.
+# make check: runs beside another file
 
 load helpers
 

@@ -3,6 +3,7 @@
 # others reading the block after the unit before them.  The offsets strace
 # sees, the checksums and the distinct blocks are recomputed without
 # iosweep's code (pctrand_ref.py); bad values are refused with their line.
+# make check: runs beside another file
 
 load helpers
 

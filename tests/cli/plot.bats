@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # iosweep plot: charts drawn by gnuplot from a result file, with axes chosen
 # from the results or by --x/--y, and clear errors for bad input.
+# make check: runs beside another file
 
 load helpers
 

@@ -5,6 +5,7 @@
 # bytes, with a meta file beside it; the command's exit status passes through
 # and a failing command keeps its trace, marked; what cannot be followed is
 # said, never silently missing.
+# make check: runs beside another file
 
 load helpers
 

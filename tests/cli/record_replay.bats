@@ -2,6 +2,7 @@
 # The round trip in one test: a program recorded with `iosweep record`, its
 # trace replayed by `iosweep run` (read_iolog) under several engines, and by
 # fio: the replay's I/Os, bytes, op mix and syncs are the recording's.
+# make check: runs beside another file
 
 load helpers
 

@@ -3,6 +3,7 @@
 # file, shared by the threads, or one region per thread; the reads, offsets
 # and checksums are recomputed without iosweep's code (offsets.py over the
 # region, shifted, and refsum), the offsets also seen by strace.
+# make check: runs beside another file
 
 load helpers
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Reports: JSON and CSV that other programs read, the table, several -o at
 # once, unwritable destinations, and interrupted runs.
+# make check: runs beside another file
 
 load helpers
 

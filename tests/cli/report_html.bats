@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # iosweep report: one self-contained HTML page of result files, loaded in a
 # real browser (headless Chromium), validated, and refused for bad input.
+# make check: runs beside another file
 
 load helpers
 

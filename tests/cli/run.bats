@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # iosweep run: every engine reads exactly the planned blocks, and the bytes it
 # delivers hash to the checksum computed independently (refsum + offsets.py).
+# make check: runs beside another file
 
 load helpers
 

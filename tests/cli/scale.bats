@@ -2,6 +2,7 @@
 # Scale: what iosweep does per run costs the same at the thousandth run as at
 # the first.  Small here (a few thousand runs, no timings); the 10 000- and
 # 100 000-run figures are in make bench (bench/RESULTS.md).
+# make check: runs beside another file
 
 load helpers
 

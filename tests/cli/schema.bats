@@ -2,6 +2,7 @@
 # docs/result.schema.json describes the result files iosweep writes: reads,
 # writes, mixes, series, rate-limited, interrupted and fio-imported runs all
 # validate, and a file iosweep could not have written does not.
+# make check: runs beside another file
 
 load helpers
 

@@ -4,6 +4,7 @@
 # the blocks read, recomputed by refsum), their blocks follow the
 # distribution's probabilities (chi-square, computed independently), and
 # coverage_Bps counts their distinct blocks.  Fixed seeds: deterministic.
+# make check: runs beside another file
 
 load helpers
 

@@ -2,6 +2,7 @@
 # The results table as a reader meets it: a location and a spread that agree
 # with compare, a cached column over every repeat with its marks explained,
 # blank cells where an option does not apply, one warning line per run.
+# make check: runs beside another file
 
 load helpers
 

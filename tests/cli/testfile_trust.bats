@@ -4,6 +4,7 @@
 # replaced mid-run ends the run, leftovers of interrupted creations are
 # removed (or, another user's, reported), and a file iosweep made carries a
 # record of how, which a contradicting job cannot override.
+# make check: runs beside another file
 
 load helpers
 
